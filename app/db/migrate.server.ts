@@ -1,0 +1,20 @@
+import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import type { Database } from "./database.server.ts";
+import * as catalog from "./migrations/2026-11-22T0200-catalog.ts";
+
+/**
+ * Migrations are listed here rather than read from disk so the bundled server and the CLI
+ * run exactly the same set. Add new ones at the end; never edit one that has shipped.
+ */
+const migrations: Record<string, Migration> = {
+  "2026-11-22T0200-catalog": catalog,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,232 @@
+import type { ProductArt } from "./product-art.ts";
+
+export interface DemoProduct {
+  slug: string;
+  name: string;
+  description: string;
+  brand: string;
+  categoryId: string;
+  subcategoryId: string;
+  price: string;
+  originalPrice: string;
+  rating: number;
+  reviewCount: number;
+  stock: number;
+  featured: boolean;
+  newArrival: boolean;
+  bestSeller: boolean;
+  /** days before the seed date, so "Newest" has a stable order */
+  ageDays: number;
+  specifications: Record<string, string>;
+  art: ProductArt;
+}
+
+/**
+ * The spec's 8 sample products: electronics (smartphones, laptops, audio), clothing
+ * (accessories), home (furniture, kitchen, security), beauty (skincare); prices 129.99 to
+ * 1299.99, discounts 13 to 25 %; stock levels that show all three stock messages.
+ */
+export const DEMO_PRODUCTS: DemoProduct[] = [
+  {
+    slug: "kestrel-x12-smartphone",
+    name: "Kestrel X12 Smartphone",
+    description:
+      "A 6.4-inch OLED smartphone with a 120 Hz display, a triple 50 MP camera system and a battery that lasts two full days. Water resistant to IP68 and built around an aluminium frame.",
+    brand: "Kestrel",
+    categoryId: "electronics",
+    subcategoryId: "smartphones",
+    price: "899.99",
+    originalPrice: "1099.99",
+    rating: 4.6,
+    reviewCount: 1284,
+    stock: 42,
+    featured: true,
+    newArrival: false,
+    bestSeller: true,
+    ageDays: 60,
+    specifications: {
+      Display: '6.4" OLED, 120 Hz',
+      Storage: "256 GB",
+      Camera: "50 MP wide, 12 MP ultra-wide, 10 MP telephoto",
+      Battery: "4,800 mAh",
+      "Water resistance": "IP68",
+    },
+    art: { shape: "phone", hue: 215 },
+  },
+  {
+    slug: "lumen-book-pro-14",
+    name: "Lumen Book Pro 14 Laptop",
+    description:
+      "A 14-inch laptop for serious work: 12-core processor, 32 GB of memory and a 1 TB SSD in a 1.4 kg body. The 3K display covers the full DCI-P3 colour range.",
+    brand: "Lumen",
+    categoryId: "electronics",
+    subcategoryId: "laptops",
+    price: "1299.99",
+    originalPrice: "1499.99",
+    rating: 4.8,
+    reviewCount: 642,
+    stock: 7,
+    featured: true,
+    newArrival: true,
+    bestSeller: false,
+    ageDays: 6,
+    specifications: {
+      Processor: "12-core, up to 4.8 GHz",
+      Memory: "32 GB",
+      Storage: "1 TB SSD",
+      Display: '14" 3K, 100% DCI-P3',
+      Weight: "1.4 kg",
+    },
+    art: { shape: "laptop", hue: 260 },
+  },
+  {
+    slug: "aurora-anc-headphones",
+    name: "Aurora ANC Wireless Headphones",
+    description:
+      "Over-ear headphones with adaptive noise cancelling, 40 hours of playback and a fold-flat design. Multipoint Bluetooth keeps your laptop and phone connected at once.",
+    brand: "Aurora",
+    categoryId: "electronics",
+    subcategoryId: "audio",
+    price: "249.99",
+    originalPrice: "329.99",
+    rating: 4.5,
+    reviewCount: 2113,
+    stock: 85,
+    featured: true,
+    newArrival: false,
+    bestSeller: true,
+    ageDays: 120,
+    specifications: {
+      "Noise cancelling": "Adaptive, 3 modes",
+      "Battery life": "40 hours",
+      Connectivity: "Bluetooth 5.4, multipoint",
+      Weight: "254 g",
+    },
+    art: { shape: "headphones", hue: 330 },
+  },
+  {
+    slug: "veltro-classic-leather-watch",
+    name: "Veltro Classic Leather Watch",
+    description:
+      "A 40 mm automatic watch with a sapphire crystal, a brushed steel case and a hand-stitched Italian leather strap. Water resistant to 50 metres.",
+    brand: "Veltro",
+    categoryId: "clothing",
+    subcategoryId: "accessories",
+    price: "189.99",
+    originalPrice: "229.99",
+    rating: 4.3,
+    reviewCount: 318,
+    stock: 15,
+    featured: false,
+    newArrival: true,
+    bestSeller: false,
+    ageDays: 3,
+    specifications: {
+      Case: "40 mm brushed steel",
+      Movement: "Automatic, 42-hour reserve",
+      Crystal: "Sapphire",
+      Strap: "Italian leather, 20 mm",
+      "Water resistance": "50 m",
+    },
+    art: { shape: "watch", hue: 30 },
+  },
+  {
+    slug: "nordhaus-oak-lounge-chair",
+    name: "Nordhaus Oak Lounge Chair",
+    description:
+      "A solid oak lounge chair with a woven paper-cord seat and a deep, relaxed recline. Made to order in small batches and delivered fully assembled.",
+    brand: "Nordhaus",
+    categoryId: "home",
+    subcategoryId: "furniture",
+    price: "549.99",
+    originalPrice: "699.99",
+    rating: 4.7,
+    reviewCount: 96,
+    stock: 3,
+    featured: true,
+    newArrival: false,
+    bestSeller: false,
+    ageDays: 45,
+    specifications: {
+      Material: "Solid oak, paper cord",
+      Dimensions: "72 × 78 × 74 cm",
+      "Seat height": "38 cm",
+      Assembly: "Delivered assembled",
+    },
+    art: { shape: "chair", hue: 35 },
+  },
+  {
+    slug: "nordhaus-pro-stand-mixer",
+    name: "Nordhaus Pro Stand Mixer",
+    description:
+      "A 5.5-litre stand mixer with a 1,000 W motor, ten speeds and a planetary mixing action. Comes with a whisk, a dough hook and a flat beater.",
+    brand: "Nordhaus",
+    categoryId: "home",
+    subcategoryId: "kitchen",
+    price: "329.99",
+    originalPrice: "399.99",
+    rating: 4.4,
+    reviewCount: 871,
+    stock: 0,
+    featured: false,
+    newArrival: false,
+    bestSeller: true,
+    ageDays: 200,
+    specifications: {
+      Capacity: "5.5 L",
+      Power: "1,000 W",
+      Speeds: "10",
+      Attachments: "Whisk, dough hook, flat beater",
+    },
+    art: { shape: "mixer", hue: 0 },
+  },
+  {
+    slug: "kestrel-home-security-camera",
+    name: "Kestrel 2K Home Security Camera",
+    description:
+      "An indoor and outdoor security camera with 2K video, colour night vision and on-device person detection. Records locally; no subscription needed.",
+    brand: "Kestrel",
+    categoryId: "home",
+    subcategoryId: "security",
+    price: "129.99",
+    originalPrice: "169.99",
+    rating: 4.2,
+    reviewCount: 455,
+    stock: 60,
+    featured: false,
+    newArrival: true,
+    bestSeller: true,
+    ageDays: 10,
+    specifications: {
+      Resolution: "2K (2560 × 1440)",
+      "Night vision": "Colour, up to 10 m",
+      Storage: "microSD up to 256 GB",
+      Rating: "IP65",
+    },
+    art: { shape: "camera", hue: 190 },
+  },
+  {
+    slug: "solace-radiance-skincare-set",
+    name: "Solace Radiance Skincare Set",
+    description:
+      "A three-step routine of gentle cleanser, 15% vitamin C serum and a ceramide night cream. Fragrance-free and suitable for sensitive skin.",
+    brand: "Solace",
+    categoryId: "beauty",
+    subcategoryId: "skincare",
+    price: "149.99",
+    originalPrice: "199.99",
+    rating: 4.6,
+    reviewCount: 734,
+    stock: 9,
+    featured: true,
+    newArrival: true,
+    bestSeller: true,
+    ageDays: 1,
+    specifications: {
+      Contents: "Cleanser 150 ml, serum 30 ml, night cream 50 ml",
+      "Skin type": "All, including sensitive",
+      "Fragrance-free": "Yes",
+    },
+    art: { shape: "bottle", hue: 140 },
+  },
+];

@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import type { Database } from "../database.server.ts";
+import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
+import { discountPercent, toCents } from "../../lib/money.ts";
+import type { FileStore } from "../../services/file-store.server.ts";
+import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../services/images.server.ts";
+import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
+import { drawProductSvg } from "./product-art.ts";
+
+const DAY_MS = 86_400_000;
+
+/** Categories and subcategories; safe to run any number of times. */
+export async function seedCategories(db: Database): Promise<void> {
+  const rows = CATEGORY_TREE.flatMap((category, position) => [
+    { id: category.id, name: category.name, parentId: null, position },
+    ...category.subcategories.map((s, i) => ({
+      id: s.id,
+      name: s.name,
+      parentId: category.id,
+      position: i,
+    })),
+  ]);
+  // Parents first so the self-reference holds.
+  for (const row of rows) {
+    await db
+      .insertInto("categories")
+      .values(row)
+      .onConflict((oc) =>
+        oc.column("id").doUpdateSet({ name: row.name, parentId: row.parentId, position: row.position }),
+      )
+      .execute();
+  }
+}
+
+/**
+ * The demo catalogue: categories, the 8 sample products and their generated pictures.
+ * Idempotent: a product whose slug exists is left as it is (an admin may have edited it).
+ */
+export async function seedDemoCatalog(
+  db: Database,
+  files: FileStore,
+  now: Date = new Date(),
+): Promise<{ created: number }> {
+  await seedCategories(db);
+  let created = 0;
+  for (const product of DEMO_PRODUCTS) {
+    const existing = await db
+      .selectFrom("products")
+      .select("id")
+      .where("slug", "=", product.slug)
+      .executeTakeFirst();
+    if (existing) continue;
+    const images = await drawImages(product, files);
+    await db.transaction().execute(async (trx) => {
+      const { id } = await trx
+        .insertInto("products")
+        .values(toProductRow(product, now))
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("product_images")
+        .values(images.map((image, position) => ({ ...image, productId: id, position })))
+        .execute();
+    });
+    created++;
+  }
+  return { created };
+}
+
+function toProductRow(product: DemoProduct, now: Date) {
+  const priceCents = toCents(product.price);
+  const originalPriceCents = toCents(product.originalPrice);
+  const createdAt = new Date(now.getTime() - product.ageDays * DAY_MS).toISOString();
+  return {
+    slug: product.slug,
+    name: product.name,
+    description: product.description,
+    brand: product.brand,
+    categoryId: product.categoryId,
+    subcategoryId: product.subcategoryId,
+    priceCents,
+    originalPriceCents,
+    discountPercentage: discountPercent(priceCents, originalPriceCents),
+    rating: product.rating,
+    reviewCount: product.reviewCount,
+    stock: product.stock,
+    specifications: JSON.stringify(product.specifications),
+    featured: product.featured ? 1 : 0,
+    newArrival: product.newArrival ? 1 : 0,
+    bestSeller: product.bestSeller ? 1 : 0,
+    createdAt,
+    updatedAt: createdAt,
+  } as const;
+}
+
+async function drawImages(product: DemoProduct, files: FileStore) {
+  const views = ["front view", "angled view", "detail view"];
+  return Promise.all(
+    views.map(async (view, variant) => {
+      const key = `products/${product.slug}-${variant + 1}-${randomUUID().slice(0, 8)}`;
+      const variants = await renderWebpVariants(drawProductSvg(product.art, variant));
+      await Promise.all(
+        variants.map((v) => files.put(variantKey(key, v.width), v.bytes, "image/webp")),
+      );
+      const largest = variants[variants.length - 1]!;
+      return {
+        key,
+        alt: `${product.name}, ${view}`,
+        width: largest.width,
+        height: largest.height,
+        widths: JSON.stringify(IMAGE_WIDTHS),
+      };
+    }),
+  );
+}
+
+export async function isCatalogEmpty(db: Database): Promise<boolean> {
+  const row = await db.selectFrom("products").select("id").limit(1).executeTakeFirst();
+  return row === undefined;
+}

@@ -1,0 +1,28 @@
+import type { Database } from "../../db/database.server.ts";
+import { type ProductCardData, selectCardColumns, toProductCards } from "./product-card.server.ts";
+
+export const HOME_SECTION_SIZE = 4;
+
+export interface HomeSections {
+  featured: ProductCardData[];
+  newArrivals: ProductCardData[];
+  bestSellers: ProductCardData[];
+}
+
+/** The three product rows of the home page, newest first within each flag. */
+export async function getHomeSections(db: Database): Promise<HomeSections> {
+  const section = (flag: "featured" | "newArrival" | "bestSeller") =>
+    selectCardColumns(db)
+      .where(`products.${flag}`, "=", 1)
+      .orderBy("products.createdAt", "desc")
+      .orderBy("products.id", "desc")
+      .limit(HOME_SECTION_SIZE)
+      .execute()
+      .then((rows) => toProductCards(db, rows));
+  const [featured, newArrivals, bestSellers] = await Promise.all([
+    section("featured"),
+    section("newArrival"),
+    section("bestSeller"),
+  ]);
+  return { featured, newArrivals, bestSellers };
+}

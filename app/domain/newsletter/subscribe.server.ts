@@ -1,0 +1,34 @@
+import { z } from "zod";
+import type { Database } from "../../db/database.server.ts";
+
+export const NEWSLETTER_MESSAGES = {
+  subscribed: "Thanks for subscribing! Watch your inbox for our best deals.",
+  alreadySubscribed: "You're already subscribed to our newsletter.",
+  invalidEmail: "Please enter a valid e-mail address.",
+} as const;
+
+export const newsletterSchema = z.object({
+  email: z
+    .string({ error: NEWSLETTER_MESSAGES.invalidEmail })
+    .trim()
+    .toLowerCase()
+    .max(254, NEWSLETTER_MESSAGES.invalidEmail)
+    .pipe(z.email({ error: NEWSLETTER_MESSAGES.invalidEmail })),
+});
+
+export type SubscribeResult = { status: "subscribed" } | { status: "already-subscribed" };
+
+/** One row per e-mail address (stored lower-cased); a repeat is reported, not an error. */
+export async function subscribeToNewsletter(
+  db: Database,
+  email: string,
+  now: Date = new Date(),
+): Promise<SubscribeResult> {
+  const inserted = await db
+    .insertInto("newsletterSubscribers")
+    .values({ email: email.trim().toLowerCase(), createdAt: now.toISOString() })
+    .onConflict((oc) => oc.column("email").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return inserted ? { status: "subscribed" } : { status: "already-subscribed" };
+}

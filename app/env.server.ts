@@ -1,0 +1,73 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+const urlOf = (schemes: string[], example: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => schemes.some((s) => value.startsWith(s)), {
+      message: `must start with ${schemes.join(" or ")} (for example ${example})`,
+    });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: urlOf(["file:", "postgres://", "postgresql://"], "file:./data/cartwheel.db").default(
+    "file:./data/cartwheel.db",
+  ),
+  FILE_STORE_URL: urlOf(["file:", "s3://"], "file:./data/uploads").default("file:./data/uploads"),
+  MAIL_URL: urlOf(["file:", "smtp://", "smtps://"], "file:./data/mail").default("file:./data/mail"),
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
+  PUBLIC_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SHOP_NAME: z.string().trim().min(1).default("Cartwheel"),
+  CONTACT_EMAIL: z.email().default("hello@cartwheel.example"),
+  CONTACT_PHONE: z.string().trim().min(3).default("+1 (555) 010-0199"),
+  CONTACT_ADDRESS: z.string().trim().min(3).default("100 Market Street, Springfield, USA"),
+  SEED_ON_EMPTY: z.enum(["true", "false"]).default("true"),
+});
+
+export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string; PUBLIC_URL: string };
+
+export class ConfigError extends Error {}
+
+/** Validates the environment once; a bad value stops the process with the variable's name. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  if (!env.SESSION_SECRET && env.NODE_ENV === "production" && source.CARTWHEEL_LOCAL !== "true") {
+    // `npm start` sets CARTWHEEL_LOCAL so a newcomer's machine works; a deployment must set a secret.
+    throw new ConfigError(
+      "Invalid configuration:\n  SESSION_SECRET: required in production (at least 32 characters)",
+    );
+  }
+  return {
+    ...env,
+    SESSION_SECRET: env.SESSION_SECRET ?? localSecret(env.DATA_DIR),
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+  };
+}
+
+/** A secret generated once into the data directory, for local use only. */
+function localSecret(dataDir: string): string {
+  const file = join(dataDir, "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+let current: Env | undefined;
+export function getEnv(): Env {
+  current ??= parseEnv();
+  return current;
+}
