@@ -24,8 +24,8 @@ export function drawProductSvg({ shape, hue }: ProductArt, variant: number): str
   const background = `hsl(${(hue + variant * 25) % 360} 45% ${92 - variant * 4}%)`;
   const main = `hsl(${hue} 55% ${30 + variant * 8}%)`;
   const accent = `hsl(${(hue + 40) % 360} 70% 60%)`;
-  const angle = [0, -12, 10][variant % 3];
-  const scale = [1, 0.85, 1.1][variant % 3];
+  const angle = [0, -12, 10][variant % 3] ?? 0;
+  const scale = [1, 0.85, 1.1][variant % 3] ?? 1;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}" viewBox="0 0 800 800">
   <defs><radialGradient id="bg" cx="50%" cy="40%" r="70%"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="${background}"/></radialGradient></defs>
   <rect width="100%" height="100%" fill="url(#bg)"/>

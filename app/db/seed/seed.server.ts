@@ -58,7 +58,7 @@ export async function seedDemoCatalog(
         .returning("id")
         .executeTakeFirstOrThrow();
       await trx
-        .insertInto("product_images")
+        .insertInto("productImages")
         .values(images.map((image, position) => ({ ...image, productId: id, position })))
         .execute();
     });

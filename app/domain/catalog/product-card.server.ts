@@ -1,29 +1,7 @@
 import type { Database } from "../../db/database.server.ts";
+import type { ProductCardData } from "../../lib/catalog-types.ts";
 
-/** What a product card needs: no description, no specifications. */
-export interface ProductCardData {
-  id: number;
-  slug: string;
-  name: string;
-  brand: string;
-  priceCents: number;
-  originalPriceCents: number | null;
-  discountPercentage: number | null;
-  rating: number;
-  reviewCount: number;
-  stock: number;
-  newArrival: boolean;
-  bestSeller: boolean;
-  image: CardImage | null;
-}
-
-export interface CardImage {
-  key: string;
-  alt: string;
-  width: number;
-  height: number;
-  widths: number[];
-}
+export type { CardImage, ProductCardData } from "../../lib/catalog-types.ts";
 
 export function selectCardColumns(db: Database) {
   return db

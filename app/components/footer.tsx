@@ -1,0 +1,117 @@
+import { Link } from "react-router";
+import { NewsletterForm } from "./newsletter-form.tsx";
+
+export interface ShopContact {
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+}
+
+const SHOP_LINKS = [
+  { to: "/products", label: "All Products" },
+  { to: "/products/new-arrivals", label: "New Arrivals" },
+  { to: "/products?bestseller=true", label: "Best Sellers" },
+  { to: "/products?featured=true", label: "Featured" },
+  { to: "/products/deals", label: "Today's Deals" },
+];
+
+const SERVICE_LINKS = [
+  { to: "/orders/track", label: "Track Your Order" },
+  { to: "/help/shipping", label: "Shipping Information" },
+  { to: "/help/returns", label: "Returns & Exchanges" },
+  { to: "/help/faq", label: "FAQ" },
+  { to: "/contact", label: "Contact Us" },
+];
+
+const LEGAL_LINKS = [
+  { to: "/help/terms", label: "Terms of Service" },
+  { to: "/help/privacy", label: "Privacy Policy" },
+  { to: "/help/cookies", label: "Cookie Policy" },
+  { to: "/sitemap", label: "Sitemap" },
+];
+
+const SOCIAL_LINKS = [
+  { href: "https://www.facebook.com/", label: "Facebook" },
+  { href: "https://www.instagram.com/", label: "Instagram" },
+  { href: "https://x.com/", label: "X" },
+  { href: "https://www.youtube.com/", label: "YouTube" },
+];
+
+export function Footer({ contact, year }: { contact: ShopContact; year: number }) {
+  return (
+    <footer className="mt-16 bg-gray-900 text-gray-200">
+      <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 md:grid-cols-4">
+        <div>
+          <p className="text-xl font-extrabold text-white">{contact.name}</p>
+          <address className="mt-3 space-y-1 text-sm not-italic">
+            <p>{contact.address}</p>
+            <p>
+              <a href={`tel:${contact.phone.replace(/[^+\d]/g, "")}`} className="hover:underline">
+                {contact.phone}
+              </a>
+            </p>
+            <p>
+              <a href={`mailto:${contact.email}`} className="hover:underline">
+                {contact.email}
+              </a>
+            </p>
+          </address>
+        </div>
+        <FooterColumn title="Shop" links={SHOP_LINKS} />
+        <FooterColumn title="Customer Service" links={SERVICE_LINKS} />
+        <div>
+          <h2 className="text-sm font-bold tracking-wide text-white uppercase">Newsletter</h2>
+          <p className="mt-3 mb-3 text-sm">Deals and new arrivals, once a week.</p>
+          <NewsletterForm id="footer-newsletter-email" tone="dark" />
+        </div>
+      </div>
+      <div className="border-t border-gray-800">
+        <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-6 text-sm md:flex-row md:items-center md:justify-between">
+          <p>
+            © {year} {contact.name}. All rights reserved.
+          </p>
+          <nav aria-label="Legal">
+            <ul className="flex flex-wrap gap-4">
+              {LEGAL_LINKS.map((link) => (
+                <li key={link.to}>
+                  <Link to={link.to} className="hover:underline">
+                    {link.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <nav aria-label="Social media">
+            <ul className="flex gap-4">
+              {SOCIAL_LINKS.map((link) => (
+                <li key={link.label}>
+                  <a href={link.href} rel="noopener noreferrer" className="hover:underline">
+                    {link.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </div>
+    </footer>
+  );
+}
+
+function FooterColumn({ title, links }: { title: string; links: Array<{ to: string; label: string }> }) {
+  return (
+    <nav aria-label={title}>
+      <h2 className="text-sm font-bold tracking-wide text-white uppercase">{title}</h2>
+      <ul className="mt-3 space-y-2 text-sm">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className="hover:underline">
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

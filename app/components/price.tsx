@@ -1,0 +1,28 @@
+import { formatCents } from "../lib/money.ts";
+
+/** The one way a price is shown: current price, and the original struck through when higher. */
+export function Price({
+  cents,
+  originalCents,
+  size = "md",
+}: {
+  cents: number;
+  originalCents?: number | null;
+  size?: "md" | "lg";
+}) {
+  const hasSaving = originalCents != null && originalCents > cents;
+  return (
+    <p className="flex items-baseline gap-2">
+      <span className={size === "lg" ? "text-3xl font-bold" : "text-lg font-bold"}>
+        {hasSaving && <span className="sr-only">Sale price </span>}
+        {formatCents(cents)}
+      </span>
+      {hasSaving && (
+        <s className="text-sm text-gray-600">
+          <span className="sr-only">Original price </span>
+          {formatCents(originalCents)}
+        </s>
+      )}
+    </p>
+  );
+}

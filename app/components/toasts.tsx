@@ -1,0 +1,85 @@
+import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from "lucide-react";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { TOAST_LIFETIME_MS, type Toast, type ToastType } from "../lib/toast.ts";
+
+interface ToastApi {
+  showToast(message: string, type?: ToastType): void;
+}
+
+const ToastContext = createContext<ToastApi | null>(null);
+
+export function useToast(): ToastApi {
+  const api = useContext(ToastContext);
+  if (!api) throw new Error("useToast must be used within a ToastProvider");
+  return api;
+}
+
+/**
+ * Holds the toast stack. A toast from the server (set before a redirect) is rendered in the
+ * HTML itself, so it shows without JavaScript; with JavaScript each one closes after 5 s.
+ */
+export function ToastProvider({ serverToast, children }: { serverToast: Toast | null; children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>(() => (serverToast ? [serverToast] : []));
+  const seen = useRef(new Set(serverToast ? [serverToast.id] : []));
+
+  useEffect(() => {
+    if (serverToast && !seen.current.has(serverToast.id)) {
+      seen.current.add(serverToast.id);
+      setToasts((current) => [...current, serverToast]);
+    }
+  }, [serverToast]);
+
+  const dismiss = useCallback((id: string) => {
+    setToasts((current) => current.filter((t) => t.id !== id));
+  }, []);
+  const showToast = useCallback((message: string, type: ToastType = "info") => {
+    setToasts((current) => [...current, { id: crypto.randomUUID(), message, type }]);
+  }, []);
+
+  return (
+    <ToastContext.Provider value={{ showToast }}>
+      {children}
+      <section
+        aria-label="Notifications"
+        className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col gap-2"
+      >
+        {toasts.map((toast) => (
+          <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />
+        ))}
+      </section>
+    </ToastContext.Provider>
+  );
+}
+
+const STYLES: Record<ToastType, { className: string; icon: typeof Info }> = {
+  success: { className: "border-green-700 bg-green-50 text-green-900", icon: CircleCheck },
+  error: { className: "border-red-700 bg-red-50 text-red-900", icon: CircleAlert },
+  warning: { className: "border-amber-700 bg-amber-50 text-amber-900", icon: TriangleAlert },
+  info: { className: "border-blue-700 bg-blue-50 text-blue-900", icon: Info },
+};
+
+function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: string) => void }) {
+  useEffect(() => {
+    const timer = setTimeout(() => onDismiss(toast.id), TOAST_LIFETIME_MS);
+    return () => clearTimeout(timer);
+  }, [toast.id, onDismiss]);
+  const { className, icon: Icon } = STYLES[toast.type];
+  return (
+    <div
+      role={toast.type === "error" ? "alert" : "status"}
+      data-toast-type={toast.type}
+      className={`pointer-events-auto flex items-start gap-3 rounded-lg border-l-4 p-4 shadow-lg ${className}`}
+    >
+      <Icon aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+      <p className="flex-1 text-sm font-medium">{toast.message}</p>
+      <button
+        type="button"
+        onClick={() => onDismiss(toast.id)}
+        className="rounded p-0.5 hover:bg-black/10"
+        aria-label="Close notification"
+      >
+        <X aria-hidden="true" className="size-4" />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/** Shapes the catalogue sends to the UI (shared by server modules and components). */
+export interface CardImage {
+  key: string;
+  alt: string;
+  width: number;
+  height: number;
+  widths: number[];
+}
+
+/** What a product card needs: no description, no specifications. */
+export interface ProductCardData {
+  id: number;
+  slug: string;
+  name: string;
+  brand: string;
+  priceCents: number;
+  originalPriceCents: number | null;
+  discountPercentage: number | null;
+  rating: number;
+  reviewCount: number;
+  stock: number;
+  newArrival: boolean;
+  bestSeller: boolean;
+  image: CardImage | null;
+}

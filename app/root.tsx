@@ -1,0 +1,115 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+  useSearchParams,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesHref from "./app.css?url";
+import { Footer } from "./components/footer.tsx";
+import { Header } from "./components/header.tsx";
+import { useNonce } from "./components/nonce.tsx";
+import { NotFoundPage } from "./components/not-found-page.tsx";
+import { ToastProvider } from "./components/toasts.tsx";
+import { getEnv } from "./env.server.ts";
+import { getToast } from "./services/toast.server.ts";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesHref },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const env = getEnv();
+  const { toast, headers } = await getToast(request);
+  return data(
+    {
+      toast,
+      origin: env.PUBLIC_URL,
+      year: new Date().getFullYear(),
+      cartQuantity: 0,
+      userName: null as string | null,
+      contact: {
+        name: env.SHOP_NAME,
+        email: env.CONTACT_EMAIL,
+        phone: env.CONTACT_PHONE,
+        address: env.CONTACT_ADDRESS,
+      },
+    },
+    headers ? { headers } : undefined,
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const root = useRouteLoaderData<typeof loader>("root");
+  const [searchParams] = useSearchParams();
+  const contact = root?.contact ?? {
+    name: "Cartwheel",
+    email: "",
+    phone: "",
+    address: "",
+  };
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#3730a3" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow"
+        >
+          Skip to content
+        </a>
+        <ToastProvider serverToast={root?.toast ?? null}>
+          <Header
+            shopName={contact.name}
+            cartQuantity={root?.cartQuantity ?? 0}
+            userName={root?.userName ?? null}
+            searchQuery={searchParams.get("search") ?? ""}
+          />
+          <main id="main" className="flex-1">
+            {children}
+          </main>
+          <Footer contact={contact} year={root?.year ?? new Date().getFullYear()} />
+        </ToastProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const showStack = import.meta.env.DEV && error instanceof Error;
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-24 text-center">
+      <title>Something went wrong | Cartwheel</title>
+      <p className="text-sm font-semibold text-brand-700">Error {status}</p>
+      <h1 className="mt-2 text-3xl font-bold">Something went wrong</h1>
+      <p className="mt-4 text-gray-700">
+        We could not load this page. Please try again in a moment; if it keeps happening, contact us.
+      </p>
+      <a href="/" className="mt-8 inline-block rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white">
+        Go Home
+      </a>
+      {showStack && <pre className="mt-8 overflow-auto text-left text-xs">{error.stack}</pre>}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from "node:crypto";
+import { createCookieSessionStorage, redirect } from "react-router";
+import { getEnv } from "../env.server.ts";
+import { type Toast, toastSchema } from "../lib/toast.ts";
+
+const TOAST_KEY = "toast";
+
+let storage: ReturnType<typeof createToastStorage> | undefined;
+function createToastStorage() {
+  const env = getEnv();
+  return createCookieSessionStorage({
+    cookie: {
+      name: "cw_toast",
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: env.PUBLIC_URL.startsWith("https:"),
+      secrets: [env.SESSION_SECRET],
+    },
+  });
+}
+function toastStorage() {
+  storage ??= createToastStorage();
+  return storage;
+}
+
+/** Set-Cookie header carrying a toast to the next page the browser loads. */
+export async function createToastHeaders(toast: Omit<Toast, "id">): Promise<Headers> {
+  const session = await toastStorage().getSession();
+  session.flash(TOAST_KEY, { ...toast, id: randomUUID() });
+  return new Headers({ "Set-Cookie": await toastStorage().commitSession(session) });
+}
+
+/** POST → redirect → toast (the toast survives the redirect in a short-lived cookie). */
+export async function redirectWithToast(url: string, toast: Omit<Toast, "id">, init?: ResponseInit) {
+  const headers = await createToastHeaders(toast);
+  return redirect(url, { ...init, headers });
+}
+
+/** Reads (and clears) the pending toast of this request. */
+export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
+  const session = await toastStorage().getSession(request.headers.get("Cookie"));
+  if (!session.has(TOAST_KEY)) return { toast: null, headers: null };
+  const parsed = toastSchema.safeParse(session.get(TOAST_KEY));
+  const headers = new Headers({ "Set-Cookie": await toastStorage().destroySession(session) });
+  return { toast: parsed.success ? parsed.data : null, headers };
+}
+

@@ -1,0 +1,14 @@
+import type { RouterContext } from "react-router";
+import type { RequestInfo } from "../app/lib/request-context.ts";
+import type { FileStore } from "../app/services/file-store.server.ts";
+
+/**
+ * What the server uses from the app build (app/entry.server.tsx re-exports these), so the
+ * server and the routes share one database connection and one file store.
+ */
+export interface AppEntry {
+  getServices(): Promise<{ files: FileStore }>;
+  closeServices(): Promise<void>;
+  checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }>;
+  requestInfoContext: RouterContext<RequestInfo>;
+}

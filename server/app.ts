@@ -1,0 +1,108 @@
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { compress } from "hono/compress";
+import { requestId } from "hono/request-id";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import type { Logger } from "pino";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import type { AppEntry } from "./app-entry.ts";
+
+export interface ServerAppOptions {
+  build: ServerBuild;
+  entry: AppEntry;
+  logger: Logger;
+  clientDir: string;
+  mode?: "production" | "development";
+}
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/** The HTTP layer: security headers, compression, static files, images, health, then React Router. */
+export function createServerApp({ build, entry, logger, clientDir, mode = "production" }: ServerAppOptions) {
+  const app = new Hono<{ Variables: { requestId: string; secureHeadersNonce?: string } }>();
+  const handleRequest = createRequestHandler(build, mode);
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    const log = { requestId: c.get("requestId"), method: c.req.method, path: c.req.path };
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    if (c.res.status >= 500) logger.error({ ...log, status: c.res.status, ms }, "request failed");
+    else logger.info({ ...log, status: c.res.status, ms }, "request");
+  });
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", NONCE],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+      },
+      referrerPolicy: "strict-origin-when-cross-origin",
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: "max-age=31536000; includeSubDomains",
+      permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+    }),
+  );
+  app.use(compress());
+
+  app.get("/healthz", async (c) => {
+    const health = await entry.checkHealth();
+    c.header("Cache-Control", "no-store");
+    return c.json(health, health.ok ? 200 : 503);
+  });
+
+  // Vite's hashed assets never change under the same name: cache them for a year.
+  app.use(
+    "/assets/*",
+    serveStatic({
+      root: clientDir,
+      precompressed: true,
+      onFound: (_path, c) => {
+        c.header("Cache-Control", IMMUTABLE);
+      },
+    }),
+  );
+  app.get("/images/:key{[a-z0-9][a-z0-9/_.-]*\\.webp}", async (c) => {
+    const { files } = await entry.getServices();
+    const key = c.req.param("key");
+    if (key.includes("..")) return c.notFound();
+    const bytes = await files.get(key);
+    if (!bytes) return c.text("Not found", 404);
+    c.header("Content-Type", "image/webp");
+    c.header("Cache-Control", IMMUTABLE);
+    return c.body(bytes as Uint8Array<ArrayBuffer>);
+  });
+  app.use(
+    "*",
+    serveStatic({
+      root: clientDir,
+      onFound: (_path, c) => {
+        c.header("Cache-Control", "public, max-age=3600");
+      },
+    }),
+  );
+
+  app.all("*", (c) => {
+    const context = new RouterContextProvider();
+    context.set(entry.requestInfoContext, {
+      nonce: c.get("secureHeadersNonce") ?? "",
+      requestId: c.get("requestId"),
+    });
+    return handleRequest(c.req.raw, context);
+  });
+
+  app.onError((error, c) => {
+    logger.error({ err: error, requestId: c.get("requestId") }, "unhandled server error");
+    return c.text("Internal Server Error", 500);
+  });
+
+  return app;
+}

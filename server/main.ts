@@ -1,0 +1,61 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { serve } from "@hono/node-server";
+import pino from "pino";
+import type { ServerBuild } from "react-router";
+import { ConfigError, parseEnv } from "../app/env.server.ts";
+import type { AppEntry } from "./app-entry.ts";
+import { createServerApp } from "./app.ts";
+
+const logger = pino({ level: process.env.LOG_LEVEL ?? "info", base: { service: "cartwheel" } });
+
+async function main() {
+  const started = performance.now();
+  const env = parseEnv();
+  const buildDir = resolve(process.env.BUILD_DIR ?? "build");
+  const serverBuild = resolve(buildDir, "server/index.js");
+  if (!existsSync(serverBuild)) {
+    throw new ConfigError(`No production build at ${serverBuild}: run "npm run build" first.`);
+  }
+  const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
+  const entry = build.entry.module as unknown as AppEntry;
+  await entry.getServices(); // migrate, and seed an empty catalogue, before accepting traffic
+
+  const app = createServerApp({ build, entry, logger, clientDir: resolve(buildDir, "client") });
+  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+    logger.info(
+      { url: `http://${env.HOST}:${info.port}`, startupMs: Math.round(performance.now() - started) },
+      "Cartwheel is listening",
+    );
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: no new connections, finishing in-flight requests");
+    const force = setTimeout(() => {
+      logger.warn("in-flight requests did not finish in 10 s; exiting");
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    server.close(async () => {
+      await entry.closeServices();
+      logger.info("stopped");
+      process.exit(0);
+    });
+    if ("closeIdleConnections" in server) server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    logger.fatal({ err: error }, "failed to start");
+  }
+  process.exit(1);
+});
