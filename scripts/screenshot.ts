@@ -4,7 +4,14 @@ import { chromium } from "@playwright/test";
 const [url = "http://127.0.0.1:3000/", out = "/tmp/shot.png", width = "1280"] = process.argv.slice(2);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 const page = await browser.newPage({ viewport: { width: Number(width), height: 900 } });
 page.on("console", (m) => console.log("console:", m.type(), m.text()));

@@ -5,8 +5,8 @@ import { serve } from "@hono/node-server";
 import pino from "pino";
 import type { ServerBuild } from "react-router";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
-import type { AppEntry } from "./app-entry.ts";
 import { createServerApp } from "./app.ts";
+import type { AppEntry } from "./app-entry.ts";
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? "info", base: { service: "cartwheel" } });
 

@@ -21,6 +21,8 @@ export function Disclosure({
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
 
+  // Close after every navigation (a link inside the menu was followed).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: location.key is the trigger, not a value read
   useEffect(() => {
     if (ref.current) ref.current.open = false;
   }, [location.key]);

@@ -1,11 +1,6 @@
 import { ChevronDown, Heart, Menu, Search, ShoppingCart, User } from "lucide-react";
 import { Form, Link } from "react-router";
-import {
-  CATEGORY_TILES,
-  FEATURED_BRANDS,
-  MEGA_MENU_COLUMNS,
-  productsUrl,
-} from "../lib/catalog-constants.ts";
+import { CATEGORY_TILES, FEATURED_BRANDS, MEGA_MENU_COLUMNS, productsUrl } from "../lib/catalog-constants.ts";
 import { Disclosure } from "./disclosure.tsx";
 
 export function Header({
@@ -27,7 +22,11 @@ export function Header({
         </Link>
         <SearchForm id="header-search" defaultValue={searchQuery} className="hidden flex-1 md:flex" />
         <nav aria-label="Account and cart" className="ml-auto flex items-center gap-1">
-          <HeaderLink to="/account/wishlist" label="Wishlist" icon={<Heart aria-hidden="true" className="size-5" />} />
+          <HeaderLink
+            to="/account/wishlist"
+            label="Wishlist"
+            icon={<Heart aria-hidden="true" className="size-5" />}
+          />
           <HeaderLink
             to="/account"
             label={userName ?? "Account"}
@@ -67,7 +66,10 @@ export function Header({
               </li>
             ))}
             <li>
-              <Link to="/products/deals" className="block rounded px-3 py-2 font-semibold text-red-700 hover:bg-gray-100">
+              <Link
+                to="/products/deals"
+                className="block rounded px-3 py-2 font-semibold text-red-700 hover:bg-gray-100"
+              >
                 Today's Deals
               </Link>
             </li>
@@ -83,7 +85,10 @@ export function Header({
 
 function HeaderLink({ to, label, icon }: { to: string; label: string; icon: React.ReactNode }) {
   return (
-    <Link to={to} className="flex items-center gap-1 rounded-lg px-2 py-2 text-sm font-medium hover:bg-gray-100">
+    <Link
+      to={to}
+      className="flex items-center gap-1 rounded-lg px-2 py-2 text-sm font-medium hover:bg-gray-100"
+    >
       {icon}
       <span className="hidden max-w-32 truncate sm:inline">{label}</span>
       <span className="sr-only sm:hidden">{label}</span>

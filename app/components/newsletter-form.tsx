@@ -32,7 +32,10 @@ export function NewsletterForm({ id, tone = "light" }: { id: string; tone?: "lig
       className="flex flex-col gap-1"
     >
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <label htmlFor={id} className={`text-sm font-medium ${tone === "dark" ? "text-gray-100" : "text-gray-800"}`}>
+      <label
+        htmlFor={id}
+        className={`text-sm font-medium ${tone === "dark" ? "text-gray-100" : "text-gray-800"}`}
+      >
         Email address
       </label>
       <div className="flex gap-2">
@@ -57,7 +60,11 @@ export function NewsletterForm({ id, tone = "light" }: { id: string; tone?: "lig
         </button>
       </div>
       {error && (
-        <p id={errorId} role="alert" className={`text-sm font-medium ${tone === "dark" ? "text-red-300" : "text-red-700"}`}>
+        <p
+          id={errorId}
+          role="alert"
+          className={`text-sm font-medium ${tone === "dark" ? "text-red-300" : "text-red-700"}`}
+        >
           {error}
         </p>
       )}

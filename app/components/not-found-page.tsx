@@ -13,7 +13,10 @@ export function NotFoundPage() {
         Sorry, we couldn't find the page you're looking for. It may have moved, or the link may be wrong.
       </p>
       <div className="mt-8 flex justify-center gap-3">
-        <Link to="/" className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800">
+        <Link
+          to="/"
+          className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
+        >
           Go Home
         </Link>
         <Link

@@ -63,7 +63,13 @@ export function ProductCard({ product, priority = false }: { product: ProductCar
   );
 }
 
-export function ProductGrid({ products, priorityCount = 0 }: { products: ProductCardData[]; priorityCount?: number }) {
+export function ProductGrid({
+  products,
+  priorityCount = 0,
+}: {
+  products: ProductCardData[];
+  priorityCount?: number;
+}) {
   return (
     <ul className="grid grid-cols-2 gap-4 md:grid-cols-4">
       {products.map((product, index) => (

@@ -4,7 +4,10 @@ export function StarRating({ rating, reviewCount }: { rating: number; reviewCoun
   return (
     <div className="flex items-center gap-1">
       <span className="sr-only">{`Rated ${rating.toFixed(1)} out of 5`}</span>
-      <span aria-hidden="true" className="relative inline-block text-sm leading-none tracking-tight text-gray-300">
+      <span
+        aria-hidden="true"
+        className="relative inline-block text-sm leading-none tracking-tight text-gray-300"
+      >
         ★★★★★
         <span className="absolute inset-0 overflow-hidden text-amber-500" style={{ width: `${percent}%` }}>
           ★★★★★

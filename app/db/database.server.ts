@@ -1,9 +1,9 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema.ts";
 import { createNodeSqliteDialect } from "./sqlite-dialect.server.ts";
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
 
 export type Database = Kysely<DB>;
 export type Engine = "sqlite" | "postgres";

@@ -3,8 +3,8 @@ import {
   CompiledQuery,
   type DatabaseConnection,
   type Driver,
-  SqliteDialect,
   type SqliteDatabase,
+  SqliteDialect,
   SqliteDriver,
   type SqliteStatement,
 } from "kysely";

@@ -25,9 +25,7 @@ export const CATEGORY_TREE: CategoryNode[] = [
   {
     id: "home",
     name: "Home & Garden",
-    subcategories: ["furniture", "kitchen", "bedding", "appliances", "garden", "security"].map((s) =>
-      sub(s),
-    ),
+    subcategories: ["furniture", "kitchen", "bedding", "appliances", "garden", "security"].map((s) => sub(s)),
   },
   { id: "beauty", name: "Beauty", subcategories: [sub("skincare"), sub("makeup"), sub("fragrance")] },
   { id: "toys", name: "Toys", subcategories: [sub("games"), sub("puzzles"), sub("outdoor")] },

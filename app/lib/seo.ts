@@ -12,7 +12,15 @@ export interface SeoInput {
 }
 
 /** Title, description, canonical link and Open Graph tags for one page. */
-export function seoMeta({ title, description, path, origin, shopName, image, type = "website" }: SeoInput): MetaDescriptor[] {
+export function seoMeta({
+  title,
+  description,
+  path,
+  origin,
+  shopName,
+  image,
+  type = "website",
+}: SeoInput): MetaDescriptor[] {
   const url = new URL(path, origin).toString();
   const fullTitle = title === shopName ? title : `${title} | ${shopName}`;
   const tags: MetaDescriptor[] = [
@@ -36,7 +44,9 @@ interface RootData {
 }
 
 /** The root loader's data as seen from a route's `meta` function. */
-export function rootMetaData(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>): RootData {
+export function rootMetaData(
+  matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>,
+): RootData {
   const root = matches.find((m) => m?.id === "root")?.loaderData as RootData | undefined;
   return root ?? { origin: "http://localhost:3000", contact: { name: "Cartwheel" } };
 }

@@ -30,9 +30,21 @@ export function headers() {
 }
 
 const WHY_SHOP = [
-  { icon: Truck, title: "Fast Delivery", text: "Free standard delivery on orders over $50, express in 1-3 business days." },
-  { icon: ShieldCheck, title: "Quality Products", text: "Every product is checked and backed by its maker's warranty." },
-  { icon: BadgePercent, title: "Best Prices", text: "Fair everyday prices and real deals, with no hidden fees." },
+  {
+    icon: Truck,
+    title: "Fast Delivery",
+    text: "Free standard delivery on orders over $50, express in 1-3 business days.",
+  },
+  {
+    icon: ShieldCheck,
+    title: "Quality Products",
+    text: "Every product is checked and backed by its maker's warranty.",
+  },
+  {
+    icon: BadgePercent,
+    title: "Best Prices",
+    text: "Fair everyday prices and real deals, with no hidden fees.",
+  },
   { icon: RotateCcw, title: "Easy Returns", text: "Returns within 30 days for a full refund." },
 ];
 
@@ -50,7 +62,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             orders over $50.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/products" className="rounded-lg bg-white px-6 py-3 font-semibold text-brand-800 hover:bg-indigo-50">
+            <Link
+              to="/products"
+              className="rounded-lg bg-white px-6 py-3 font-semibold text-brand-800 hover:bg-indigo-50"
+            >
               Shop Now
             </Link>
             <Link
@@ -81,7 +96,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </ul>
       </section>
 
-      <ProductSection id="featured" title="Featured Products" products={featured} href="/products?featured=true" />
+      <ProductSection
+        id="featured"
+        title="Featured Products"
+        products={featured}
+        href="/products?featured=true"
+      />
 
       <section className="mx-auto mt-12 max-w-7xl px-4">
         <div className="flex flex-col items-start gap-4 rounded-2xl bg-red-700 px-8 py-10 text-white md:flex-row md:items-center md:justify-between">
@@ -90,13 +110,21 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <h2 className="mt-1 text-3xl font-extrabold">Up to 50% off</h2>
             <p className="mt-2 text-red-50">Top brands at their lowest prices of the season.</p>
           </div>
-          <Link to="/products/deals" className="rounded-lg bg-white px-6 py-3 font-semibold text-red-800 hover:bg-red-50">
+          <Link
+            to="/products/deals"
+            className="rounded-lg bg-white px-6 py-3 font-semibold text-red-800 hover:bg-red-50"
+          >
             Shop the Sale
           </Link>
         </div>
       </section>
 
-      <ProductSection id="new-arrivals" title="New Arrivals" products={newArrivals} href="/products/new-arrivals" />
+      <ProductSection
+        id="new-arrivals"
+        title="New Arrivals"
+        products={newArrivals}
+        href="/products/new-arrivals"
+      />
 
       <section aria-labelledby="why-heading" className="mx-auto mt-12 max-w-7xl px-4">
         <h2 id="why-heading" className="text-2xl font-bold">
@@ -113,7 +141,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </ul>
       </section>
 
-      <ProductSection id="best-sellers" title="Best Sellers" products={bestSellers} href="/products?bestseller=true" />
+      <ProductSection
+        id="best-sellers"
+        title="Best Sellers"
+        products={bestSellers}
+        href="/products?bestseller=true"
+      />
 
       <section aria-labelledby="newsletter-heading" className="mx-auto mt-12 max-w-7xl px-4">
         <div className="rounded-2xl bg-brand-50 px-8 py-10 md:flex md:items-center md:justify-between md:gap-8">
@@ -144,7 +177,11 @@ function ProductSection({
   href: string;
 }) {
   return (
-    <section aria-labelledby={`${id}-heading`} data-testid={`section-${id}`} className="mx-auto mt-12 max-w-7xl px-4">
+    <section
+      aria-labelledby={`${id}-heading`}
+      data-testid={`section-${id}`}
+      className="mx-auto mt-12 max-w-7xl px-4"
+    >
       <div className="mb-6 flex items-baseline justify-between">
         <h2 id={`${id}-heading`} className="text-2xl font-bold">
           {title}

@@ -1,7 +1,11 @@
 import { data, Link } from "react-router";
 import { NewsletterForm } from "../components/newsletter-form.tsx";
 import { getDb } from "../db/client.server.ts";
-import { NEWSLETTER_MESSAGES, newsletterSchema, subscribeToNewsletter } from "../domain/newsletter/subscribe.server.ts";
+import {
+  NEWSLETTER_MESSAGES,
+  newsletterSchema,
+  subscribeToNewsletter,
+} from "../domain/newsletter/subscribe.server.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { redirectWithToast } from "../services/toast.server.ts";

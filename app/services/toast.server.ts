@@ -45,4 +45,3 @@ export async function getToast(request: Request): Promise<{ toast: Toast | null;
   const headers = new Headers({ "Set-Cookie": await toastStorage().destroySession(session) });
   return { toast: parsed.success ? parsed.data : null, headers };
 }
-

@@ -25,9 +25,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("subcategory_id", "text", (c) => c.references("categories.id"))
     .addColumn("price_cents", "integer", (c) => c.notNull().check(sql`price_cents >= 0`))
     .addColumn("original_price_cents", "integer", (c) => c.check(sql`original_price_cents >= 0`))
-    .addColumn("discount_percentage", "integer", (c) =>
-      c.check(sql`discount_percentage between 1 and 99`),
-    )
+    .addColumn("discount_percentage", "integer", (c) => c.check(sql`discount_percentage between 1 and 99`))
     .addColumn("rating", "real", (c) => c.notNull().defaultTo(0).check(sql`rating between 0 and 5`))
     .addColumn("review_count", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("stock", "integer", (c) => c.notNull().defaultTo(0).check(sql`stock >= 0`))
@@ -61,9 +59,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("product_images")
     .addColumn("id", serial, (c) => c.primaryKey())
-    .addColumn("product_id", "integer", (c) =>
-      c.notNull().references("products.id").onDelete("cascade"),
-    )
+    .addColumn("product_id", "integer", (c) => c.notNull().references("products.id").onDelete("cascade"))
     .addColumn("position", "integer", (c) => c.notNull())
     .addColumn("key", "text", (c) => c.notNull())
     .addColumn("alt", "text", (c) => c.notNull())
@@ -90,9 +86,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`create index products_search_trgm on products using gin (
       (lower(name || ' ' || brand || ' ' || category_id || ' ' || coalesce(subcategory_id, '') || ' ' || description)) gin_trgm_ops
     )`.execute(db);
-    await sql`create index products_name_trgm on products using gin (lower(name) gin_trgm_ops)`.execute(
-      db,
-    );
+    await sql`create index products_name_trgm on products using gin (lower(name) gin_trgm_ops)`.execute(db);
   } else {
     // FTS5 trigram: case-insensitive substring MATCH for terms of 3+ characters.
     await sql`create virtual table products_fts using fts5(

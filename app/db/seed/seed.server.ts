@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Database } from "../database.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { discountPercent, toCents } from "../../lib/money.ts";
 import type { FileStore } from "../../services/file-store.server.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../services/images.server.ts";
+import type { Database } from "../database.server.ts";
 import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
 import { drawProductSvg } from "./product-art.ts";
 
@@ -99,9 +99,7 @@ async function drawImages(product: DemoProduct, files: FileStore) {
     views.map(async (view, variant) => {
       const key = `products/${product.slug}-${variant + 1}-${randomUUID().slice(0, 8)}`;
       const variants = await renderWebpVariants(drawProductSvg(product.art, variant));
-      await Promise.all(
-        variants.map((v) => files.put(variantKey(key, v.width), v.bytes, "image/webp")),
-      );
+      await Promise.all(variants.map((v) => files.put(variantKey(key, v.width), v.bytes, "image/webp")));
       const largest = variants[variants.length - 1]!;
       return {
         key,

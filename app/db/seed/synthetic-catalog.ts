@@ -1,0 +1,268 @@
+import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
+import { discountPercent } from "../../lib/money.ts";
+import type { FileStore } from "../../services/file-store.server.ts";
+import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../services/images.server.ts";
+import type { Database } from "../database.server.ts";
+import { type ArtShape, drawProductSvg } from "./product-art.ts";
+import { seedCategories } from "./seed.server.ts";
+
+/** Deterministic PRNG (mulberry32) so a catalogue of N products is the same on every run. */
+export function createRandom(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    /** Zipf-like pick: early items are much more common (brands, categories). */
+    skewed: <T>(items: readonly T[]): T => items[Math.floor(next() ** 2.2 * items.length)]!,
+  };
+}
+
+const SYLLABLES = [
+  "ka",
+  "lo",
+  "mi",
+  "ra",
+  "ve",
+  "no",
+  "zu",
+  "ta",
+  "qu",
+  "el",
+  "an",
+  "or",
+  "is",
+  "ex",
+  "vo",
+  "li",
+  "sa",
+  "den",
+  "tor",
+  "mar",
+];
+const NOUNS: Record<string, string[]> = {
+  electronics: [
+    "Smartphone",
+    "Laptop",
+    "Tablet",
+    "Camera",
+    "Headphones",
+    "Speaker",
+    "Monitor",
+    "Earbuds",
+    "Charger",
+    "Keyboard",
+  ],
+  clothing: [
+    "Jacket",
+    "Sneakers",
+    "T-Shirt",
+    "Jeans",
+    "Dress",
+    "Hoodie",
+    "Scarf",
+    "Watch",
+    "Backpack",
+    "Boots",
+  ],
+  home: ["Lamp", "Sofa", "Blender", "Duvet", "Chair", "Kettle", "Rug", "Planter", "Camera", "Shelf"],
+  beauty: ["Serum", "Moisturiser", "Lipstick", "Perfume", "Cleanser", "Palette", "Sunscreen", "Shampoo"],
+  toys: ["Puzzle", "Board Game", "Robot Kit", "Building Set", "Plush Bear", "Kite", "Drone", "Train Set"],
+  sports: [
+    "Yoga Mat",
+    "Dumbbells",
+    "Bike Helmet",
+    "Running Shoes",
+    "Water Bottle",
+    "Tennis Racket",
+    "Fitness Tracker",
+  ],
+  books: ["Cookbook", "Novel", "Travel Guide", "Atlas", "Biography"],
+  health: ["Vitamins", "Thermometer", "First Aid Kit", "Massage Gun", "Scale"],
+};
+const ADJECTIVES = [
+  "Wireless",
+  "Classic",
+  "Ultra",
+  "Compact",
+  "Premium",
+  "Eco",
+  "Smart",
+  "Pro",
+  "Lite",
+  "Deluxe",
+  "Portable",
+  "Organic",
+  "Vintage",
+  "Modern",
+  "Heavy-Duty",
+  "Waterproof",
+];
+const PHRASES = [
+  "Designed for everyday use and built to last.",
+  "Made from carefully chosen materials.",
+  "A customer favourite for its comfort and value.",
+  "Backed by a two-year warranty.",
+  "Easy to clean and simple to set up.",
+  "Light enough to take anywhere.",
+  "Energy efficient and quiet in operation.",
+  "Available in several colours.",
+  "Rated highly for reliability.",
+  "Includes everything you need to get started.",
+];
+const SHAPE_BY_CATEGORY: Record<string, ArtShape> = {
+  electronics: "phone",
+  clothing: "watch",
+  home: "chair",
+  beauty: "bottle",
+  toys: "box",
+  sports: "headphones",
+  books: "box",
+  health: "bottle",
+};
+
+const CATEGORY_WEIGHTS: Array<[string, number]> = [
+  ["electronics", 26],
+  ["clothing", 24],
+  ["home", 20],
+  ["beauty", 10],
+  ["sports", 9],
+  ["toys", 7],
+  ["books", 2],
+  ["health", 2],
+];
+
+function weightedCategory(random: ReturnType<typeof createRandom>): string {
+  let roll = random.next() * 100;
+  for (const [category, weight] of CATEGORY_WEIGHTS) {
+    roll -= weight;
+    if (roll <= 0) return category;
+  }
+  return "electronics";
+}
+
+export interface GenerateOptions {
+  count: number;
+  seed?: number;
+  batchSize?: number;
+  now?: Date;
+  onProgress?: (done: number) => void;
+}
+
+/**
+ * Adds N synthetic products (for benchmarks): realistic spread over categories, ~300 brands,
+ * log-normal prices, ratings skewed high, 3 years of creation dates. Images are shared: one
+ * picture per category, drawn once.
+ */
+export async function generateSyntheticCatalog(
+  db: Database,
+  files: FileStore,
+  { count, seed = 42, batchSize = 1000, now = new Date(), onProgress }: GenerateOptions,
+): Promise<{ created: number }> {
+  await seedCategories(db);
+  const random = createRandom(seed);
+  const images = await drawCategoryImages(files);
+  const brands = Array.from({ length: 300 }, (_, i) => {
+    const r = createRandom(seed * 1000 + i);
+    const word = Array.from({ length: r.int(2, 3) }, () => r.pick(SYLLABLES)).join("");
+    return word[0]!.toUpperCase() + word.slice(1);
+  });
+  const subcategories = new Map(CATEGORY_TREE.map((c) => [c.id, c.subcategories.map((s) => s.id)]));
+  const { maxId } = await db
+    .selectFrom("products")
+    .select((eb) => eb.fn.coalesce(eb.fn.max("id"), eb.lit(0)).as("maxId"))
+    .executeTakeFirstOrThrow();
+  const offset = Number(maxId) + 1;
+  const threeYearsMs = 3 * 365 * 86_400_000;
+
+  let created = 0;
+  while (created < count) {
+    const size = Math.min(batchSize, count - created);
+    const rows = Array.from({ length: size }, (_, i) => {
+      const n = offset + created + i;
+      const categoryId = weightedCategory(random);
+      const subs = subcategories.get(categoryId) ?? [];
+      const subcategoryId = subs.length > 0 && random.next() < 0.9 ? random.pick(subs) : null;
+      const brand = random.skewed(brands);
+      const noun = random.pick(NOUNS[categoryId] ?? NOUNS.electronics!);
+      const name = `${brand} ${random.pick(ADJECTIVES)} ${noun} ${n.toString(36).toUpperCase()}`;
+      const priceCents = Math.min(
+        199_999,
+        Math.max(499, Math.round(Math.exp(3 + random.next() * 3.8) * 100) - 1),
+      );
+      const discounted = random.next() < 0.3;
+      const originalPriceCents = discounted ? Math.round(priceCents / (1 - random.int(5, 50) / 100)) : null;
+      const createdAt = new Date(now.getTime() - Math.floor(random.next() * threeYearsMs)).toISOString();
+      return {
+        slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
+        name,
+        description: `${brand} ${noun.toLowerCase()} for ${categoryId}. ${random.pick(PHRASES)} ${random.pick(PHRASES)}`,
+        brand,
+        categoryId,
+        subcategoryId,
+        priceCents,
+        originalPriceCents,
+        discountPercentage: discountPercent(priceCents, originalPriceCents),
+        rating: Math.round(Math.min(5, Math.max(1, 5 - random.next() ** 1.6 * 4)) * 10) / 10,
+        reviewCount: Math.floor(random.next() ** 3 * 5000),
+        stock: random.next() < 0.08 ? 0 : random.int(1, 250),
+        specifications: "{}",
+        featured: random.next() < 0.03 ? 1 : 0,
+        newArrival: random.next() < 0.05 ? 1 : 0,
+        bestSeller: random.next() < 0.04 ? 1 : 0,
+        createdAt,
+        updatedAt: createdAt,
+      } as const;
+    });
+    await db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto("products")
+        .values(rows)
+        .returning(["id", "categoryId"])
+        .execute();
+      await trx
+        .insertInto("productImages")
+        .values(
+          inserted.map((p) => ({
+            productId: p.id,
+            position: 0,
+            ...images.get(p.categoryId)!,
+          })),
+        )
+        .execute();
+    });
+    created += size;
+    onProgress?.(created);
+  }
+  return { created };
+}
+
+async function drawCategoryImages(files: FileStore) {
+  const images = new Map<
+    string,
+    { key: string; alt: string; width: number; height: number; widths: string }
+  >();
+  for (const [category, shape] of Object.entries(SHAPE_BY_CATEGORY)) {
+    const key = `synthetic/${category}`;
+    const variants = await renderWebpVariants(
+      drawProductSvg({ shape, hue: (category.length * 47) % 360 }, 0),
+    );
+    await Promise.all(variants.map((v) => files.put(variantKey(key, v.width), v.bytes, "image/webp")));
+    const largest = variants[variants.length - 1]!;
+    images.set(category, {
+      key,
+      alt: `${category} product picture`,
+      width: largest.width,
+      height: largest.height,
+      widths: JSON.stringify(IMAGE_WIDTHS),
+    });
+  }
+  return images;
+}

@@ -1,0 +1,76 @@
+import { parseArgs } from "node:util";
+import { createDatabase } from "../app/db/database.server.ts";
+import { migrateToLatest } from "../app/db/migrate.server.ts";
+import { seedDemoCatalog } from "../app/db/seed/seed.server.ts";
+import { generateSyntheticCatalog } from "../app/db/seed/synthetic-catalog.ts";
+import { ConfigError, parseEnv } from "../app/env.server.ts";
+import { createFileStore } from "../app/services/file-store.server.ts";
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  migrate                           apply pending database migrations
+  seed                              add the demo catalogue (idempotent)
+  catalog:generate --count N        add N synthetic products for benchmarks
+                   [--seed S] [--batch B]
+
+Configuration comes from the environment (DATABASE_URL, FILE_STORE_URL, ...), as for the server.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === "help" || command === "--help") {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  const env = parseEnv({ ...process.env, CARTWHEEL_LOCAL: "true" });
+  const db = createDatabase(env.DATABASE_URL);
+  try {
+    await migrateToLatest(db);
+    switch (command) {
+      case "migrate":
+        console.log("Database is up to date.");
+        return 0;
+      case "seed": {
+        const { created } = await seedDemoCatalog(db, createFileStore(env.FILE_STORE_URL));
+        console.log(created > 0 ? `Seeded ${created} demo products.` : "Demo catalogue already present.");
+        return 0;
+      }
+      case "catalog:generate": {
+        const { values } = parseArgs({
+          args: rest,
+          options: { count: { type: "string" }, seed: { type: "string" }, batch: { type: "string" } },
+        });
+        const count = Number(values.count);
+        if (!Number.isInteger(count) || count < 1) {
+          console.error("catalog:generate needs --count N (a positive whole number)");
+          return 1;
+        }
+        const started = performance.now();
+        const { created } = await generateSyntheticCatalog(db, createFileStore(env.FILE_STORE_URL), {
+          count,
+          seed: values.seed ? Number(values.seed) : undefined,
+          batchSize: values.batch ? Number(values.batch) : undefined,
+          onProgress: (done) => {
+            if (done % 100_000 === 0 || done === count) process.stdout.write(`  ${done} / ${count}\n`);
+          },
+        });
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        console.log(`Generated ${created} products in ${seconds} s.`);
+        return 0;
+      }
+      default:
+        console.error(`Unknown command: ${command}\n\n${USAGE}`);
+        return 1;
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  },
+);
