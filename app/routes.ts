@@ -1,7 +1,5 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import type { RouteConfig } from "@react-router/dev/routes";
+import { flatRoutes } from "@react-router/fs-routes";
 
-export default [
-  index("routes/home.tsx"),
-  route("newsletter", "routes/newsletter.tsx"),
-  route("*", "routes/not-found.tsx"),
-] satisfies RouteConfig;
+// Routes are the files in app/routes (flat-routes naming: `products.$productId.tsx` → /products/:productId).
+export default flatRoutes() satisfies RouteConfig;

@@ -1,6 +1,7 @@
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import type { Database } from "./database.server.ts";
 import * as catalog from "./migrations/2026-11-22T0200-catalog.ts";
+import * as shopping from "./migrations/2026-11-22T0300-shopping.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -8,6 +9,7 @@ import * as catalog from "./migrations/2026-11-22T0200-catalog.ts";
  */
 const migrations: Record<string, Migration> = {
   "2026-11-22T0200-catalog": catalog,
+  "2026-11-22T0300-shopping": shopping,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

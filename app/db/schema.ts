@@ -56,11 +56,53 @@ export interface NewsletterSubscribersTable {
   createdAt: Timestamp;
 }
 
+export interface CartsTable {
+  /** random token; the guest's HttpOnly cookie carries it (signed) */
+  id: string;
+  userId: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface CartItemsTable {
+  cartId: string;
+  productId: number;
+  quantity: number;
+  addedAt: Timestamp;
+}
+
+export interface ReviewsTable {
+  id: Generated<number>;
+  productId: number;
+  userId: string | null;
+  authorName: string;
+  rating: number;
+  title: string;
+  body: string;
+  helpfulCount: Generated<number>;
+  reported: Generated<Flag>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  createdAt: Timestamp;
+}
+
 export interface DB {
   categories: CategoriesTable;
   products: ProductsTable;
   productImages: ProductImagesTable;
   newsletterSubscribers: NewsletterSubscribersTable;
+  carts: CartsTable;
+  cartItems: CartItemsTable;
+  reviews: ReviewsTable;
+  contactMessages: ContactMessagesTable;
 }
 
 export type Product = Selectable<ProductsTable>;

@@ -7,7 +7,7 @@ import { getHomeSections } from "../domain/catalog/home-sections.server.ts";
 import { CATEGORY_TILES, productsUrl } from "../lib/catalog-constants.ts";
 import type { ProductCardData } from "../lib/catalog-types.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import type { Route } from "./+types/home";
+import type { Route } from "./+types/_index";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const { origin, contact } = rootMetaData(matches);

@@ -1,0 +1,166 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { Kysely, sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSqlite } from "./sqlite-dialect.server.ts";
+import { createNodeSqliteDialect } from "./sqlite-dialect.server.ts";
+
+interface CounterDb {
+  counter: { id: number; value: number };
+  things: { id: number; label: string; flag: number | null; at: string | null };
+}
+
+let dir: string;
+let path: string;
+let db: Kysely<CounterDb>;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "cartwheel-dialect-"));
+  path = join(dir, "test.db");
+  db = new Kysely<CounterDb>({ dialect: createNodeSqliteDialect(path) });
+  await sql`create table counter (id integer primary key, value integer not null)`.execute(db);
+  await sql`insert into counter (id, value) values (1, 0)`.execute(db);
+  await sql`create table things (id integer primary key, label text not null, flag integer, at text)`.execute(db);
+});
+
+afterEach(async () => {
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A second, independent connection to the same file that gives up on a lock after `timeout` ms. */
+function otherConnection(timeout = 50): DatabaseSync {
+  return new DatabaseSync(path, { timeout });
+}
+
+describe("openSqlite PRAGMAs", () => {
+  it("sets WAL, foreign keys, synchronous FULL and a busy timeout on every connection", () => {
+    const connection = openSqlite(path);
+    try {
+      const pragma = (name: string) => connection.raw.prepare(`pragma ${name}`).get() as Record<string, unknown>;
+      expect(pragma("journal_mode")).toEqual({ journal_mode: "wal" });
+      expect(pragma("foreign_keys")).toEqual({ foreign_keys: 1 });
+      expect(pragma("synchronous")).toEqual({ synchronous: 2 });
+      expect(Number(Object.values(pragma("busy_timeout"))[0])).toBeGreaterThanOrEqual(1000);
+    } finally {
+      connection.close();
+    }
+  });
+
+  it("applies them to the connection Kysely uses", async () => {
+    const first = async (query: string) =>
+      Object.values((await sql.raw<Record<string, unknown>>(query).execute(db)).rows[0]!)[0];
+    expect(await first("pragma journal_mode")).toBe("wal");
+    expect(await first("pragma foreign_keys")).toBe(1);
+    expect(await first("pragma synchronous")).toBe(2);
+    expect(Number(await first("pragma busy_timeout"))).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("enforces foreign keys", async () => {
+    await sql`create table parent (id integer primary key)`.execute(db);
+    await sql`create table child (id integer primary key, parent_id integer not null references parent(id))`.execute(db);
+    await expect(sql`insert into child (id, parent_id) values (1, 42)`.execute(db)).rejects.toThrow(/FOREIGN KEY/i);
+  });
+});
+
+describe("statements", () => {
+  it("returns rows for readers, including insert … returning, and change counts for writers", async () => {
+    const inserted = await db.insertInto("things").values({ label: "a" }).returning(["id", "label"]).execute();
+    expect(inserted).toEqual([{ id: 1, label: "a" }]);
+    const updated = await db.updateTable("things").set({ label: "b" }).where("id", "=", 1).executeTakeFirst();
+    expect(updated.numUpdatedRows).toBe(1n);
+    // the same SQL again comes from the statement cache and must still work
+    const again = await db.insertInto("things").values({ label: "c" }).returning(["id", "label"]).execute();
+    expect(again).toEqual([{ id: 2, label: "c" }]);
+  });
+
+  it("binds booleans as 0/1 and dates as ISO strings", async () => {
+    const at = new Date(Date.UTC(2026, 10, 22, 2, 0, 0));
+    await db
+      .insertInto("things")
+      .values({ label: "x", flag: true as never, at: at as never })
+      .execute();
+    const row = await db.selectFrom("things").selectAll().executeTakeFirstOrThrow();
+    expect(row.flag).toBe(1);
+    expect(row.at).toBe("2026-11-22T02:00:00.000Z");
+  });
+});
+
+describe("transactions", () => {
+  it("begin IMMEDIATE: an open transaction holds the write lock before its first statement", async () => {
+    const other = otherConnection();
+    try {
+      // Sanity: with no transaction open, the other connection can write.
+      other.exec("insert into things (label) values ('outside')");
+      await db.transaction().execute(async () => {
+        // A deferred BEGIN would take no lock until the first write; IMMEDIATE takes it at once.
+        expect(() => other.exec("insert into things (label) values ('blocked')")).toThrow(/locked|busy/i);
+        expect(() => other.exec("begin immediate")).toThrow(/locked|busy/i);
+      });
+      // Released on commit.
+      other.exec("insert into things (label) values ('after')");
+    } finally {
+      other.close();
+    }
+    const labels = (await db.selectFrom("things").select("label").orderBy("id").execute()).map((r) => r.label);
+    expect(labels).toEqual(["outside", "after"]);
+  });
+
+  it("a second writer's transaction fails fast instead of deadlocking on a lock upgrade", async () => {
+    const other = otherConnection();
+    try {
+      other.exec("begin immediate");
+      other.exec("insert into things (label) values ('held')");
+      // Our begin immediate cannot get the lock (the other side holds it, busy timeout applies).
+      const blocked = new Kysely<CounterDb>({
+        dialect: createNodeSqliteDialect(path),
+      });
+      try {
+        // shorten the wait so the test is quick
+        await sql`pragma busy_timeout = 50`.execute(blocked);
+        await expect(
+          blocked.transaction().execute(async (trx) => {
+            await trx.insertInto("things").values({ label: "mine" }).execute();
+          }),
+        ).rejects.toThrow(/locked|busy/i);
+      } finally {
+        other.exec("commit");
+        await blocked.destroy();
+      }
+    } finally {
+      other.close();
+    }
+    const labels = (await db.selectFrom("things").select("label").execute()).map((r) => r.label);
+    expect(labels).toEqual(["held"]);
+  });
+
+  it("rolls back when the callback throws", async () => {
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable("counter").set({ value: 99 }).where("id", "=", 1).execute();
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    const { value } = await db.selectFrom("counter").select("value").executeTakeFirstOrThrow();
+    expect(value).toBe(0);
+  });
+
+  it("serialises concurrent transactions on one instance (read-modify-write keeps every increment)", async () => {
+    const increment = () =>
+      db.transaction().execute(async (trx) => {
+        const { value } = await trx.selectFrom("counter").select("value").where("id", "=", 1).executeTakeFirstOrThrow();
+        await new Promise((resolve) => setTimeout(resolve, 1)); // yield so others would interleave
+        await trx.updateTable("counter").set({ value: value + 1 }).where("id", "=", 1).execute();
+      });
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 20 }, increment),
+      // plain queries in between must wait their turn too, not run inside someone's transaction
+      ...Array.from({ length: 5 }, () => db.selectFrom("counter").select("value").execute()),
+    ]);
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    const { value } = await db.selectFrom("counter").select("value").executeTakeFirstOrThrow();
+    expect(value).toBe(20);
+  });
+});

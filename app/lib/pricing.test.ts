@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { calculateTotals, shippingCents, taxCents } from "./pricing.ts";
+
+describe("shippingCents", () => {
+  it.each([
+    [0, "standard", 0],
+    [1, "standard", 499],
+    [4999, "standard", 499],
+    [5000, "standard", 0],
+    [129999, "standard", 0],
+    [1000, "express", 999],
+    [5000, "express", 999],
+  ] as const)("subtotal %i with %s → %i", (subtotal, method, expected) => {
+    expect(shippingCents(subtotal, method)).toBe(expected);
+  });
+});
+
+describe("taxCents", () => {
+  it.each([
+    [0, 0],
+    [100, 7],
+    [14999, 1050], // 1049.93 → 1050
+    [7, 0], // 0.49 → 0
+    [8, 1], // 0.56 → 1
+    [-500, 0],
+  ])("7%% of %i → %i", (taxable, expected) => {
+    expect(taxCents(taxable)).toBe(expected);
+  });
+});
+
+describe("calculateTotals", () => {
+  it.each([
+    // subtotal, method, discount → shipping, tax, total
+    [4999, "standard", 0, 499, 350, 4999 + 499 + 350],
+    [5000, "standard", 0, 0, 350, 5350],
+    [14999, "standard", 0, 0, 1050, 16049],
+    [14999, "express", 0, 999, 1050, 17048],
+    [10000, "standard", 2000, 0, 560, 8560],
+    [3000, "standard", 5000, 499, 0, 499], // discount capped at subtotal
+    [0, "standard", 0, 0, 0, 0],
+  ] as const)("%i %s −%i → shipping %i, tax %i, total %i", (subtotal, method, discount, shipping, tax, total) => {
+    const totals = calculateTotals(subtotal, { method, discountCents: discount });
+    expect(totals).toMatchObject({ shippingCents: shipping, taxCents: tax, totalCents: total });
+    expect(totals.totalCents).toBe(totals.subtotalCents - totals.discountCents + totals.shippingCents + totals.taxCents);
+  });
+});
