@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-const dir = join(import.meta.dirname, "..", "build", "client", "assets");
+const dir = join(process.env.BUILD_DIR ?? join(import.meta.dirname, "..", "build"), "client", "assets");
 let count = 0;
 for (const name of readdirSync(dir)) {
   if (!/\.(js|css|svg|json)$/.test(name)) continue;
