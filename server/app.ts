@@ -1,5 +1,5 @@
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { requestId } from "hono/request-id";
 import { NONCE, secureHeaders } from "hono/secure-headers";
@@ -17,6 +17,21 @@ export interface ServerAppOptions {
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
+/**
+ * serveStatic with a Cache-Control on the files it serves. (@hono/node-server 2 calls `onFound`
+ * after the response exists, so a header set there is lost; set it on the response instead.)
+ */
+function staticFiles(root: string, cacheControl: string, precompressed = false): MiddlewareHandler {
+  const serve = serveStatic({ root, precompressed });
+  return async (c, next) => {
+    const result = await serve(c, next);
+    if (result instanceof Response) {
+      result.headers.set("Cache-Control", cacheControl);
+      return result;
+    }
+  };
+}
+
 /** The HTTP layer: security headers, compression, static files, images, health, then React Router. */
 export function createServerApp({ build, entry, logger, clientDir, mode = "production" }: ServerAppOptions) {
   const app = new Hono<{ Variables: { requestId: string; secureHeadersNonce?: string } }>();
@@ -26,6 +41,8 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    // requestId() sets its header before the route runs; a raw Response (React Router's) drops it.
+    if (!c.res.headers.has("X-Request-Id")) c.header("X-Request-Id", c.get("requestId"));
     const log = { requestId: c.get("requestId"), method: c.req.method, path: c.req.path };
     const ms = Math.round((performance.now() - started) * 10) / 10;
     if (c.res.status >= 500) logger.error({ ...log, status: c.res.status, ms }, "request failed");
@@ -60,16 +77,7 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
   });
 
   // Vite's hashed assets never change under the same name: cache them for a year.
-  app.use(
-    "/assets/*",
-    serveStatic({
-      root: clientDir,
-      precompressed: true,
-      onFound: (_path, c) => {
-        c.header("Cache-Control", IMMUTABLE);
-      },
-    }),
-  );
+  app.use("/assets/*", staticFiles(clientDir, IMMUTABLE, true));
   app.get("/images/:key{[a-z0-9][a-z0-9/_.-]*\\.webp}", async (c) => {
     const { files } = await entry.getServices();
     const key = c.req.param("key");
@@ -80,15 +88,7 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
     c.header("Cache-Control", IMMUTABLE);
     return c.body(bytes as Uint8Array<ArrayBuffer>);
   });
-  app.use(
-    "*",
-    serveStatic({
-      root: clientDir,
-      onFound: (_path, c) => {
-        c.header("Cache-Control", "public, max-age=3600");
-      },
-    }),
-  );
+  app.use("*", staticFiles(clientDir, "public, max-age=3600"));
 
   app.all("*", (c) => {
     const context = new RouterContextProvider();

@@ -77,6 +77,16 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       await db.destroy();
       const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await client.connect();
+      // pool.end() resolves before its sockets have closed; dropping "with (force)" while they
+      // are still open kills them mid-goodbye and their clients raise an uncaught 57P01 error.
+      for (let waited = 0; waited < 5000; waited += 20) {
+        const { rows } = await client.query(
+          "select count(*)::int as n from pg_stat_activity where datname = $1",
+          [name],
+        );
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
       rmSync(dir, { recursive: true, force: true });

@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { Kysely, sql } from "kysely";
+import { type Generated, Kysely, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openSqlite } from "./sqlite-dialect.server.ts";
-import { createNodeSqliteDialect } from "./sqlite-dialect.server.ts";
+import { createNodeSqliteDialect, openSqlite } from "./sqlite-dialect.server.ts";
 
 interface CounterDb {
-  counter: { id: number; value: number };
-  things: { id: number; label: string; flag: number | null; at: string | null };
+  counter: { id: Generated<number>; value: number };
+  things: { id: Generated<number>; label: string; flag: number | null; at: string | null };
 }
 
 let dir: string;
@@ -22,7 +21,9 @@ beforeEach(async () => {
   db = new Kysely<CounterDb>({ dialect: createNodeSqliteDialect(path) });
   await sql`create table counter (id integer primary key, value integer not null)`.execute(db);
   await sql`insert into counter (id, value) values (1, 0)`.execute(db);
-  await sql`create table things (id integer primary key, label text not null, flag integer, at text)`.execute(db);
+  await sql`create table things (id integer primary key, label text not null, flag integer, at text)`.execute(
+    db,
+  );
 });
 
 afterEach(async () => {
@@ -39,7 +40,8 @@ describe("openSqlite PRAGMAs", () => {
   it("sets WAL, foreign keys, synchronous FULL and a busy timeout on every connection", () => {
     const connection = openSqlite(path);
     try {
-      const pragma = (name: string) => connection.raw.prepare(`pragma ${name}`).get() as Record<string, unknown>;
+      const pragma = (name: string) =>
+        connection.raw.prepare(`pragma ${name}`).get() as Record<string, unknown>;
       expect(pragma("journal_mode")).toEqual({ journal_mode: "wal" });
       expect(pragma("foreign_keys")).toEqual({ foreign_keys: 1 });
       expect(pragma("synchronous")).toEqual({ synchronous: 2 });
@@ -60,14 +62,22 @@ describe("openSqlite PRAGMAs", () => {
 
   it("enforces foreign keys", async () => {
     await sql`create table parent (id integer primary key)`.execute(db);
-    await sql`create table child (id integer primary key, parent_id integer not null references parent(id))`.execute(db);
-    await expect(sql`insert into child (id, parent_id) values (1, 42)`.execute(db)).rejects.toThrow(/FOREIGN KEY/i);
+    await sql`create table child (id integer primary key, parent_id integer not null references parent(id))`.execute(
+      db,
+    );
+    await expect(sql`insert into child (id, parent_id) values (1, 42)`.execute(db)).rejects.toThrow(
+      /FOREIGN KEY/i,
+    );
   });
 });
 
 describe("statements", () => {
   it("returns rows for readers, including insert … returning, and change counts for writers", async () => {
-    const inserted = await db.insertInto("things").values({ label: "a" }).returning(["id", "label"]).execute();
+    const inserted = await db
+      .insertInto("things")
+      .values({ label: "a" })
+      .returning(["id", "label"])
+      .execute();
     expect(inserted).toEqual([{ id: 1, label: "a" }]);
     const updated = await db.updateTable("things").set({ label: "b" }).where("id", "=", 1).executeTakeFirst();
     expect(updated.numUpdatedRows).toBe(1n);
@@ -104,7 +114,9 @@ describe("transactions", () => {
     } finally {
       other.close();
     }
-    const labels = (await db.selectFrom("things").select("label").orderBy("id").execute()).map((r) => r.label);
+    const labels = (await db.selectFrom("things").select("label").orderBy("id").execute()).map(
+      (r) => r.label,
+    );
     expect(labels).toEqual(["outside", "after"]);
   });
 
@@ -150,9 +162,17 @@ describe("transactions", () => {
   it("serialises concurrent transactions on one instance (read-modify-write keeps every increment)", async () => {
     const increment = () =>
       db.transaction().execute(async (trx) => {
-        const { value } = await trx.selectFrom("counter").select("value").where("id", "=", 1).executeTakeFirstOrThrow();
+        const { value } = await trx
+          .selectFrom("counter")
+          .select("value")
+          .where("id", "=", 1)
+          .executeTakeFirstOrThrow();
         await new Promise((resolve) => setTimeout(resolve, 1)); // yield so others would interleave
-        await trx.updateTable("counter").set({ value: value + 1 }).where("id", "=", 1).execute();
+        await trx
+          .updateTable("counter")
+          .set({ value: value + 1 })
+          .where("id", "=", 1)
+          .execute();
       });
     const results = await Promise.allSettled([
       ...Array.from({ length: 20 }, increment),

@@ -1,12 +1,11 @@
-import { z } from "zod";
-
+/** Toast types and lifetime, shared by server and browser. Kept free of zod so the client bundle stays small. */
 export const TOAST_LIFETIME_MS = 5000;
 
-export const toastSchema = z.object({
-  id: z.string(),
-  type: z.enum(["success", "error", "warning", "info"]),
-  message: z.string().max(500),
-});
+export const TOAST_TYPES = ["success", "error", "warning", "info"] as const;
+export type ToastType = (typeof TOAST_TYPES)[number];
 
-export type Toast = z.infer<typeof toastSchema>;
-export type ToastType = Toast["type"];
+export interface Toast {
+  id: string;
+  type: ToastType;
+  message: string;
+}

@@ -1,9 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { createCookieSessionStorage, redirect } from "react-router";
 import { getEnv } from "../env.server.ts";
-import { type Toast, toastSchema } from "../lib/toast.ts";
+import { z } from "zod";
+import { TOAST_TYPES, type Toast } from "../lib/toast.ts";
 
 const TOAST_KEY = "toast";
+
+/** Validates the toast read back from the cookie (server only: zod stays out of the client bundle). */
+const toastSchema: z.ZodType<Toast> = z.object({
+  id: z.string(),
+  type: z.enum(TOAST_TYPES),
+  message: z.string().max(500),
+});
 
 let storage: ReturnType<typeof createToastStorage> | undefined;
 function createToastStorage() {

@@ -1,0 +1,320 @@
+import { execSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gunzipSync } from "node:zlib";
+import type { Kysely } from "kysely";
+import pino from "pino";
+import type { ServerBuild } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DB } from "../app/db/schema.ts";
+import { createServerApp } from "./app.ts";
+import type { AppEntry } from "./app-entry.ts";
+
+/**
+ * The real production build behind the real Hono app, driven in-process with app.request().
+ * The build keeps its services (database, file store) in module state, so this is one file.
+ */
+const ROOT = resolve(import.meta.dirname, "..");
+const BUILD_DIR = join(ROOT, "build");
+const SERVER_BUILD = join(BUILD_DIR, "server", "index.js");
+const CLIENT_DIR = join(BUILD_DIR, "client");
+
+const ENV_KEYS = [
+  "DATABASE_URL",
+  "FILE_STORE_URL",
+  "MAIL_URL",
+  "DATA_DIR",
+  "SESSION_SECRET",
+  "PUBLIC_URL",
+  "NODE_ENV",
+  "SEED_ON_EMPTY",
+];
+
+/** Newest modification time of the source files under `path` (tests left out). */
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(path) ? 0 : stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+/** Builds when there is no build, or when app sources changed after the last one. */
+function ensureBuild() {
+  const sources = [join(ROOT, "app"), join(ROOT, "vite.config.ts"), join(ROOT, "react-router.config.ts")];
+  const stale =
+    !existsSync(SERVER_BUILD) || Math.max(...sources.map(newestMtime)) > statSync(SERVER_BUILD).mtimeMs;
+  if (stale)
+    execSync("npx react-router build", {
+      cwd: ROOT,
+      stdio: "pipe",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
+}
+
+let dir: string;
+let savedEnv: Record<string, string | undefined>;
+let entry: AppEntry;
+let app: ReturnType<typeof createServerApp>;
+let db: Kysely<DB>;
+
+beforeAll(async () => {
+  ensureBuild();
+  savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+  dir = mkdtempSync(join(tmpdir(), "cartwheel-server-"));
+  Object.assign(process.env, {
+    NODE_ENV: "test",
+    DATA_DIR: dir,
+    DATABASE_URL: `file:${join(dir, "cartwheel.db")}`,
+    FILE_STORE_URL: `file:${join(dir, "uploads")}`,
+    MAIL_URL: `file:${join(dir, "mail")}`,
+    SEED_ON_EMPTY: "true",
+  });
+  delete process.env.SESSION_SECRET;
+  delete process.env.PUBLIC_URL;
+
+  const build = (await import(pathToFileURL(SERVER_BUILD).href)) as ServerBuild;
+  entry = build.entry.module as unknown as AppEntry;
+  const services = (await entry.getServices()) as unknown as { db: Kysely<DB> };
+  db = services.db;
+  app = createServerApp({ build, entry, logger: pino({ level: "silent" }), clientDir: CLIENT_DIR });
+});
+
+afterAll(async () => {
+  await entry?.closeServices();
+  for (const [key, value] of Object.entries(savedEnv ?? {})) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function directives(csp: string): Map<string, string[]> {
+  return new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name!, values]),
+  );
+}
+
+/** The "name=value" part of each Set-Cookie, ready to send back as a Cookie header. */
+function cookieHeader(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .join("; ");
+}
+
+describe("GET / (home page)", () => {
+  let response: Response;
+  let html: string;
+  beforeAll(async () => {
+    response = await app.request("/");
+    html = await response.text();
+  });
+
+  it("renders the home page as HTML", () => {
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    for (const text of ["Featured Products", "New Arrivals", "Best Sellers", "Up to 50% off"]) {
+      expect(html).toContain(text);
+    }
+    // the seeded products are on it
+    expect(html).toContain("Solace Radiance Skincare Set");
+  });
+
+  it("has a canonical link and a meta description", () => {
+    expect(html).toMatch(/<link rel="canonical" href="http:\/\/localhost:3000\/"\s*\/?>/);
+    expect(html).toMatch(/<meta name="description" content="[^"]{20,}"/);
+    expect(html).toMatch(/<title>Cartwheel<\/title>/);
+  });
+
+  it("sends a CSP whose script-src needs this response's nonce, and the scripts carry it", () => {
+    const csp = response.headers.get("content-security-policy");
+    expect(csp).toBeTruthy();
+    const policy = directives(csp!);
+    const scriptSrc = policy.get("script-src")!;
+    expect(scriptSrc).toBeDefined();
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    expect(scriptSrc).not.toContain("'unsafe-eval'");
+    const nonceToken = scriptSrc.find((v) => v.startsWith("'nonce-"));
+    expect(nonceToken).toMatch(/^'nonce-[A-Za-z0-9+/=_-]{16,}'$/);
+    const nonce = nonceToken!.slice("'nonce-".length, -1);
+
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
+    expect(policy.get("object-src")).toEqual(["'none'"]);
+    expect(policy.get("default-src")).toEqual(["'self'"]);
+  });
+
+  it("uses a fresh nonce per response", async () => {
+    const nonceOf = (r: Response) =>
+      /'nonce-([^']+)'/.exec(r.headers.get("content-security-policy") ?? "")?.[1];
+    const other = await app.request("/");
+    await other.text();
+    expect(nonceOf(other)).toBeTruthy();
+    expect(nonceOf(other)).not.toBe(nonceOf(response));
+  });
+
+  it("sends the other security headers and a request id", () => {
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    expect(response.headers.get("strict-transport-security")).toContain("max-age=31536000");
+    expect(response.headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
+  });
+
+  it("keeps a request id the caller sends", async () => {
+    const r = await app.request("/healthz", { headers: { "X-Request-Id": "trace-abc-123" } });
+    expect(r.headers.get("x-request-id")).toBe("trace-abc-123");
+  });
+
+  it("compresses for clients that accept gzip", async () => {
+    const r = await app.request("/", { headers: { "Accept-Encoding": "gzip" } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-encoding")).toBe("gzip");
+    const body = gunzipSync(Buffer.from(await r.arrayBuffer())).toString("utf8");
+    expect(body).toContain("Featured Products");
+  });
+});
+
+describe("health, errors and static files", () => {
+  it("GET /healthz answers ok with the database up, uncached", async () => {
+    const r = await app.request("/healthz");
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ ok: true, database: "up" });
+    expect(r.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("GET of an unknown page is a 404 page", async () => {
+    const r = await app.request("/nope");
+    expect(r.status).toBe(404);
+    expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await r.text()).toContain("Page Not Found");
+  });
+
+  it("serves hashed assets with a one-year immutable cache", async () => {
+    const asset = readdirSync(join(CLIENT_DIR, "assets")).find((f) => f.endsWith(".js"));
+    expect(asset).toBeDefined();
+    const r = await app.request(`/assets/${asset}`);
+    expect(r.status).toBe(200);
+    const cache = r.headers.get("cache-control") ?? "";
+    expect(cache).toContain("immutable");
+    expect(cache).toContain("max-age=31536000");
+    expect(r.headers.get("content-type")).toMatch(/javascript/);
+  });
+
+  it("serves other public files with a one-hour cache", async () => {
+    const r = await app.request("/favicon.svg");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(r.headers.get("cache-control")).toBe("public, max-age=3600");
+  });
+
+  it("pages keep their own cache policy and a request id", async () => {
+    const r = await app.request("/nope");
+    expect(r.headers.get("cache-control") ?? "").not.toContain("max-age=3600");
+    expect(r.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("a missing asset is a 404, not a cached page", async () => {
+    const r = await app.request("/assets/does-not-exist-abc123.js");
+    expect(r.status).toBe(404);
+    expect(r.headers.get("cache-control") ?? "").not.toContain("immutable");
+  });
+
+  it("serves a seeded product image as immutable WebP", async () => {
+    const image = await db.selectFrom("productImages").select("key").orderBy("id").executeTakeFirstOrThrow();
+    const r = await app.request(`/images/${image.key}-320.webp`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("image/webp");
+    const cache = r.headers.get("cache-control") ?? "";
+    expect(cache).toContain("immutable");
+    expect(cache).toContain("max-age=31536000");
+    const bytes = Buffer.from(await r.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString("latin1")).toBe("RIFF");
+    expect(bytes.subarray(8, 12).toString("latin1")).toBe("WEBP");
+  });
+
+  it("a missing image is a 404", async () => {
+    const r = await app.request("/images/products/nothing-here-320.webp");
+    expect(r.status).toBe(404);
+  });
+
+  it.each([
+    "/images/../../etc/passwd",
+    "/images/..%2F..%2Fetc%2Fpasswd",
+    "/images/products/..%2F..%2F..%2F..%2Fetc%2Fpasswd.webp",
+    "/images/%2e%2e/%2e%2e/etc/passwd.webp",
+    "/assets/..%2F..%2F..%2Fpackage.json",
+  ])("does not escape its directories: %s", async (path) => {
+    const r = await app.request(path);
+    expect(r.status).toBe(404);
+    const body = await r.text();
+    expect(body).not.toContain("root:");
+    expect(body).not.toContain('"devDependencies"');
+  });
+});
+
+describe("POST /newsletter (without JavaScript)", () => {
+  const post = (email: string, extra: Record<string, string> = {}) =>
+    app.request("/newsletter", { method: "POST", body: new URLSearchParams({ email, ...extra }) });
+
+  it("answers an invalid address with a 400 page showing the message", async () => {
+    const r = await post("not-an-email");
+    expect(r.status).toBe(400);
+    const html = await r.text();
+    expect(html).toContain("Please enter a valid e-mail address.");
+    expect(r.headers.getSetCookie().join()).not.toContain("cw_toast");
+  });
+
+  it("subscribes a valid address and redirects back with a toast cookie that shows once", async () => {
+    const r = await post("Visitor@Example.com", { redirectTo: "/" });
+    expect([302, 303]).toContain(r.status);
+    expect(r.headers.get("location")).toBe("/");
+    const cookie = cookieHeader(r);
+    expect(cookie).toMatch(/^cw_toast=/);
+    expect(r.headers.getSetCookie()[0]).toMatch(/HttpOnly/i);
+    expect(r.headers.getSetCookie()[0]).toMatch(/SameSite=Lax/i);
+
+    const rows = await db.selectFrom("newsletterSubscribers").select("email").execute();
+    expect(rows.map((row) => row.email)).toContain("visitor@example.com");
+
+    const page = await app.request("/", { headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Thanks for subscribing! Watch your inbox for our best deals.");
+    // the flash is consumed: the page clears the cookie
+    expect(page.headers.getSetCookie().join()).toMatch(
+      /cw_toast=;|cw_toast=[^;]*;.*(Expires=Thu, 01 Jan 1970|Max-Age=0)/i,
+    );
+  });
+
+  it("tells a returning subscriber they are already subscribed", async () => {
+    await post("repeat@example.com");
+    const r = await post("  REPEAT@example.com ");
+    expect([302, 303]).toContain(r.status);
+    const page = await app.request("/", { headers: { Cookie: cookieHeader(r) } });
+    const html = await page.text();
+    expect(html).toContain("already subscribed");
+    expect(html).not.toContain("Thanks for subscribing!");
+  });
+
+  it("never redirects off-site", async () => {
+    for (const redirectTo of ["//evil.com", "https://evil.com/x", "/\\evil.com", "/\t/evil.com"]) {
+      const r = await post(`offsite-${Math.random().toString(36).slice(2)}@example.com`, { redirectTo });
+      expect(r.headers.get("location"), redirectTo).toBe("/");
+    }
+  });
+
+  it("ignores a forged toast cookie", async () => {
+    const page = await app.request("/", {
+      headers: { Cookie: "cw_toast=eyJ0b2FzdCI6eyJtZXNzYWdlIjoiaGFja2VkIn19" },
+    });
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain("hacked");
+  });
+});

@@ -1,0 +1,160 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isCatalogEmpty, seedDemoCatalog } from "../../app/db/seed/seed.server.ts";
+import { createLocalFileStore, type FileStore } from "../../app/services/file-store.server.ts";
+import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
+
+/** The spec's category list (§ Data, mega menu) — written out here, not read from the app's constant. */
+const SPEC_CATEGORIES: Record<string, string[]> = {
+  electronics: ["smartphones", "laptops", "tablets", "cameras", "audio"],
+  clothing: ["men", "women", "kids", "shoes", "accessories"],
+  home: ["furniture", "kitchen", "bedding", "appliances", "garden", "security"],
+  beauty: ["skincare"],
+  toys: [],
+  sports: [],
+  books: [],
+  health: [],
+};
+
+/** Sample categories/subcategories the spec's demo products use. */
+const SAMPLE_PAIRS = [
+  ["electronics", "smartphones"],
+  ["electronics", "laptops"],
+  ["electronics", "audio"],
+  ["clothing", "accessories"],
+  ["home", "furniture"],
+  ["home", "kitchen"],
+  ["home", "security"],
+  ["beauty", "skincare"],
+];
+
+function countFiles(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+}
+
+describe.each(ENGINES)("seedDemoCatalog on %s", (engine) => {
+  let t: TestDatabase;
+  let files: FileStore;
+  let uploads: string;
+  let firstRun: { created: number };
+  let secondRun: { created: number };
+
+  beforeAll(async () => {
+    t = await createTestDatabase(engine);
+    uploads = join(t.dir, "uploads");
+    files = createLocalFileStore(uploads);
+    expect(await isCatalogEmpty(t.db)).toBe(true);
+    firstRun = await seedDemoCatalog(t.db, files);
+    secondRun = await seedDemoCatalog(t.db, files);
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  const products = () => t.db.selectFrom("products").selectAll().orderBy("id").execute();
+
+  it("creates the 8 sample products once (a second run creates nothing)", async () => {
+    expect(firstRun).toEqual({ created: 8 });
+    expect(secondRun).toEqual({ created: 0 });
+    expect(await isCatalogEmpty(t.db)).toBe(false);
+    expect(await products()).toHaveLength(8);
+    const images = await t.db.selectFrom("productImages").select("id").execute();
+    expect(images).toHaveLength(24);
+    expect(countFiles(uploads)).toBe(24 * 3);
+  });
+
+  it("prices between 129.99 and 1299.99 with 13–25 % discounts off a higher original price", async () => {
+    const rows = await products();
+    const prices = rows.map((p) => p.priceCents);
+    expect(Math.min(...prices)).toBe(12999);
+    expect(Math.max(...prices)).toBe(129999);
+    for (const p of rows) {
+      expect(p.originalPriceCents, p.slug).toBeGreaterThan(p.priceCents);
+      expect(p.discountPercentage, p.slug).toBeGreaterThanOrEqual(13);
+      expect(p.discountPercentage, p.slug).toBeLessThanOrEqual(25);
+      const exact = ((p.originalPriceCents! - p.priceCents) / p.originalPriceCents!) * 100;
+      expect(Math.abs(exact - p.discountPercentage!), p.slug).toBeLessThanOrEqual(0.5);
+      expect(Number(p.rating)).toBeGreaterThan(0);
+      expect(Number(p.rating)).toBeLessThanOrEqual(5);
+      expect(p.reviewCount).toBeGreaterThan(0);
+      expect(Object.keys(JSON.parse(p.specifications)).length).toBeGreaterThan(0);
+      expect(p.archivedAt).toBeNull();
+      expect(Number.isNaN(Date.parse(p.createdAt))).toBe(false);
+    }
+  });
+
+  it("has stock levels for all three stock messages (more than 10, 1 to 10, none)", async () => {
+    const stock = (await products()).map((p) => p.stock);
+    expect(stock.some((s) => s > 10)).toBe(true);
+    expect(stock.some((s) => s >= 1 && s <= 10)).toBe(true);
+    expect(stock.some((s) => s === 0)).toBe(true);
+  });
+
+  it("flags at least 4 products for each home section", async () => {
+    const rows = await products();
+    expect(rows.filter((p) => p.featured === 1).length).toBeGreaterThanOrEqual(4);
+    expect(rows.filter((p) => p.newArrival === 1).length).toBeGreaterThanOrEqual(4);
+    expect(rows.filter((p) => p.bestSeller === 1).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("creates the spec's categories and subcategories, and products use the sample pairs", async () => {
+    const categories = await t.db.selectFrom("categories").selectAll().execute();
+    const byId = new Map(categories.map((c) => [c.id, c]));
+    for (const [category, subs] of Object.entries(SPEC_CATEGORIES)) {
+      expect(byId.get(category)?.parentId, category).toBeNull();
+      for (const sub of subs) expect(byId.get(sub)?.parentId, sub).toBe(category);
+    }
+    const pairs = (await products()).map((p) => [p.categoryId, p.subcategoryId]);
+    expect(pairs.sort()).toEqual([...SAMPLE_PAIRS].sort());
+  });
+
+  it("gives every product 3 images with WebP files at 320, 640 and 960 px", async () => {
+    const rows = await products();
+    const images = await t.db
+      .selectFrom("productImages")
+      .selectAll()
+      .orderBy("productId")
+      .orderBy("position")
+      .execute();
+    for (const product of rows) {
+      const own = images.filter((i) => i.productId === product.id);
+      expect(
+        own.map((i) => i.position),
+        product.slug,
+      ).toEqual([0, 1, 2]);
+      expect(new Set(own.map((i) => i.key)).size).toBe(3);
+      for (const image of own) {
+        expect(image.key).toMatch(/^products\/[a-z0-9/_.-]+$/);
+        expect(image.alt).toContain(product.name);
+        expect(JSON.parse(image.widths)).toEqual([320, 640, 960]);
+        for (const width of [320, 640, 960]) {
+          const bytes = await files.get(`${image.key}-${width}.webp`);
+          expect(bytes, `${image.key}-${width}.webp`).not.toBeNull();
+          const meta = await sharp(bytes!).metadata();
+          expect(meta.format).toBe("webp");
+          expect(meta.width).toBe(width);
+          expect(meta.exif).toBeUndefined();
+        }
+        expect(image.width).toBe(960);
+        expect(image.height).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("leaves an edited product alone on a later run", async () => {
+    await t.db
+      .updateTable("products")
+      .set({ name: "Renamed by an admin" })
+      .where("slug", "=", "kestrel-x12-smartphone")
+      .execute();
+    expect(await seedDemoCatalog(t.db, files)).toEqual({ created: 0 });
+    const row = await t.db
+      .selectFrom("products")
+      .select("name")
+      .where("slug", "=", "kestrel-x12-smartphone")
+      .executeTakeFirstOrThrow();
+    expect(row.name).toBe("Renamed by an admin");
+  });
+});
