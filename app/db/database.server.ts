@@ -23,7 +23,7 @@ export function createDatabase(url: string, options: { poolSize?: number } = {})
   return new Kysely<DB>({ dialect: createNodeSqliteDialect(path), plugins });
 }
 
-export function engineOf(db: Kysely<unknown>): Engine {
+export function engineOf<T>(db: Kysely<T>): Engine {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }
 

@@ -2,6 +2,7 @@ import { type Migration, type MigrationProvider, Migrator } from "kysely/migrati
 import type { Database } from "./database.server.ts";
 import * as catalog from "./migrations/2026-11-22T0200-catalog.ts";
 import * as shopping from "./migrations/2026-11-22T0300-shopping.ts";
+import * as catalogFacets from "./migrations/2026-11-22T0310-catalog-facets.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -10,6 +11,7 @@ import * as shopping from "./migrations/2026-11-22T0300-shopping.ts";
 const migrations: Record<string, Migration> = {
   "2026-11-22T0200-catalog": catalog,
   "2026-11-22T0300-shopping": shopping,
+  "2026-11-22T0310-catalog-facets": catalogFacets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

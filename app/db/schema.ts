@@ -94,6 +94,16 @@ export interface ContactMessagesTable {
   createdAt: Timestamp;
 }
 
+/** Live product counts per category/subcategory/brand, maintained by triggers (migration 0310). */
+export interface CatalogFacetsTable {
+  categoryId: string;
+  /** '' when the product has no subcategory */
+  subcategoryId: string;
+  brandKey: string;
+  brandName: string;
+  productCount: number;
+}
+
 export interface DB {
   categories: CategoriesTable;
   products: ProductsTable;
@@ -103,6 +113,7 @@ export interface DB {
   cartItems: CartItemsTable;
   reviews: ReviewsTable;
   contactMessages: ContactMessagesTable;
+  catalogFacets: CatalogFacetsTable;
 }
 
 export type Product = Selectable<ProductsTable>;

@@ -24,6 +24,9 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
   raw.exec("PRAGMA synchronous = FULL");
   raw.exec("PRAGMA foreign_keys = ON");
   raw.exec("PRAGMA busy_timeout = 5000");
+  raw.exec("PRAGMA cache_size = -65536"); // 64 MiB page cache
+  raw.exec("PRAGMA mmap_size = 1073741824"); // read through the OS page cache, up to 1 GiB
+  raw.exec("PRAGMA temp_store = MEMORY");
   const cache = new Map<string, SqliteStatement>();
   return {
     raw,

@@ -23,3 +23,10 @@ export interface ProductCardData {
   bestSeller: boolean;
   image: CardImage | null;
 }
+
+/** One filter option with how many products it would show given the other active filters. */
+export interface FacetCount {
+  value: string;
+  label: string;
+  count: number;
+}

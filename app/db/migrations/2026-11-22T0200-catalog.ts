@@ -38,22 +38,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("archived_at", "text")
     .execute();
 
-  // Listing access paths: by category (and sub), brand, price, rating, newest; home sections.
-  const indexes: Array<[string, string[]]> = [
-    ["products_category_price", ["category_id", "price_cents"]],
-    ["products_category_rating", ["category_id", "rating"]],
-    ["products_category_created", ["category_id", "created_at"]],
-    ["products_subcategory_price", ["subcategory_id", "price_cents"]],
-    ["products_brand_price", ["brand", "price_cents"]],
-    ["products_price", ["price_cents"]],
-    ["products_rating", ["rating"]],
-    ["products_created", ["created_at"]],
-    ["products_featured", ["featured", "created_at"]],
-    ["products_new_arrival", ["new_arrival", "created_at"]],
-    ["products_best_seller", ["best_seller", "created_at"]],
+  // Listing access paths. Partial indexes over live (not archived) products: every storefront
+  // query says `archived_at is null`, so counts and sorted pages are answered from the index.
+  const live = "where archived_at is null";
+  const indexes: Array<[string, string]> = [
+    ["products_live_category_price", "category_id, price_cents, id"],
+    ["products_live_category_rating", "category_id, rating, id"],
+    ["products_live_category_created", "category_id, created_at, id"],
+    ["products_live_category_featured", "category_id, featured, rating, id"],
+    ["products_live_subcategory_price", "subcategory_id, price_cents, id"],
+    ["products_live_brand_price", "lower(brand), price_cents, id"],
+    ["products_live_price", "price_cents, id"],
+    ["products_live_rating", "rating, id"],
+    ["products_live_created", "created_at, id"],
+    ["products_live_featured", "featured, rating, id"],
+    ["products_live_new_arrival", "new_arrival, created_at, id"],
+    ["products_live_best_seller", "best_seller, created_at, id"],
+    ["products_live_deals", "discount_percentage, id"],
   ];
   for (const [name, columns] of indexes) {
-    await db.schema.createIndex(name).on("products").columns(columns).execute();
+    await sql`create index ${sql.id(name)} on products (${sql.raw(columns)}) ${sql.raw(live)}`.execute(db);
   }
 
   await db.schema

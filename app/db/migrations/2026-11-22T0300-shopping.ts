@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { engineOf } from "../database.server.ts";
 
-/** Shopping: server-side carts, product reviews, contact messages; brand lookups by lower case. */
+/** Shopping: server-side carts, product reviews, contact messages. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const serial = engineOf(db) === "postgres" ? "serial" : "integer";
 
@@ -49,11 +49,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
 
-  await db.schema.createIndex("products_brand_lower").on("products").expression(sql`lower(brand)`).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex("products_brand_lower").ifExists().execute();
   for (const table of ["contact_messages", "reviews", "cart_items", "carts"]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

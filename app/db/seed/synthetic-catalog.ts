@@ -2,6 +2,7 @@ import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { discountPercent } from "../../lib/money.ts";
 import type { FileStore } from "../../services/file-store.server.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../services/images.server.ts";
+import { sql } from "kysely";
 import type { Database } from "../database.server.ts";
 import { type ArtShape, drawProductSvg } from "./product-art.ts";
 import { seedCategories } from "./seed.server.ts";
@@ -241,6 +242,8 @@ export async function generateSyntheticCatalog(
     created += size;
     onProgress?.(created);
   }
+  // Fresh planner statistics after a bulk load, or the planners guess row counts badly.
+  await sql`analyze`.execute(db);
   return { created };
 }
 

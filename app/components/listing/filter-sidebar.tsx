@@ -1,0 +1,217 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useSubmit } from "react-router";
+import type { FacetCount } from "../../lib/catalog-types.ts";
+import {
+  type ListingQuery,
+  PRICE_MAX,
+  PRICE_MIN,
+  PRICE_STEP,
+  RATING_OPTIONS,
+} from "../../lib/listing-query.ts";
+
+/**
+ * The filter form: a plain GET form (works without JavaScript, 'Apply Filters'); with
+ * JavaScript every change applies at once. Collapsible on small screens.
+ */
+export function FilterSidebar({
+  path,
+  query,
+  facets,
+  fixed,
+}: {
+  path: string;
+  query: ListingQuery;
+  facets: { categories: FacetCount[]; brands: FacetCount[] };
+  fixed: Partial<ListingQuery>;
+}) {
+  const submit = useSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
+  const detailsRef = useRef<HTMLDetailsElement>(null);
+  const [minPrice, setMinPrice] = useState(query.minPrice);
+  const [maxPrice, setMaxPrice] = useState(query.maxPrice);
+
+  useEffect(() => {
+    setMinPrice(query.minPrice);
+    setMaxPrice(query.maxPrice);
+  }, [query.minPrice, query.maxPrice]);
+
+  useEffect(() => {
+    if (detailsRef.current && window.matchMedia("(max-width: 767px)").matches) detailsRef.current.open = false;
+  }, []);
+
+  const apply = () => {
+    if (formRef.current) submit(formRef.current, { preventScrollReset: true });
+  };
+
+  // The native `change` event (not React's per-keystroke onChange): a slider applies on release.
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const onChange = () => submit(form, { preventScrollReset: true });
+    form.addEventListener("change", onChange);
+    return () => form.removeEventListener("change", onChange);
+  }, [submit]);
+
+  /** Clicking the selected category radio clears it (spec: toggleable). */
+  const toggleCategory = (event: React.MouseEvent<HTMLInputElement>, value: string) => {
+    if (query.category === value && value !== "") {
+      event.currentTarget.checked = false;
+      const all = formRef.current?.querySelector<HTMLInputElement>('input[name="category"][value=""]');
+      if (all) all.checked = true;
+      apply();
+    }
+  };
+
+  return (
+    <details ref={detailsRef} open className="group rounded-xl border border-gray-200 md:border-0">
+      <summary className="flex items-center justify-between px-4 py-3 font-semibold md:hidden">
+        <span className="group-open:hidden">Show Filters</span>
+        <span className="hidden group-open:inline">Hide Filters</span>
+      </summary>
+      <Form
+        ref={formRef}
+        method="get"
+        action={path}
+        preventScrollReset
+        className="space-y-6 px-4 pb-4 md:px-0"
+        aria-label="Filters"
+      >
+        {query.search && <input type="hidden" name="search" value={query.search} />}
+        {query.sort !== "featured" && <input type="hidden" name="sort" value={query.sort} />}
+        {query.featured && !fixed.featured && <input type="hidden" name="featured" value="true" />}
+        {query.newArrival && !fixed.newArrival && <input type="hidden" name="new" value="true" />}
+        {query.bestSeller && !fixed.bestSeller && <input type="hidden" name="bestseller" value="true" />}
+        {query.subcategory && <input type="hidden" name="subcategory" value={query.subcategory} />}
+
+        <fieldset>
+          <legend className="mb-2 text-sm font-bold">Category</legend>
+          <ul className="space-y-1 text-sm">
+            <li>
+              <label className="flex items-center gap-2">
+                <input type="radio" name="category" value="" defaultChecked={!query.category} />
+                All categories
+              </label>
+            </li>
+            {facets.categories.map((category) => (
+              <li key={category.value}>
+                <label className="flex items-center gap-2">
+                  <input
+                    type="radio"
+                    name="category"
+                    value={category.value}
+                    defaultChecked={query.category === category.value}
+                    onClick={(event) => toggleCategory(event, category.value)}
+                  />
+                  <span className="flex-1">{category.label}</span>
+                  <span className="text-gray-600">({category.count.toLocaleString("en-US")})</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+
+        <fieldset>
+          <legend className="mb-2 text-sm font-bold">Brand</legend>
+          <ul className="max-h-40 space-y-1 overflow-y-auto pr-2 text-sm">
+            {facets.brands.map((brand) => (
+              <li key={brand.value}>
+                <label className="flex items-center gap-2">
+                  <input
+                    type="checkbox"
+                    name="brand"
+                    value={brand.value}
+                    defaultChecked={query.brands.includes(brand.value)}
+                  />
+                  <span className="flex-1">{brand.label}</span>
+                  <span className="text-gray-600">({brand.count.toLocaleString("en-US")})</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+
+        <fieldset>
+          <legend className="mb-2 text-sm font-bold">Price</legend>
+          <div className="space-y-3 text-sm">
+            <div>
+              <label htmlFor="filter-min-price" className="flex justify-between">
+                <span>Minimum price</span>
+                <output htmlFor="filter-min-price">${minPrice}</output>
+              </label>
+              <input
+                id="filter-min-price"
+                type="range"
+                name="minPrice"
+                min={PRICE_MIN}
+                max={PRICE_MAX}
+                step={PRICE_STEP}
+                value={minPrice}
+                onChange={(e) => setMinPrice(Number(e.currentTarget.value))}
+                className="w-full accent-brand-700"
+              />
+            </div>
+            <div>
+              <label htmlFor="filter-max-price" className="flex justify-between">
+                <span>Maximum price</span>
+                <output htmlFor="filter-max-price">
+                  ${maxPrice}
+                  {maxPrice === PRICE_MAX ? "+" : ""}
+                </output>
+              </label>
+              <input
+                id="filter-max-price"
+                type="range"
+                name="maxPrice"
+                min={PRICE_MIN}
+                max={PRICE_MAX}
+                step={PRICE_STEP}
+                value={maxPrice}
+                onChange={(e) => setMaxPrice(Number(e.currentTarget.value))}
+                className="w-full accent-brand-700"
+              />
+            </div>
+          </div>
+        </fieldset>
+
+        <fieldset>
+          <legend className="mb-2 text-sm font-bold">Customer Rating</legend>
+          <ul className="space-y-1 text-sm">
+            <li>
+              <label className="flex items-center gap-2">
+                <input type="radio" name="rating" value="" defaultChecked={!query.rating} />
+                Any rating
+              </label>
+            </li>
+            {RATING_OPTIONS.map((rating) => (
+              <li key={rating}>
+                <label className="flex items-center gap-2">
+                  <input type="radio" name="rating" value={rating} defaultChecked={query.rating === rating} />
+                  <span aria-hidden="true" className="text-amber-500">
+                    {"★".repeat(rating)}
+                    <span className="text-gray-300">{"★".repeat(5 - rating)}</span>
+                  </span>
+                  <span>{rating} stars &amp; up</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+
+        <div className="flex gap-2">
+          <button
+            type="submit"
+            className="flex-1 rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+          >
+            Apply Filters
+          </button>
+          <Link
+            to={path}
+            className="flex-1 rounded-lg border border-gray-400 px-4 py-2 text-center text-sm font-semibold hover:bg-gray-50"
+          >
+            Clear All
+          </Link>
+        </div>
+      </Form>
+    </details>
+  );
+}

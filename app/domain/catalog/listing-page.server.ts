@@ -1,0 +1,25 @@
+import { getDb } from "../../db/client.server.ts";
+import { type ListingQuery, PAGE_SIZE, parseListingQuery } from "../../lib/listing-query.ts";
+import { searchProducts } from "./listing.server.ts";
+
+export interface ListingPreset {
+  /** the path this listing lives at (/products, /products/deals, …) */
+  path: string;
+  title: string;
+  description: string;
+  fixed?: Partial<ListingQuery>;
+}
+
+/** Shared loader body of /products, /products/new-arrivals and /products/deals. */
+export async function loadListing(request: Request, preset: ListingPreset) {
+  const db = await getDb();
+  const query = parseListingQuery(new URL(request.url).searchParams, preset.fixed);
+  let result = await searchProducts(db, query);
+  const lastPage = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+  if (query.page > lastPage) {
+    // A page past the end (an old link after products went away) shows the last page.
+    query.page = lastPage;
+    result = await searchProducts(db, query);
+  }
+  return { query, result, preset: { ...preset, fixed: preset.fixed ?? {} } };
+}

@@ -1,0 +1,238 @@
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { type Database, type Engine, engineOf } from "../../db/database.server.ts";
+import type { DB } from "../../db/schema.ts";
+import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
+import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
+import {
+  type ListingQuery,
+  PAGE_SIZE,
+  PRICE_MAX,
+  PRICE_MIN,
+  searchWords,
+} from "../../lib/listing-query.ts";
+import { selectCardColumns, toProductCards } from "./product-card.server.ts";
+
+export type { FacetCount } from "../../lib/catalog-types.ts";
+
+export interface ListingResult {
+  products: ProductCardData[];
+  total: number;
+  page: number;
+  pageCount: number;
+  facets: { categories: FacetCount[]; brands: FacetCount[] };
+}
+
+type ProductsExpression = ExpressionBuilder<DB, "products">;
+type Omit = "category" | "brand" | null;
+
+const CATEGORY_NAMES = new Map(CATEGORY_TREE.map((c) => [c.id, c.name]));
+
+/** The listing: one page of products, the total, and facet counts for categories and brands. */
+export async function searchProducts(db: Database, query: ListingQuery): Promise<ListingResult> {
+  const engine = engineOf(db);
+  const counts = hasRowFilters(query) ? countFromProducts(db, query, engine) : countFromFacets(db, query);
+  const [rows, { total, categoryCounts, brandCounts }, allBrands] = await Promise.all([
+    selectCardColumns(db)
+      .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
+      .$call((qb) => {
+        let ordered = qb;
+        for (const [expression, direction] of orderBy(query)) ordered = ordered.orderBy(expression, direction);
+        return ordered;
+      })
+      .limit(PAGE_SIZE)
+      .offset((query.page - 1) * PAGE_SIZE)
+      .execute(),
+    counts,
+    listBrands(db),
+  ]);
+
+  return {
+    products: await toProductCards(db, rows),
+    total,
+    page: query.page,
+    pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    facets: {
+      categories: CATEGORY_TREE.filter((c) => c.subcategories.length > 0 || categoryCounts.has(c.id)).map((c) => ({
+        value: c.id,
+        label: CATEGORY_NAMES.get(c.id) ?? c.id,
+        count: categoryCounts.get(c.id) ?? 0,
+      })),
+      brands: allBrands.map((brand) => ({ ...brand, count: brandCounts.get(brand.value) ?? 0 })),
+    },
+  };
+}
+
+interface Counts {
+  total: number;
+  categoryCounts: Map<string, number>;
+  brandCounts: Map<string, number>;
+}
+
+/** Filters that look inside products (price, rating, flags, search) need counting the products. */
+function hasRowFilters(query: ListingQuery): boolean {
+  return Boolean(
+    query.search ||
+      query.rating ||
+      query.minPrice > PRICE_MIN ||
+      query.maxPrice < PRICE_MAX ||
+      query.featured ||
+      query.newArrival ||
+      query.bestSeller ||
+      query.deals,
+  );
+}
+
+/** Category, subcategory and brand filters only: sums over the trigger-maintained facet table. */
+async function countFromFacets(db: Database, query: ListingQuery): Promise<Counts> {
+  const facets = db.selectFrom("catalogFacets");
+  const byCategory = (qb: typeof facets) =>
+    qb
+      .$if(query.category !== null, (q) => q.where("categoryId", "=", query.category!))
+      .$if(query.subcategory !== null, (q) => q.where("subcategoryId", "=", query.subcategory!));
+  const byBrand = (qb: typeof facets) =>
+    qb.$if(query.brands.length > 0, (q) => q.where("brandKey", "in", query.brands));
+  const sum = sql<number>`coalesce(sum(product_count), 0)`;
+  const [total, categories, brands] = await Promise.all([
+    byBrand(byCategory(facets)).select(sum.as("count")).executeTakeFirstOrThrow(),
+    byBrand(facets).select(["categoryId as value", sum.as("count")]).groupBy("categoryId").execute(),
+    byCategory(facets).select(["brandKey as value", sum.as("count")]).groupBy("brandKey").execute(),
+  ]);
+  return {
+    total: Number(total.count),
+    categoryCounts: new Map(categories.map((c) => [c.value, Number(c.count)])),
+    brandCounts: new Map(brands.map((b) => [b.value, Number(b.count)])),
+  };
+}
+
+async function countFromProducts(db: Database, query: ListingQuery, engine: Engine): Promise<Counts> {
+  const [total, categories, brands] = await Promise.all([
+    countProducts(db, query),
+    db
+      .selectFrom("products")
+      .select(["categoryId as value", (eb) => eb.fn.countAll<number>().as("count")])
+      .where((eb) => eb.and(filterConditions(eb, query, engine, "category")))
+      .groupBy("categoryId")
+      .execute(),
+    db
+      .selectFrom("products")
+      .select([sql<string>`lower(brand)`.as("value"), (eb) => eb.fn.countAll<number>().as("count")])
+      .where((eb) => eb.and(filterConditions(eb, query, engine, "brand")))
+      .groupBy(sql`lower(brand)`)
+      .execute(),
+  ]);
+  return {
+    total,
+    categoryCounts: new Map(categories.map((c) => [c.value, Number(c.count)])),
+    brandCounts: new Map(brands.map((b) => [b.value, Number(b.count)])),
+  };
+}
+
+export async function countProducts(db: Database, query: ListingQuery): Promise<number> {
+  const engine = engineOf(db);
+  const row = await db
+    .selectFrom("products")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Every brand with live products, by lower-case value with its display name. */
+export async function listBrands(db: Database): Promise<Array<{ value: string; label: string }>> {
+  return db
+    .selectFrom("catalogFacets")
+    .select(["brandKey as value", (eb) => eb.fn.min("brandName").as("label")])
+    .where("productCount", ">", 0)
+    .groupBy("brandKey")
+    .orderBy("brandKey")
+    .execute();
+}
+
+function filterConditions(
+  eb: ProductsExpression,
+  query: ListingQuery,
+  engine: Engine,
+  omit: Omit,
+): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [eb("products.archivedAt", "is", null)];
+  if (omit !== "category") {
+    if (query.category) conditions.push(eb("products.categoryId", "=", query.category));
+    if (query.subcategory) conditions.push(eb("products.subcategoryId", "=", query.subcategory));
+  }
+  if (omit !== "brand" && query.brands.length > 0) {
+    conditions.push(eb(sql`lower(products.brand)`, "in", query.brands));
+  }
+  if (query.minPrice > PRICE_MIN) conditions.push(eb("products.priceCents", ">=", query.minPrice * 100));
+  if (query.maxPrice < PRICE_MAX) conditions.push(eb("products.priceCents", "<=", query.maxPrice * 100));
+  if (query.rating) conditions.push(eb("products.rating", ">=", query.rating));
+  if (query.featured) conditions.push(eb("products.featured", "=", 1));
+  if (query.newArrival) conditions.push(eb("products.newArrival", "=", 1));
+  if (query.bestSeller) conditions.push(eb("products.bestSeller", "=", 1));
+  if (query.deals) conditions.push(eb("products.discountPercentage", "is not", null));
+  if (query.search) conditions.push(...searchConditions(eb, query.search, engine));
+  return conditions;
+}
+
+const escapeLike = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The text a search looks in; on PostgreSQL exactly the expression of the pg_trgm index. */
+const SEARCH_TEXT = sql`lower(products.name || ' ' || products.brand || ' ' || products.category_id || ' ' || coalesce(products.subcategory_id, '') || ' ' || products.description)`;
+
+/**
+ * Every word of the term must occur, as a case-insensitive substring, in the name, description,
+ * brand, category or subcategory. SQLite answers words of 3+ characters from the FTS5 trigram
+ * index (one phrase per word, so FTS syntax in the input is inert) and shorter words with LIKE;
+ * PostgreSQL uses LIKE on the pg_trgm-indexed expression.
+ */
+function searchConditions(
+  eb: ProductsExpression,
+  search: string,
+  engine: Engine,
+): Expression<SqlBool>[] {
+  const words = searchWords(search);
+  if (engine === "postgres") {
+    return words.map((word) => eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(word)} escape '\\'`));
+  }
+  const conditions: Expression<SqlBool>[] = [];
+  const indexed = words.filter((w) => [...w].length >= 3);
+  if (indexed.length > 0) {
+    const match = indexed.map((w) => `"${w.replaceAll('"', '""')}"`).join(" ");
+    conditions.push(
+      eb("products.id", "in", sql<number>`(select rowid from products_fts where products_fts match ${match})`),
+    );
+  }
+  for (const word of words.filter((w) => [...w].length < 3)) {
+    conditions.push(eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(word)} escape '\\'`));
+  }
+  return conditions;
+}
+
+type Direction = "asc" | "desc";
+
+function orderBy(query: ListingQuery) {
+  const order: Array<[ReturnType<typeof sql> | string, Direction]> = [];
+  switch (query.sort) {
+    case "price-asc":
+      order.push(["products.priceCents", "asc"], ["products.id", "asc"]);
+      break;
+    case "price-desc":
+      order.push(["products.priceCents", "desc"], ["products.id", "desc"]);
+      break;
+    case "rating":
+      order.push(["products.rating", "desc"], ["products.reviewCount", "desc"], ["products.id", "desc"]);
+      break;
+    case "newest":
+      order.push(["products.createdAt", "desc"], ["products.id", "desc"]);
+      break;
+    default: {
+      if (query.search) {
+        // Products whose name holds every word come first.
+        const words = searchWords(query.search);
+        const nameMatches = words.map((w) => sql`lower(products.name) like ${escapeLike(w)} escape '\\'`);
+        order.push([sql`case when ${sql.join(nameMatches, sql` and `)} then 0 else 1 end`, "asc"]);
+      }
+      order.push(["products.featured", "desc"], ["products.rating", "desc"], ["products.id", "desc"]);
+    }
+  }
+  return order as Array<[never, Direction]>;
+}

@@ -1,0 +1,127 @@
+import { CATEGORY_TREE } from "./catalog-constants.ts";
+
+/**
+ * The public URL contract of /products: category, subcategory, search, brand (repeatable),
+ * minPrice, maxPrice (whole dollars), rating (minimum), sort, page, featured=true, new=true,
+ * bestseller=true. Anything invalid is normalised, never an error.
+ */
+export const SORT_OPTIONS = [
+  { value: "featured", label: "Featured" },
+  { value: "price-asc", label: "Price: Low to High" },
+  { value: "price-desc", label: "Price: High to Low" },
+  { value: "rating", label: "Top Rated" },
+  { value: "newest", label: "Newest" },
+] as const;
+export type SortOrder = (typeof SORT_OPTIONS)[number]["value"];
+
+export const PRICE_MIN = 0;
+export const PRICE_MAX = 2000;
+export const PRICE_STEP = 100;
+export const RATING_OPTIONS = [4, 3, 2, 1] as const;
+export const PAGE_SIZE = 24;
+export const SEARCH_MAX_LENGTH = 100;
+const MAX_BRANDS = 30;
+const MAX_PAGE = 10_000;
+
+export interface ListingQuery {
+  category: string | null;
+  subcategory: string | null;
+  search: string | null;
+  /** lower-case brand values */
+  brands: string[];
+  /** whole dollars; PRICE_MIN means no lower bound */
+  minPrice: number;
+  /** whole dollars; PRICE_MAX means no upper bound */
+  maxPrice: number;
+  rating: number | null;
+  sort: SortOrder;
+  page: number;
+  featured: boolean;
+  newArrival: boolean;
+  bestSeller: boolean;
+  /** only discounted products (/products/deals) */
+  deals: boolean;
+}
+
+const CATEGORY_IDS = new Set(CATEGORY_TREE.map((c) => c.id));
+const SUBCATEGORY_PARENT = new Map(CATEGORY_TREE.flatMap((c) => c.subcategories.map((s) => [s.id, c.id] as const)));
+
+function wholeNumber(value: string | null, min: number, max: number, fallback: number): number {
+  if (value === null || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return fallback;
+  const number = Math.floor(Number(value));
+  return Math.min(max, Math.max(min, number));
+}
+
+export function parseListingQuery(params: URLSearchParams, preset: Partial<ListingQuery> = {}): ListingQuery {
+  const rawCategory = params.get("category")?.trim().toLowerCase() ?? "";
+  const category = CATEGORY_IDS.has(rawCategory) ? rawCategory : null;
+  const rawSubcategory = params.get("subcategory")?.trim().toLowerCase() ?? "";
+  const parent = SUBCATEGORY_PARENT.get(rawSubcategory);
+  const subcategory = parent && (!category || category === parent) ? rawSubcategory : null;
+
+  const search = (params.get("search") ?? "").replace(/\s+/g, " ").trim().slice(0, SEARCH_MAX_LENGTH).trim();
+  const brands = [
+    ...new Set(
+      params
+        .getAll("brand")
+        .flatMap((b) => b.split(","))
+        .map((b) => b.trim().toLowerCase())
+        .filter((b) => b.length > 0 && b.length <= 60),
+    ),
+  ]
+    .slice(0, MAX_BRANDS)
+    .sort();
+
+  let minPrice = wholeNumber(params.get("minPrice"), PRICE_MIN, PRICE_MAX, PRICE_MIN);
+  let maxPrice = wholeNumber(params.get("maxPrice"), PRICE_MIN, PRICE_MAX, PRICE_MAX);
+  if (minPrice > maxPrice) [minPrice, maxPrice] = [maxPrice, minPrice];
+
+  const ratingValue = wholeNumber(params.get("rating"), 0, 4, 0);
+  const sortValue = params.get("sort");
+  const sort = SORT_OPTIONS.some((o) => o.value === sortValue) ? (sortValue as SortOrder) : "featured";
+
+  return {
+    category: category ?? (subcategory ? (SUBCATEGORY_PARENT.get(subcategory) ?? null) : null),
+    subcategory,
+    search: search.length > 0 ? search : null,
+    brands,
+    minPrice,
+    maxPrice,
+    rating: ratingValue >= 1 ? ratingValue : null,
+    sort,
+    page: wholeNumber(params.get("page"), 1, MAX_PAGE, 1),
+    featured: params.get("featured") === "true",
+    newArrival: params.get("new") === "true",
+    bestSeller: params.get("bestseller") === "true",
+    deals: false,
+    ...preset,
+  };
+}
+
+/** The canonical query string for a listing (defaults omitted, stable order). */
+export function listingSearchParams(query: ListingQuery, preset: Partial<ListingQuery> = {}): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.category) params.set("category", query.category);
+  if (query.subcategory) params.set("subcategory", query.subcategory);
+  if (query.search) params.set("search", query.search);
+  for (const brand of query.brands) params.append("brand", brand);
+  if (query.minPrice > PRICE_MIN) params.set("minPrice", String(query.minPrice));
+  if (query.maxPrice < PRICE_MAX) params.set("maxPrice", String(query.maxPrice));
+  if (query.rating) params.set("rating", String(query.rating));
+  if (query.featured && !preset.featured) params.set("featured", "true");
+  if (query.newArrival && !preset.newArrival) params.set("new", "true");
+  if (query.bestSeller && !preset.bestSeller) params.set("bestseller", "true");
+  if (query.sort !== "featured") params.set("sort", query.sort);
+  if (query.page > 1) params.set("page", String(query.page));
+  return params;
+}
+
+export function listingHref(path: string, query: ListingQuery, preset: Partial<ListingQuery> = {}): string {
+  const search = listingSearchParams(query, preset).toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** Words of a search term (at most 8), for matching each one as a substring somewhere. */
+export function searchWords(search: string): string[] {
+  return [...new Set(search.toLowerCase().split(" ").filter(Boolean))].slice(0, 8);
+}

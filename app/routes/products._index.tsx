@@ -1,0 +1,17 @@
+import { ListingPage, listingMeta } from "../components/listing/listing-page.tsx";
+import { type ListingPreset, loadListing } from "../domain/catalog/listing-page.server.ts";
+import type { Route } from "./+types/products._index";
+
+const PRESET: ListingPreset = {
+  path: "/products",
+  title: "All Products",
+  description: "Browse electronics, fashion, home, beauty, toys and sports. Filter by brand, price and rating.",
+};
+
+export const loader = ({ request }: Route.LoaderArgs) => loadListing(request, PRESET);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => listingMeta(loaderData, matches);
+export const headers = () => ({ "Cache-Control": "private, max-age=0, must-revalidate" });
+
+export default function Products({ loaderData }: Route.ComponentProps) {
+  return <ListingPage data={loaderData} />;
+}

@@ -1,0 +1,18 @@
+import { ListingPage, listingMeta } from "../components/listing/listing-page.tsx";
+import { type ListingPreset, loadListing } from "../domain/catalog/listing-page.server.ts";
+import type { Route } from "./+types/products.deals";
+
+const PRESET: ListingPreset = {
+  path: "/products/deals",
+  title: "Today's Deals",
+  description: "Discounted products across every category, while stocks last.",
+  fixed: { deals: true },
+};
+
+export const loader = ({ request }: Route.LoaderArgs) => loadListing(request, PRESET);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => listingMeta(loaderData, matches);
+export const headers = () => ({ "Cache-Control": "private, max-age=0, must-revalidate" });
+
+export default function Deals({ loaderData }: Route.ComponentProps) {
+  return <ListingPage data={loaderData} />;
+}

@@ -1,0 +1,18 @@
+import { ListingPage, listingMeta } from "../components/listing/listing-page.tsx";
+import { type ListingPreset, loadListing } from "../domain/catalog/listing-page.server.ts";
+import type { Route } from "./+types/products.new-arrivals";
+
+const PRESET: ListingPreset = {
+  path: "/products/new-arrivals",
+  title: "New Arrivals",
+  description: "The newest products in the shop, just landed.",
+  fixed: { newArrival: true },
+};
+
+export const loader = ({ request }: Route.LoaderArgs) => loadListing(request, PRESET);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => listingMeta(loaderData, matches);
+export const headers = () => ({ "Cache-Control": "private, max-age=0, must-revalidate" });
+
+export default function NewArrivals({ loaderData }: Route.ComponentProps) {
+  return <ListingPage data={loaderData} />;
+}
