@@ -1,0 +1,54 @@
+import { data } from "react-router";
+import { DATED_PAGES, HELP_PAGE_BODIES } from "../content/help/bodies.tsx";
+import { HelpLayout, PROSE } from "../content/help/help-layout.tsx";
+import { HELP_PAGES, helpPath, isHelpPageSlug } from "../content/help/pages.ts";
+import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import type { Route } from "./+types/help.$page";
+
+/** /help/shipping, /help/returns, /help/faq, /help/terms, /help/privacy, /help/cookies; anything else is a 404. */
+export function loader({ params }: Route.LoaderArgs) {
+  if (!isHelpPageSlug(params.page)) throw data(null, { status: 404 });
+  return { slug: params.page };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  if (!loaderData) return [];
+  const page = HELP_PAGES[loaderData.slug];
+  const { origin, contact } = rootMetaData(matches);
+  return seoMeta({
+    title: page.title,
+    description: page.description,
+    path: helpPath(page.slug),
+    origin,
+    shopName: contact.name,
+  });
+};
+
+export function headers() {
+  return { "Cache-Control": "private, max-age=0, must-revalidate" };
+}
+
+const longDate = (isoDate: string) =>
+  new Date(`${isoDate}T00:00:00Z`).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
+
+export default function HelpPage({ loaderData }: Route.ComponentProps) {
+  const page = HELP_PAGES[loaderData.slug];
+  const Body = HELP_PAGE_BODIES[page.slug];
+  return (
+    <HelpLayout breadcrumb={page.title}>
+      <article>
+        <header className="max-w-3xl">
+          <h1 className="text-3xl font-extrabold tracking-tight text-gray-900 md:text-4xl">{page.title}</h1>
+          {DATED_PAGES.has(page.slug) && (
+            <p className="mt-2 text-sm text-gray-600">
+              Last updated <time dateTime={page.updated}>{longDate(page.updated)}</time>
+            </p>
+          )}
+        </header>
+        <div className={`mt-6 ${PROSE}`}>
+          <Body />
+        </div>
+      </article>
+    </HelpLayout>
+  );
+}

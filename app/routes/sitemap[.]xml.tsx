@@ -1,0 +1,14 @@
+import { getDb } from "../db/client.server.ts";
+import { buildSitemapXml } from "../domain/catalog/sitemap.server.ts";
+import { getEnv } from "../env.server.ts";
+
+/** sitemaps.org urlset of the public pages and every live product, as absolute URLs on PUBLIC_URL. */
+export async function loader() {
+  const xml = await buildSitemapXml(await getDb(), getEnv().PUBLIC_URL);
+  return new Response(xml, {
+    headers: {
+      "Content-Type": "application/xml; charset=utf-8",
+      "Cache-Control": "public, max-age=3600",
+    },
+  });
+}
