@@ -5,6 +5,7 @@ import type { FileStore } from "../../services/file-store.server.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../services/images.server.ts";
 import type { Database } from "../database.server.ts";
 import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
+import { seedDemoReviews } from "./demo-reviews.ts";
 import { drawProductSvg } from "./product-art.ts";
 
 const DAY_MS = 86_400_000;
@@ -33,8 +34,9 @@ export async function seedCategories(db: Database): Promise<void> {
 }
 
 /**
- * The demo catalogue: categories, the 8 sample products and their generated pictures.
- * Idempotent: a product whose slug exists is left as it is (an admin may have edited it).
+ * The demo catalogue: categories, the 8 sample products, their generated pictures and a few
+ * written reviews each. Idempotent: a product whose slug exists is left as it is (an admin may
+ * have edited it); reviews are added only to a demo product that has none.
  */
 export async function seedDemoCatalog(
   db: Database,
@@ -64,6 +66,8 @@ export async function seedDemoCatalog(
     });
     created++;
   }
+  // The latest written reviews of each demo product (only for products that have none yet).
+  await seedDemoReviews(db, now);
   return { created };
 }
 

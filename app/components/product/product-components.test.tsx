@@ -1,0 +1,141 @@
+import { renderToString } from "react-dom/server";
+import { MemoryRouter } from "react-router";
+import { describe, expect, it } from "vitest";
+import { ProductTabs } from "./product-tabs.tsx";
+import { clampQuantity, QuantityStepper } from "./quantity-stepper.tsx";
+import { ReviewsPanel } from "./reviews-panel.tsx";
+import { NO_SPECIFICATIONS, SpecificationsTable } from "./specifications-table.tsx";
+
+/** Server-renders a component inside a router (what a visitor without JavaScript gets). */
+function render(element: React.ReactElement): string {
+  return renderToString(<MemoryRouter>{element}</MemoryRouter>);
+}
+
+describe("SpecificationsTable", () => {
+  it("renders the specifications as a table with row headers", () => {
+    const html = renderToString(
+      <SpecificationsTable
+        productName="Phone"
+        specifications={[
+          { name: "Storage", value: "256 GB" },
+          { name: "Battery", value: "4,800 mAh" },
+        ]}
+      />,
+    );
+    expect(html).toContain("<table");
+    expect(html).toMatch(/<th scope="row"[^>]*>Storage<\/th><td[^>]*>256 GB<\/td>/);
+    expect(html).not.toContain(NO_SPECIFICATIONS);
+  });
+
+  it("says so when there are none", () => {
+    const html = renderToString(<SpecificationsTable productName="Phone" specifications={[]} />);
+    expect(NO_SPECIFICATIONS).toBe("No specifications available for this product.");
+    expect(html).toContain(NO_SPECIFICATIONS);
+    expect(html).not.toContain("<table");
+  });
+
+  it("renders markup in values as text", () => {
+    const html = renderToString(
+      <SpecificationsTable
+        productName="Phone"
+        specifications={[{ name: "<b>x</b>", value: "<img src=x>" }]}
+      />,
+    );
+    expect(html).toContain("&lt;img src=x&gt;");
+    expect(html).not.toContain("<img");
+  });
+});
+
+describe("ProductTabs without JavaScript", () => {
+  it("renders every panel, stacked, each under its own heading", () => {
+    const html = render(
+      <ProductTabs
+        label="Product information"
+        tabs={[
+          { id: "description", label: "Description", content: <p>About it</p> },
+          { id: "specifications", label: "Specifications", content: <p>Specs</p> },
+          { id: "reviews", label: "Reviews", content: <p>Opinions</p> },
+        ]}
+      />,
+    );
+    expect(html).not.toContain('role="tablist"');
+    for (const [id, label, text] of [
+      ["description", "Description", "About it"],
+      ["specifications", "Specifications", "Specs"],
+      ["reviews", "Reviews", "Opinions"],
+    ]) {
+      expect(html).toContain(`<section id="${id}"`);
+      expect(html).toMatch(new RegExp(`<h2 id="${id}-heading"[^>]*>${label}</h2>`));
+      expect(html).toContain(text);
+    }
+    expect(html).not.toContain("hidden");
+  });
+});
+
+describe("ReviewsPanel", () => {
+  const review = {
+    id: 1,
+    authorName: "Ann <Admin>",
+    rating: 4,
+    title: "<script>alert(1)</script>",
+    body: "Line one\nLine two",
+    createdAt: "2026-11-02T23:30:00.000Z",
+  };
+
+  it("shows each review's author, rating, title, date and text, as text", () => {
+    const html = render(
+      <ReviewsPanel
+        rating={4.6}
+        reviewCount={1284}
+        reviews={[review]}
+        writeReviewHref="/account?redirectTo=%2Fp"
+      />,
+    );
+    expect(html).toContain("Ann &lt;Admin&gt;");
+    expect(html).toContain("Rated 4.0 out of 5");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).not.toContain("<script>");
+    expect(html).toContain('<time dateTime="2026-11-02T23:30:00.000Z">November 2, 2026</time>');
+    expect(html).toContain("Based on 1,284 reviews");
+    expect(html).toContain("Showing the 1 most recent review.");
+    expect(html).toMatch(/<a[^>]*href="\/account\?redirectTo=%2Fp"[^>]*>.*Write a Review<\/a>/);
+    expect(html).not.toMatch(/Helpful|Report/);
+  });
+
+  it("has a friendly empty state", () => {
+    const html = render(<ReviewsPanel rating={0} reviewCount={0} reviews={[]} writeReviewHref="/account" />);
+    expect(html).toContain("No written reviews yet.");
+  });
+});
+
+describe("QuantityStepper", () => {
+  it("is a labelled number input bounded 1..stock, its buttons inert until scripts run", () => {
+    const html = renderToString(<QuantityStepper id="q" max={7} />);
+    expect(html).toMatch(/<label for="q"[^>]*>Quantity<\/label>/);
+    const input = html.match(/<input [^>]*>/)?.[0] ?? "";
+    for (const attribute of [
+      'id="q"',
+      'name="quantity"',
+      'type="number"',
+      'min="1"',
+      'max="7"',
+      'value="1"',
+      "required",
+    ]) {
+      expect(input).toContain(attribute);
+    }
+    expect(html.match(/<button[^>]*disabled=""/g)).toHaveLength(2);
+  });
+
+  it.each([
+    [0, 7, 1],
+    [-3, 7, 1],
+    [3, 7, 3],
+    [99, 7, 7],
+    [2.7, 7, 2],
+    [Number.NaN, 7, 1],
+    [5, 0, 1],
+  ])("clampQuantity(%d, max %d) = %d", (value, max, expected) => {
+    expect(clampQuantity(value, max)).toBe(expected);
+  });
+});

@@ -1,0 +1,64 @@
+import { Heart, ShoppingBag, ShoppingCart } from "lucide-react";
+import { Form } from "react-router";
+import { QuantityStepper } from "./quantity-stepper.tsx";
+
+/**
+ * Add to Cart / Buy Now post to the cart's action (intent add | buy-now, with the quantity);
+ * Add to Wishlist posts to the product page's own action.
+ */
+export function PurchaseForm({
+  productId,
+  productName,
+  stock,
+  redirectTo,
+}: {
+  productId: number;
+  productName: string;
+  stock: number;
+  redirectTo: string;
+}) {
+  const outOfStock = stock <= 0;
+  return (
+    <div className="flex flex-col gap-4">
+      <Form method="post" action="/cart" className="flex flex-col gap-4">
+        <input type="hidden" name="productId" value={productId} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <QuantityStepper id="product-quantity" max={stock} disabled={outOfStock} />
+        <div className="grid gap-3 sm:grid-cols-2">
+          <button
+            type="submit"
+            name="intent"
+            value="add"
+            disabled={outOfStock}
+            className="flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-gray-300 disabled:text-gray-600 disabled:shadow-none"
+          >
+            <ShoppingCart aria-hidden="true" className="size-5" />
+            Add to Cart
+          </button>
+          <button
+            type="submit"
+            name="intent"
+            value="buy-now"
+            disabled={outOfStock}
+            className="flex items-center justify-center gap-2 rounded-lg bg-gray-900 px-6 py-3 font-semibold text-white shadow-sm hover:bg-black disabled:cursor-not-allowed disabled:bg-gray-300 disabled:text-gray-600 disabled:shadow-none"
+          >
+            <ShoppingBag aria-hidden="true" className="size-5" />
+            Buy Now
+          </button>
+        </div>
+      </Form>
+      <Form method="post">
+        <input type="hidden" name="intent" value="wishlist" />
+        <input type="hidden" name="productId" value={productId} />
+        <button
+          type="submit"
+          className="flex w-full items-center justify-center gap-2 rounded-lg border border-gray-300 bg-white px-6 py-3 font-semibold text-gray-800 hover:border-gray-400 hover:bg-gray-50"
+        >
+          <Heart aria-hidden="true" className="size-5" />
+          Add to Wishlist
+          <span className="sr-only">: {productName}</span>
+        </button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,241 @@
+import { CircleCheck, CircleX, Clock } from "lucide-react";
+import { data, Link, redirect, useRouteLoaderData } from "react-router";
+import { z } from "zod";
+import { Price } from "../components/price.tsx";
+import { Breadcrumb } from "../components/product/breadcrumb.tsx";
+import { JsonLd } from "../components/product/json-ld.tsx";
+import { ProductGallery } from "../components/product/product-gallery.tsx";
+import { ProductTabs } from "../components/product/product-tabs.tsx";
+import { PurchaseForm } from "../components/product/purchase-form.tsx";
+import { ReviewsPanel } from "../components/product/reviews-panel.tsx";
+import { ShoppingBenefits } from "../components/product/shopping-benefits.tsx";
+import { SpecificationsTable } from "../components/product/specifications-table.tsx";
+import {
+  breadcrumbJsonLd,
+  decimalPrice,
+  metaDescription,
+  productBreadcrumbs,
+  productJsonLd,
+  productPath,
+  shareImagePath,
+} from "../components/product/structured-data.ts";
+import { ProductGrid } from "../components/product-card.tsx";
+import { StarRating } from "../components/star-rating.tsx";
+import { getDb } from "../db/client.server.ts";
+import { getProductDetail, getRelatedProducts } from "../domain/catalog/product-detail.server.ts";
+import { listProductReviews } from "../domain/reviews/list-reviews.server.ts";
+import { productsUrl } from "../lib/catalog-constants.ts";
+import { discountPercent, formatCents } from "../lib/money.ts";
+import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { stockLevel, stockMessage } from "../lib/stock.ts";
+import type { loader as rootLoader } from "../root.tsx";
+import { redirectWithToast } from "../services/toast.server.ts";
+import type { Route } from "./+types/products.$productId";
+
+const WISHLIST_SIGN_IN_MESSAGE = "Please sign in to save items to your wishlist.";
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  if (!loaderData) return [];
+  const { product } = loaderData;
+  const { origin, contact } = rootMetaData(matches);
+  const image = product.images[0];
+  return [
+    ...seoMeta({
+      title: product.name,
+      description: metaDescription(product.description),
+      path: productPath(product.slug),
+      origin,
+      shopName: contact.name,
+      image: image ? shareImagePath(image) : undefined,
+      type: "product",
+    }),
+    { property: "product:price:amount", content: decimalPrice(product.priceCents) },
+    { property: "product:price:currency", content: "USD" },
+  ];
+};
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const db = await getDb();
+  const product = await getProductDetail(db, params.productId);
+  if (!product) throw data(null, { status: 404 });
+  const url = new URL(request.url);
+  // /products/1 and /products/Kestrel-X12-Smartphone live at the slug URL.
+  if (params.productId !== product.slug) {
+    throw redirect(`${productPath(product.slug)}${url.search}`, 301);
+  }
+  const [reviews, related] = await Promise.all([
+    listProductReviews(db, product.id),
+    getRelatedProducts(db, product),
+  ]);
+  return {
+    product,
+    reviews,
+    related,
+    selectedImage: imageIndexFromQuery(url.searchParams.get("image"), product.images.length),
+  };
+}
+
+/** `?image=N` (1-based, from a thumbnail link without JavaScript) → index into the images. */
+function imageIndexFromQuery(value: string | null, count: number): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= count ? n - 1 : 0;
+}
+
+const actionSchema = z.object({ intent: z.literal("wishlist") });
+
+export async function action({ params, request }: Route.ActionArgs) {
+  const product = await getProductDetail(await getDb(), params.productId);
+  if (!product) throw data(null, { status: 404 });
+  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw data(null, { status: 400 });
+  // Wishlists need an account (the Accounts issue); until then a visitor is asked to sign in.
+  return redirectWithToast(`${productPath(product.slug)}${new URL(request.url).search}`, {
+    type: "info",
+    message: WISHLIST_SIGN_IN_MESSAGE,
+  });
+}
+
+export function headers() {
+  // Per-visitor parts (cart badge, toasts) are in the page.
+  return { "Cache-Control": "private, max-age=0, must-revalidate" };
+}
+
+const STOCK_STYLES = {
+  "in-stock": { icon: CircleCheck, className: "text-green-800" },
+  low: { icon: Clock, className: "text-amber-800" },
+  out: { icon: CircleX, className: "text-red-700" },
+} as const;
+
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { product, reviews, related, selectedImage } = loaderData;
+  const origin = useRouteLoaderData<typeof rootLoader>("root")?.origin ?? "http://localhost:3000";
+  const path = productPath(product.slug);
+  const crumbs = productBreadcrumbs(product);
+  const savingCents =
+    product.originalPriceCents !== null && product.originalPriceCents > product.priceCents
+      ? product.originalPriceCents - product.priceCents
+      : 0;
+  const savingPercent =
+    product.discountPercentage ?? discountPercent(product.priceCents, product.originalPriceCents);
+  const level = stockLevel(product.stock);
+  const { icon: StockIcon, className: stockClass } = STOCK_STYLES[level];
+
+  return (
+    // A new product is a new page: no gallery, stepper or tab state carries over.
+    <div key={product.id} className="mx-auto max-w-7xl px-4 py-6 md:py-8">
+      <Breadcrumb crumbs={crumbs} />
+
+      <div className="mt-6 grid gap-8 lg:grid-cols-2 lg:gap-12">
+        <ProductGallery images={product.images} productName={product.name} selectedIndex={selectedImage} />
+
+        <div className="flex flex-col gap-6">
+          <div>
+            <Link
+              to={productsUrl({ brand: product.brand.toLowerCase() })}
+              className="inline-flex min-h-6 items-center text-sm font-semibold tracking-wide text-brand-700 uppercase hover:underline"
+            >
+              {product.brand}
+            </Link>
+            <h1 className="mt-1 text-3xl font-extrabold tracking-tight text-gray-900 md:text-4xl">
+              {product.name}
+            </h1>
+            <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+              <StarRating rating={product.rating} />
+              <span className="font-semibold text-gray-900">{product.rating.toFixed(1)}</span>
+              <a href="#reviews" className="inline-flex min-h-6 items-center text-brand-700 hover:underline">
+                {`${product.reviewCount.toLocaleString("en-US")} ${product.reviewCount === 1 ? "review" : "reviews"}`}
+              </a>
+            </div>
+          </div>
+
+          <div className="flex flex-col gap-2 border-y border-gray-200 py-5">
+            <Price cents={product.priceCents} originalCents={product.originalPriceCents} size="lg" />
+            {savingCents > 0 && (
+              <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-green-800">
+                <span className="rounded bg-green-50 px-2 py-0.5 ring-1 ring-green-700/20">
+                  You save {formatCents(savingCents)}
+                  {savingPercent ? ` (${savingPercent}%)` : ""}
+                </span>
+              </p>
+            )}
+          </div>
+
+          <p className="leading-relaxed text-gray-700">{product.description}</p>
+
+          <p data-testid="stock-message" className={`flex items-center gap-2 font-semibold ${stockClass}`}>
+            <StockIcon aria-hidden="true" className="size-5" />
+            {stockMessage(product.stock)}
+          </p>
+
+          <PurchaseForm
+            productId={product.id}
+            productName={product.name}
+            stock={product.stock}
+            redirectTo={path}
+          />
+
+          <ShoppingBenefits />
+        </div>
+      </div>
+
+      <div className="mt-14">
+        <ProductTabs
+          label="Product information"
+          tabs={[
+            {
+              id: "description",
+              label: "Description",
+              content: (
+                <div className="max-w-3xl space-y-4 leading-relaxed text-gray-700">
+                  <p className="whitespace-pre-line">{product.description}</p>
+                  <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+                    <dt className="font-semibold text-gray-900">Brand</dt>
+                    <dd>{product.brand}</dd>
+                    <dt className="font-semibold text-gray-900">Category</dt>
+                    <dd>
+                      {product.category.name}
+                      {product.subcategory ? ` › ${product.subcategory.name}` : ""}
+                    </dd>
+                  </dl>
+                </div>
+              ),
+            },
+            {
+              id: "specifications",
+              label: "Specifications",
+              content: (
+                <div className="max-w-3xl">
+                  <SpecificationsTable specifications={product.specifications} productName={product.name} />
+                </div>
+              ),
+            },
+            {
+              id: "reviews",
+              label: "Reviews",
+              content: (
+                <ReviewsPanel
+                  rating={product.rating}
+                  reviewCount={product.reviewCount}
+                  reviews={reviews}
+                  writeReviewHref={`/account?redirectTo=${encodeURIComponent(path)}`}
+                />
+              ),
+            },
+          ]}
+        />
+      </div>
+
+      {related.length > 0 && (
+        <section aria-labelledby="related-heading" className="mt-16">
+          <h2 id="related-heading" className="mb-6 text-2xl font-bold">
+            You May Also Like
+          </h2>
+          <ProductGrid products={related} />
+        </section>
+      )}
+
+      <JsonLd data={productJsonLd(product, reviews, origin)} />
+      <JsonLd data={breadcrumbJsonLd(crumbs, origin)} />
+    </div>
+  );
+}
