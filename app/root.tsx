@@ -16,7 +16,10 @@ import { Header } from "./components/header.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { NotFoundPage } from "./components/not-found-page.tsx";
 import { ToastProvider } from "./components/toasts.tsx";
+import { getDb } from "./db/client.server.ts";
+import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
 import { getEnv } from "./env.server.ts";
+import { readCartId } from "./services/cart-session.server.ts";
 import { getToast } from "./services/toast.server.ts";
 
 export const links: Route.LinksFunction = () => [
@@ -27,12 +30,15 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request }: Route.LoaderArgs) {
   const env = getEnv();
   const { toast, headers } = await getToast(request);
+  // The header badge: one query, and none at all for a visitor without a cart cookie.
+  const cartId = await readCartId(request);
+  const cartQuantity = cartId ? await getCartQuantity(await getDb(), cartId) : 0;
   return data(
     {
       toast,
       origin: env.PUBLIC_URL,
       year: new Date().getFullYear(),
-      cartQuantity: 0,
+      cartQuantity,
       userName: null as string | null,
       contact: {
         name: env.SHOP_NAME,

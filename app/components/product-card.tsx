@@ -1,5 +1,5 @@
 import { ShoppingCart } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import type { ProductCardData } from "../lib/catalog-types.ts";
 import { Price } from "./price.tsx";
 import { ProductImage } from "./product-image.tsx";
@@ -8,6 +8,7 @@ import { StarRating } from "./star-rating.tsx";
 export function ProductCard({ product, priority = false }: { product: ProductCardData; priority?: boolean }) {
   const href = `/products/${product.slug}`;
   const outOfStock = product.stock <= 0;
+  const location = useLocation();
   return (
     <article className="group flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm transition hover:shadow-md">
       <div className="relative aspect-square bg-gray-100">
@@ -44,8 +45,9 @@ export function ProductCard({ product, priority = false }: { product: ProductCar
         <div className="mt-auto pt-2">
           <Price cents={product.priceCents} originalCents={product.originalPriceCents} />
         </div>
-        <Form method="post" action="/cart" className="pt-2">
+        <Form method="post" action="/cart" preventScrollReset className="pt-2">
           <input type="hidden" name="intent" value="add" />
+          <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
           <input type="hidden" name="productId" value={product.id} />
           <input type="hidden" name="quantity" value="1" />
           <button

@@ -32,8 +32,11 @@ export function ToastProvider({ serverToast, children }: { serverToast: Toast | 
   const dismiss = useCallback((id: string) => {
     setToasts((current) => current.filter((t) => t.id !== id));
   }, []);
+  const nextId = useRef(0);
   const showToast = useCallback((message: string, type: ToastType = "info") => {
-    setToasts((current) => [...current, { id: crypto.randomUUID(), message, type }]);
+    // Not crypto.randomUUID(): browsers only offer it on HTTPS or localhost.
+    nextId.current += 1;
+    setToasts((current) => [...current, { id: `client-${nextId.current}`, message, type }]);
   }, []);
 
   return (

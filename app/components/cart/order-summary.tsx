@@ -1,0 +1,100 @@
+import { Form, Link } from "react-router";
+import type { CartView } from "../../domain/cart/cart-types.ts";
+import { formatCents } from "../../lib/money.ts";
+import { FREE_SHIPPING_THRESHOLD_CENTS, TAX_LABEL } from "../../lib/pricing.ts";
+
+const PAYMENT_LABELS = ["Visa", "MasterCard", "American Express", "PayPal"] as const;
+
+/** Subtotal, shipping, tax and total, all computed on the server from today's prices. */
+export function OrderSummary({ cart }: { cart: CartView }) {
+  const { subtotalCents, shippingCents, taxCents, totalCents } = cart.totals;
+  const toFreeShipping = FREE_SHIPPING_THRESHOLD_CENTS - subtotalCents;
+  return (
+    <section
+      aria-labelledby="order-summary-heading"
+      className="rounded-xl border border-gray-200 bg-gray-50 p-6 lg:sticky lg:top-36"
+    >
+      <h2 id="order-summary-heading" className="text-xl font-bold">
+        Order Summary
+      </h2>
+      <dl className="mt-4 space-y-3 text-sm" data-testid="order-summary">
+        <div className="flex justify-between gap-4">
+          <dt>
+            Subtotal ({cart.totalQuantity} {cart.totalQuantity === 1 ? "item" : "items"})
+          </dt>
+          <dd data-testid="summary-subtotal">{formatCents(subtotalCents)}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt>Shipping</dt>
+          <dd data-testid="summary-shipping">{shippingCents === 0 ? "Free" : formatCents(shippingCents)}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt>
+            Tax <span className="text-gray-600">({TAX_LABEL})</span>
+          </dt>
+          <dd data-testid="summary-tax">{formatCents(taxCents)}</dd>
+        </div>
+        <div className="flex justify-between gap-4 border-t border-gray-300 pt-3 text-base font-bold">
+          <dt>Total</dt>
+          <dd data-testid="summary-total">{formatCents(totalCents)}</dd>
+        </div>
+      </dl>
+      {toFreeShipping > 0 && subtotalCents > 0 && (
+        <p className="mt-3 text-sm text-gray-700">
+          Add {formatCents(toFreeShipping)} more for free shipping on orders over{" "}
+          {formatCents(FREE_SHIPPING_THRESHOLD_CENTS)}.
+        </p>
+      )}
+
+      <Form method="post" action="/cart" preventScrollReset className="mt-6">
+        <input type="hidden" name="intent" value="apply-coupon" />
+        <label htmlFor="coupon-code" className="block text-sm font-medium text-gray-800">
+          Coupon code
+        </label>
+        <div className="mt-1 flex gap-2">
+          <input
+            id="coupon-code"
+            name="code"
+            type="text"
+            autoComplete="off"
+            maxLength={64}
+            className="min-w-0 flex-1 rounded-lg border border-gray-400 bg-white px-3 py-2 text-sm"
+          />
+          <button
+            type="submit"
+            className="rounded-lg border border-brand-700 bg-white px-4 py-2 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+          >
+            Apply
+          </button>
+        </div>
+      </Form>
+
+      {cart.totalQuantity > 0 ? (
+        <Link
+          to="/checkout"
+          className="mt-6 block rounded-lg bg-brand-700 px-6 py-3 text-center font-semibold text-white hover:bg-brand-800"
+        >
+          Proceed to Checkout
+        </Link>
+      ) : (
+        <p className="mt-6 text-sm text-gray-700">Remove the unavailable items to check out.</p>
+      )}
+
+      <div className="mt-6">
+        <p className="text-sm font-medium text-gray-800" id="payment-methods-label">
+          We accept
+        </p>
+        <ul aria-labelledby="payment-methods-label" className="mt-2 flex flex-wrap gap-2">
+          {PAYMENT_LABELS.map((label) => (
+            <li
+              key={label}
+              className="rounded border border-gray-300 bg-white px-2 py-1 text-xs font-semibold text-gray-800"
+            >
+              {label}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}

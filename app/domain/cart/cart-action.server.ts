@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { CART_MESSAGES } from "./messages.server.ts";
+
+/** The largest quantity a form may carry (the stock caps it further). */
+export const MAX_FORM_QUANTITY = 999;
+
+const productId = z
+  .string()
+  .trim()
+  .regex(/^\d{1,10}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(2_147_483_647));
+
+/** add / buy-now: 1…999 */
+const addQuantity = z
+  .string()
+  .trim()
+  .regex(/^\+?\d{1,3}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(MAX_FORM_QUANTITY));
+
+/** update: −999…999; 0 or less removes the line */
+const setQuantity = z
+  .string()
+  .trim()
+  .regex(/^[-+]?\d{1,3}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(-MAX_FORM_QUANTITY).max(MAX_FORM_QUANTITY));
+
+const redirectTo = z.string().max(2000).optional();
+
+/**
+ * The one cart action (POST /cart), switched on `intent`. Prices are never read from the form.
+ * Other pages post here too: product cards (add), the product page (add, buy-now).
+ */
+export const cartActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("add"), productId, quantity: addQuantity.default(1), redirectTo }),
+  z.object({ intent: z.literal("buy-now"), productId, quantity: addQuantity.default(1), redirectTo }),
+  z.object({ intent: z.literal("update"), productId, quantity: setQuantity, redirectTo }),
+  z.object({ intent: z.literal("remove"), productId, redirectTo }),
+  z.object({ intent: z.literal("clear"), redirectTo }),
+  z.object({ intent: z.literal("apply-coupon"), code: z.string().max(200).optional(), redirectTo }),
+]);
+
+export type CartAction = z.infer<typeof cartActionSchema>;
+
+export type ParsedCartAction = { ok: true; action: CartAction } | { ok: false; message: string };
+
+/** Parses a posted form; a bad quantity and any other bad input get their own clear message. */
+export function parseCartAction(form: FormData): ParsedCartAction {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) {
+    if (typeof value === "string" && !(name in fields)) fields[name] = value;
+  }
+  const parsed = cartActionSchema.safeParse(fields);
+  if (parsed.success) return { ok: true, action: parsed.data };
+  const badQuantity = parsed.error.issues.some((issue) => issue.path[0] === "quantity");
+  return { ok: false, message: badQuantity ? CART_MESSAGES.invalidQuantity : CART_MESSAGES.invalidRequest };
+}

@@ -1,0 +1,36 @@
+/** Shapes the cart sends to the UI (shared by server modules and components; no server code here). */
+import type { CardImage } from "../../lib/catalog-types.ts";
+import type { Totals } from "../../lib/pricing.ts";
+
+/**
+ * - `ok`: can be bought in the quantity shown
+ * - `reduced`: stock fell below the quantity in the cart; the quantity shown (and charged) is the stock
+ * - `out-of-stock`: the product exists but none is left; not charged
+ * - `unavailable`: the product was archived; not charged
+ */
+export type CartLineStatus = "ok" | "reduced" | "out-of-stock" | "unavailable";
+
+export interface CartLine {
+  productId: number;
+  slug: string;
+  name: string;
+  brand: string;
+  /** today's price from the database, never from a form */
+  unitPriceCents: number;
+  originalPriceCents: number | null;
+  /** what can be bought now: min(quantity in the cart, stock); 0 when out of stock or unavailable */
+  quantity: number;
+  /** the quantity stored in the cart */
+  requestedQuantity: number;
+  stock: number;
+  lineTotalCents: number;
+  image: CardImage | null;
+  status: CartLineStatus;
+}
+
+export interface CartView {
+  lines: CartLine[];
+  /** sum of the lines' purchasable quantities (the header badge) */
+  totalQuantity: number;
+  totals: Totals;
+}

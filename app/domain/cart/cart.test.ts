@@ -1,0 +1,444 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, ENGINES, type TestDatabase } from "../../../tests/db-utils.ts";
+import { insertImage, insertProduct } from "../../../tests/helpers/catalog.ts";
+import type { NewProduct } from "../../db/schema.ts";
+import { addToCart } from "./add-item.server.ts";
+import { isCartId, newCartId } from "./cart-store.server.ts";
+import { emptyCart, getCart, getCartQuantity } from "./get-cart.server.ts";
+import { assignCartToUser, findUserCartId, mergeCarts } from "./merge-carts.server.ts";
+import { clearCart, removeCartItem, updateCartItem } from "./update-item.server.ts";
+
+describe.each(ENGINES)("server-side cart on %s", (engine) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(engine);
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  const product = (overrides: Partial<NewProduct> = {}) => insertProduct(t.db, overrides);
+  const lineQuantity = async (cartId: string, productId: number) =>
+    (
+      await t.db
+        .selectFrom("cartItems")
+        .select("quantity")
+        .where("cartId", "=", cartId)
+        .where("productId", "=", productId)
+        .executeTakeFirst()
+    )?.quantity ?? null;
+  const cartExists = async (cartId: string) =>
+    (await t.db.selectFrom("carts").select("id").where("id", "=", cartId).executeTakeFirst()) !== undefined;
+
+  describe("addToCart", () => {
+    it("creates the cart on the first add, then increments the same line", async () => {
+      const id = await product({ name: "Aurora", stock: 10 });
+      const cartId = newCartId();
+      expect(isCartId(cartId)).toBe(true);
+      expect(await cartExists(cartId)).toBe(false);
+
+      expect(await addToCart(t.db, { cartId, productId: id, quantity: 1 })).toEqual({
+        status: "added",
+        name: "Aurora",
+        quantity: 1,
+      });
+      expect(await cartExists(cartId)).toBe(true);
+      expect(await addToCart(t.db, { cartId, productId: id, quantity: 2 })).toEqual({
+        status: "added",
+        name: "Aurora",
+        quantity: 3,
+      });
+      expect(await lineQuantity(cartId, id)).toBe(3);
+      const lines = await t.db.selectFrom("cartItems").selectAll().where("cartId", "=", cartId).execute();
+      expect(lines).toHaveLength(1);
+    });
+
+    it("caps the line at the stock and says so", async () => {
+      const id = await product({ name: "Chair", stock: 5 });
+      const cartId = newCartId();
+      expect(await addToCart(t.db, { cartId, productId: id, quantity: 4 })).toMatchObject({
+        status: "added",
+        quantity: 4,
+      });
+      expect(await addToCart(t.db, { cartId, productId: id, quantity: 3 })).toEqual({
+        status: "capped",
+        name: "Chair",
+        quantity: 5,
+        stock: 5,
+      });
+      expect(await addToCart(t.db, { cartId, productId: id, quantity: 1 })).toMatchObject({
+        status: "capped",
+        quantity: 5,
+      });
+      expect(await lineQuantity(cartId, id)).toBe(5);
+
+      const fresh = newCartId();
+      expect(await addToCart(t.db, { cartId: fresh, productId: id, quantity: 999 })).toMatchObject({
+        status: "capped",
+        quantity: 5,
+      });
+      expect(await lineQuantity(fresh, id)).toBe(5);
+    });
+
+    it("rejects unknown, archived and sold-out products without creating a cart", async () => {
+      const archived = await product({ name: "Old", archivedAt: "2026-01-02T00:00:00.000Z" });
+      const soldOut = await product({ name: "Mixer", stock: 0 });
+      const cartId = newCartId();
+      expect(await addToCart(t.db, { cartId, productId: 987_654_321, quantity: 1 })).toEqual({
+        status: "unavailable",
+      });
+      expect(await addToCart(t.db, { cartId, productId: archived, quantity: 1 })).toEqual({
+        status: "unavailable",
+      });
+      expect(await addToCart(t.db, { cartId, productId: soldOut, quantity: 1 })).toEqual({
+        status: "out-of-stock",
+        name: "Mixer",
+      });
+      expect(await cartExists(cartId)).toBe(false);
+      expect(
+        await t.db.selectFrom("cartItems").select("productId").where("cartId", "=", cartId).execute(),
+      ).toEqual([]);
+    });
+
+    it("refuses a quantity that is not a positive integer (the route validates first)", async () => {
+      const id = await product();
+      for (const quantity of [0, -1, 1.5, Number.NaN]) {
+        await expect(addToCart(t.db, { cartId: newCartId(), productId: id, quantity })).rejects.toThrow(
+          RangeError,
+        );
+      }
+    });
+
+    it("loses no update when 20 adds of the same product race into a new cart", async () => {
+      const id = await product({ stock: 100 });
+      const cartId = newCartId();
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, () => addToCart(t.db, { cartId, productId: id, quantity: 1 })),
+      );
+      expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+      expect(await lineQuantity(cartId, id)).toBe(20);
+      const quantities = results.map(
+        (r) => (r as PromiseFulfilledResult<{ quantity: number }>).value.quantity,
+      );
+      expect(quantities.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    });
+
+    it("keeps to the stock when 20 adds race past it", async () => {
+      const id = await product({ stock: 7 });
+      const cartId = newCartId();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => addToCart(t.db, { cartId, productId: id, quantity: 1 })),
+      );
+      expect(await lineQuantity(cartId, id)).toBe(7);
+      expect(results.filter((r) => r.status === "added")).toHaveLength(7);
+      expect(results.filter((r) => r.status === "capped")).toHaveLength(13);
+    });
+
+    it("adds different products to one new cart at the same time", async () => {
+      const ids = await Promise.all(Array.from({ length: 8 }, () => product({ stock: 3 })));
+      const cartId = newCartId();
+      const results = await Promise.allSettled(
+        ids.flatMap((productId) => [1, 2].map(() => addToCart(t.db, { cartId, productId, quantity: 1 }))),
+      );
+      expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+      const cart = await getCart(t.db, cartId);
+      expect(cart.lines.map((l) => l.quantity)).toEqual(ids.map(() => 2));
+      expect(cart.totalQuantity).toBe(16);
+    });
+  });
+
+  describe("updateCartItem, removeCartItem, clearCart", () => {
+    it("sets the quantity, caps it at the stock, and removes at 0 or less", async () => {
+      const id = await product({ name: "Lamp", stock: 6 });
+      const cartId = newCartId();
+      await addToCart(t.db, { cartId, productId: id, quantity: 1 });
+
+      expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 4 })).toEqual({
+        status: "updated",
+        name: "Lamp",
+        quantity: 4,
+      });
+      expect(await lineQuantity(cartId, id)).toBe(4);
+      // absolute, so repeating it changes nothing
+      await updateCartItem(t.db, { cartId, productId: id, quantity: 4 });
+      expect(await lineQuantity(cartId, id)).toBe(4);
+
+      expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 50 })).toEqual({
+        status: "capped",
+        name: "Lamp",
+        quantity: 6,
+        stock: 6,
+      });
+      expect(await lineQuantity(cartId, id)).toBe(6);
+
+      expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 0 })).toEqual({
+        status: "removed",
+      });
+      expect(await lineQuantity(cartId, id)).toBeNull();
+
+      await addToCart(t.db, { cartId, productId: id, quantity: 2 });
+      expect(await updateCartItem(t.db, { cartId, productId: id, quantity: -3 })).toEqual({
+        status: "removed",
+      });
+      expect(await lineQuantity(cartId, id)).toBeNull();
+    });
+
+    it("answers not-in-cart for a missing line or cart, and never creates one", async () => {
+      const id = await product();
+      const cartId = newCartId();
+      expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 2 })).toEqual({
+        status: "not-in-cart",
+      });
+      expect(await cartExists(cartId)).toBe(false);
+      const other = await product();
+      await addToCart(t.db, { cartId, productId: other, quantity: 1 });
+      expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 2 })).toEqual({
+        status: "not-in-cart",
+      });
+      expect(await lineQuantity(cartId, id)).toBeNull();
+    });
+
+    it("refuses to raise the quantity of an archived or sold-out product, but still removes it", async () => {
+      const archived = await product({ name: "Gone", stock: 5 });
+      const soldOut = await product({ name: "Popular", stock: 5 });
+      const cartId = newCartId();
+      await addToCart(t.db, { cartId, productId: archived, quantity: 1 });
+      await addToCart(t.db, { cartId, productId: soldOut, quantity: 1 });
+      await t.db
+        .updateTable("products")
+        .set({ archivedAt: "2026-02-01T00:00:00.000Z" })
+        .where("id", "=", archived)
+        .execute();
+      await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", soldOut).execute();
+
+      expect(await updateCartItem(t.db, { cartId, productId: archived, quantity: 2 })).toEqual({
+        status: "unavailable",
+      });
+      expect(await updateCartItem(t.db, { cartId, productId: soldOut, quantity: 2 })).toEqual({
+        status: "out-of-stock",
+        name: "Popular",
+      });
+      expect(await lineQuantity(cartId, archived)).toBe(1);
+      expect(await updateCartItem(t.db, { cartId, productId: archived, quantity: 0 })).toEqual({
+        status: "removed",
+      });
+      await removeCartItem(t.db, { cartId, productId: soldOut });
+      expect((await getCart(t.db, cartId)).lines).toEqual([]);
+    });
+
+    it("removes one line and leaves the others; removing twice is fine", async () => {
+      const a = await product();
+      const b = await product();
+      const cartId = newCartId();
+      await addToCart(t.db, { cartId, productId: a, quantity: 2 });
+      await addToCart(t.db, { cartId, productId: b, quantity: 1 });
+      await removeCartItem(t.db, { cartId, productId: a });
+      await removeCartItem(t.db, { cartId, productId: a });
+      expect(await lineQuantity(cartId, a)).toBeNull();
+      expect(await lineQuantity(cartId, b)).toBe(1);
+      // a cart that does not exist is not created
+      const none = newCartId();
+      await removeCartItem(t.db, { cartId: none, productId: a });
+      expect(await cartExists(none)).toBe(false);
+    });
+
+    it("clears every line but keeps the cart, and only that cart", async () => {
+      const a = await product();
+      const b = await product();
+      const cartId = newCartId();
+      const other = newCartId();
+      await addToCart(t.db, { cartId, productId: a, quantity: 2 });
+      await addToCart(t.db, { cartId, productId: b, quantity: 3 });
+      await addToCart(t.db, { cartId: other, productId: a, quantity: 1 });
+      await clearCart(t.db, cartId);
+      expect(await getCart(t.db, cartId)).toEqual(emptyCart());
+      expect(await cartExists(cartId)).toBe(true);
+      expect(await lineQuantity(other, a)).toBe(1);
+      await clearCart(t.db, newCartId());
+    });
+  });
+
+  describe("getCart and getCartQuantity", () => {
+    it("prices lines from the database at read time, so a changed price is what counts", async () => {
+      const id = await product({ name: "Watch", priceCents: 18_999, originalPriceCents: 22_999 });
+      const cartId = newCartId();
+      await addToCart(t.db, { cartId, productId: id, quantity: 2 });
+      let cart = await getCart(t.db, cartId);
+      expect(cart.lines[0]).toMatchObject({
+        unitPriceCents: 18_999,
+        originalPriceCents: 22_999,
+        lineTotalCents: 37_998,
+      });
+      expect(cart.totals.subtotalCents).toBe(37_998);
+
+      await t.db.updateTable("products").set({ priceCents: 1_000 }).where("id", "=", id).execute();
+      cart = await getCart(t.db, cartId);
+      expect(cart.lines[0]).toMatchObject({ unitPriceCents: 1_000, lineTotalCents: 2_000 });
+      expect(cart.totals).toEqual({
+        subtotalCents: 2_000,
+        discountCents: 0,
+        shippingCents: 499,
+        taxCents: 140,
+        totalCents: 2_639,
+      });
+    });
+
+    it.each([
+      [4_999, 1, { subtotalCents: 4_999, shippingCents: 499, taxCents: 350, totalCents: 5_848 }],
+      [5_000, 1, { subtotalCents: 5_000, shippingCents: 0, taxCents: 350, totalCents: 5_350 }],
+      [2_500, 2, { subtotalCents: 5_000, shippingCents: 0, taxCents: 350, totalCents: 5_350 }],
+      [2_499, 2, { subtotalCents: 4_998, shippingCents: 499, taxCents: 350, totalCents: 5_847 }],
+      [5_001, 1, { subtotalCents: 5_001, shippingCents: 0, taxCents: 350, totalCents: 5_351 }],
+    ])("price %i × %i → %j (free shipping from 5000 cents)", async (priceCents, quantity, expected) => {
+      const id = await product({ priceCents, stock: 10 });
+      const cartId = newCartId();
+      await addToCart(t.db, { cartId, productId: id, quantity });
+      const cart = await getCart(t.db, cartId);
+      expect(cart.totals).toEqual({ ...expected, discountCents: 0 });
+      expect(cart.totalQuantity).toBe(quantity);
+    });
+
+    it("lists lines in the order added, with brand, slug and first image", async () => {
+      const first = await product({ name: "First", brand: "Kestrel", slug: `first-${Date.now()}` });
+      const second = await product({ name: "Second" });
+      await insertImage(t.db, first, 1);
+      await insertImage(t.db, first, 0);
+      const cartId = newCartId();
+      await addToCart(t.db, { cartId, productId: first, quantity: 1 }, new Date(Date.UTC(2026, 5, 1)));
+      await addToCart(t.db, { cartId, productId: second, quantity: 1 }, new Date(Date.UTC(2026, 5, 2)));
+      await addToCart(t.db, { cartId, productId: first, quantity: 1 }, new Date(Date.UTC(2026, 5, 3)));
+      const cart = await getCart(t.db, cartId);
+      expect(cart.lines.map((l) => l.name)).toEqual(["First", "Second"]);
+      expect(cart.lines[0]).toMatchObject({
+        productId: first,
+        brand: "Kestrel",
+        slug: expect.stringMatching(/^first-/),
+        quantity: 2,
+        requestedQuantity: 2,
+        status: "ok",
+        image: {
+          key: `products/p${first}-0`,
+          alt: `image 0 of ${first}`,
+          width: 960,
+          height: 960,
+          widths: [320, 640, 960],
+        },
+      });
+      expect(cart.lines[1]!.image).toBeNull();
+    });
+
+    it("counts what can be bought: capped at today's stock, nothing for archived or sold-out lines", async () => {
+      const ok = await product({ priceCents: 1_000, stock: 10 });
+      const reduced = await product({ priceCents: 2_000, stock: 10 });
+      const soldOut = await product({ priceCents: 3_000, stock: 10 });
+      const archived = await product({ priceCents: 4_000, stock: 10 });
+      const cartId = newCartId();
+      await addToCart(t.db, { cartId, productId: ok, quantity: 2 });
+      await addToCart(t.db, { cartId, productId: reduced, quantity: 5 });
+      await addToCart(t.db, { cartId, productId: soldOut, quantity: 1 });
+      await addToCart(t.db, { cartId, productId: archived, quantity: 3 });
+      expect(await getCartQuantity(t.db, cartId)).toBe(11);
+
+      await t.db.updateTable("products").set({ stock: 3 }).where("id", "=", reduced).execute();
+      await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", soldOut).execute();
+      await t.db
+        .updateTable("products")
+        .set({ archivedAt: "2026-03-01T00:00:00.000Z" })
+        .where("id", "=", archived)
+        .execute();
+
+      const cart = await getCart(t.db, cartId);
+      expect(cart.lines.map((l) => [l.status, l.quantity, l.requestedQuantity, l.lineTotalCents])).toEqual([
+        ["ok", 2, 2, 2_000],
+        ["reduced", 3, 5, 6_000],
+        ["out-of-stock", 0, 1, 0],
+        ["unavailable", 0, 3, 0],
+      ]);
+      expect(cart.totalQuantity).toBe(5);
+      expect(cart.totals.subtotalCents).toBe(8_000);
+      expect(await getCartQuantity(t.db, cartId)).toBe(5);
+    });
+
+    it("is empty (quantity 0) for an unknown cart", async () => {
+      const cartId = newCartId();
+      expect(await getCart(t.db, cartId)).toEqual(emptyCart());
+      expect(await getCartQuantity(t.db, cartId)).toBe(0);
+      expect(emptyCart().totals).toEqual({
+        subtotalCents: 0,
+        discountCents: 0,
+        shippingCents: 0,
+        taxCents: 0,
+        totalCents: 0,
+      });
+    });
+  });
+
+  describe("mergeCarts", () => {
+    it("adds quantities into the target, capped at stock, drops what cannot be bought, deletes the source", async () => {
+      const shared = await product({ name: "Shared", stock: 5 });
+      const onlyGuest = await product({ name: "Guest only", stock: 9 });
+      const onlyUser = await product({ name: "User only", stock: 9 });
+      const gone = await product({ name: "Gone", stock: 9 });
+      const guest = newCartId();
+      const user = newCartId();
+      await addToCart(t.db, { cartId: guest, productId: shared, quantity: 3 });
+      await addToCart(t.db, { cartId: guest, productId: onlyGuest, quantity: 2 });
+      await addToCart(t.db, { cartId: guest, productId: gone, quantity: 1 });
+      await addToCart(t.db, { cartId: user, productId: shared, quantity: 4 });
+      await addToCart(t.db, { cartId: user, productId: onlyUser, quantity: 1 });
+      await t.db
+        .updateTable("products")
+        .set({ archivedAt: "2026-03-01T00:00:00.000Z" })
+        .where("id", "=", gone)
+        .execute();
+
+      expect(await mergeCarts(t.db, guest, user)).toEqual({
+        merged: 2,
+        capped: [{ productId: shared, name: "Shared", stock: 5 }],
+        dropped: 1,
+      });
+      expect(await lineQuantity(user, shared)).toBe(5);
+      expect(await lineQuantity(user, onlyGuest)).toBe(2);
+      expect(await lineQuantity(user, onlyUser)).toBe(1);
+      expect(await lineQuantity(user, gone)).toBeNull();
+      expect(await cartExists(guest)).toBe(false);
+      expect(
+        await t.db.selectFrom("cartItems").select("productId").where("cartId", "=", guest).execute(),
+      ).toEqual([]);
+    });
+
+    it("caps a guest line that alone exceeds today's stock", async () => {
+      const id = await product({ stock: 8 });
+      const guest = newCartId();
+      const user = newCartId();
+      await addToCart(t.db, { cartId: guest, productId: id, quantity: 6 });
+      await t.db.updateTable("products").set({ stock: 4 }).where("id", "=", id).execute();
+      const result = await mergeCarts(t.db, guest, user);
+      expect(result.capped).toHaveLength(1);
+      expect(await lineQuantity(user, id)).toBe(4);
+      expect(await cartExists(user)).toBe(true);
+    });
+
+    it("does nothing for the same cart, and creates no target for an empty source", async () => {
+      const id = await product();
+      const cartId = newCartId();
+      await addToCart(t.db, { cartId, productId: id, quantity: 2 });
+      expect(await mergeCarts(t.db, cartId, cartId)).toEqual({ merged: 0, capped: [], dropped: 0 });
+      expect(await lineQuantity(cartId, id)).toBe(2);
+
+      const target = newCartId();
+      expect(await mergeCarts(t.db, newCartId(), target)).toEqual({ merged: 0, capped: [], dropped: 0 });
+      expect(await cartExists(target)).toBe(false);
+    });
+
+    it("attaches a cart to a user and finds it again", async () => {
+      const id = await product();
+      const cartId = newCartId();
+      await addToCart(t.db, { cartId, productId: id, quantity: 1 });
+      const userId = `user-${cartId}`;
+      expect(await findUserCartId(t.db, userId)).toBeNull();
+      await assignCartToUser(t.db, cartId, userId);
+      expect(await findUserCartId(t.db, userId)).toBe(cartId);
+    });
+  });
+});

@@ -1,0 +1,83 @@
+import type { Database } from "../../db/database.server.ts";
+import { addToLine, touchCart, upsertCart } from "./cart-store.server.ts";
+
+export interface MergeCartsResult {
+  /** lines moved or added into the target cart */
+  merged: number;
+  /** products whose summed quantity was cut down to the stock */
+  capped: Array<{ productId: number; name: string; stock: number }>;
+  /** lines left behind because the product is archived or sold out */
+  dropped: number;
+}
+
+/**
+ * Moves a (guest) cart into another (the user's) cart: quantities of the same product are added
+ * and capped at the stock; archived and sold-out products are dropped. The source cart is
+ * deleted. Meant for sign-in (Accounts); one transaction.
+ */
+export async function mergeCarts(
+  db: Database,
+  fromCartId: string,
+  intoCartId: string,
+  now: Date = new Date(),
+): Promise<MergeCartsResult> {
+  const result: MergeCartsResult = { merged: 0, capped: [], dropped: 0 };
+  if (fromCartId === intoCartId) return result;
+  return db.transaction().execute(async (trx) => {
+    // Lock both carts in one global order, so two merges over the same pair cannot deadlock.
+    for (const id of [fromCartId, intoCartId].sort()) await touchCart(trx, id, now);
+    const lines = await trx
+      .selectFrom("cartItems")
+      .innerJoin("products", "products.id", "cartItems.productId")
+      .select([
+        "cartItems.productId",
+        "cartItems.quantity",
+        "products.name",
+        "products.stock",
+        "products.archivedAt",
+      ])
+      .where("cartItems.cartId", "=", fromCartId)
+      .orderBy("cartItems.addedAt")
+      .orderBy("cartItems.productId")
+      .execute();
+    if (lines.length > 0) await upsertCart(trx, intoCartId, now);
+    for (const line of lines) {
+      if (line.archivedAt !== null || line.stock <= 0) {
+        result.dropped++;
+        continue;
+      }
+      const added = await addToLine(
+        trx,
+        { cartId: intoCartId, productId: line.productId, quantity: line.quantity, stock: line.stock },
+        now,
+      );
+      result.merged++;
+      if (added.capped) result.capped.push({ productId: line.productId, name: line.name, stock: line.stock });
+    }
+    await trx.deleteFrom("cartItems").where("cartId", "=", fromCartId).execute();
+    await trx.deleteFrom("carts").where("id", "=", fromCartId).execute();
+    return result;
+  });
+}
+
+/** Hands a cart to a signed-in user (carts.user_id); for the Accounts issue. */
+export async function assignCartToUser(db: Database, cartId: string, userId: string, now: Date = new Date()) {
+  await db
+    .updateTable("carts")
+    .set({ userId, updatedAt: now.toISOString() })
+    .where("id", "=", cartId)
+    .execute();
+}
+
+/** The user's most recently used cart, if any. */
+export async function findUserCartId(db: Database, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("carts")
+    .select("id")
+    .where("userId", "=", userId)
+    .orderBy("updatedAt", "desc")
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

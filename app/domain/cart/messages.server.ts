@@ -1,0 +1,52 @@
+import type { Toast } from "../../lib/toast.ts";
+import type { AddToCartResult } from "./add-item.server.ts";
+import type { UpdateCartItemResult } from "./update-item.server.ts";
+
+export type CartToast = Omit<Toast, "id">;
+
+/** Every text the cart shows after an action (spec §8 wording where the spec has one). */
+export const CART_MESSAGES = {
+  added: (name: string, quantity: number) =>
+    quantity > 1 ? `${quantity} x ${name} added to cart!` : `${name} added to cart!`,
+  capped: (name: string, stock: number) => `Only ${stock} of ${name} available — your cart has the maximum.`,
+  updated: (name: string, quantity: number) => `${name}: quantity updated to ${quantity}.`,
+  removed: "Item removed from cart",
+  cleared: "Cart cleared",
+  unavailable: "This product is no longer available.",
+  outOfStock: (name: string) => `Sorry, ${name} is out of stock.`,
+  notInCart: "That item is no longer in your cart.",
+  invalidQuantity: "Please enter a quantity between 1 and 999.",
+  invalidRequest: "Sorry, we could not update your cart. Please try again.",
+  couponsSoon: "Coupons can be applied at checkout soon.",
+} as const;
+
+/** The toast after an add; `requested` is the quantity the shopper asked to add. */
+export function addToCartToast(result: AddToCartResult, requested: number): CartToast {
+  switch (result.status) {
+    case "added":
+      return { type: "success", message: CART_MESSAGES.added(result.name, requested) };
+    case "capped":
+      return { type: "warning", message: CART_MESSAGES.capped(result.name, result.stock) };
+    case "out-of-stock":
+      return { type: "error", message: CART_MESSAGES.outOfStock(result.name) };
+    case "unavailable":
+      return { type: "error", message: CART_MESSAGES.unavailable };
+  }
+}
+
+export function updateCartItemToast(result: UpdateCartItemResult): CartToast {
+  switch (result.status) {
+    case "updated":
+      return { type: "success", message: CART_MESSAGES.updated(result.name, result.quantity) };
+    case "removed":
+      return { type: "success", message: CART_MESSAGES.removed };
+    case "capped":
+      return { type: "warning", message: CART_MESSAGES.capped(result.name, result.stock) };
+    case "out-of-stock":
+      return { type: "error", message: CART_MESSAGES.outOfStock(result.name) };
+    case "unavailable":
+      return { type: "error", message: CART_MESSAGES.unavailable };
+    case "not-in-cart":
+      return { type: "error", message: CART_MESSAGES.notInCart };
+  }
+}

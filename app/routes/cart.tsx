@@ -1,0 +1,116 @@
+import { data, redirect } from "react-router";
+import { CartPage } from "../components/cart/cart-page.tsx";
+import { getDb } from "../db/client.server.ts";
+import { addToCart } from "../domain/cart/add-item.server.ts";
+import { parseCartAction } from "../domain/cart/cart-action.server.ts";
+import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
+import {
+  addToCartToast,
+  CART_MESSAGES,
+  type CartToast,
+  updateCartItemToast,
+} from "../domain/cart/messages.server.ts";
+import { clearCart, removeCartItem, updateCartItem } from "../domain/cart/update-item.server.ts";
+import { getEnv } from "../env.server.ts";
+import { safeRedirectPath } from "../lib/safe-redirect.ts";
+import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { cartIdFor, readCartId, serializeCartCookie } from "../services/cart-session.server.ts";
+import { createToastHeaders } from "../services/toast.server.ts";
+import type { Route } from "./+types/cart";
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const { origin, contact } = rootMetaData(matches);
+  return [
+    ...seoMeta({
+      title: "Shopping Cart",
+      description: "Review the items in your cart, adjust quantities and proceed to checkout.",
+      path: "/cart",
+      origin,
+      shopName: contact.name,
+    }),
+    { name: "robots", content: "noindex" },
+  ];
+};
+
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const cartId = await readCartId(request);
+  return { cart: cartId ? await getCart(await getDb(), cartId) : emptyCart() };
+}
+
+/** POST /cart: add, buy-now, update, remove, clear, apply-coupon; POST → redirect → toast. */
+export async function action({ request }: Route.ActionArgs) {
+  const parsed = parseCartAction(await request.formData().catch(() => new FormData()));
+  if (!parsed.ok) return data({ error: parsed.message }, { status: 400 });
+  const input = parsed.action;
+  const backTo = (fallback: string) => safeRedirectPath(input.redirectTo, fallback);
+
+  switch (input.intent) {
+    case "add":
+    case "buy-now": {
+      const { cartId } = await cartIdFor(request);
+      const result = await addToCart(await getDb(), {
+        cartId,
+        productId: input.productId,
+        quantity: input.quantity,
+      });
+      const inCart = result.status === "added" || result.status === "capped";
+      const to =
+        input.intent === "buy-now" && inCart
+          ? "/checkout"
+          : backTo(safeRedirectPath(refererPath(request), "/cart"));
+      return redirectWithCart(to, addToCartToast(result, input.quantity), inCart ? cartId : null);
+    }
+    case "update": {
+      const cartId = await readCartId(request);
+      const result = cartId
+        ? await updateCartItem(await getDb(), {
+            cartId,
+            productId: input.productId,
+            quantity: input.quantity,
+          })
+        : ({ status: "not-in-cart" } as const);
+      return redirectWithCart(backTo("/cart"), updateCartItemToast(result));
+    }
+    case "remove": {
+      const cartId = await readCartId(request);
+      if (cartId) await removeCartItem(await getDb(), { cartId, productId: input.productId });
+      return redirectWithCart(backTo("/cart"), { type: "success", message: CART_MESSAGES.removed });
+    }
+    case "clear": {
+      const cartId = await readCartId(request);
+      if (cartId) await clearCart(await getDb(), cartId);
+      return redirectWithCart(backTo("/cart"), { type: "success", message: CART_MESSAGES.cleared });
+    }
+    case "apply-coupon":
+      // Coupons arrive with the Checkout issue; until then say so instead of pretending.
+      return redirectWithCart(backTo("/cart"), { type: "info", message: CART_MESSAGES.couponsSoon });
+  }
+}
+
+/** Redirect with a toast, and (after a successful add) the cart cookie, restarting its 30 days. */
+async function redirectWithCart(to: string, toast: CartToast, cartId: string | null = null) {
+  const headers = await createToastHeaders(toast);
+  if (cartId) headers.append("Set-Cookie", await serializeCartCookie(cartId));
+  return redirect(to, { headers });
+}
+
+/** The page the form was posted from, when it is this site; null otherwise. */
+function refererPath(request: Request): string | null {
+  const referer = request.headers.get("Referer");
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    const origins = [new URL(request.url).origin, new URL(getEnv().PUBLIC_URL).origin];
+    return origins.includes(url.origin) ? url.pathname + url.search : null;
+  } catch {
+    return null;
+  }
+}
+
+export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
+  return <CartPage cart={loaderData.cart} error={actionData?.error ?? null} />;
+}
