@@ -1,0 +1,237 @@
+/**
+ * The e2e suite's `test`: import { test, expect, visit } from "./fixtures.ts" instead of
+ * @playwright/test.
+ *
+ * - Every test fails if a page logged a console error, threw an uncaught exception or violated the
+ *   CSP (hydration errors included). `browserErrors.allow(/pattern/)` tolerates an expected one,
+ *   e.g. Chromium's "Failed to load resource: … 404" for a page that is meant to 404.
+ * - axe (WCAG 2.2 AA tags) runs on the page a test ends on, unless it already passed on exactly
+ *   that state; call `visit(page, path)` to navigate + wait for hydration + axe, and
+ *   `expectNoA11yViolations(page)` after opening menus, showing toasts and the like.
+ * - `noJsPage` is a page with JavaScript disabled; `visit(noJsPage, path, { javaScript: false })`.
+ */
+import { createHash } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { type BrowserContext, test as base, expect, type Page, type TestInfo } from "@playwright/test";
+
+/** WCAG 2.2 AA as axe-core tags it. */
+export const A11Y_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * Runs axe on the page as it is now and fails with every violation's rule id, impact and the
+ * CSS targets of the offending nodes, so a failure says what to fix where.
+ */
+export async function expectNoA11yViolations(page: Page, label = "") {
+  const state = await pageState(page);
+  // axe judges the sticky header as if it were in normal flow, so at some scroll positions it
+  // counts the header as covering the buttons under it (target-size "partially obscured"; axe-core
+  // issue #3720). Check at the top of the page, then put the scroll position back.
+  const scroll = await page.evaluate(() => {
+    const position = { left: scrollX, top: scrollY };
+    scrollTo({ left: 0, top: 0, behavior: "instant" });
+    return position;
+  });
+  let results: Awaited<ReturnType<AxeBuilder["analyze"]>>;
+  try {
+    results = await new AxeBuilder({ page }).withTags(A11Y_TAGS).analyze();
+  } finally {
+    await page.evaluate((position) => scrollTo({ ...position, behavior: "instant" }), scroll);
+  }
+  const where = `${label ? `${label} — ` : ""}${page.url()}`;
+  const details = results.violations
+    .map((v) =>
+      [
+        `• ${v.id} (${v.impact ?? "n/a"}): ${v.help} — ${v.helpUrl}`,
+        ...v.nodes.map(
+          (n) => `    ${n.target.join(" ")}\n      ${(n.failureSummary ?? "").replace(/\n/g, "\n      ")}`,
+        ),
+      ].join("\n"),
+    )
+    .join("\n");
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`),
+    `axe found accessibility violations on ${where}:\n${details}`,
+  ).toEqual([]);
+  lastChecked.set(page, state);
+}
+
+/** The state axe last passed on, per page: the end-of-test check skips an unchanged page. */
+const lastChecked = new WeakMap<Page, string>();
+
+/** URL, viewport, scroll position, focus and a hash of the DOM: what axe's verdict depends on. */
+async function pageState(page: Page, javaScript = true): Promise<string> {
+  if (!javaScript) {
+    // Nothing changes a no-JS page but a navigation: its URL and HTML say it all.
+    return `${page.url()}|${createHash("sha1")
+      .update(await page.content())
+      .digest("hex")}`;
+  }
+  return page.evaluate(() => {
+    const html = document.documentElement.outerHTML;
+    let hash = 0;
+    for (let i = 0; i < html.length; i++) hash = (Math.imul(31, hash) + html.charCodeAt(i)) | 0;
+    const active = document.activeElement;
+    const focus = active ? `${active.tagName}#${active.id}.${active.textContent?.slice(0, 40)}` : "";
+    return [location.href, innerWidth, innerHeight, scrollX, scrollY, focus, html.length, hash].join("|");
+  });
+}
+
+/**
+ * axe needs JavaScript, which a no-JS page cannot run: the page's HTML (what the server sent,
+ * untouched by scripts) is served again at the same URL to a scratch page whose own scripts are
+ * blocked by CSP, with the same stylesheets and viewport, and axe checks that.
+ */
+export async function expectNoA11yViolationsWithoutJs(page: Page, label = "") {
+  const url = page.url();
+  const html = await page.content();
+  const state = `${url}|${createHash("sha1").update(html).digest("hex")}`;
+  const browser = page.context().browser();
+  if (!browser) throw new Error("no browser for the no-JS axe check");
+  const context = await browser.newContext({ viewport: page.viewportSize() });
+  try {
+    const scratch = await context.newPage();
+    await scratch.route(
+      (u) => u.href === url,
+      (route) =>
+        route.fulfill({
+          body: html,
+          contentType: "text/html; charset=utf-8",
+          headers: { "Content-Security-Policy": "script-src 'none'" },
+        }),
+    );
+    await scratch.goto(url);
+    await expectNoA11yViolations(scratch, `${label ? `${label}, ` : ""}without JavaScript`);
+    lastChecked.set(page, state);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Waits until React has hydrated the document (React Router hydrates `document` inside a
+ * transition) and its passive effects have run, so client-side behaviour is in place.
+ */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => {
+    const key = Object.keys(document).find((k) => k.startsWith("__reactContainer$"));
+    if (!key) return false;
+    // biome-ignore lint/suspicious/noExplicitAny: React internals, read only
+    const hostRoot = (document as any)[key];
+    const state = hostRoot?.stateNode?.current?.memoizedState;
+    return Boolean(state) && state.isDehydrated === false;
+  });
+  // Passive effects of the hydration commit are flushed in a scheduler task; let it run.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+}
+
+/**
+ * Navigates, checks the HTTP status, waits for hydration (unless the page runs without
+ * JavaScript) and runs axe on the page.
+ */
+export async function visit(
+  page: Page,
+  path: string,
+  { status = 200, javaScript = true }: { status?: number; javaScript?: boolean } = {},
+) {
+  const response = await page.goto(path);
+  expect(response, `no response for ${path}`).not.toBeNull();
+  expect(response?.status(), `HTTP status of ${path}`).toBe(status);
+  if (javaScript) {
+    await waitForHydration(page);
+    await expectNoA11yViolations(page, `after visiting ${path}`);
+  } else {
+    await expectNoA11yViolationsWithoutJs(page, `after visiting ${path}`);
+  }
+  return response!;
+}
+
+/** Problems the browser reported while a test ran: console errors, uncaught exceptions, CSP. */
+export class BrowserErrors {
+  readonly messages: string[] = [];
+  private readonly allowed: RegExp[] = [];
+
+  /** Tolerates console errors matching the pattern (e.g. the 404 a test asked for). */
+  allow(pattern: RegExp) {
+    this.allowed.push(pattern);
+  }
+
+  watch(page: Page) {
+    page.on("console", (msg) => {
+      if (msg.type() !== "error") return;
+      const text = msg.text();
+      const { url } = msg.location();
+      const line = `console.error on ${page.url()}: ${text}${url ? ` (${url})` : ""}`;
+      if (!this.allowed.some((re) => re.test(line))) this.messages.push(line);
+    });
+    page.on("pageerror", (error) => {
+      this.messages.push(`uncaught exception on ${page.url()}: ${error.stack ?? error.message}`);
+    });
+  }
+
+  watchContext(context: BrowserContext) {
+    for (const page of context.pages()) this.watch(page);
+    context.on("page", (page) => this.watch(page));
+  }
+}
+
+/** Reports CSP violations as console errors even where Chromium would only warn. */
+const CSP_REPORTER = () => {
+  document.addEventListener("securitypolicyviolation", (event) => {
+    console.error(
+      `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`,
+    );
+  });
+};
+
+async function finish(page: Page, errors: BrowserErrors, testInfo: TestInfo, javaScript = true) {
+  const passed = testInfo.status === testInfo.expectedStatus;
+  if (passed && !page.isClosed() && page.url().startsWith("http")) {
+    const unchanged = lastChecked.get(page) === (await pageState(page, javaScript));
+    if (unchanged) {
+      // axe passed on exactly this page already
+    } else if (javaScript) {
+      await expectNoA11yViolations(page, "final page of the test");
+    } else {
+      await expectNoA11yViolationsWithoutJs(page, "final page of the test");
+    }
+  }
+  expect(errors.messages, "the browser reported errors").toEqual([]);
+}
+
+interface Fixtures {
+  browserErrors: BrowserErrors;
+  /** A page in a fresh context with JavaScript disabled: the no-JS (progressive enhancement) path. */
+  noJsPage: Page;
+}
+
+export const test = base.extend<Fixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires a destructuring pattern here
+  browserErrors: async ({}, use) => {
+    await use(new BrowserErrors());
+  },
+
+  context: async ({ context, browserErrors }, use) => {
+    await context.addInitScript(CSP_REPORTER);
+    browserErrors.watchContext(context);
+    await use(context);
+  },
+
+  page: async ({ page, browserErrors }, use, testInfo) => {
+    await use(page);
+    await finish(page, browserErrors, testInfo);
+  },
+
+  noJsPage: async ({ browser, baseURL, browserErrors }, use, testInfo) => {
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    browserErrors.watchContext(context);
+    const page = await context.newPage();
+    await use(page);
+    try {
+      await finish(page, browserErrors, testInfo, false);
+    } finally {
+      await context.close();
+    }
+  },
+});
+
+export { expect };
