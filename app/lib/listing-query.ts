@@ -57,16 +57,27 @@ export function parseListingQuery(params: URLSearchParams, preset: Partial<Listi
   const category = CATEGORY_IDS.has(rawCategory) ? rawCategory : null;
   const rawSubcategory = params.get("subcategory")?.trim().toLowerCase() ?? "";
   const parent = SUBCATEGORY_PARENT.get(rawSubcategory);
-  const subcategory = parent && (!category || category === parent) ? rawSubcategory : null;
+  // An explicitly empty category ("All categories" in the filter form) lets go of the
+  // subcategory too; otherwise a subcategory without a category implies its category.
+  const allCategories = params.has("category") && rawCategory === "";
+  const subcategory = parent && !allCategories && (!category || category === parent) ? rawSubcategory : null;
 
-  const search = (params.get("search") ?? "").replace(/\s+/g, " ").trim().slice(0, SEARCH_MAX_LENGTH).trim();
+  const search = (params.get("search") ?? "")
+    // control characters count as spaces: a NUL reaches PostgreSQL as an error and SQLite's LIKE
+    // as the end of the pattern (matching everything)
+    .replace(/[\s\p{Cc}]+/gu, " ")
+    .trim()
+    .slice(0, SEARCH_MAX_LENGTH)
+    // the cut must not leave half of a surrogate pair (an emoji) behind
+    .replace(/[\uD800-\uDBFF]$/, "")
+    .trim();
   const brands = [
     ...new Set(
       params
         .getAll("brand")
         .flatMap((b) => b.split(","))
         .map((b) => b.trim().toLowerCase())
-        .filter((b) => b.length > 0 && b.length <= 60),
+        .filter((b) => b.length > 0 && b.length <= 60 && !/\p{Cc}/u.test(b)),
     ),
   ]
     .slice(0, MAX_BRANDS)
@@ -123,5 +134,5 @@ export function listingHref(path: string, query: ListingQuery, preset: Partial<L
 
 /** Words of a search term (at most 8), for matching each one as a substring somewhere. */
 export function searchWords(search: string): string[] {
-  return [...new Set(search.toLowerCase().split(" ").filter(Boolean))].slice(0, 8);
+  return [...new Set(search.toLowerCase().split(/[\s\p{Cc}]+/u).filter(Boolean))].slice(0, 8);
 }

@@ -1,13 +1,22 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useSubmit } from "react-router";
+import { Form, Link, useNavigate } from "react-router";
 import type { FacetCount } from "../../lib/catalog-types.ts";
 import {
   type ListingQuery,
+  listingHref,
   PRICE_MAX,
   PRICE_MIN,
   PRICE_STEP,
+  parseListingQuery,
   RATING_OPTIONS,
 } from "../../lib/listing-query.ts";
+
+/**
+ * The sidebar is remounted after every navigation (keyed by the query string, so its uncontrolled
+ * inputs show the new URL); the field that applied the change gets the focus back, so a keyboard
+ * user adjusting a slider or going down the list of brands keeps their place.
+ */
+let refocus: { href: string; name: string; value: string; type: string } | null = null;
 
 /**
  * The filter form: a plain GET form (works without JavaScript, 'Apply Filters'); with
@@ -24,7 +33,7 @@ export function FilterSidebar({
   facets: { categories: FacetCount[]; brands: FacetCount[] };
   fixed: Partial<ListingQuery>;
 }) {
-  const submit = useSubmit();
+  const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const detailsRef = useRef<HTMLDetailsElement>(null);
   const [minPrice, setMinPrice] = useState(query.minPrice);
@@ -39,18 +48,46 @@ export function FilterSidebar({
     if (detailsRef.current && window.matchMedia("(max-width: 767px)").matches) detailsRef.current.open = false;
   }, []);
 
+  // With JavaScript the form goes to the listing's canonical URL (defaults left out), as links do.
   const apply = () => {
-    if (formRef.current) submit(formRef.current, { preventScrollReset: true });
+    const form = formRef.current;
+    if (!form) return;
+    const data = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) if (typeof value === "string") data.append(name, value);
+    // a subcategory belongs to the category it came with
+    if ((data.get("category") || null) !== query.category) data.delete("subcategory");
+    const href = listingHref(path, { ...parseListingQuery(data, fixed), page: 1 }, fixed);
+    const active = document.activeElement;
+    refocus =
+      active instanceof HTMLInputElement && form.contains(active)
+        ? { href, name: active.name, value: active.value, type: active.type }
+        : null;
+    navigate(href, { preventScrollReset: true });
   };
 
   // The native `change` event (not React's per-keystroke onChange): a slider applies on release.
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
-    const onChange = () => submit(form, { preventScrollReset: true });
+    const onChange = () => apply();
     form.addEventListener("change", onChange);
     return () => form.removeEventListener("change", onChange);
-  }, [submit]);
+  });
+
+  useEffect(() => {
+    const target = refocus;
+    // (an earlier navigation that lands while a newer one is on its way leaves it to the newer one)
+    const here = `${window.location.pathname}${window.location.search}`;
+    if (!target || !formRef.current || here !== target.href) return;
+    refocus = null;
+    const field = [...formRef.current.querySelectorAll<HTMLInputElement>("input")].find(
+      (input) =>
+        input.name === target.name &&
+        input.type === target.type &&
+        (input.type === "range" || input.value === target.value),
+    );
+    field?.focus({ preventScroll: true });
+  }, []);
 
   /** Clicking the selected category radio clears it (spec: toggleable). */
   const toggleCategory = (event: React.MouseEvent<HTMLInputElement>, value: string) => {
@@ -75,6 +112,10 @@ export function FilterSidebar({
         preventScrollReset
         className="space-y-6 px-4 pb-4 md:px-0"
         aria-label="Filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply();
+        }}
       >
         {query.search && <input type="hidden" name="search" value={query.search} />}
         {query.sort !== "featured" && <input type="hidden" name="sort" value={query.sort} />}

@@ -1,5 +1,6 @@
 import { X } from "lucide-react";
-import { Form, Link, useLocation, useSubmit } from "react-router";
+import { useEffect, useRef } from "react";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
 import {
   type ListingQuery,
@@ -7,6 +8,7 @@ import {
   PRICE_MAX,
   PRICE_MIN,
   SORT_OPTIONS,
+  type SortOrder,
 } from "../../lib/listing-query.ts";
 import { categoryName, subcategoryName } from "../../lib/listing-title.ts";
 import { ProductCard } from "../product-card.tsx";
@@ -135,8 +137,17 @@ function ActiveFilters({ path, query, fixed }: { path: string; query: ListingQue
   );
 }
 
+/** The sort form is remounted after navigating (keyed by the query string): give its select the focus back. */
+let refocusSort: string | null = null;
+
 function SortForm({ path, query, fixed }: { path: string; query: ListingQuery; fixed: Partial<ListingQuery> }) {
-  const submit = useSubmit();
+  const navigate = useNavigate();
+  const selectRef = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    if (refocusSort !== `${window.location.pathname}${window.location.search}`) return;
+    refocusSort = null;
+    selectRef.current?.focus({ preventScroll: true });
+  }, []);
   const keep = [...new URLSearchParams(listingHref(path, { ...query, page: 1 }, fixed).split("?")[1] ?? "")].filter(
     ([name]) => name !== "sort",
   );
@@ -152,7 +163,12 @@ function SortForm({ path, query, fixed }: { path: string; query: ListingQuery; f
         id="sort"
         name="sort"
         defaultValue={query.sort}
-        onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true })}
+        ref={selectRef}
+        onChange={(event) => {
+          const href = listingHref(path, { ...query, sort: event.currentTarget.value as SortOrder, page: 1 }, fixed);
+          refocusSort = document.activeElement === event.currentTarget ? href : null;
+          navigate(href, { preventScrollReset: true });
+        }}
         className="rounded-lg border border-gray-400 bg-white px-3 py-2 text-sm"
       >
         {SORT_OPTIONS.map((option) => (

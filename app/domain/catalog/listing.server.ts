@@ -28,10 +28,12 @@ type Omit = "category" | "brand" | null;
 const CATEGORY_NAMES = new Map(CATEGORY_TREE.map((c) => [c.id, c.name]));
 
 /** The listing: one page of products, the total, and facet counts for categories and brands. */
-export async function searchProducts(db: Database, query: ListingQuery): Promise<ListingResult> {
+export async function searchProducts(db: Database, parsed: ListingQuery): Promise<ListingResult> {
   const engine = engineOf(db);
+  const brandKeys = listBrandKeys(db);
+  const query = await withBrandKeys(parsed, brandKeys);
   const counts = hasRowFilters(query) ? countFromProducts(db, query, engine) : countFromFacets(db, query);
-  const [rows, { total, categoryCounts, brandCounts }, allBrands] = await Promise.all([
+  const [rows, { total, categoryCounts, brandCounts }, keys] = await Promise.all([
     selectCardColumns(db)
       .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
       .$call((qb) => {
@@ -43,8 +45,14 @@ export async function searchProducts(db: Database, query: ListingQuery): Promise
       .offset((query.page - 1) * PAGE_SIZE)
       .execute(),
     counts,
-    listBrands(db),
+    brandKeys,
   ]);
+  // brand counts by the URL's value (see withBrandKeys)
+  const countByValue = new Map<string, number>();
+  for (const [key, count] of brandCounts) {
+    const value = key.toLowerCase();
+    countByValue.set(value, (countByValue.get(value) ?? 0) + count);
+  }
 
   return {
     products: await toProductCards(db, rows),
@@ -57,7 +65,7 @@ export async function searchProducts(db: Database, query: ListingQuery): Promise
         label: CATEGORY_NAMES.get(c.id) ?? c.id,
         count: categoryCounts.get(c.id) ?? 0,
       })),
-      brands: allBrands.map((brand) => ({ ...brand, count: brandCounts.get(brand.value) ?? 0 })),
+      brands: brandsByValue(keys).map((brand) => ({ ...brand, count: countByValue.get(brand.value) ?? 0 })),
     },
   };
 }
@@ -127,8 +135,9 @@ async function countFromProducts(db: Database, query: ListingQuery, engine: Engi
   };
 }
 
-export async function countProducts(db: Database, query: ListingQuery): Promise<number> {
+export async function countProducts(db: Database, parsed: ListingQuery): Promise<number> {
   const engine = engineOf(db);
+  const query = await withBrandKeys(parsed, listBrandKeys(db));
   const row = await db
     .selectFrom("products")
     .select((eb) => eb.fn.countAll<number>().as("count"))
@@ -139,6 +148,11 @@ export async function countProducts(db: Database, query: ListingQuery): Promise<
 
 /** Every brand with live products, by lower-case value with its display name. */
 export async function listBrands(db: Database): Promise<Array<{ value: string; label: string }>> {
+  return brandsByValue(await listBrandKeys(db));
+}
+
+/** The brand keys of the facet table: lower(brand) as the engine computes it. */
+function listBrandKeys(db: Database): Promise<Array<{ value: string; label: string }>> {
   return db
     .selectFrom("catalogFacets")
     .select(["brandKey as value", (eb) => eb.fn.min("brandName").as("label")])
@@ -146,6 +160,32 @@ export async function listBrands(db: Database): Promise<Array<{ value: string; l
     .groupBy("brandKey")
     .orderBy("brandKey")
     .execute();
+}
+
+/**
+ * Brand values in the URL are lower-cased by JavaScript (listing-query.ts), brand keys in the
+ * database by the engine's lower(), and SQLite's lower() folds ASCII only: "Élan" has the key
+ * "Élan" there and the value "élan" in the URL. Facet values are the JavaScript lower case of
+ * the keys (the same on both engines), and a requested value with non-ASCII letters is mapped
+ * back to the keys that exist.
+ */
+function brandsByValue(keys: Array<{ value: string; label: string }>): Array<{ value: string; label: string }> {
+  const byValue = new Map<string, { value: string; label: string }>();
+  for (const key of keys) {
+    const value = key.value.toLowerCase();
+    if (!byValue.has(value)) byValue.set(value, { value, label: key.label });
+  }
+  return [...byValue.values()].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+}
+
+async function withBrandKeys(
+  query: ListingQuery,
+  keys: Promise<Array<{ value: string; label: string }>>,
+): Promise<ListingQuery> {
+  if (!query.brands.some((brand) => /\P{ASCII}/u.test(brand))) return query;
+  const wanted = new Set(query.brands);
+  const existing = (await keys).map((k) => k.value).filter((key) => wanted.has(key.toLowerCase()));
+  return { ...query, brands: [...new Set([...query.brands, ...existing])] };
 }
 
 function filterConditions(
@@ -202,9 +242,21 @@ function searchConditions(
     );
   }
   for (const word of words.filter((w) => [...w].length < 3)) {
-    conditions.push(eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(word)} escape '\\'`));
+    // SQLite's lower() and LIKE fold ASCII only: "él" must also find "Él".
+    const variants = caseVariants(word).map((v) => eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(v)} escape '\\'`));
+    conditions.push(eb.or(variants));
   }
   return conditions;
+}
+
+/** The word with each non-ASCII letter in lower and upper case (a word here has 1 or 2 letters). */
+function caseVariants(word: string): string[] {
+  let variants = [""];
+  for (const char of word) {
+    const forms = /\P{ASCII}/u.test(char) ? [...new Set([char, char.toUpperCase()])] : [char];
+    variants = variants.flatMap((v) => forms.map((f) => v + f));
+  }
+  return variants;
 }
 
 type Direction = "asc" | "desc";
@@ -225,9 +277,9 @@ function orderBy(query: ListingQuery) {
       order.push(["products.createdAt", "desc"], ["products.id", "desc"]);
       break;
     default: {
-      if (query.search) {
+      const words = query.search ? searchWords(query.search) : [];
+      if (words.length > 0) {
         // Products whose name holds every word come first.
-        const words = searchWords(query.search);
         const nameMatches = words.map((w) => sql`lower(products.name) like ${escapeLike(w)} escape '\\'`);
         order.push([sql`case when ${sql.join(nameMatches, sql` and `)} then 0 else 1 end`, "asc"]);
       }
