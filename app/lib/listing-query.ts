@@ -44,7 +44,9 @@ export interface ListingQuery {
 }
 
 const CATEGORY_IDS = new Set(CATEGORY_TREE.map((c) => c.id));
-const SUBCATEGORY_PARENT = new Map(CATEGORY_TREE.flatMap((c) => c.subcategories.map((s) => [s.id, c.id] as const)));
+const SUBCATEGORY_PARENT = new Map(
+  CATEGORY_TREE.flatMap((c) => c.subcategories.map((s) => [s.id, c.id] as const)),
+);
 
 function wholeNumber(value: string | null, min: number, max: number, fallback: number): number {
   if (value === null || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return fallback;
@@ -110,7 +112,10 @@ export function parseListingQuery(params: URLSearchParams, preset: Partial<Listi
 }
 
 /** The canonical query string for a listing (defaults omitted, stable order). */
-export function listingSearchParams(query: ListingQuery, preset: Partial<ListingQuery> = {}): URLSearchParams {
+export function listingSearchParams(
+  query: ListingQuery,
+  preset: Partial<ListingQuery> = {},
+): URLSearchParams {
   const params = new URLSearchParams();
   if (query.category) params.set("category", query.category);
   if (query.subcategory) params.set("subcategory", query.subcategory);
@@ -134,5 +139,12 @@ export function listingHref(path: string, query: ListingQuery, preset: Partial<L
 
 /** Words of a search term (at most 8), for matching each one as a substring somewhere. */
 export function searchWords(search: string): string[] {
-  return [...new Set(search.toLowerCase().split(/[\s\p{Cc}]+/u).filter(Boolean))].slice(0, 8);
+  return [
+    ...new Set(
+      search
+        .toLowerCase()
+        .split(/[\s\p{Cc}]+/u)
+        .filter(Boolean),
+    ),
+  ].slice(0, 8);
 }

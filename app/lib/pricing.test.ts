@@ -38,9 +38,14 @@ describe("calculateTotals", () => {
     [10000, "standard", 2000, 0, 560, 8560],
     [3000, "standard", 5000, 499, 0, 499], // discount capped at subtotal
     [0, "standard", 0, 0, 0, 0],
-  ] as const)("%i %s −%i → shipping %i, tax %i, total %i", (subtotal, method, discount, shipping, tax, total) => {
-    const totals = calculateTotals(subtotal, { method, discountCents: discount });
-    expect(totals).toMatchObject({ shippingCents: shipping, taxCents: tax, totalCents: total });
-    expect(totals.totalCents).toBe(totals.subtotalCents - totals.discountCents + totals.shippingCents + totals.taxCents);
-  });
+  ] as const)(
+    "%i %s −%i → shipping %i, tax %i, total %i",
+    (subtotal, method, discount, shipping, tax, total) => {
+      const totals = calculateTotals(subtotal, { method, discountCents: discount });
+      expect(totals).toMatchObject({ shippingCents: shipping, taxCents: tax, totalCents: total });
+      expect(totals.totalCents).toBe(
+        totals.subtotalCents - totals.discountCents + totals.shippingCents + totals.taxCents,
+      );
+    },
+  );
 });

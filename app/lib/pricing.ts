@@ -8,10 +8,11 @@ export const TAX_LABEL = "Including VAT";
 
 export type ShippingMethod = "standard" | "express";
 
-export const SHIPPING_METHODS: Record<ShippingMethod, { label: string; days: string; deliveryDays: number }> = {
-  standard: { label: "Standard Shipping", days: "4-6 business days", deliveryDays: 5 },
-  express: { label: "Express Shipping", days: "1-3 business days", deliveryDays: 2 },
-};
+export const SHIPPING_METHODS: Record<ShippingMethod, { label: string; days: string; deliveryDays: number }> =
+  {
+    standard: { label: "Standard Shipping", days: "4-6 business days", deliveryDays: 5 },
+    express: { label: "Express Shipping", days: "1-3 business days", deliveryDays: 2 },
+  };
 
 export interface Totals {
   subtotalCents: number;

@@ -5,7 +5,8 @@ import type { Route } from "./+types/products._index";
 const PRESET: ListingPreset = {
   path: "/products",
   title: "All Products",
-  description: "Browse electronics, fashion, home, beauty, toys and sports. Filter by brand, price and rating.",
+  description:
+    "Browse electronics, fashion, home, beauty, toys and sports. Filter by brand, price and rating.",
 };
 
 export const loader = ({ request }: Route.LoaderArgs) => loadListing(request, PRESET);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createCookieSessionStorage, redirect } from "react-router";
-import { getEnv } from "../env.server.ts";
 import { z } from "zod";
+import { getEnv } from "../env.server.ts";
 import { TOAST_TYPES, type Toast } from "../lib/toast.ts";
 
 const TOAST_KEY = "toast";

@@ -18,6 +18,9 @@ import {
  */
 let refocus: { href: string; name: string; value: string; type: string } | null = null;
 
+/** On small screens the filters start collapsed; after that they stay as the shopper left them. */
+let openOnSmallScreens = false;
+
 /**
  * The filter form: a plain GET form (works without JavaScript, 'Apply Filters'); with
  * JavaScript every change applies at once. Collapsible on small screens.
@@ -45,7 +48,14 @@ export function FilterSidebar({
   }, [query.minPrice, query.maxPrice]);
 
   useEffect(() => {
-    if (detailsRef.current && window.matchMedia("(max-width: 767px)").matches) detailsRef.current.open = false;
+    const details = detailsRef.current;
+    if (!details || !window.matchMedia("(max-width: 767px)").matches) return;
+    details.open = openOnSmallScreens;
+    const remember = () => {
+      openOnSmallScreens = details.open;
+    };
+    details.addEventListener("toggle", remember);
+    return () => details.removeEventListener("toggle", remember);
   }, []);
 
   // With JavaScript the form goes to the listing's canonical URL (defaults left out), as links do.
@@ -126,10 +136,16 @@ export function FilterSidebar({
 
         <fieldset>
           <legend className="mb-2 text-sm font-bold">Category</legend>
-          <ul className="space-y-1 text-sm">
+          <ul className="space-y-1.5 text-sm">
             <li>
               <label className="flex items-center gap-2">
-                <input type="radio" name="category" value="" defaultChecked={!query.category} />
+                <input
+                  className="size-5 shrink-0 accent-brand-700"
+                  type="radio"
+                  name="category"
+                  value=""
+                  defaultChecked={!query.category}
+                />
                 All categories
               </label>
             </li>
@@ -137,6 +153,7 @@ export function FilterSidebar({
               <li key={category.value}>
                 <label className="flex items-center gap-2">
                   <input
+                    className="size-5 shrink-0 accent-brand-700"
                     type="radio"
                     name="category"
                     value={category.value}
@@ -153,11 +170,12 @@ export function FilterSidebar({
 
         <fieldset>
           <legend className="mb-2 text-sm font-bold">Brand</legend>
-          <ul className="max-h-40 space-y-1 overflow-y-auto pr-2 text-sm">
+          <ul className="max-h-40 space-y-1.5 overflow-y-auto pr-2 text-sm">
             {facets.brands.map((brand) => (
               <li key={brand.value}>
                 <label className="flex items-center gap-2">
                   <input
+                    className="size-5 shrink-0 accent-brand-700"
                     type="checkbox"
                     name="brand"
                     value={brand.value}
@@ -216,17 +234,29 @@ export function FilterSidebar({
 
         <fieldset>
           <legend className="mb-2 text-sm font-bold">Customer Rating</legend>
-          <ul className="space-y-1 text-sm">
+          <ul className="space-y-1.5 text-sm">
             <li>
               <label className="flex items-center gap-2">
-                <input type="radio" name="rating" value="" defaultChecked={!query.rating} />
+                <input
+                  className="size-5 shrink-0 accent-brand-700"
+                  type="radio"
+                  name="rating"
+                  value=""
+                  defaultChecked={!query.rating}
+                />
                 Any rating
               </label>
             </li>
             {RATING_OPTIONS.map((rating) => (
               <li key={rating}>
                 <label className="flex items-center gap-2">
-                  <input type="radio" name="rating" value={rating} defaultChecked={query.rating === rating} />
+                  <input
+                    className="size-5 shrink-0 accent-brand-700"
+                    type="radio"
+                    name="rating"
+                    value={rating}
+                    defaultChecked={query.rating === rating}
+                  />
                   <span aria-hidden="true" className="text-amber-500">
                     {"★".repeat(rating)}
                     <span className="text-gray-300">{"★".repeat(5 - rating)}</span>

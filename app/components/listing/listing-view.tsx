@@ -25,7 +25,16 @@ export interface ListingViewProps {
   facets: { categories: FacetCount[]; brands: FacetCount[] };
 }
 
-export function ListingView({ path, title, query, fixed, products, total, pageCount, facets }: ListingViewProps) {
+export function ListingView({
+  path,
+  title,
+  query,
+  fixed,
+  products,
+  total,
+  pageCount,
+  facets,
+}: ListingViewProps) {
   const location = useLocation();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -38,7 +47,11 @@ export function ListingView({ path, title, query, fixed, products, total, pageCo
           </li>
           <li aria-hidden="true">›</li>
           <li>
-            <Link to="/products" className="hover:underline" aria-current={path === "/products" ? "page" : undefined}>
+            <Link
+              to="/products"
+              className="hover:underline"
+              aria-current={path === "/products" ? "page" : undefined}
+            >
               Products
             </Link>
           </li>
@@ -54,7 +67,7 @@ export function ListingView({ path, title, query, fixed, products, total, pageCo
           <h2 id="results-heading" className="sr-only">
             Results
           </h2>
-          <ActiveFilters path={path} query={query} fixed={fixed} />
+          <ActiveFilters path={path} query={query} fixed={fixed} brands={facets.brands} />
           <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-gray-700" aria-live="polite">
               Showing {total.toLocaleString("en-US")} results
@@ -87,18 +100,39 @@ export function ListingView({ path, title, query, fixed, products, total, pageCo
   );
 }
 
-function ActiveFilters({ path, query, fixed }: { path: string; query: ListingQuery; fixed: Partial<ListingQuery> }) {
-  const without = (change: Partial<ListingQuery>) => listingHref(path, { ...query, ...change, page: 1 }, fixed);
+function ActiveFilters({
+  path,
+  query,
+  fixed,
+  brands,
+}: {
+  path: string;
+  query: ListingQuery;
+  fixed: Partial<ListingQuery>;
+  brands: FacetCount[];
+}) {
+  const brandLabel = new Map(brands.map((b) => [b.value, b.label]));
+  const without = (change: Partial<ListingQuery>) =>
+    listingHref(path, { ...query, ...change, page: 1 }, fixed);
   const chips: Array<{ label: string; href: string }> = [];
   if (query.search) chips.push({ label: `Search: ${query.search}`, href: without({ search: null }) });
   if (query.category) {
-    chips.push({ label: `Category: ${categoryName(query.category)}`, href: without({ category: null, subcategory: null }) });
+    chips.push({
+      label: `Category: ${categoryName(query.category)}`,
+      href: without({ category: null, subcategory: null }),
+    });
   }
   if (query.subcategory) {
-    chips.push({ label: `Subcategory: ${subcategoryName(query.subcategory)}`, href: without({ subcategory: null }) });
+    chips.push({
+      label: `Subcategory: ${subcategoryName(query.subcategory)}`,
+      href: without({ subcategory: null }),
+    });
   }
   for (const brand of query.brands) {
-    chips.push({ label: `Brand: ${brand}`, href: without({ brands: query.brands.filter((b) => b !== brand) }) });
+    chips.push({
+      label: `Brand: ${brandLabel.get(brand) ?? brand}`,
+      href: without({ brands: query.brands.filter((b) => b !== brand) }),
+    });
   }
   if (query.minPrice > PRICE_MIN || query.maxPrice < PRICE_MAX) {
     const upper = query.maxPrice < PRICE_MAX ? `$${query.maxPrice}` : "any";
@@ -108,9 +142,12 @@ function ActiveFilters({ path, query, fixed }: { path: string; query: ListingQue
     });
   }
   if (query.rating) chips.push({ label: `Rating: ${query.rating}+ stars`, href: without({ rating: null }) });
-  if (query.featured && !fixed.featured) chips.push({ label: "Featured", href: without({ featured: false }) });
-  if (query.newArrival && !fixed.newArrival) chips.push({ label: "New arrivals", href: without({ newArrival: false }) });
-  if (query.bestSeller && !fixed.bestSeller) chips.push({ label: "Best sellers", href: without({ bestSeller: false }) });
+  if (query.featured && !fixed.featured)
+    chips.push({ label: "Featured", href: without({ featured: false }) });
+  if (query.newArrival && !fixed.newArrival)
+    chips.push({ label: "New arrivals", href: without({ newArrival: false }) });
+  if (query.bestSeller && !fixed.bestSeller)
+    chips.push({ label: "Best sellers", href: without({ bestSeller: false }) });
   if (chips.length === 0) return null;
   return (
     <div className="mb-4 flex flex-wrap items-center gap-2">
@@ -140,7 +177,15 @@ function ActiveFilters({ path, query, fixed }: { path: string; query: ListingQue
 /** The sort form is remounted after navigating (keyed by the query string): give its select the focus back. */
 let refocusSort: string | null = null;
 
-function SortForm({ path, query, fixed }: { path: string; query: ListingQuery; fixed: Partial<ListingQuery> }) {
+function SortForm({
+  path,
+  query,
+  fixed,
+}: {
+  path: string;
+  query: ListingQuery;
+  fixed: Partial<ListingQuery>;
+}) {
   const navigate = useNavigate();
   const selectRef = useRef<HTMLSelectElement>(null);
   useEffect(() => {
@@ -148,9 +193,9 @@ function SortForm({ path, query, fixed }: { path: string; query: ListingQuery; f
     refocusSort = null;
     selectRef.current?.focus({ preventScroll: true });
   }, []);
-  const keep = [...new URLSearchParams(listingHref(path, { ...query, page: 1 }, fixed).split("?")[1] ?? "")].filter(
-    ([name]) => name !== "sort",
-  );
+  const keep = [
+    ...new URLSearchParams(listingHref(path, { ...query, page: 1 }, fixed).split("?")[1] ?? ""),
+  ].filter(([name]) => name !== "sort");
   return (
     <Form method="get" action={path} preventScrollReset className="flex items-center gap-2">
       {keep.map(([name, value], index) => (
@@ -165,7 +210,11 @@ function SortForm({ path, query, fixed }: { path: string; query: ListingQuery; f
         defaultValue={query.sort}
         ref={selectRef}
         onChange={(event) => {
-          const href = listingHref(path, { ...query, sort: event.currentTarget.value as SortOrder, page: 1 }, fixed);
+          const href = listingHref(
+            path,
+            { ...query, sort: event.currentTarget.value as SortOrder, page: 1 },
+            fixed,
+          );
           refocusSort = document.activeElement === event.currentTarget ? href : null;
           navigate(href, { preventScrollReset: true });
         }}
@@ -212,7 +261,11 @@ function Pagination({
       )}
       {pages.map((p) =>
         p === page ? (
-          <span key={p} aria-current="page" className="rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white">
+          <span
+            key={p}
+            aria-current="page"
+            className="rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white"
+          >
             <span className="sr-only">Page </span>
             {p}
           </span>

@@ -37,7 +37,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("reviews_product").on("reviews").columns(["product_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("reviews_product")
+    .on("reviews")
+    .columns(["product_id", "created_at"])
+    .execute();
 
   await db.schema
     .createTable("contact_messages")
@@ -48,7 +52,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("message", "text", (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
-
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

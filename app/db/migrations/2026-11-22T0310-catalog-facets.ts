@@ -48,8 +48,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       where new.archived_at is null
       on conflict (category_id, subcategory_id, brand_key) do update set product_count = product_count + 1,
         brand_name = case when product_count = 0 then excluded.brand_name else min(brand_name, excluded.brand_name) end;`;
-    await sql.raw(`create trigger products_facets_insert after insert on products begin ${add} end`).execute(db);
-    await sql.raw(`create trigger products_facets_delete after delete on products begin ${remove} end`).execute(db);
+    await sql
+      .raw(`create trigger products_facets_insert after insert on products begin ${add} end`)
+      .execute(db);
+    await sql
+      .raw(`create trigger products_facets_delete after delete on products begin ${remove} end`)
+      .execute(db);
     await sql
       .raw(`create trigger products_facets_update after update of category_id, subcategory_id, brand, archived_at
         on products begin ${remove} ${add} end`)

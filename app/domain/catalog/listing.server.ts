@@ -3,13 +3,7 @@ import { type Database, type Engine, engineOf } from "../../db/database.server.t
 import type { DB } from "../../db/schema.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
-import {
-  type ListingQuery,
-  PAGE_SIZE,
-  PRICE_MAX,
-  PRICE_MIN,
-  searchWords,
-} from "../../lib/listing-query.ts";
+import { type ListingQuery, PAGE_SIZE, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
 import { selectCardColumns, toProductCards } from "./product-card.server.ts";
 
 export type { FacetCount } from "../../lib/catalog-types.ts";
@@ -23,7 +17,8 @@ export interface ListingResult {
 }
 
 type ProductsExpression = ExpressionBuilder<DB, "products">;
-type Omit = "category" | "brand" | null;
+/** Filters left out: the category facet ignores category/subcategory, the brand facet brands. */
+type Omit = "category" | "brand" | "facets" | null;
 
 const CATEGORY_NAMES = new Map(CATEGORY_TREE.map((c) => [c.id, c.name]));
 
@@ -38,7 +33,8 @@ export async function searchProducts(db: Database, parsed: ListingQuery): Promis
       .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
       .$call((qb) => {
         let ordered = qb;
-        for (const [expression, direction] of orderBy(query)) ordered = ordered.orderBy(expression, direction);
+        for (const [expression, direction] of orderBy(query))
+          ordered = ordered.orderBy(expression, direction);
         return ordered;
       })
       .limit(PAGE_SIZE)
@@ -60,11 +56,13 @@ export async function searchProducts(db: Database, parsed: ListingQuery): Promis
     page: query.page,
     pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     facets: {
-      categories: CATEGORY_TREE.filter((c) => c.subcategories.length > 0 || categoryCounts.has(c.id)).map((c) => ({
-        value: c.id,
-        label: CATEGORY_NAMES.get(c.id) ?? c.id,
-        count: categoryCounts.get(c.id) ?? 0,
-      })),
+      categories: CATEGORY_TREE.filter((c) => c.subcategories.length > 0 || categoryCounts.has(c.id)).map(
+        (c) => ({
+          value: c.id,
+          label: CATEGORY_NAMES.get(c.id) ?? c.id,
+          count: categoryCounts.get(c.id) ?? 0,
+        }),
+      ),
       brands: brandsByValue(keys).map((brand) => ({ ...brand, count: countByValue.get(brand.value) ?? 0 })),
     },
   };
@@ -102,8 +100,14 @@ async function countFromFacets(db: Database, query: ListingQuery): Promise<Count
   const sum = sql<number>`coalesce(sum(product_count), 0)`;
   const [total, categories, brands] = await Promise.all([
     byBrand(byCategory(facets)).select(sum.as("count")).executeTakeFirstOrThrow(),
-    byBrand(facets).select(["categoryId as value", sum.as("count")]).groupBy("categoryId").execute(),
-    byCategory(facets).select(["brandKey as value", sum.as("count")]).groupBy("brandKey").execute(),
+    byBrand(facets)
+      .select(["categoryId as value", sum.as("count")])
+      .groupBy("categoryId")
+      .execute(),
+    byCategory(facets)
+      .select(["brandKey as value", sum.as("count")])
+      .groupBy("brandKey")
+      .execute(),
   ]);
   return {
     total: Number(total.count),
@@ -112,27 +116,40 @@ async function countFromFacets(db: Database, query: ListingQuery): Promise<Count
   };
 }
 
+/**
+ * Row filters (price, rating, flags, search): one pass over the matching products, grouped by
+ * category, subcategory and brand; the total and both facets are summed from that small result
+ * exactly as from the facet table.
+ */
 async function countFromProducts(db: Database, query: ListingQuery, engine: Engine): Promise<Counts> {
-  const [total, categories, brands] = await Promise.all([
-    countProducts(db, query),
-    db
-      .selectFrom("products")
-      .select(["categoryId as value", (eb) => eb.fn.countAll<number>().as("count")])
-      .where((eb) => eb.and(filterConditions(eb, query, engine, "category")))
-      .groupBy("categoryId")
-      .execute(),
-    db
-      .selectFrom("products")
-      .select([sql<string>`lower(brand)`.as("value"), (eb) => eb.fn.countAll<number>().as("count")])
-      .where((eb) => eb.and(filterConditions(eb, query, engine, "brand")))
-      .groupBy(sql`lower(brand)`)
-      .execute(),
-  ]);
-  return {
-    total,
-    categoryCounts: new Map(categories.map((c) => [c.value, Number(c.count)])),
-    brandCounts: new Map(brands.map((b) => [b.value, Number(b.count)])),
-  };
+  const groups = await db
+    .selectFrom("products")
+    .select([
+      "categoryId",
+      sql<string>`coalesce(subcategory_id, '')`.as("subcategoryId"),
+      sql<string>`lower(brand)`.as("brandKey"),
+      (eb) => eb.fn.countAll<number>().as("count"),
+    ])
+    .where((eb) => eb.and(filterConditions(eb, query, engine, "facets")))
+    .groupBy(["categoryId", sql`coalesce(subcategory_id, '')`, sql`lower(brand)`])
+    .execute();
+  const brands = new Set(query.brands);
+  const inCategory = (g: (typeof groups)[number]) =>
+    (!query.category || g.categoryId === query.category) &&
+    (!query.subcategory || g.subcategoryId === query.subcategory);
+  const inBrands = (g: (typeof groups)[number]) => brands.size === 0 || brands.has(g.brandKey);
+  const counts: Counts = { total: 0, categoryCounts: new Map(), brandCounts: new Map() };
+  for (const group of groups) {
+    const count = Number(group.count);
+    if (inCategory(group) && inBrands(group)) counts.total += count;
+    if (inBrands(group)) {
+      counts.categoryCounts.set(group.categoryId, (counts.categoryCounts.get(group.categoryId) ?? 0) + count);
+    }
+    if (inCategory(group)) {
+      counts.brandCounts.set(group.brandKey, (counts.brandCounts.get(group.brandKey) ?? 0) + count);
+    }
+  }
+  return counts;
 }
 
 export async function countProducts(db: Database, parsed: ListingQuery): Promise<number> {
@@ -169,7 +186,9 @@ function listBrandKeys(db: Database): Promise<Array<{ value: string; label: stri
  * the keys (the same on both engines), and a requested value with non-ASCII letters is mapped
  * back to the keys that exist.
  */
-function brandsByValue(keys: Array<{ value: string; label: string }>): Array<{ value: string; label: string }> {
+function brandsByValue(
+  keys: Array<{ value: string; label: string }>,
+): Array<{ value: string; label: string }> {
   const byValue = new Map<string, { value: string; label: string }>();
   for (const key of keys) {
     const value = key.value.toLowerCase();
@@ -195,11 +214,11 @@ function filterConditions(
   omit: Omit,
 ): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [eb("products.archivedAt", "is", null)];
-  if (omit !== "category") {
+  if (omit !== "category" && omit !== "facets") {
     if (query.category) conditions.push(eb("products.categoryId", "=", query.category));
     if (query.subcategory) conditions.push(eb("products.subcategoryId", "=", query.subcategory));
   }
-  if (omit !== "brand" && query.brands.length > 0) {
+  if (omit !== "brand" && omit !== "facets" && query.brands.length > 0) {
     conditions.push(eb(sql`lower(products.brand)`, "in", query.brands));
   }
   if (query.minPrice > PRICE_MIN) conditions.push(eb("products.priceCents", ">=", query.minPrice * 100));
@@ -224,11 +243,7 @@ const SEARCH_TEXT = sql`lower(products.name || ' ' || products.brand || ' ' || p
  * index (one phrase per word, so FTS syntax in the input is inert) and shorter words with LIKE;
  * PostgreSQL uses LIKE on the pg_trgm-indexed expression.
  */
-function searchConditions(
-  eb: ProductsExpression,
-  search: string,
-  engine: Engine,
-): Expression<SqlBool>[] {
+function searchConditions(eb: ProductsExpression, search: string, engine: Engine): Expression<SqlBool>[] {
   const words = searchWords(search);
   if (engine === "postgres") {
     return words.map((word) => eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(word)} escape '\\'`));
@@ -238,12 +253,18 @@ function searchConditions(
   if (indexed.length > 0) {
     const match = indexed.map((w) => `"${w.replaceAll('"', '""')}"`).join(" ");
     conditions.push(
-      eb("products.id", "in", sql<number>`(select rowid from products_fts where products_fts match ${match})`),
+      eb(
+        "products.id",
+        "in",
+        sql<number>`(select rowid from products_fts where products_fts match ${match})`,
+      ),
     );
   }
   for (const word of words.filter((w) => [...w].length < 3)) {
     // SQLite's lower() and LIKE fold ASCII only: "él" must also find "Él".
-    const variants = caseVariants(word).map((v) => eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(v)} escape '\\'`));
+    const variants = caseVariants(word).map((v) =>
+      eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(v)} escape '\\'`),
+    );
     conditions.push(eb.or(variants));
   }
   return conditions;
