@@ -9,8 +9,10 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
+import { InlineCssProvider } from "./components/document-styles.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
 import { requestInfoContext } from "./lib/request-context.ts";
+import { inlineCss } from "./services/inline-css.server.ts";
 import { logger } from "./services/logger.server.ts";
 
 // The HTTP server (server/) reaches the app's single copy of these through the build's entry module.
@@ -44,7 +46,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <InlineCssProvider value={inlineCss()}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </InlineCssProvider>
       </NonceProvider>,
       {
         nonce,

@@ -10,7 +10,7 @@ import {
   useSearchParams,
 } from "react-router";
 import type { Route } from "./+types/root";
-import stylesHref from "./app.css?url";
+import { DocumentStyles } from "./components/document-styles.tsx";
 import { Footer } from "./components/footer.tsx";
 import { Header } from "./components/header.tsx";
 import { useNonce } from "./components/nonce.tsx";
@@ -23,7 +23,6 @@ import { readCartId } from "./services/cart-session.server.ts";
 import { getToast } from "./services/toast.server.ts";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesHref },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -68,6 +67,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#3730a3" />
         <Meta />
+        <DocumentStyles />
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">

@@ -10,7 +10,7 @@ export function ProductCard({ product, priority = false }: { product: ProductCar
   const outOfStock = product.stock <= 0;
   const location = useLocation();
   return (
-    <article className="group flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm transition hover:shadow-md">
+    <article className="group flex w-full flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm transition hover:shadow-md">
       <div className="relative aspect-square bg-gray-100">
         {product.image && (
           <ProductImage
