@@ -17,6 +17,11 @@ export function DocumentStyles() {
   const nonce = useNonce();
   if (import.meta.env.DEV) return <link rel="stylesheet" href={stylesHref} />;
   return (
-    <style nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: css }} suppressHydrationWarning />
+    <style
+      nonce={nonce || undefined}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: our own built stylesheet, "</style" escaped
+      dangerouslySetInnerHTML={{ __html: css }}
+      suppressHydrationWarning
+    />
   );
 }
