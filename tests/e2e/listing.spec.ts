@@ -252,8 +252,8 @@ test.describe("filters (with JavaScript)", () => {
     await expect(chips(page)).toHaveText(
       [
         "Category: Home & Garden",
-        "Brand: kestrel",
-        "Brand: nordhaus",
+        "Brand: Kestrel",
+        "Brand: Nordhaus",
         "Price: $0 – $500",
         "Rating: 4+ stars",
       ],
