@@ -1,0 +1,88 @@
+/** Summarises a V8 .cpuprofile: self time by function and by package/file, for `--profile`. */
+import { readFileSync } from "node:fs";
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+export interface HotSpot {
+  name: string;
+  selfMs: number;
+  percent: number;
+}
+
+/** node_modules/<pkg> (or <scope>/<pkg>), the project-relative file, or the V8 category. */
+function owner(url: string, root: string): string {
+  if (!url) return "(native/V8)";
+  const path = url.replace(/^file:\/\//, "");
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (nm?.[1]) return nm[1];
+  if (path.startsWith("node:")) return path;
+  return path.startsWith(root)
+    ? path.slice(root.length + 1).replace(/^bench\/\.build\/[^/]+\//, "build/")
+    : path;
+}
+
+/**
+ * `window` limits the samples to a span of the monotonic clock in µs (V8's profile timestamps and
+ * process.hrtime share CLOCK_MONOTONIC on Linux), e.g. just the measured load, not startup.
+ */
+export function summarise(file: string, root: string, window?: { fromUs: number; toUs: number }, top = 15) {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  let t = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    t += delta;
+    if (window && (t < window.fromUs || t > window.toUs)) return;
+    self.set(id, (self.get(id) ?? 0) + delta);
+  });
+  let idleUs = 0;
+  let busyUs = 0;
+  const byFunction = new Map<string, number>();
+  const byOwner = new Map<string, number>();
+  for (const [id, us] of self) {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) continue;
+    if (frame.functionName === "(idle)") {
+      idleUs += us;
+      continue;
+    }
+    busyUs += us;
+    const where = owner(frame.url, root);
+    const fn = `${frame.functionName || "(anonymous)"} ${where}${frame.url ? `:${frame.lineNumber + 1}` : ""}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + us);
+    byOwner.set(where, (byOwner.get(where) ?? 0) + us);
+  }
+  /** Percentages are of busy (non-idle) time. */
+  const list = (map: Map<string, number>): HotSpot[] =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, us]) => ({
+        name,
+        selfMs: Math.round(us / 1000),
+        percent: busyUs > 0 ? Math.round((1000 * us) / busyUs) / 10 : 0,
+      }));
+  return {
+    busyMs: Math.round(busyUs / 1000),
+    idleMs: Math.round(idleUs / 1000),
+    byFunction: list(byFunction),
+    byOwner: list(byOwner),
+  };
+}

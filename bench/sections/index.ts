@@ -1,0 +1,14 @@
+/**
+ * The ordered list of benchmark sections. To add one (e.g. `catalogue` on 100k/1M synthetic
+ * products, or `checkout`), write bench/sections/<name>.ts exporting a `Section` and list it here;
+ * `npm run bench -- --only <name>` then selects it. Sections share the shop server through
+ * ctx.shop() (started once, on an empty data dir) — a section that needs its own data set should
+ * start its own server with startShop() from bench/lib/shop.ts.
+ */
+import type { Section } from "../lib/types.ts";
+import { bundle } from "./bundle.ts";
+import { http } from "./http.ts";
+import { lighthouse } from "./lighthouse.ts";
+import { startup } from "./startup.ts";
+
+export const sections: Section[] = [startup, http, lighthouse, bundle];
