@@ -216,6 +216,49 @@ export const http: Section = {
         if (last)
           last.note = `${shopResult.non2xx} non-2xx, ${shopResult.errors} errors, ${shopResult.timeouts} timeouts`;
       }
+      // The listing and a product page, each against node:http serving that page's own bytes.
+      const pages: Record<string, unknown> = {};
+      for (const path of ["/products", "/products/kestrel-x12-smartphone"]) {
+        const response = await fetch(`${shop.url}${path}`, { headers: { "accept-encoding": "identity" } });
+        if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+        const file = join(ctx.tmpDir, `page-${Object.keys(pages).length}.html`);
+        writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+        const pageRef = spawnTracked(
+          process.execPath,
+          [
+            join(ctx.root, "bench/servers/fixed-bytes.ts"),
+            file,
+            response.headers.get("content-type") ?? "text/html",
+          ],
+          { cwd: ctx.root },
+        );
+        try {
+          const port = await waitForListening(pageRef);
+          const shopPage = await load(ctx, `shop ${path}`, `${shop.url}${path}`);
+          const refPage = await load(ctx, `reference ${path}`, `http://127.0.0.1:${port}/`);
+          pages[path] = { shop: round(shopPage), reference: round(refPage) };
+          rows.push(
+            {
+              section: s,
+              metric: `shop GET ${path} throughput`,
+              value: shopPage.reqPerSec,
+              unit: "req/s",
+              digits: 0,
+              note: `p50 ${shopPage.p50Ms} ms, p99 ${shopPage.p99Ms} ms`,
+            },
+            {
+              section: s,
+              metric: `GET ${path} ratio shop / reference (same bytes)`,
+              value: shopPage.reqPerSec / refPage.reqPerSec,
+              unit: "×",
+              digits: 3,
+              note: `reference ${Math.round(refPage.reqPerSec)} req/s`,
+            },
+          );
+        } finally {
+          await pageRef.stop();
+        }
+      }
       const profile = ctx.opts.profile ? await profileShop(ctx) : undefined;
       if (profile) {
         rows.push({
@@ -243,6 +286,7 @@ export const http: Section = {
           reference: round(refResult),
           shopGzip: round(gzipResult),
           ratio: Number(ratio.toFixed(4)),
+          pages,
         },
       };
     } finally {

@@ -262,9 +262,59 @@ export const lighthouse: Section = {
         const row = rows.find((r) => r.metric === "shop accessibility score");
         if (row) row.note = `failing: ${failing.join(", ")}`;
       }
+      // The listing and a product page (issue 3 targets), shop only.
+      const otherPages: Record<string, unknown> = {};
+      for (const path of ["/products", "/products/kestrel-x12-smartphone"]) {
+        const run = await median(ctx, `shop ${path}`, `${shop.url}${path}`);
+        const d = digest(run.lhr);
+        otherPages[path] = { scores: d.scores, metricsMs: d.metricsMs, cls: d.cls };
+        rows.push(
+          {
+            section: s,
+            metric: `${path} performance score`,
+            value: d.scores.performance,
+            unit: "",
+            digits: 0,
+            target: { op: ">=", value: 95 },
+          },
+          {
+            section: s,
+            metric: `${path} LCP`,
+            value: sec(d.metricsMs.lcp),
+            unit: "s",
+            digits: 2,
+            target: { op: "<=", value: 1.8 },
+          },
+          {
+            section: s,
+            metric: `${path} CLS`,
+            value: d.cls,
+            unit: "",
+            digits: 3,
+            target: { op: "<=", value: 0.02 },
+          },
+          {
+            section: s,
+            metric: `${path} accessibility score`,
+            value: d.scores.accessibility,
+            unit: "",
+            digits: 0,
+            target: { op: "=", value: 100 },
+          },
+          {
+            section: s,
+            metric: `${path} SEO score`,
+            value: d.scores.seo,
+            unit: "",
+            digits: 0,
+            target: { op: "=", value: 100 },
+          },
+        );
+      }
       return {
         rows,
         data: {
+          otherPages,
           runsPerPage: ctx.opts.lighthouseRuns,
           performanceScoresAllRuns: { shop: shopRun.all, reference: refRun.all },
           lighthouseVersion: shopRun.lhr.lighthouseVersion,
