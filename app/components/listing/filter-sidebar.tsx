@@ -38,7 +38,6 @@ export function FilterSidebar({
 }) {
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
-  const detailsRef = useRef<HTMLDetailsElement>(null);
   const [minPrice, setMinPrice] = useState(query.minPrice);
   const [maxPrice, setMaxPrice] = useState(query.maxPrice);
 
@@ -46,17 +45,6 @@ export function FilterSidebar({
     setMinPrice(query.minPrice);
     setMaxPrice(query.maxPrice);
   }, [query.minPrice, query.maxPrice]);
-
-  useEffect(() => {
-    const details = detailsRef.current;
-    if (!details || !window.matchMedia("(max-width: 767px)").matches) return;
-    details.open = openOnSmallScreens;
-    const remember = () => {
-      openOnSmallScreens = details.open;
-    };
-    details.addEventListener("toggle", remember);
-    return () => details.removeEventListener("toggle", remember);
-  }, []);
 
   // With JavaScript the form goes to the listing's canonical URL (defaults left out), as links do.
   const apply = () => {
@@ -110,17 +98,31 @@ export function FilterSidebar({
   };
 
   return (
-    <details ref={detailsRef} open className="group rounded-xl border border-gray-200 md:border-0">
-      <summary className="flex items-center justify-between px-4 py-3 font-semibold md:hidden">
-        <span className="group-open:hidden">Show Filters</span>
-        <span className="hidden group-open:inline">Hide Filters</span>
-      </summary>
+    // Collapsed on small screens by CSS alone (a checkbox toggle): works without JavaScript and
+    // nothing moves when the page hydrates. Always open from md up.
+    <div className="group/filters rounded-xl border border-gray-200 md:border-0">
+      <input
+        id="filters-toggle"
+        type="checkbox"
+        className="peer sr-only md:hidden"
+        defaultChecked={openOnSmallScreens}
+        onChange={(event) => {
+          openOnSmallScreens = event.currentTarget.checked;
+        }}
+      />
+      <label
+        htmlFor="filters-toggle"
+        className="flex cursor-pointer items-center justify-between px-4 py-3 font-semibold peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600 md:hidden"
+      >
+        <span className="group-has-[#filters-toggle:checked]/filters:hidden">Show Filters</span>
+        <span className="hidden group-has-[#filters-toggle:checked]/filters:inline">Hide Filters</span>
+      </label>
       <Form
         ref={formRef}
         method="get"
         action={path}
         preventScrollReset
-        className="space-y-6 px-4 pb-4 md:px-0"
+        className="hidden space-y-6 px-4 pb-4 group-has-[#filters-toggle:checked]/filters:block md:block md:px-0"
         aria-label="Filters"
         onSubmit={(event) => {
           event.preventDefault();
@@ -283,6 +285,6 @@ export function FilterSidebar({
           </Link>
         </div>
       </Form>
-    </details>
+    </div>
   );
 }
