@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { SHOP_LINKS } from "../lib/site-links.ts";
 import { NewsletterForm } from "./newsletter-form.tsx";
 
 export interface ShopContact {
@@ -7,14 +8,6 @@ export interface ShopContact {
   phone: string;
   address: string;
 }
-
-const SHOP_LINKS = [
-  { to: "/products", label: "All Products" },
-  { to: "/products/new-arrivals", label: "New Arrivals" },
-  { to: "/products?bestseller=true", label: "Best Sellers" },
-  { to: "/products?featured=true", label: "Featured" },
-  { to: "/products/deals", label: "Today's Deals" },
-];
 
 const SERVICE_LINKS = [
   { to: "/orders/track", label: "Track Your Order" },

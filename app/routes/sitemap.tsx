@@ -5,6 +5,7 @@ import { getDb } from "../db/client.server.ts";
 import { getHtmlSitemapProducts } from "../domain/catalog/sitemap.server.ts";
 import { CATEGORY_TREE, productsUrl } from "../lib/catalog-constants.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { SHOP_LINKS } from "../lib/site-links.ts";
 import type { Route } from "./+types/sitemap";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -26,14 +27,7 @@ export function headers() {
   return { "Cache-Control": "private, max-age=0, must-revalidate" };
 }
 
-const SHOP_LINKS = [
-  { to: "/", label: "Home" },
-  { to: "/products", label: "All Products" },
-  { to: "/products/new-arrivals", label: "New Arrivals" },
-  { to: "/products?bestseller=true", label: "Best Sellers" },
-  { to: "/products?featured=true", label: "Featured" },
-  { to: "/products/deals", label: "Today's Deals" },
-];
+const BROWSE_LINKS = [{ to: "/", label: "Home" }, ...SHOP_LINKS];
 
 const SERVICE_LINKS = [
   { to: "/help", label: "Help Center" },
@@ -59,7 +53,7 @@ export default function Sitemap({ loaderData }: Route.ComponentProps) {
       <p className="mt-3 max-w-2xl text-lg text-gray-600">Every part of the shop, on one page.</p>
 
       <div className="mt-10 grid gap-10 sm:grid-cols-2 lg:grid-cols-3">
-        <LinkSection id="sitemap-shop" title="Shop" links={SHOP_LINKS} />
+        <LinkSection id="sitemap-shop" title="Shop" links={BROWSE_LINKS} />
         <LinkSection id="sitemap-service" title="Customer Service" links={SERVICE_LINKS} />
         <LinkSection id="sitemap-account" title="Your Account" links={ACCOUNT_LINKS} />
       </div>

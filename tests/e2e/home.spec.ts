@@ -110,11 +110,11 @@ test.describe("home page", () => {
     await expect(footer.getByRole("navigation", { name: "Legal" }).getByRole("link")).toHaveCount(4);
   });
 
-  test("head: title, meta description and canonical link", async ({ page }) => {
+  test("head: title, meta description and canonical link", async ({ page, baseURL }) => {
     await visit(page, "/");
     await expect(page).toHaveTitle("Cartwheel");
     await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /\S{10,}/);
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", "http://127.0.0.1:3100/");
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/`);
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
   });
 });
