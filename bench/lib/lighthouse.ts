@@ -1,21 +1,14 @@
 /** One Lighthouse run (mobile defaults, simulated throttling) against a fresh headless Chromium. */
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Result } from "lighthouse";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/chromium.ts";
 import { onCleanup } from "./procs.ts";
 
-export const CHROME_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+export const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_ARGS];
 
 export async function runLighthouse(url: string): Promise<Result> {
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    chromePath: CHROMIUM_PATH,
     chromeFlags: CHROME_FLAGS,
     logLevel: "silent",
     handleSIGINT: false,
