@@ -44,7 +44,8 @@ export default defineConfig({
   ],
   webServer: {
     // A fresh data directory every run: the server migrates and seeds the demo catalogue on start.
-    command: `rm -rf ${DATA_DIR} ${BUILD_DIR} && npm run build --silent && node server/main.ts`,
+    // The server's log goes to a file the tests read (e.g. to prove no card number is ever logged).
+    command: `rm -rf ${DATA_DIR} ${BUILD_DIR} && npm run build --silent && mkdir -p ${DATA_DIR} && node server/main.ts >> ${DATA_DIR}/server.log`,
     url: `${BASE_URL}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -63,7 +64,9 @@ export default defineConfig({
       FILE_STORE_URL: fileUrl("uploads"),
       MAIL_URL: fileUrl("mail"),
       PUBLIC_URL: BASE_URL,
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: "info",
+      // Short but visible: the checkout e2e sees Place Order's pending state.
+      PAYMENT_DELAY_MS: "300",
     },
   },
 });

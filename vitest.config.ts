@@ -13,6 +13,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    env: { NODE_ENV: "test", LOG_LEVEL: "silent" },
+    env: { NODE_ENV: "test", LOG_LEVEL: "silent", PAYMENT_DELAY_MS: "0" },
   },
 });

@@ -28,10 +28,19 @@ const envSchema = z.object({
   CONTACT_EMAIL: z.email().default("hello@cartwheel.example"),
   CONTACT_PHONE: z.string().trim().min(3).default("+1 (555) 010-0199"),
   CONTACT_ADDRESS: z.string().trim().min(3).default("100 Market Street, Springfield, USA"),
+  /** behind a reverse proxy: take the client address from X-Forwarded-For */
+  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   SEED_ON_EMPTY: z.enum(["true", "false"]).default("true"),
+  PAYMENT_GATEWAY: z.enum(["test"]).default("test"),
+  PAYMENT_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(1000),
 });
 
-export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string; PUBLIC_URL: string };
+export type Env = z.infer<typeof envSchema> & {
+  SESSION_SECRET: string;
+  PUBLIC_URL: string;
+  /** a developer's or newcomer's machine (`npm start`, dev, tests), not a deployment */
+  LOCAL: boolean;
+};
 
 export class ConfigError extends Error {}
 
@@ -53,6 +62,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ...env,
     SESSION_SECRET: env.SESSION_SECRET ?? localSecret(env.DATA_DIR),
     PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    LOCAL: env.NODE_ENV !== "production" || source.CARTWHEEL_LOCAL === "true",
   };
 }
 

@@ -19,6 +19,7 @@ import { ToastProvider } from "./components/toasts.tsx";
 import { getDb } from "./db/client.server.ts";
 import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
 import { getEnv } from "./env.server.ts";
+import { getSessionUser } from "./services/auth/session.server.ts";
 import { readCartId } from "./services/cart-session.server.ts";
 import { getToast } from "./services/toast.server.ts";
 
@@ -31,14 +32,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { toast, headers } = await getToast(request);
   // The header badge: one query, and none at all for a visitor without a cart cookie.
   const cartId = await readCartId(request);
-  const cartQuantity = cartId ? await getCartQuantity(await getDb(), cartId) : 0;
+  const [cartQuantity, user] = await Promise.all([
+    cartId ? getCartQuantity(await getDb(), cartId) : 0,
+    getSessionUser(request),
+  ]);
   return data(
     {
       toast,
       origin: env.PUBLIC_URL,
       year: new Date().getFullYear(),
       cartQuantity,
-      userName: null as string | null,
+      userName: user?.displayName ?? null,
       contact: {
         name: env.SHOP_NAME,
         email: env.CONTACT_EMAIL,

@@ -3,7 +3,9 @@ import { createDatabase } from "../app/db/database.server.ts";
 import { migrateToLatest } from "../app/db/migrate.server.ts";
 import { seedDemoCatalog } from "../app/db/seed/seed.server.ts";
 import { generateSyntheticCatalog } from "../app/db/seed/synthetic-catalog.ts";
+import { createOrUpdateUser } from "../app/domain/accounts/users.server.ts";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
+import { createAuth } from "../app/services/auth/auth.server.ts";
 import { createFileStore } from "../app/services/file-store.server.ts";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -13,6 +15,8 @@ Commands:
   seed                              add the demo catalogue (idempotent)
   catalog:generate --count N        add N synthetic products for benchmarks
                    [--seed S] [--batch B]
+  user:create --email E --password P --role admin|customer [--name N]
+                                    create a user, or set an existing user's password and role
 
 Configuration comes from the environment (DATABASE_URL, FILE_STORE_URL, ...), as for the server.`;
 
@@ -56,6 +60,39 @@ async function main(argv: string[]): Promise<number> {
         });
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         console.log(`Generated ${created} products in ${seconds} s.`);
+        return 0;
+      }
+      case "user:create": {
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            email: { type: "string" },
+            password: { type: "string" },
+            role: { type: "string", default: "customer" },
+            name: { type: "string" },
+          },
+        });
+        const auth = createAuth({
+          db,
+          secret: env.SESSION_SECRET,
+          baseURL: env.PUBLIC_URL,
+          shopName: env.SHOP_NAME,
+          sendResetPassword: async () => {},
+        });
+        const result = await createOrUpdateUser(
+          { auth, db },
+          {
+            email: values.email ?? "",
+            password: values.password ?? "",
+            role: values.role as "admin",
+            name: values.name,
+          },
+        );
+        if (!result.ok) {
+          console.error(`user:create: ${result.problems.join("; ")}`);
+          return 1;
+        }
+        console.log(`${result.created ? "Created" : "Updated"} ${result.email} (role: ${result.role}).`);
         return 0;
       }
       default:

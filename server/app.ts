@@ -1,3 +1,4 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
@@ -95,6 +96,7 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
     context.set(entry.requestInfoContext, {
       nonce: c.get("secureHeadersNonce") ?? "",
       requestId: c.get("requestId"),
+      clientIp: clientIp(c.req.header("X-Forwarded-For"), () => getConnInfo(c).remote.address),
     });
     return handleRequest(c.req.raw, context);
   });
@@ -105,4 +107,24 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
   });
 
   return app;
+}
+
+/**
+ * The visitor's address for rate limits: the socket's peer, or, behind a trusted reverse proxy
+ * (TRUST_PROXY=true), the client the proxy names last in X-Forwarded-For.
+ */
+function clientIp(forwardedFor: string | undefined, socketAddress: () => string | undefined): string {
+  if (process.env.TRUST_PROXY === "true" && forwardedFor) {
+    const hops = forwardedFor
+      .split(",")
+      .map((hop) => hop.trim())
+      .filter(Boolean);
+    const last = hops.at(-1);
+    if (last) return last.slice(0, 64);
+  }
+  try {
+    return socketAddress() ?? "unknown";
+  } catch {
+    return "unknown";
+  }
 }

@@ -1,4 +1,7 @@
+import { createOrUpdateUser, DEMO_ADMIN } from "../domain/accounts/users.server.ts";
 import { getEnv } from "../env.server.ts";
+import { type Auth, createAuth } from "../services/auth/auth.server.ts";
+import { sendPasswordResetEmail } from "../services/auth/password-reset-email.server.ts";
 import { createFileStore, type FileStore } from "../services/file-store.server.ts";
 import { logger } from "../services/logger.server.ts";
 import { createDatabase, type Database } from "./database.server.ts";
@@ -12,6 +15,7 @@ import { isCatalogEmpty, seedDemoCatalog } from "./seed/seed.server.ts";
 interface AppServices {
   db: Database;
   files: FileStore;
+  auth: Auth;
 }
 
 let services: Promise<AppServices> | undefined;
@@ -38,7 +42,27 @@ async function openServices(): Promise<AppServices> {
     const { created } = await seedDemoCatalog(db, files);
     logger.info({ products: created }, "empty catalogue: demo data seeded");
   }
-  return { db, files };
+  const auth = createAuth({
+    db,
+    secret: env.SESSION_SECRET,
+    baseURL: env.PUBLIC_URL,
+    shopName: env.SHOP_NAME,
+    sendResetPassword: sendPasswordResetEmail,
+  });
+  if (
+    env.SEED_ON_EMPTY === "true" &&
+    env.LOCAL &&
+    !(await db.selectFrom("users").select("id").executeTakeFirst())
+  ) {
+    // Local use only (README): never on a deployment, which creates its admin with the CLI.
+    await createOrUpdateUser({ auth, db }, { ...DEMO_ADMIN, role: "admin" });
+    logger.info({ email: DEMO_ADMIN.email }, "no users yet: demo admin created (local use only)");
+  }
+  return { db, files, auth };
+}
+
+export async function getAuth(): Promise<Auth> {
+  return (await getServices()).auth;
 }
 
 export async function closeServices(): Promise<void> {

@@ -3,6 +3,9 @@ import type { Database } from "./database.server.ts";
 import * as catalog from "./migrations/2026-11-22T0200-catalog.ts";
 import * as shopping from "./migrations/2026-11-22T0300-shopping.ts";
 import * as catalogFacets from "./migrations/2026-11-22T0310-catalog-facets.ts";
+import * as catalogQuerySpeed from "./migrations/2026-11-22T0320-catalog-query-speed.ts";
+import * as checkout from "./migrations/2026-11-22T0400-checkout.ts";
+import * as accounts from "./migrations/2026-11-22T0500-accounts.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -12,6 +15,9 @@ const migrations: Record<string, Migration> = {
   "2026-11-22T0200-catalog": catalog,
   "2026-11-22T0300-shopping": shopping,
   "2026-11-22T0310-catalog-facets": catalogFacets,
+  "2026-11-22T0320-catalog-query-speed": catalogQuerySpeed,
+  "2026-11-22T0400-checkout": checkout,
+  "2026-11-22T0500-accounts": accounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

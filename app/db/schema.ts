@@ -60,6 +60,8 @@ export interface CartsTable {
   /** random token; the guest's HttpOnly cookie carries it (signed) */
   id: string;
   userId: string | null;
+  /** the coupon the shopper applied (upper-case code); re-validated whenever the cart is priced */
+  couponCode: Generated<string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -104,6 +106,184 @@ export interface CatalogFacetsTable {
   productCount: number;
 }
 
+/**
+ * Live product counts per category/price band/whole-star rating/brand, maintained by triggers
+ * (migration 0320). price_band = 2 × min(price_cents / 10000, 20), + 1 unless a whole $100.
+ */
+export interface CatalogPriceBandsTable {
+  categoryId: string;
+  priceBand: number;
+  ratingFloor: number;
+  brandKey: string;
+  productCount: number;
+}
+
+/** catalog_price_bands summed over brands (migration 0320). */
+export interface CatalogPriceBandTotalsTable {
+  categoryId: string;
+  priceBand: number;
+  ratingFloor: number;
+  productCount: number;
+}
+
+export type CouponKind = "percent" | "fixed";
+
+export interface CouponsTable {
+  id: Generated<number>;
+  /** upper-case */
+  code: string;
+  kind: CouponKind;
+  /** percent: 1..100; fixed: cents */
+  amount: number;
+  minSubtotalCents: Generated<number>;
+  expiresAt: Timestamp | null;
+  usageLimit: number | null;
+  usedCount: Generated<number>;
+  active: Generated<Flag>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type OrderStatus = "paid" | "shipped" | "delivered" | "cancelled";
+
+export interface OrdersTable {
+  id: Generated<number>;
+  /** public, random (not sequential) order number, e.g. CW-7K2M9QXD */
+  number: string;
+  idempotencyKey: string;
+  userId: string | null;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+  shippingMethod: "standard" | "express";
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
+  couponCode: string | null;
+  status: OrderStatus;
+  paymentBrand: string;
+  paymentLast4: string;
+  /** the gateway's authorization id (never card data) */
+  paymentReference: string;
+  /** YYYY-MM-DD */
+  estimatedDelivery: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  orderId: number;
+  productId: number | null;
+  productSlug: string;
+  name: string;
+  brand: string;
+  imageKey: string | null;
+  unitPriceCents: number;
+  quantity: number;
+  lineTotalCents: number;
+}
+
+export interface OrderEventsTable {
+  id: Generated<number>;
+  orderId: number;
+  fromStatus: OrderStatus | null;
+  toStatus: OrderStatus;
+  /** 'checkout', 'system' or the acting user's id */
+  actor: string;
+  createdAt: Timestamp;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  /** epoch milliseconds */
+  windowStart: number;
+  count: number;
+}
+
+/** Better Auth's user table (its dates are Date on PostgreSQL, text on SQLite). */
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean | number;
+  image: string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  /** 'customer' (default) or 'admin' */
+  role: string | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  expiresAt: Date | string;
+  token: string;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+}
+
+export interface AccountsTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  password: string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+export interface AddressesTable {
+  id: Generated<number>;
+  userId: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+  isDefault: Flag;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SavedCardsTable {
+  id: Generated<number>;
+  userId: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  cardholderName: string;
+  gatewayToken: string;
+  createdAt: Timestamp;
+}
+
+export interface WishlistItemsTable {
+  userId: string;
+  productId: number;
+  addedAt: Timestamp;
+}
+
+export interface ReviewVotesTable {
+  reviewId: number;
+  userId: string;
+  kind: "helpful" | "report";
+  createdAt: Timestamp;
+}
+
 export interface DB {
   categories: CategoriesTable;
   products: ProductsTable;
@@ -114,6 +294,20 @@ export interface DB {
   reviews: ReviewsTable;
   contactMessages: ContactMessagesTable;
   catalogFacets: CatalogFacetsTable;
+  catalogPriceBands: CatalogPriceBandsTable;
+  catalogPriceBandTotals: CatalogPriceBandTotalsTable;
+  coupons: CouponsTable;
+  orders: OrdersTable;
+  orderItems: OrderItemsTable;
+  orderEvents: OrderEventsTable;
+  rateLimits: RateLimitsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  addresses: AddressesTable;
+  savedCards: SavedCardsTable;
+  wishlistItems: WishlistItemsTable;
+  reviewVotes: ReviewVotesTable;
 }
 
 export type Product = Selectable<ProductsTable>;

@@ -5,6 +5,12 @@ export interface RequestInfo {
   /** CSP nonce for inline scripts; empty when no CSP is sent (development server). */
   nonce: string;
   requestId: string;
+  /** the visitor's IP address (for rate limits); "unknown" when the server cannot tell */
+  clientIp: string;
 }
 
-export const requestInfoContext = createContext<RequestInfo>({ nonce: "", requestId: "" });
+export const requestInfoContext = createContext<RequestInfo>({
+  nonce: "",
+  requestId: "",
+  clientIp: "unknown",
+});

@@ -11,6 +11,8 @@ import {
   updateCartItemToast,
 } from "../domain/cart/messages.server.ts";
 import { clearCart, removeCartItem, updateCartItem } from "../domain/cart/update-item.server.ts";
+import { COUPON_MESSAGES, normalizeCouponCode } from "../domain/coupons/coupon-rules.ts";
+import { applyCouponToCart, removeCouponFromCart } from "../domain/coupons/coupons.server.ts";
 import { getEnv } from "../env.server.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -41,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { cart: cartId ? await getCart(await getDb(), cartId) : emptyCart() };
 }
 
-/** POST /cart: add, buy-now, update, remove, clear, apply-coupon; POST → redirect → toast. */
+/** POST /cart: add, buy-now, update, remove, clear, apply-coupon, remove-coupon; POST → redirect → toast. */
 export async function action({ request }: Route.ActionArgs) {
   const parsed = parseCartAction(await request.formData().catch(() => new FormData()));
   if (!parsed.ok) return data({ error: parsed.message }, { status: 400 });
@@ -85,9 +87,29 @@ export async function action({ request }: Route.ActionArgs) {
       if (cartId) await clearCart(await getDb(), cartId);
       return redirectWithCart(backTo("/cart"), { type: "success", message: CART_MESSAGES.cleared });
     }
-    case "apply-coupon":
-      // Coupons arrive with the Checkout issue; until then say so instead of pretending.
-      return redirectWithCart(backTo("/cart"), { type: "info", message: CART_MESSAGES.couponsSoon });
+    case "apply-coupon": {
+      const code = normalizeCouponCode(input.code);
+      if (code === "")
+        return redirectWithCart(backTo("/cart"), { type: "error", message: COUPON_MESSAGES.missing });
+      const cartId = await readCartId(request);
+      const db = await getDb();
+      const cart = cartId ? await getCart(db, cartId) : emptyCart();
+      if (!cartId || cart.totalQuantity === 0) {
+        return redirectWithCart(backTo("/cart"), { type: "error", message: CART_MESSAGES.couponNeedsItems });
+      }
+      const result = await applyCouponToCart(db, { cartId, code, subtotalCents: cart.totals.subtotalCents });
+      return redirectWithCart(
+        backTo("/cart"),
+        result.ok
+          ? { type: "success", message: COUPON_MESSAGES.applied(result.code) }
+          : { type: "error", message: result.message },
+      );
+    }
+    case "remove-coupon": {
+      const cartId = await readCartId(request);
+      if (cartId) await removeCouponFromCart(await getDb(), cartId);
+      return redirectWithCart(backTo("/cart"), { type: "success", message: COUPON_MESSAGES.removed });
+    }
   }
 }
 

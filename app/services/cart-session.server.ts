@@ -44,3 +44,8 @@ export async function cartIdFor(request: Request): Promise<{ cartId: string; isN
 export async function serializeCartCookie(cartId: string): Promise<string> {
   return cartCookie().serialize(cartId);
 }
+
+/** Set-Cookie value that removes the cart cookie (signing out leaves no cart behind). */
+export async function clearCartCookie(): Promise<string> {
+  return cartCookie().serialize("", { maxAge: 0 });
+}

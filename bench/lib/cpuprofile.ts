@@ -86,3 +86,42 @@ export function summarise(file: string, root: string, window?: { fromUs: number;
     byOwner: list(byOwner),
   };
 }
+
+/**
+ * CPU ms spent with each of `names` anywhere on the stack (inclusive time), within `window`.
+ * Async functions only count their synchronous stretches (and what those call): after an `await`
+ * the stack starts at the resumed function, not at its caller.
+ */
+export function inclusiveByName(
+  file: string,
+  names: string[],
+  window?: { fromUs: number; toUs: number },
+): Record<string, number> {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+  const wanted = new Set(names);
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const memo = new Map<number, string[]>();
+  const onStack = (id: number): string[] => {
+    const cached = memo.get(id);
+    if (cached) return cached;
+    const found = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const name = byId.get(at)?.callFrame.functionName;
+      if (name && wanted.has(name)) found.add(name);
+    }
+    const list = [...found];
+    memo.set(id, list);
+    return list;
+  };
+  const totals = new Map<string, number>(names.map((n) => [n, 0]));
+  let t = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    t += delta;
+    if (window && (t < window.fromUs || t > window.toUs)) return;
+    for (const name of onStack(id)) totals.set(name, (totals.get(name) ?? 0) + delta);
+  });
+  return Object.fromEntries([...totals].map(([name, us]) => [name, Math.round(us / 100) / 10]));
+}

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { freePort, spawnTracked, type Tracked, waitFor200 } from "./procs.ts";
 
 export interface BuildInfo {
@@ -64,7 +64,14 @@ export async function prepareBuild(
     npmBuild(root, dir, log);
     source = "fresh build (--build)";
   } else {
-    const shared = join(root, "build");
+    // BENCH_BUILD_DIR: measure another existing build (e.g. one made earlier with BUILD_DIR=…)
+    const shared = process.env.BENCH_BUILD_DIR
+      ? resolve(root, process.env.BENCH_BUILD_DIR)
+      : join(root, "build");
+    const label = shared.startsWith(`${root}/`) ? shared.slice(root.length + 1) : shared;
+    if (process.env.BENCH_BUILD_DIR && !existsSync(join(shared, "server/index.js"))) {
+      throw new Error(`BENCH_BUILD_DIR=${process.env.BENCH_BUILD_DIR} has no server/index.js`);
+    }
     if (!existsSync(join(shared, "server/index.js"))) {
       log("no build/server/index.js: running npm run build…");
       npmBuild(root, undefined, log);
@@ -72,7 +79,7 @@ export async function prepareBuild(
     const sources = Math.max(newestMtime(join(root, "app")), statSync(join(root, "vite.config.ts")).mtimeMs);
     if (sources > statSync(join(shared, "server/index.js")).mtimeMs + 1000) {
       log(
-        "warning: app/ has files newer than build/ — measuring the existing build (use --build for a fresh one)",
+        `warning: app/ has files newer than ${label}/ — measuring the existing build (use --build for a fresh one)`,
       );
     }
     // build/ may be rewritten by a concurrent `npm run build`: copy until the copy is consistent.
@@ -85,7 +92,7 @@ export async function prepareBuild(
       log("build/ is being rewritten; retrying the snapshot in 2 s…");
       await new Promise((r) => setTimeout(r, 2_000));
     }
-    source = "snapshot of build/";
+    source = `snapshot of ${label}/`;
   }
   if (!consistent(dir)) throw new Error(`build at ${dir} is incomplete`);
   const assets = readdirSync(join(dir, "client/assets"));
@@ -112,6 +119,8 @@ export async function startShop(
   buildDir: string,
   dataDir: string,
   extraArgs: string[] = [],
+  /** overrides, applied last (e.g. DATABASE_URL=postgres://…, PAYMENT_DELAY_MS=0, SEED_ON_EMPTY=false) */
+  extraEnv: Record<string, string> = {},
 ): Promise<ShopServer> {
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
@@ -130,6 +139,7 @@ export async function startShop(
     FILE_STORE_URL: `file:${join(dataDir, "uploads")}`,
     MAIL_URL: `file:${join(dataDir, "mail")}`,
     LOG_LEVEL: "warn",
+    ...extraEnv,
   };
   const spawned = performance.now();
   const proc = spawnTracked(process.execPath, [...extraArgs, "server/main.ts"], { cwd: root, env });

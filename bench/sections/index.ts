@@ -8,8 +8,9 @@
 import type { Section } from "../lib/types.ts";
 import { bundle } from "./bundle.ts";
 import { catalog } from "./catalog.ts";
+import { checkout } from "./checkout.ts";
 import { http } from "./http.ts";
 import { lighthouse } from "./lighthouse.ts";
 import { startup } from "./startup.ts";
 
-export const sections: Section[] = [startup, http, lighthouse, bundle, catalog];
+export const sections: Section[] = [startup, http, lighthouse, bundle, catalog, checkout];

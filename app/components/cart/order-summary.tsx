@@ -1,13 +1,15 @@
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import type { CartView } from "../../domain/cart/cart-types.ts";
 import { formatCents } from "../../lib/money.ts";
 import { FREE_SHIPPING_THRESHOLD_CENTS, TAX_LABEL } from "../../lib/pricing.ts";
+
+import { CouponForm } from "./coupon-form.tsx";
 
 const PAYMENT_LABELS = ["Visa", "MasterCard", "American Express", "PayPal"] as const;
 
 /** Subtotal, shipping, tax and total, all computed on the server from today's prices. */
 export function OrderSummary({ cart }: { cart: CartView }) {
-  const { subtotalCents, shippingCents, taxCents, totalCents } = cart.totals;
+  const { subtotalCents, discountCents, shippingCents, taxCents, totalCents } = cart.totals;
   const toFreeShipping = FREE_SHIPPING_THRESHOLD_CENTS - subtotalCents;
   return (
     <section
@@ -24,6 +26,12 @@ export function OrderSummary({ cart }: { cart: CartView }) {
           </dt>
           <dd data-testid="summary-subtotal">{formatCents(subtotalCents)}</dd>
         </div>
+        {cart.coupon && (
+          <div className="flex justify-between gap-4 text-green-800">
+            <dt>Discount ({cart.coupon.label})</dt>
+            <dd data-testid="summary-discount">−{formatCents(discountCents)}</dd>
+          </div>
+        )}
         <div className="flex justify-between gap-4">
           <dt>Shipping</dt>
           <dd data-testid="summary-shipping">{shippingCents === 0 ? "Free" : formatCents(shippingCents)}</dd>
@@ -46,28 +54,7 @@ export function OrderSummary({ cart }: { cart: CartView }) {
         </p>
       )}
 
-      <Form method="post" action="/cart" preventScrollReset className="mt-6">
-        <input type="hidden" name="intent" value="apply-coupon" />
-        <label htmlFor="coupon-code" className="block text-sm font-medium text-gray-800">
-          Coupon code
-        </label>
-        <div className="mt-1 flex gap-2">
-          <input
-            id="coupon-code"
-            name="code"
-            type="text"
-            autoComplete="off"
-            maxLength={64}
-            className="min-w-0 flex-1 rounded-lg border border-gray-400 bg-white px-3 py-2 text-sm"
-          />
-          <button
-            type="submit"
-            className="rounded-lg border border-brand-700 bg-white px-4 py-2 text-sm font-semibold text-brand-700 hover:bg-brand-50"
-          >
-            Apply
-          </button>
-        </div>
-      </Form>
+      <CouponForm cart={cart} />
 
       {cart.totalQuantity > 0 ? (
         <Link

@@ -5,6 +5,7 @@ import type { FileStore } from "../../services/file-store.server.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../services/images.server.ts";
 import type { Database } from "../database.server.ts";
 import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
+import { seedDemoCoupons } from "./demo-coupons.ts";
 import { seedDemoReviews } from "./demo-reviews.ts";
 import { drawProductSvg } from "./product-art.ts";
 
@@ -34,8 +35,8 @@ export async function seedCategories(db: Database): Promise<void> {
 }
 
 /**
- * The demo catalogue: categories, the 8 sample products, their generated pictures and a few
- * written reviews each. Idempotent: a product whose slug exists is left as it is (an admin may
+ * The demo catalogue: categories, the 8 sample products, their generated pictures, a few
+ * written reviews each and the demo coupons. Idempotent: a product whose slug exists is left as it is (an admin may
  * have edited it); reviews are added only to a demo product that has none.
  */
 export async function seedDemoCatalog(
@@ -68,6 +69,7 @@ export async function seedDemoCatalog(
   }
   // The latest written reviews of each demo product (only for products that have none yet).
   await seedDemoReviews(db, now);
+  await seedDemoCoupons(db, now);
   return { created };
 }
 

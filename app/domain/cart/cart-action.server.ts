@@ -39,7 +39,8 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("update"), productId, quantity: setQuantity, redirectTo }),
   z.object({ intent: z.literal("remove"), productId, redirectTo }),
   z.object({ intent: z.literal("clear"), redirectTo }),
-  z.object({ intent: z.literal("apply-coupon"), code: z.string().max(200).optional(), redirectTo }),
+  z.object({ intent: z.literal("apply-coupon"), code: z.string().max(200).default(""), redirectTo }),
+  z.object({ intent: z.literal("remove-coupon"), redirectTo }),
 ]);
 
 export type CartAction = z.infer<typeof cartActionSchema>;

@@ -122,6 +122,7 @@ describe("parseCartAction", () => {
       "remove",
       "clear",
       "apply-coupon",
+      "remove-coupon",
     ]);
   });
 });
@@ -165,7 +166,6 @@ describe("cart toasts", () => {
     });
     expect(CART_MESSAGES.removed).toBe("Item removed from cart");
     expect(CART_MESSAGES.cleared).toBe("Cart cleared");
-    expect(CART_MESSAGES.couponsSoon).toBe("Coupons can be applied at checkout soon.");
     expect(updateCartItemToast({ status: "updated", name: "Chair", quantity: 2 }).type).toBe("success");
     expect(updateCartItemToast({ status: "capped", name: "Chair", quantity: 3, stock: 3 })).toEqual({
       type: "warning",

@@ -82,6 +82,11 @@ async function redirected(result: unknown) {
   return { response, location: response.headers.get("Location"), toast: await toastOf(response) };
 }
 
+async function cartFor(cookie: string) {
+  const request = new Request(`${ORIGIN}/cart`, { headers: { Cookie: cookie } });
+  return route.loader({ request, params: {}, context: {} } as never);
+}
+
 async function badgeFor(cookie: string) {
   const request = new Request(`${ORIGIN}/`, { headers: cookie ? { Cookie: cookie } : {} });
   const result = (await root.loader({ request, params: {}, context: {} } as never)) as unknown as {
@@ -236,10 +241,63 @@ describe("POST /cart", () => {
     expect(await badgeFor(cartCookie)).toBe(0);
   });
 
-  it("answers a coupon with an honest info toast", async () => {
-    const { location, toast } = await redirected(await post({ intent: "apply-coupon", code: "SAVE10" }));
-    expect(location).toBe("/cart");
-    expect(toast).toEqual({ type: "info", message: "Coupons can be applied at checkout soon." });
+  it("applies and removes a coupon, with a clear message for each refusal", async () => {
+    const now = new Date().toISOString();
+    const coupon = (code: string, extra: Record<string, unknown> = {}) => ({
+      code,
+      kind: "percent" as const,
+      amount: 10,
+      minSubtotalCents: 0,
+      expiresAt: null,
+      usageLimit: null,
+      usedCount: 0,
+      createdAt: now,
+      updatedAt: now,
+      ...extra,
+    });
+    await db
+      .insertInto("coupons")
+      .values([
+        coupon("ROUTE10"),
+        coupon("ROUTEOLD", { expiresAt: "2020-01-01T00:00:00.000Z" }),
+        coupon("ROUTEBIG", { minSubtotalCents: 10_000_000 }),
+        coupon("ROUTEGONE", { usageLimit: 1, usedCount: 1 }),
+      ])
+      .execute();
+
+    const empty = await redirected(await post({ intent: "apply-coupon", code: "ROUTE10" }));
+    expect(empty.toast).toEqual({
+      type: "error",
+      message: "Add something to your cart before applying a coupon.",
+    });
+
+    const added = await redirected(await post({ intent: "add", productId: String(ids.headphones) }));
+    const cookie = cookiePair(setCookies(added.response).get("cw_cart"));
+    const apply = (code: string) => post({ intent: "apply-coupon", code }, { cookie }).then(redirected);
+    expect((await apply("")).toast).toEqual({ type: "error", message: "Please enter a coupon code." });
+    expect((await apply("NOPE")).toast).toEqual({ type: "error", message: "This coupon code is not valid." });
+    expect((await apply("routeold")).toast).toEqual({ type: "error", message: "This coupon has expired." });
+    expect((await apply("ROUTEBIG")).toast).toEqual({
+      type: "error",
+      message: "This coupon needs a subtotal of at least $100,000.00.",
+    });
+    expect((await apply("ROUTEGONE")).toast).toEqual({
+      type: "error",
+      message: "This coupon has reached its usage limit.",
+    });
+    const applied = await apply(" route10 ");
+    expect(applied).toMatchObject({
+      location: "/cart",
+      toast: { type: "success", message: "Coupon ROUTE10 applied." },
+    });
+
+    const { cart } = await cartFor(cookie);
+    expect(cart.coupon).toEqual({ code: "ROUTE10", label: "ROUTE10 (10% off)", discountCents: 2_500 });
+    expect(cart.totals).toMatchObject({ subtotalCents: 24_999, discountCents: 2_500, taxCents: 1_575 });
+
+    const removed = await redirected(await post({ intent: "remove-coupon" }, { cookie }));
+    expect(removed.toast).toEqual({ type: "success", message: "Coupon removed." });
+    expect((await cartFor(cookie)).cart.coupon).toBeNull();
   });
 
   it("ignores a forged cart cookie", async () => {

@@ -28,8 +28,19 @@ export interface CartLine {
   status: CartLineStatus;
 }
 
+export interface AppliedCoupon {
+  code: string;
+  /** e.g. "WELCOME10 (10% off)" */
+  label: string;
+  discountCents: number;
+}
+
 export interface CartView {
   lines: CartLine[];
+  /** the cart's coupon when it still applies to the cart as it is now */
+  coupon: AppliedCoupon | null;
+  /** why the coupon on the cart no longer applies (expired, minimum not met…), else null */
+  couponProblem: { code: string; message: string } | null;
   /** sum of the lines' purchasable quantities (the header badge) */
   totalQuantity: number;
   totals: Totals;

@@ -1,12 +1,13 @@
 import type { Database } from "../../db/database.server.ts";
 import { calculateTotals, lineTotalCents } from "../../lib/pricing.ts";
-import type { CartLine, CartLineStatus, CartView } from "./cart-types.ts";
+import { checkCoupon } from "../coupons/coupons.server.ts";
+import type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 
-export type { CartLine, CartLineStatus, CartView } from "./cart-types.ts";
+export type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 
 /** The cart of a visitor who has none yet (no cookie): nothing to query. */
 export function emptyCart(): CartView {
-  return { lines: [], totalQuantity: 0, totals: calculateTotals(0) };
+  return { lines: [], coupon: null, couponProblem: null, totalQuantity: 0, totals: calculateTotals(0) };
 }
 
 /**
@@ -69,11 +70,33 @@ export async function getCart(db: Database, cartId: string): Promise<CartView> {
     };
   });
   const subtotal = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const { coupon, couponProblem } = await cartCoupon(db, cartId, subtotal);
   return {
     lines,
+    coupon,
+    couponProblem,
     totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
-    totals: calculateTotals(subtotal),
+    totals: calculateTotals(subtotal, { discountCents: coupon?.discountCents ?? 0 }),
   };
+}
+
+/** The cart's coupon re-checked against today's subtotal (it may have expired or been used up). */
+async function cartCoupon(
+  db: Database,
+  cartId: string,
+  subtotalCents: number,
+): Promise<Pick<CartView, "coupon" | "couponProblem">> {
+  const cart = await db.selectFrom("carts").select("couponCode").where("id", "=", cartId).executeTakeFirst();
+  const code = cart?.couponCode ?? null;
+  if (code === null) return { coupon: null, couponProblem: null };
+  const result = await checkCoupon(db, code, subtotalCents);
+  if (!result.ok) return { coupon: null, couponProblem: { code, message: result.message } };
+  const coupon: AppliedCoupon = {
+    code: result.code,
+    label: result.label,
+    discountCents: result.discountCents,
+  };
+  return { coupon, couponProblem: null };
 }
 
 function lineStatus(quantity: number, stock: number, archivedAt: string | null): CartLineStatus {

@@ -17,7 +17,7 @@ export const CART_MESSAGES = {
   notInCart: "That item is no longer in your cart.",
   invalidQuantity: "Please enter a quantity between 1 and 999.",
   invalidRequest: "Sorry, we could not update your cart. Please try again.",
-  couponsSoon: "Coupons can be applied at checkout soon.",
+  couponNeedsItems: "Add something to your cart before applying a coupon.",
 } as const;
 
 /** The toast after an add; `requested` is the quantity the shopper asked to add. */

@@ -1,0 +1,140 @@
+import { Form, Link, useNavigation } from "react-router";
+import { countryName, type ShippingDetails } from "../../domain/checkout/shipping-form.ts";
+import { formatCents } from "../../lib/money.ts";
+import { SHIPPING_METHODS, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
+import type { SummaryLine } from "./checkout-summary.tsx";
+import { TotalsList } from "./checkout-summary.tsx";
+import type { SavedCard } from "./payment-step.tsx";
+
+/**
+ * Step 3: everything that will be ordered, with Edit links. Place Order carries the checkout's
+ * idempotency key and the total shown, so a double submit makes one order and a price change
+ * in between is noticed. While the order is placed the button says so.
+ */
+export function ReviewStep({
+  lines,
+  totals,
+  discountLabel,
+  shipping,
+  method,
+  card,
+  idempotencyKey,
+}: {
+  lines: SummaryLine[];
+  totals: Totals;
+  discountLabel: string | null;
+  shipping: ShippingDetails;
+  method: ShippingMethod;
+  card: SavedCard;
+  idempotencyKey: string;
+}) {
+  const navigation = useNavigation();
+  const placing = navigation.state !== "idle" && navigation.formData?.get("intent") === "place-order";
+  return (
+    <section aria-labelledby="review-heading" className="rounded-xl border border-gray-200 p-6">
+      <h2 id="review-heading" className="text-xl font-bold">
+        Review Your Order
+      </h2>
+
+      <div className="mt-4 grid gap-6 sm:grid-cols-2">
+        <ReviewBlock title="Shipping Address" editTo="/checkout" editLabel="Edit shipping address">
+          <address className="not-italic">
+            {shipping.firstName} {shipping.lastName}
+            <br />
+            {shipping.address}
+            <br />
+            {shipping.city}, {shipping.state} {shipping.zipCode}
+            <br />
+            {countryName(shipping.country)}
+            <br />
+            {shipping.email}
+            <br />
+            {shipping.phone}
+          </address>
+        </ReviewBlock>
+        <ReviewBlock title="Shipping Method" editTo="/checkout" editLabel="Edit shipping method">
+          <p>
+            {SHIPPING_METHODS[method].label} ({SHIPPING_METHODS[method].days})
+          </p>
+        </ReviewBlock>
+        <ReviewBlock title="Payment Method" editTo="/checkout?step=payment" editLabel="Edit payment method">
+          <p>
+            {card.brand} ending in {card.last4}
+            <br />
+            Expires {card.expiry}
+            <br />
+            {card.cardName}
+          </p>
+        </ReviewBlock>
+      </div>
+
+      <h3 className="mt-6 font-bold">Items</h3>
+      <ul className="mt-2 divide-y divide-gray-200 text-sm">
+        {lines.map((line) => (
+          <li key={`${line.productId}-${line.name}`} className="flex justify-between gap-4 py-2">
+            <span>
+              {line.name} <span className="text-gray-700">× {line.quantity}</span>
+            </span>
+            <span className="shrink-0 font-semibold">{formatCents(line.lineTotalCents)}</span>
+          </li>
+        ))}
+      </ul>
+      <TotalsList totals={totals} discountLabel={discountLabel} />
+
+      <div className="mt-6 flex flex-row-reverse flex-wrap items-center justify-between gap-4">
+        <Form method="post" action="/checkout">
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          <input type="hidden" name="expectedTotalCents" value={totals.totalCents} />
+          <button
+            type="submit"
+            name="intent"
+            value="place-order"
+            disabled={placing}
+            aria-busy={placing || undefined}
+            className="rounded-lg bg-brand-700 px-8 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-wait disabled:opacity-80"
+          >
+            {placing ? "Placing Order..." : "Place Order"}
+          </button>
+        </Form>
+        <Form method="get" action="/checkout">
+          <input type="hidden" name="step" value="payment" />
+          <button
+            type="submit"
+            className="rounded-lg border border-gray-400 px-6 py-3 font-semibold text-gray-900 hover:bg-gray-100"
+          >
+            Back
+          </button>
+        </Form>
+      </div>
+      {placing && (
+        <p role="status" className="mt-3 text-sm text-gray-700">
+          Placing your order — please wait…
+        </p>
+      )}
+    </section>
+  );
+}
+
+function ReviewBlock({
+  title,
+  editTo,
+  editLabel,
+  children,
+}: {
+  title: string;
+  editTo: string;
+  editLabel: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="rounded-lg bg-gray-50 p-4 text-sm">
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="font-bold">{title}</h3>
+        <Link to={editTo} className="font-semibold text-brand-700 hover:underline" aria-label={editLabel}>
+          Edit
+        </Link>
+      </div>
+      <div className="mt-2 text-gray-800">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { Form, Link } from "react-router";
+import { COUNTRIES, SHIPPING_LABELS, type ShippingField } from "../../domain/checkout/shipping-form.ts";
+import { formatCents } from "../../lib/money.ts";
+import { SHIPPING_METHODS, type ShippingMethod, shippingCents } from "../../lib/pricing.ts";
+import { FormField } from "./form-field.tsx";
+
+const INPUT_PROPS: Record<
+  Exclude<ShippingField, "country">,
+  { type: string; autoComplete: string; maxLength: number }
+> = {
+  firstName: { type: "text", autoComplete: "given-name", maxLength: 100 },
+  lastName: { type: "text", autoComplete: "family-name", maxLength: 100 },
+  email: { type: "email", autoComplete: "email", maxLength: 254 },
+  phone: { type: "tel", autoComplete: "tel", maxLength: 32 },
+  address: { type: "text", autoComplete: "street-address", maxLength: 200 },
+  city: { type: "text", autoComplete: "address-level2", maxLength: 100 },
+  state: { type: "text", autoComplete: "address-level1", maxLength: 100 },
+  zipCode: { type: "text", autoComplete: "postal-code", maxLength: 16 },
+};
+
+/** Step 1. `noValidate`: the server's check (and its toast with the missing fields) always answers. */
+export function ShippingStep({
+  values,
+  fieldErrors,
+  method,
+  subtotalCents,
+}: {
+  values: Partial<Record<ShippingField, string>>;
+  fieldErrors: Partial<Record<string, string>>;
+  method: ShippingMethod;
+  subtotalCents: number;
+}) {
+  const field = (name: Exclude<ShippingField, "country">, className = "") => (
+    <FormField
+      key={name}
+      id={`shipping-${name}`}
+      name={name}
+      label={SHIPPING_LABELS[name]}
+      required
+      defaultValue={values[name] ?? ""}
+      error={fieldErrors[name]}
+      className={className}
+      {...INPUT_PROPS[name]}
+    />
+  );
+  return (
+    <section aria-labelledby="shipping-heading" className="rounded-xl border border-gray-200 p-6">
+      <h2 id="shipping-heading" className="text-xl font-bold">
+        Shipping Information
+      </h2>
+      <Form method="post" action="/checkout" noValidate className="mt-4 space-y-5">
+        <div className="grid gap-5 sm:grid-cols-2">
+          {field("firstName")}
+          {field("lastName")}
+          {field("email")}
+          {field("phone")}
+          {field("address", "sm:col-span-2")}
+          {field("city")}
+          {field("state")}
+          {field("zipCode")}
+          <FormField
+            id="shipping-country"
+            label={SHIPPING_LABELS.country}
+            error={fieldErrors.country}
+            required
+          >
+            <select
+              id="shipping-country"
+              name="country"
+              required
+              defaultValue={values.country || "US"}
+              aria-invalid={fieldErrors.country ? true : undefined}
+              aria-describedby={fieldErrors.country ? "shipping-country-error" : undefined}
+              className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-gray-900"
+            >
+              {COUNTRIES.map((country) => (
+                <option key={country.code} value={country.code}>
+                  {country.name}
+                </option>
+              ))}
+            </select>
+          </FormField>
+        </div>
+
+        <fieldset>
+          <legend className="text-sm font-semibold text-gray-900">Shipping Method</legend>
+          <div className="mt-2 space-y-2">
+            {(Object.keys(SHIPPING_METHODS) as ShippingMethod[]).map((id) => {
+              const cost = shippingCents(subtotalCents, id);
+              return (
+                <label
+                  key={id}
+                  className="flex cursor-pointer items-center gap-3 rounded-lg border border-gray-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+                >
+                  <input type="radio" name="shippingMethod" value={id} defaultChecked={method === id} />
+                  <span className="flex-1">
+                    <span className="block font-semibold">{SHIPPING_METHODS[id].label}</span>
+                    <span className="block text-sm text-gray-700">{SHIPPING_METHODS[id].days}</span>
+                  </span>
+                  <span className="font-semibold">{cost === 0 ? "Free" : formatCents(cost)}</span>
+                </label>
+              );
+            })}
+          </div>
+        </fieldset>
+
+        <div className="flex flex-row-reverse flex-wrap items-center justify-between gap-4">
+          <button
+            type="submit"
+            name="intent"
+            value="shipping"
+            className="rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800"
+          >
+            Continue to Payment
+          </button>
+          <Link to="/cart" className="font-semibold text-brand-700 hover:underline">
+            Back to Cart
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import type { Database } from "../../db/database.server.ts";
+import type { Auth } from "../../services/auth/auth.server.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../services/auth/auth.server.ts";
+
+export const ROLES = ["customer", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+const userInput = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email("not a valid e-mail address")),
+  password: z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  role: z.enum(ROLES, { message: "must be admin or customer" }),
+  name: z.string().trim().max(100).optional(),
+});
+
+export type UserInput = z.input<typeof userInput>;
+
+export type CreateUserResult =
+  | { ok: true; created: boolean; userId: string; email: string; role: Role }
+  | { ok: false; problems: string[] };
+
+/**
+ * Creates a user with this e-mail, password and role, or — when the e-mail exists — sets its
+ * password and role (promote or demote). For operators (the CLI) and the demo seed only: the
+ * role never comes from a visitor.
+ */
+export async function createOrUpdateUser(
+  { auth, db }: { auth: Auth; db: Database },
+  input: UserInput,
+): Promise<CreateUserResult> {
+  const parsed = userInput.safeParse(input);
+  if (!parsed.success) {
+    return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) };
+  }
+  const { email, password, role } = parsed.data;
+  const existing = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+  let userId: string;
+  if (existing) {
+    userId = existing.id;
+    const context = await auth.$context;
+    await context.internalAdapter.updatePassword(userId, await context.password.hash(password));
+  } else {
+    const name = parsed.data.name || email.split("@")[0] || email;
+    const { user } = await auth.api.signUpEmail({ body: { name, email, password } });
+    userId = user.id;
+  }
+  await db.updateTable("users").set({ role }).where("id", "=", userId).execute();
+  return { ok: true, created: !existing, userId, email, role };
+}
+
+/** The demo shop's administrator, for local use only (README). */
+export const DEMO_ADMIN = {
+  email: "admin@cartwheel.example",
+  password: "cartwheel-admin",
+  name: "Shop Admin",
+};

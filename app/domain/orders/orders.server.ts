@@ -1,0 +1,165 @@
+import type { Database } from "../../db/database.server.ts";
+import type { OrderStatus } from "../../db/schema.ts";
+import type { ShippingMethod } from "../../lib/pricing.ts";
+import { releaseCoupon } from "../coupons/coupons.server.ts";
+import { canTransition } from "./order-status.ts";
+
+export interface OrderDetails {
+  id: number;
+  number: string;
+  email: string;
+  status: OrderStatus;
+  createdAt: string;
+  estimatedDelivery: string;
+  shippingMethod: ShippingMethod;
+  shipTo: {
+    name: string;
+    phone: string;
+    address: string;
+    city: string;
+    state: string;
+    zipCode: string;
+    country: string;
+  };
+  payment: { brand: string; last4: string };
+  couponCode: string | null;
+  totals: {
+    subtotalCents: number;
+    discountCents: number;
+    shippingCents: number;
+    taxCents: number;
+    totalCents: number;
+  };
+  items: {
+    productId: number | null;
+    productSlug: string;
+    name: string;
+    brand: string;
+    imageKey: string | null;
+    unitPriceCents: number;
+    quantity: number;
+    lineTotalCents: number;
+  }[];
+}
+
+/** The order with this number, with its items; null when there is none. */
+export async function getOrderByNumber(db: Database, number: string): Promise<OrderDetails | null> {
+  const row = await db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirst();
+  if (!row) return null;
+  const items = await db
+    .selectFrom("orderItems")
+    .select([
+      "productId",
+      "productSlug",
+      "name",
+      "brand",
+      "imageKey",
+      "unitPriceCents",
+      "quantity",
+      "lineTotalCents",
+    ])
+    .where("orderId", "=", row.id)
+    .orderBy("id")
+    .execute();
+  return {
+    id: row.id,
+    number: row.number,
+    email: row.email,
+    status: row.status,
+    createdAt: row.createdAt,
+    estimatedDelivery: row.estimatedDelivery,
+    shippingMethod: row.shippingMethod,
+    shipTo: {
+      name: `${row.firstName} ${row.lastName}`,
+      phone: row.phone,
+      address: row.address,
+      city: row.city,
+      state: row.state,
+      zipCode: row.zipCode,
+      country: row.country,
+    },
+    payment: { brand: row.paymentBrand, last4: row.paymentLast4 },
+    couponCode: row.couponCode,
+    totals: {
+      subtotalCents: row.subtotalCents,
+      discountCents: row.discountCents,
+      shippingCents: row.shippingCents,
+      taxCents: row.taxCents,
+      totalCents: row.totalCents,
+    },
+    items,
+  };
+}
+
+/**
+ * The order for a number + e-mail pair (both compared case-insensitively), or null. Callers
+ * must answer every miss the same way: nothing tells which half was wrong.
+ */
+export async function findOrderForTracking(
+  db: Database,
+  { number, email }: { number: string; email: string },
+): Promise<OrderDetails | null> {
+  const normalizedNumber = number.trim().toUpperCase();
+  const normalizedEmail = email.trim().toLowerCase();
+  if (!/^CW-[0-9A-Z]{10}$/.test(normalizedNumber) || normalizedEmail === "" || normalizedEmail.length > 254) {
+    return null;
+  }
+  const order = await getOrderByNumber(db, normalizedNumber);
+  if (!order || order.email.toLowerCase() !== normalizedEmail) return null;
+  return order;
+}
+
+export type TransitionResult =
+  | { ok: true; from: OrderStatus; to: OrderStatus }
+  | { ok: false; reason: "not-found" | "not-allowed"; from?: OrderStatus };
+
+/**
+ * Moves an order along the transition table. Cancelling puts the stock back and gives the
+ * coupon use back, in the same transaction; the status update is guarded so two admins acting
+ * at once cannot both succeed.
+ */
+export async function transitionOrder(
+  db: Database,
+  { orderId, to, actor, now = new Date() }: { orderId: number; to: OrderStatus; actor: string; now?: Date },
+): Promise<TransitionResult> {
+  return db.transaction().execute(async (trx): Promise<TransitionResult> => {
+    const order = await trx
+      .selectFrom("orders")
+      .select(["id", "status", "couponCode"])
+      .where("id", "=", orderId)
+      .executeTakeFirst();
+    if (!order) return { ok: false, reason: "not-found" };
+    const from = order.status;
+    if (!canTransition(from, to)) return { ok: false, reason: "not-allowed", from };
+    const at = now.toISOString();
+    const updated = await trx
+      .updateTable("orders")
+      .set({ status: to, updatedAt: at })
+      .where("id", "=", orderId)
+      .where("status", "=", from)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return { ok: false, reason: "not-allowed", from };
+    if (to === "cancelled") {
+      const items = await trx
+        .selectFrom("orderItems")
+        .select(["productId", "quantity"])
+        .where("orderId", "=", orderId)
+        .where("productId", "is not", null)
+        .orderBy("productId")
+        .execute();
+      for (const item of items) {
+        await trx
+          .updateTable("products")
+          .set((eb) => ({ stock: eb("stock", "+", item.quantity), updatedAt: at }))
+          .where("id", "=", item.productId as number)
+          .execute();
+      }
+      if (order.couponCode) await releaseCoupon(trx, order.couponCode);
+    }
+    await trx
+      .insertInto("orderEvents")
+      .values({ orderId, fromStatus: from, toStatus: to, actor, createdAt: at })
+      .execute();
+    return { ok: true, from, to };
+  });
+}

@@ -1,0 +1,282 @@
+import { randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
+import type { Database } from "../../db/database.server.ts";
+import type { DB } from "../../db/schema.ts";
+import { estimatedDeliveryDate } from "../../lib/delivery.ts";
+import { calculateTotals, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
+import { logger } from "../../services/logger.server.ts";
+import type { PaymentGateway } from "../../services/payments/payment-gateway.ts";
+import type { CartView } from "../cart/cart-types.ts";
+import { getCart } from "../cart/get-cart.server.ts";
+import type { ShippingDetails } from "../checkout/shipping-form.ts";
+import { checkCoupon, redeemCoupon } from "../coupons/coupons.server.ts";
+
+export interface PlaceOrderInput {
+  cartId: string;
+  /** one per checkout attempt: the same submission twice makes one order */
+  idempotencyKey: string;
+  shipping: ShippingDetails;
+  method: ShippingMethod;
+  /** the gateway's token for the card checked at the payment step (never the card itself) */
+  payment: { token: string; brand: string; last4: string };
+  /** the total the shopper saw on the review step */
+  expectedTotalCents: number;
+  userId?: string | null;
+  now?: Date;
+}
+
+export interface PlacedOrder {
+  id: number;
+  number: string;
+  email: string;
+  totalCents: number;
+  estimatedDelivery: string;
+}
+
+export type PlaceOrderResult =
+  | { status: "placed"; order: PlacedOrder; replayed: boolean }
+  | { status: "empty-cart" }
+  | { status: "out-of-stock"; productName: string }
+  | { status: "price-changed"; totalCents: number }
+  | { status: "coupon-invalid"; message: string }
+  | { status: "payment-declined"; message: string };
+
+/** Thrown inside the order transaction to roll it back with a reason the shopper can act on. */
+class OrderAbort extends Error {
+  readonly result: Exclude<PlaceOrderResult, { status: "placed" }>;
+  constructor(result: Exclude<PlaceOrderResult, { status: "placed" }>) {
+    super(result.status);
+    this.result = result;
+  }
+}
+
+/** Crockford base32 without look-alikes (no I, L, O, U). */
+const ORDER_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** "CW-" + 10 random characters (50 bits): unique in practice and not guessable in sequence. */
+export function newOrderNumber(): string {
+  const bytes = randomBytes(10);
+  let suffix = "";
+  for (const byte of bytes) suffix += ORDER_ALPHABET[byte & 31];
+  return `CW-${suffix}`;
+}
+
+/**
+ * Places the cart as an order:
+ * 1. a submission already placed (same idempotency key) answers with that order;
+ * 2. the cart is priced from the database; anything short, a coupon that stopped applying, or a
+ *    total other than the one the shopper reviewed stops here;
+ * 3. the gateway authorizes the amount (its processing time is spent outside any transaction);
+ * 4. one transaction takes the stock with guarded updates (never below 0), re-reads the prices,
+ *    counts the coupon use, writes the order with its item snapshots, empties the cart and
+ *    captures the payment. Any failure rolls all of it back and voids the authorization.
+ */
+export async function placeOrder(
+  db: Database,
+  gateway: PaymentGateway,
+  input: PlaceOrderInput,
+): Promise<PlaceOrderResult> {
+  const replay = await findByIdempotencyKey(db, input.idempotencyKey);
+  if (replay) return { status: "placed", order: replay, replayed: true };
+
+  const cart = await getCart(db, input.cartId);
+  const totals = priceOrder(cart, input.method);
+  const problem: Exclude<PlaceOrderResult, { status: "placed" }> | null =
+    cartProblem(cart) ??
+    (totals.totalCents !== input.expectedTotalCents
+      ? { status: "price-changed", totalCents: totals.totalCents }
+      : null);
+  if (problem) {
+    // A twin submission may have placed this very order (emptying the cart, clearing its coupon)
+    // since the lookup above: then the answer is that order, not the cart's new state.
+    const twin = await findByIdempotencyKey(db, input.idempotencyKey);
+    return twin ? { status: "placed", order: twin, replayed: true } : problem;
+  }
+
+  const authorization = await gateway.authorize({
+    token: input.payment.token,
+    amountCents: totals.totalCents,
+    currency: "USD",
+    idempotencyKey: input.idempotencyKey,
+  });
+  if (!authorization.ok) return { status: "payment-declined", message: authorization.message };
+
+  const now = input.now ?? new Date();
+  try {
+    const order = await db.transaction().execute((trx) =>
+      writeOrder(trx, {
+        input,
+        cart,
+        totals,
+        now,
+        authorizationId: authorization.authorizationId,
+        gateway,
+      }),
+    );
+    return { status: "placed", order, replayed: false };
+  } catch (error) {
+    // A twin submission may have won the race: then this one is that order, and the
+    // authorization (the gateway answers the same key with the same one) is the twin's.
+    const twin = await findByIdempotencyKey(db, input.idempotencyKey);
+    if (twin) return { status: "placed", order: twin, replayed: true };
+    await gateway.void(authorization.authorizationId).catch((voidError: unknown) => {
+      logger.error({ err: voidError }, "could not void a payment authorization");
+    });
+    if (error instanceof OrderAbort) return error.result;
+    throw error;
+  }
+}
+
+function cartProblem(cart: CartView): Exclude<PlaceOrderResult, { status: "placed" }> | null {
+  if (cart.lines.length === 0) return { status: "empty-cart" };
+  const short = cart.lines.find((line) => line.status !== "ok");
+  if (short) return { status: "out-of-stock", productName: short.name };
+  if (cart.couponProblem) return { status: "coupon-invalid", message: cart.couponProblem.message };
+  return null;
+}
+
+function priceOrder(cart: CartView, method: ShippingMethod): Totals {
+  return calculateTotals(cart.totals.subtotalCents, {
+    method,
+    discountCents: cart.coupon?.discountCents ?? 0,
+  });
+}
+
+async function writeOrder(
+  trx: Transaction<DB>,
+  {
+    input,
+    cart,
+    totals,
+    now,
+    authorizationId,
+    gateway,
+  }: {
+    input: PlaceOrderInput;
+    cart: CartView;
+    totals: Totals;
+    now: Date;
+    authorizationId: string;
+    gateway: PaymentGateway;
+  },
+): Promise<PlacedOrder> {
+  // Product order is fixed so two orders never lock the same rows in opposite order (PostgreSQL).
+  const lines = [...cart.lines].sort((a, b) => a.productId - b.productId);
+  for (const line of lines) {
+    const taken = await trx
+      .updateTable("products")
+      .set((eb) => ({ stock: eb("stock", "-", line.quantity) }))
+      .where("id", "=", line.productId)
+      .where("stock", ">=", line.quantity)
+      .where("archivedAt", "is", null)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) {
+      throw new OrderAbort({ status: "out-of-stock", productName: line.name });
+    }
+  }
+
+  // Prices as they are now, read under the same transaction that took the stock.
+  const current = await trx
+    .selectFrom("products")
+    .select(["id", "priceCents"])
+    .where(
+      "id",
+      "in",
+      lines.map((line) => line.productId),
+    )
+    .execute();
+  const priceOf = new Map(current.map((row) => [row.id, row.priceCents]));
+  const subtotal = lines.reduce((sum, line) => sum + (priceOf.get(line.productId) ?? 0) * line.quantity, 0);
+  let discount = 0;
+  if (cart.coupon) {
+    const coupon = await checkCoupon(trx, cart.coupon.code, subtotal, now);
+    if (!coupon.ok) throw new OrderAbort({ status: "coupon-invalid", message: coupon.message });
+    if (!(await redeemCoupon(trx, coupon.code))) {
+      throw new OrderAbort({ status: "coupon-invalid", message: "This coupon has reached its usage limit." });
+    }
+    discount = coupon.discountCents;
+  }
+  const recomputed = calculateTotals(subtotal, { method: input.method, discountCents: discount });
+  if (recomputed.totalCents !== totals.totalCents) {
+    throw new OrderAbort({ status: "price-changed", totalCents: recomputed.totalCents });
+  }
+
+  const createdAt = now.toISOString();
+  const estimatedDelivery = estimatedDeliveryDate(input.method, now);
+  const { shipping } = input;
+  const order = await trx
+    .insertInto("orders")
+    .values({
+      number: newOrderNumber(),
+      idempotencyKey: input.idempotencyKey,
+      userId: input.userId ?? null,
+      email: shipping.email,
+      firstName: shipping.firstName,
+      lastName: shipping.lastName,
+      phone: shipping.phone,
+      address: shipping.address,
+      city: shipping.city,
+      state: shipping.state,
+      zipCode: shipping.zipCode,
+      country: shipping.country,
+      shippingMethod: input.method,
+      subtotalCents: recomputed.subtotalCents,
+      discountCents: recomputed.discountCents,
+      shippingCents: recomputed.shippingCents,
+      taxCents: recomputed.taxCents,
+      totalCents: recomputed.totalCents,
+      couponCode: cart.coupon?.code ?? null,
+      status: "paid",
+      paymentBrand: input.payment.brand,
+      paymentLast4: input.payment.last4,
+      paymentReference: authorizationId,
+      estimatedDelivery,
+      createdAt,
+      updatedAt: createdAt,
+    })
+    .returning(["id", "number", "email", "totalCents", "estimatedDelivery"])
+    .executeTakeFirstOrThrow();
+
+  await trx
+    .insertInto("orderItems")
+    .values(
+      lines.map((line) => {
+        const unitPriceCents = priceOf.get(line.productId) ?? line.unitPriceCents;
+        return {
+          orderId: order.id,
+          productId: line.productId,
+          productSlug: line.slug,
+          name: line.name,
+          brand: line.brand,
+          imageKey: line.image?.key ?? null,
+          unitPriceCents,
+          quantity: line.quantity,
+          lineTotalCents: unitPriceCents * line.quantity,
+        };
+      }),
+    )
+    .execute();
+  await trx
+    .insertInto("orderEvents")
+    .values({ orderId: order.id, fromStatus: null, toStatus: "paid", actor: "checkout", createdAt })
+    .execute();
+
+  await trx.deleteFrom("cartItems").where("cartId", "=", input.cartId).execute();
+  await trx
+    .updateTable("carts")
+    .set({ couponCode: null, updatedAt: createdAt })
+    .where("id", "=", input.cartId)
+    .execute();
+
+  await gateway.capture(authorizationId);
+  return order;
+}
+
+async function findByIdempotencyKey(db: Database, key: string): Promise<PlacedOrder | null> {
+  const row = await db
+    .selectFrom("orders")
+    .select(["id", "number", "email", "totalCents", "estimatedDelivery"])
+    .where("idempotencyKey", "=", key)
+    .executeTakeFirst();
+  return row ?? null;
+}

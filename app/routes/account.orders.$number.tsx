@@ -1,0 +1,33 @@
+import { data } from "react-router";
+import { OrderDetails } from "../components/account/order-details.tsx";
+import { getDb } from "../db/client.server.ts";
+import { getUserOrder } from "../domain/accounts/account-orders.server.ts";
+import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { requireUser } from "../services/auth/session.server.ts";
+import type { Route } from "./+types/account.orders.$number";
+
+export const meta: Route.MetaFunction = ({ matches, params }) => {
+  const { origin, contact } = rootMetaData(matches);
+  return [
+    ...seoMeta({
+      title: `Order ${params.number}`,
+      description: "The details of one of your orders.",
+      path: `/account/orders/${params.number}`,
+      origin,
+      shopName: contact.name,
+    }),
+    { name: "robots", content: "noindex" },
+  ];
+};
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const order = await getUserOrder(await getDb(), user.id, params.number);
+  if (!order) throw data(null, { status: 404 });
+  const { id: _id, email: _email, ...shown } = order;
+  return { order: shown };
+}
+
+export default function AccountOrder({ loaderData }: Route.ComponentProps) {
+  return <OrderDetails order={loaderData.order} />;
+}

@@ -1,0 +1,234 @@
+import { data, redirect } from "react-router";
+import { CheckoutProgress } from "../components/checkout/checkout-progress.tsx";
+import { CheckoutSummary } from "../components/checkout/checkout-summary.tsx";
+import { ConfirmationStep } from "../components/checkout/confirmation-step.tsx";
+import { PaymentStep } from "../components/checkout/payment-step.tsx";
+import { ReviewStep } from "../components/checkout/review-step.tsx";
+import { ShippingStep } from "../components/checkout/shipping-step.tsx";
+import { getDb } from "../db/client.server.ts";
+import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
+import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
+import {
+  type CheckoutStep,
+  type StepOutcome,
+  stepPath,
+  submitPayment,
+  submitPlaceOrder,
+  submitShipping,
+} from "../domain/checkout/checkout-steps.server.ts";
+import { DEFAULT_COUNTRY } from "../domain/checkout/shipping-form.ts";
+import { getOrderByNumber } from "../domain/orders/orders.server.ts";
+import { calculateTotals } from "../lib/pricing.ts";
+import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { getSessionUser } from "../services/auth/session.server.ts";
+import { readCartId } from "../services/cart-session.server.ts";
+import {
+  commitCheckoutSession,
+  flashStepFeedback,
+  getCheckoutSession,
+  readCheckoutState,
+  takeStepFeedback,
+  writeCheckoutState,
+} from "../services/checkout-session.server.ts";
+import { getMailer } from "../services/mailer.server.ts";
+import { getPaymentGateway } from "../services/payments/index.server.ts";
+import { createToastHeaders } from "../services/toast.server.ts";
+import type { Route } from "./+types/checkout";
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const { origin, contact } = rootMetaData(matches);
+  return [
+    ...seoMeta({
+      title: "Checkout",
+      description: "Enter your shipping and payment details and place your order.",
+      path: "/checkout",
+      origin,
+      shopName: contact.name,
+    }),
+    { name: "robots", content: "noindex" },
+  ];
+};
+
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+const STEPS: readonly CheckoutStep[] = ["shipping", "payment", "review", "confirmation"];
+const parseStep = (value: string | null): CheckoutStep => STEPS.find((step) => step === value) ?? "shipping";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const step = parseStep(new URL(request.url).searchParams.get("step"));
+  const session = await getCheckoutSession(request);
+  const state = readCheckoutState(session);
+  const feedback = takeStepFeedback(session);
+  const headers = new Headers();
+  if (feedback) headers.append("Set-Cookie", await commitCheckoutSession(session));
+  const db = await getDb();
+
+  if (step === "confirmation") {
+    const order = state.placedOrder ? await getOrderByNumber(db, state.placedOrder) : null;
+    if (!order) throw redirect("/cart");
+    return {
+      step,
+      order: {
+        number: order.number,
+        email: order.email,
+        estimatedDelivery: order.estimatedDelivery,
+        shippingMethod: order.shippingMethod,
+        couponCode: order.couponCode,
+        totals: order.totals,
+        lines: order.items.map((item) => ({
+          productId: item.productId,
+          name: item.name,
+          quantity: item.quantity,
+          lineTotalCents: item.lineTotalCents,
+        })),
+      },
+    } as const;
+  }
+
+  const cartId = await readCartId(request);
+  const cart = cartId ? await getCart(db, cartId) : emptyCart();
+  if (cart.totalQuantity === 0) throw redirect("/cart");
+  if (step !== "shipping" && !state.shipping) throw redirect(stepPath("shipping"));
+  if (step === "review" && (!state.payment || !state.idempotencyKey)) throw redirect(stepPath("payment"));
+
+  const method = state.method ?? "standard";
+  const lines = cart.lines
+    .filter((line) => line.quantity > 0)
+    .map((line) => ({
+      productId: line.productId,
+      name: line.name,
+      quantity: line.quantity,
+      lineTotalCents: line.lineTotalCents,
+    }));
+  const payment = state.payment
+    ? {
+        brand: state.payment.brand,
+        last4: state.payment.last4,
+        expiry: state.payment.expiry,
+        cardName: state.payment.cardName,
+      }
+    : null;
+  return data(
+    {
+      step,
+      lines,
+      method,
+      totals: calculateTotals(cart.totals.subtotalCents, {
+        method,
+        discountCents: cart.coupon?.discountCents ?? 0,
+      }),
+      discountLabel: cart.coupon?.label ?? null,
+      shipping: state.shipping ?? (step === "shipping" ? await prefillFromAccount(request) : null),
+      values: feedback?.values ?? {},
+      fieldErrors: feedback?.fieldErrors ?? {},
+      card: payment,
+      idempotencyKey: state.idempotencyKey ?? null,
+    } as const,
+    { headers },
+  );
+}
+
+/** POST /checkout: one intent per step; every answer is a redirect (works without JavaScript). */
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData().catch(() => new FormData());
+  const session = await getCheckoutSession(request);
+  const state = readCheckoutState(session);
+  const intent = form.get("intent");
+
+  let outcome: StepOutcome;
+  switch (intent) {
+    case "shipping":
+      outcome = submitShipping(form, state);
+      break;
+    case "payment":
+      outcome = await submitPayment(form, state, getPaymentGateway());
+      break;
+    case "keep-payment":
+      outcome = { to: stepPath(state.payment ? "review" : "payment"), state };
+      break;
+    case "back-to-shipping":
+      outcome = { to: stepPath("shipping"), state };
+      break;
+    case "place-order":
+      outcome = await submitPlaceOrder(form, state, {
+        db: await getDb(),
+        gateway: getPaymentGateway(),
+        mailer: getMailer(),
+        cartId: await readCartId(request),
+        userId: (await getSessionUser(request))?.id ?? null,
+      });
+      break;
+    default:
+      outcome = { to: stepPath("shipping"), state };
+  }
+
+  writeCheckoutState(session, outcome.state);
+  if (outcome.feedback) flashStepFeedback(session, outcome.feedback);
+  const headers = outcome.toast ? await createToastHeaders(outcome.toast) : new Headers();
+  headers.append("Set-Cookie", await commitCheckoutSession(session));
+  return redirect(outcome.to, { headers });
+}
+
+export default function Checkout({ loaderData: page }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 md:py-12">
+      <h1 className="text-3xl font-bold">Checkout</h1>
+      <CheckoutProgress current={page.step} />
+      <div className="mt-8">
+        {page.step === "confirmation" ? (
+          <ConfirmationStep order={page.order} />
+        ) : (
+          <div className="grid items-start gap-8 lg:grid-cols-3">
+            <div className="lg:col-span-2">
+              {page.step === "shipping" && (
+                <ShippingStep
+                  values={{ country: DEFAULT_COUNTRY, ...page.shipping, ...page.values }}
+                  fieldErrors={page.fieldErrors}
+                  method={page.method}
+                  subtotalCents={page.totals.subtotalCents}
+                />
+              )}
+              {page.step === "payment" && (
+                <PaymentStep values={page.values} fieldErrors={page.fieldErrors} savedCard={page.card} />
+              )}
+              {page.step === "review" && page.shipping && page.card && page.idempotencyKey && (
+                <ReviewStep
+                  lines={page.lines}
+                  totals={page.totals}
+                  discountLabel={page.discountLabel}
+                  shipping={page.shipping}
+                  method={page.method}
+                  card={page.card}
+                  idempotencyKey={page.idempotencyKey}
+                />
+              )}
+            </div>
+            {page.step !== "review" && (
+              <CheckoutSummary lines={page.lines} totals={page.totals} discountLabel={page.discountLabel} />
+            )}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A signed-in shopper starts from their default address and e-mail. */
+async function prefillFromAccount(request: Request) {
+  const user = await getSessionUser(request);
+  if (!user) return null;
+  const address = await findDefaultAddress(await getDb(), user.id);
+  return {
+    firstName: address?.firstName ?? user.name.split(" ")[0] ?? "",
+    lastName: address?.lastName ?? user.name.split(" ").slice(1).join(" "),
+    email: user.email,
+    phone: address?.phone ?? "",
+    address: address?.address ?? "",
+    city: address?.city ?? "",
+    state: address?.state ?? "",
+    zipCode: address?.zipCode ?? "",
+    country: address?.country ?? DEFAULT_COUNTRY,
+  };
+}

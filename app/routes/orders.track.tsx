@@ -1,0 +1,210 @@
+import { PackageSearch } from "lucide-react";
+import { data, Form, useNavigation } from "react-router";
+import { FormField } from "../components/checkout/form-field.tsx";
+import { getDb } from "../db/client.server.ts";
+import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
+import { findOrderForTracking } from "../domain/orders/orders.server.ts";
+import { TRACK_MESSAGES, TRACK_RATE_LIMIT } from "../domain/orders/track-order.ts";
+import { formatDeliveryDate } from "../lib/delivery.ts";
+import { formatCents } from "../lib/money.ts";
+import { SHIPPING_METHODS, TAX_LABEL } from "../lib/pricing.ts";
+import { requestInfoContext } from "../lib/request-context.ts";
+import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { hitRateLimit } from "../services/rate-limit.server.ts";
+import type { Route } from "./+types/orders.track";
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const { origin, contact } = rootMetaData(matches);
+  return seoMeta({
+    title: "Track Your Order",
+    description: "Enter your order number and e-mail address to see your order's status.",
+    path: "/orders/track",
+    origin,
+    shopName: contact.name,
+  });
+};
+
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData().catch(() => new FormData());
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.trim().slice(0, 300) : "";
+  };
+  const values = { orderNumber: text("orderNumber"), email: text("email") };
+  if (values.orderNumber === "" || values.email === "") {
+    return data({ status: "invalid" as const, message: TRACK_MESSAGES.missing, values }, { status: 400 });
+  }
+  const db = await getDb();
+  const { clientIp } = context.get(requestInfoContext);
+  const limited = await hitRateLimit(db, `track:${clientIp}`, TRACK_RATE_LIMIT);
+  if (!limited.allowed) {
+    return data(
+      {
+        status: "limited" as const,
+        message: TRACK_MESSAGES.tooMany(Math.ceil(limited.retryAfterSeconds / 60)),
+        values,
+      },
+      { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
+    );
+  }
+  const order = await findOrderForTracking(db, { number: values.orderNumber, email: values.email });
+  if (!order) {
+    // 200, not 404: a miss is an ordinary answer of this form (and the same for every wrong pair).
+    return data({ status: "not-found" as const, message: TRACK_MESSAGES.notFound, values }, { status: 200 });
+  }
+  return {
+    status: "found" as const,
+    values,
+    order: {
+      number: order.number,
+      status: order.status,
+      createdAt: order.createdAt,
+      estimatedDelivery: order.estimatedDelivery,
+      shippingMethod: order.shippingMethod,
+      shipTo: `${order.shipTo.name}, ${order.shipTo.city}, ${order.shipTo.state}`,
+      totals: order.totals,
+      items: order.items.map((item) => ({
+        name: item.name,
+        quantity: item.quantity,
+        lineTotalCents: item.lineTotalCents,
+      })),
+    },
+  };
+}
+
+export default function TrackOrder({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const problem = actionData && actionData.status !== "found" ? actionData.message : null;
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-8 md:py-12">
+      <h1 className="flex items-center gap-3 text-3xl font-bold">
+        <PackageSearch aria-hidden="true" className="size-8 text-brand-700" /> Track Your Order
+      </h1>
+      <p className="mt-2 text-gray-700">
+        Enter the order number from your confirmation e-mail and the e-mail address you used at checkout.
+      </p>
+      <Form
+        method="post"
+        action="/orders/track"
+        noValidate
+        className="mt-6 space-y-5 rounded-xl border border-gray-200 p-6"
+      >
+        {problem && (
+          <p
+            role="alert"
+            className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-800"
+          >
+            {problem}
+          </p>
+        )}
+        <div className="grid gap-5 sm:grid-cols-2">
+          <FormField
+            id="track-order-number"
+            name="orderNumber"
+            label="Order Number"
+            required
+            type="text"
+            autoComplete="off"
+            placeholder="CW-XXXXXXXXXX"
+            maxLength={40}
+            defaultValue={actionData?.values.orderNumber ?? ""}
+          />
+          <FormField
+            id="track-email"
+            name="email"
+            label="Email"
+            required
+            type="email"
+            autoComplete="email"
+            maxLength={254}
+            defaultValue={actionData?.values.email ?? ""}
+          />
+        </div>
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
+        >
+          {busy ? "Looking up…" : "Track Order"}
+        </button>
+      </Form>
+
+      {actionData?.status === "found" && <TrackedOrder order={actionData.order} />}
+    </div>
+  );
+}
+
+function TrackedOrder({
+  order,
+}: {
+  order: Extract<Awaited<ReturnType<typeof action>>, { status: "found" }>["order"];
+}) {
+  return (
+    <section aria-labelledby="tracked-order-heading" className="mt-8 rounded-xl border border-gray-200 p-6">
+      <h2 id="tracked-order-heading" className="text-xl font-bold">
+        Order {order.number}
+      </h2>
+      <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="font-semibold">Status</dt>
+          <dd data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Placed on</dt>
+          <dd>{formatDeliveryDate(order.createdAt.slice(0, 10))}</dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Estimated delivery</dt>
+          <dd>
+            {order.status === "cancelled" ? "—" : formatDeliveryDate(order.estimatedDelivery)} (
+            {SHIPPING_METHODS[order.shippingMethod].label})
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Shipping to</dt>
+          <dd>{order.shipTo}</dd>
+        </div>
+      </dl>
+      <h3 className="mt-6 font-bold">Items</h3>
+      <ul className="mt-2 divide-y divide-gray-200 text-sm">
+        {order.items.map((item) => (
+          <li key={item.name} className="flex justify-between gap-4 py-2">
+            <span>
+              {item.quantity} x {item.name}
+            </span>
+            <span className="shrink-0">{formatCents(item.lineTotalCents)}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="mt-4 space-y-1 border-t border-gray-200 pt-3 text-sm">
+        <div className="flex justify-between">
+          <dt>Subtotal</dt>
+          <dd>{formatCents(order.totals.subtotalCents)}</dd>
+        </div>
+        {order.totals.discountCents > 0 && (
+          <div className="flex justify-between">
+            <dt>Discount</dt>
+            <dd>−{formatCents(order.totals.discountCents)}</dd>
+          </div>
+        )}
+        <div className="flex justify-between">
+          <dt>Shipping</dt>
+          <dd>{order.totals.shippingCents === 0 ? "Free" : formatCents(order.totals.shippingCents)}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt>Tax ({TAX_LABEL})</dt>
+          <dd>{formatCents(order.totals.taxCents)}</dd>
+        </div>
+        <div className="flex justify-between font-bold">
+          <dt>Total</dt>
+          <dd>{formatCents(order.totals.totalCents)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}

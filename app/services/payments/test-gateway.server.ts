@@ -1,0 +1,197 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { getEnv } from "../../env.server.ts";
+import { cardBrand, isExpired, luhnValid } from "../../lib/payment-card.ts";
+import { type AuthorizeResult, PAYMENT_MESSAGES, type PaymentGateway } from "./payment-gateway.ts";
+
+/**
+ * The built-in test gateway: answers like the well-known test cards, moves no money, and never
+ * keeps the card number or security code. Tokens and authorization ids are signed rather than
+ * stored, so any app process with the same secret accepts them, across restarts too.
+ *
+ *   4242 4242 4242 4242 (and any other Luhn-valid number)  → approved
+ *   4000 0000 0000 0002                                    → card_declined (at tokenize)
+ *   4000 0000 0000 9995                                    → insufficient_funds (at tokenize)
+ *
+ * Declines at charge time (authorize) are exercised with tokens from `mintTestToken(outcome)`.
+ */
+
+export type TestOutcome = "approve" | "card_declined" | "insufficient_funds" | "processing_error";
+
+export interface TestGatewayOptions {
+  /** simulated provider processing time for authorize */
+  processingDelayMs: number;
+  /** signs tokens and authorization ids (the app's SESSION_SECRET) */
+  secret: string;
+  /** the clock for the expiry check; the real one by default */
+  now?: () => Date;
+}
+
+const DECLINING_CARDS: Record<string, TestOutcome> = {
+  "4000000000000002": "card_declined",
+  "4000000000009995": "insufficient_funds",
+};
+
+const TOKEN_PREFIX = "tok_test_";
+const AUTHORIZATION_PREFIX = "auth_test_";
+/** how many captured / voided ids one process remembers (oldest forgotten first) */
+const MEMORY_LIMIT = 100_000;
+
+const tokenPayload = z.object({
+  n: z.string(),
+  b: z.enum(["Visa", "MasterCard", "American Express", "Discover", "Card"]),
+  l: z.string().regex(/^\d{4}$/),
+  m: z.number().int().min(1).max(12),
+  y: z.number().int(),
+  o: z.enum(["approve", "card_declined", "insufficient_funds", "processing_error"]),
+});
+type TokenPayload = z.infer<typeof tokenPayload>;
+
+/** A key of its own for this purpose, so nothing signed here is valid anywhere else the secret is used. */
+function signer(secret: string) {
+  if (!secret) throw new Error("The test payment gateway needs a secret");
+  const key = createHmac("sha256", secret).update("cartwheel:test-gateway:v1").digest();
+  const sign = (purpose: string, data: string) =>
+    createHmac("sha256", key).update(`${purpose}:${data}`).digest().subarray(0, 16).toString("base64url");
+  const verify = (purpose: string, data: string, signature: string) => {
+    const expected = Buffer.from(sign(purpose, data));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  };
+  return { sign, verify };
+}
+
+type Signer = ReturnType<typeof signer>;
+
+function encodeToken(signing: Signer, payload: Omit<TokenPayload, "n">): string {
+  const body = Buffer.from(JSON.stringify({ n: randomBytes(12).toString("base64url"), ...payload })).toString(
+    "base64url",
+  );
+  return `${TOKEN_PREFIX}${body}.${signing.sign("token", body)}`;
+}
+
+function decodeToken(signing: Signer, token: string): TokenPayload | null {
+  if (typeof token !== "string" || !token.startsWith(TOKEN_PREFIX) || token.length > 1000) return null;
+  const [body, signature, ...rest] = token.slice(TOKEN_PREFIX.length).split(".");
+  if (!body || !signature || rest.length > 0 || !signing.verify("token", body, signature)) return null;
+  try {
+    const parsed = tokenPayload.safeParse(JSON.parse(Buffer.from(body, "base64url").toString("utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function isKnownAuthorization(signing: Signer, id: string): boolean {
+  if (typeof id !== "string" || !id.startsWith(AUTHORIZATION_PREFIX)) return false;
+  const [body, signature, ...rest] = id.slice(AUTHORIZATION_PREFIX.length).split(".");
+  return Boolean(body && signature && rest.length === 0 && signing.verify("authorization", body, signature));
+}
+
+function remember(set: Set<string>, id: string): void {
+  set.add(id);
+  if (set.size > MEMORY_LIMIT) set.delete(set.values().next().value!);
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createTestGateway(options: TestGatewayOptions): PaymentGateway {
+  const signing = signer(options.secret);
+  const now = options.now ?? (() => new Date());
+  const delay = Math.max(0, options.processingDelayMs);
+  // Only this process's memory: enough for a test gateway, where capture follows authorize at once.
+  const captured = new Set<string>();
+  const voided = new Set<string>();
+
+  return {
+    name: "test",
+
+    async tokenize(card) {
+      const number = typeof card.number === "string" ? card.number.replace(/[\s-]/g, "") : "";
+      if (!/^\d{12,16}$/.test(number) || !luhnValid(number)) {
+        return { ok: false, code: "invalid_number", message: PAYMENT_MESSAGES.invalid_number };
+      }
+      const expMonth = card.expMonth;
+      const expYear = card.expYear < 100 ? 2000 + card.expYear : card.expYear;
+      if (
+        !Number.isInteger(expMonth) ||
+        !Number.isInteger(expYear) ||
+        expMonth < 1 ||
+        expMonth > 12 ||
+        isExpired({ month: expMonth, year: expYear }, now())
+      ) {
+        return { ok: false, code: "expired_card", message: PAYMENT_MESSAGES.expired_card };
+      }
+      if (typeof card.cvv !== "string" || !/^\d{3,4}$/.test(card.cvv)) {
+        return { ok: false, code: "invalid_cvc", message: PAYMENT_MESSAGES.invalid_cvc };
+      }
+      const outcome = DECLINING_CARDS[number];
+      if (outcome === "card_declined" || outcome === "insufficient_funds") {
+        return { ok: false, code: outcome, message: PAYMENT_MESSAGES[outcome] };
+      }
+      const brand = cardBrand(number);
+      const last4 = number.slice(-4);
+      const token = encodeToken(signing, { b: brand, l: last4, m: expMonth, y: expYear, o: "approve" });
+      return { ok: true, token, brand, last4, expMonth, expYear };
+    },
+
+    async authorize(input): Promise<AuthorizeResult> {
+      if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
+        throw new RangeError(`Payment amount must be a positive number of cents, got ${input.amountCents}`);
+      }
+      if (input.currency !== "USD") throw new RangeError(`Unsupported currency: ${String(input.currency)}`);
+      if (delay > 0) await wait(delay);
+
+      const payload = decodeToken(signing, input.token);
+      if (!payload) return { ok: false, code: "invalid_token", message: PAYMENT_MESSAGES.invalid_token };
+      if (payload.o !== "approve")
+        return { ok: false, code: payload.o, message: PAYMENT_MESSAGES[payload.o] };
+
+      // Derived from the request, so a retry with the same idempotency key gets the same id.
+      const body = signing.sign(
+        "idempotency",
+        JSON.stringify([input.idempotencyKey, input.amountCents, input.currency, input.token]),
+      );
+      return {
+        ok: true,
+        authorizationId: `${AUTHORIZATION_PREFIX}${body}.${signing.sign("authorization", body)}`,
+      };
+    },
+
+    async capture(authorizationId) {
+      if (!isKnownAuthorization(signing, authorizationId)) throw new Error("Unknown payment authorization");
+      if (voided.has(authorizationId)) throw new Error("The payment authorization was voided");
+      remember(captured, authorizationId);
+    },
+
+    async void(authorizationId) {
+      if (!isKnownAuthorization(signing, authorizationId)) throw new Error("Unknown payment authorization");
+      if (captured.has(authorizationId)) throw new Error("The payment authorization was already captured");
+      remember(voided, authorizationId);
+    },
+  };
+}
+
+export interface MintTestTokenOptions {
+  /** defaults to the app's SESSION_SECRET, i.e. what getPaymentGateway() verifies with */
+  secret?: string;
+  brand?: TokenPayload["b"];
+  last4?: string;
+  expMonth?: number;
+  expYear?: number;
+}
+
+/**
+ * For tests: a token as the test gateway would issue, carrying the given outcome, so that a
+ * decline or a provider failure can be produced at authorize (charge) time.
+ */
+export function mintTestToken(outcome: TestOutcome, options: MintTestTokenOptions = {}): string {
+  const signing = signer(options.secret ?? getEnv().SESSION_SECRET);
+  return encodeToken(signing, {
+    b: options.brand ?? "Visa",
+    l: options.last4 ?? "4242",
+    m: options.expMonth ?? 12,
+    y: options.expYear ?? new Date().getUTCFullYear() + 3,
+    o: outcome,
+  });
+}

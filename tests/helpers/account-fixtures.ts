@@ -1,0 +1,84 @@
+import type { Database } from "../../app/db/database.server.ts";
+import type { OrderStatus } from "../../app/db/schema.ts";
+
+/** The `Cookie` header a browser would send back after these `Set-Cookie` lines. */
+export function cookieHeader(headers: Headers): string {
+  return headers
+    .getSetCookie()
+    .map((line) => line.slice(0, line.indexOf(";")))
+    .join("; ");
+}
+
+let orderSequence = 0;
+
+/** Inserts a paid order (two lines unless told otherwise) for a user and returns its number. */
+export async function insertOrder(
+  db: Database,
+  {
+    userId,
+    createdAt,
+    status = "paid",
+    items = [
+      { name: "Desk Lamp", quantity: 2, unitPriceCents: 1_500 },
+      { name: "Mug", quantity: 1, unitPriceCents: 800 },
+    ],
+  }: {
+    userId: string | null;
+    createdAt: string;
+    status?: OrderStatus;
+    items?: { name: string; quantity: number; unitPriceCents: number }[];
+  },
+): Promise<string> {
+  orderSequence++;
+  const number = `CW-TEST${String(orderSequence).padStart(5, "0")}`;
+  const subtotalCents = items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
+  const { id } = await db
+    .insertInto("orders")
+    .values({
+      number,
+      idempotencyKey: `account-test-${orderSequence}-${Math.random().toString(36).slice(2)}`,
+      userId,
+      email: "buyer@example.com",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      phone: "+1 555 0100",
+      address: "1 Analytical Way",
+      city: "Springfield",
+      state: "IL",
+      zipCode: "62701",
+      country: "US",
+      shippingMethod: "standard",
+      subtotalCents,
+      discountCents: 0,
+      shippingCents: 0,
+      taxCents: 0,
+      totalCents: subtotalCents,
+      couponCode: null,
+      status,
+      paymentBrand: "Visa",
+      paymentLast4: "4242",
+      paymentReference: `auth_${orderSequence}`,
+      estimatedDelivery: createdAt.slice(0, 10),
+      createdAt,
+      updatedAt: createdAt,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  for (const item of items) {
+    await db
+      .insertInto("orderItems")
+      .values({
+        orderId: id,
+        productId: null,
+        productSlug: item.name.toLowerCase().replace(/\s+/g, "-"),
+        name: item.name,
+        brand: "Testbrand",
+        imageKey: null,
+        unitPriceCents: item.unitPriceCents,
+        quantity: item.quantity,
+        lineTotalCents: item.quantity * item.unitPriceCents,
+      })
+      .execute();
+  }
+  return number;
+}

@@ -1,0 +1,280 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "../../app/db/database.server.ts";
+import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
+
+/**
+ * The account section routes called as the server calls them (a Request carrying a real session
+ * cookie), on a SQLite database of their own: signed out → sign-in redirect, another user's rows
+ * → 404, form errors → 400 with the values kept, success → redirect with a toast (and cookies).
+ */
+const ORIGIN = "http://shop.test";
+let dir: string;
+let db: Database;
+let closeServices: () => Promise<void>;
+let addresses: typeof import("../../app/routes/account.addresses.tsx");
+let orders: typeof import("../../app/routes/account.orders._index.tsx");
+let order: typeof import("../../app/routes/account.orders.$number.tsx");
+let cards: typeof import("../../app/routes/account.payment-methods.tsx");
+let settings: typeof import("../../app/routes/account.settings.tsx");
+let toasts: typeof import("../../app/services/toast.server.ts");
+const users: Record<"ada" | "bob", { id: string; cookie: string }> = {} as never;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "cartwheel-account-routes-"));
+  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
+  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
+  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
+  vi.stubEnv("DATA_DIR", dir);
+  vi.stubEnv("SESSION_SECRET", "account-routes-test-secret-0123456789abcdef");
+  vi.stubEnv("PUBLIC_URL", ORIGIN);
+  vi.stubEnv("SEED_ON_EMPTY", "false");
+  addresses = await import("../../app/routes/account.addresses.tsx");
+  orders = await import("../../app/routes/account.orders._index.tsx");
+  order = await import("../../app/routes/account.orders.$number.tsx");
+  cards = await import("../../app/routes/account.payment-methods.tsx");
+  settings = await import("../../app/routes/account.settings.tsx");
+  toasts = await import("../../app/services/toast.server.ts");
+  const client = await import("../../app/db/client.server.ts");
+  closeServices = client.closeServices;
+  db = await client.getDb();
+  const auth = await client.getAuth();
+  for (const [key, name] of [
+    ["ada", "Ada Lovelace"],
+    ["bob", "Bob Babbage"],
+  ] as const) {
+    const { headers, response } = await auth.api.signUpEmail({
+      body: { name, email: `${key}@example.com`, password: "correct horse" },
+      returnHeaders: true,
+    });
+    users[key] = { id: response.user.id, cookie: cookieHeader(headers) };
+  }
+});
+
+afterAll(async () => {
+  await closeServices?.();
+  vi.unstubAllEnvs();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type RouteModule = {
+  loader?: (args: never) => unknown;
+  action?: (args: never) => unknown;
+};
+
+/** What a loader/action answered: its data, a response (redirect), or the status it threw. */
+async function call(
+  module: RouteModule,
+  kind: "loader" | "action",
+  path: string,
+  {
+    cookie = "",
+    fields,
+    params = {},
+  }: { cookie?: string; fields?: Record<string, string>; params?: Record<string, string> } = {},
+) {
+  const request = new Request(`${ORIGIN}${path}`, {
+    method: fields ? "POST" : "GET",
+    headers: fields
+      ? { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie }
+      : { Cookie: cookie },
+    body: fields ? new URLSearchParams(fields).toString() : undefined,
+  });
+  const fn = module[kind] as (args: unknown) => Promise<unknown>;
+  try {
+    const result = await fn({ request, params, context: new RouterContextProvider() });
+    if (result instanceof Response) return { response: result };
+    const value = result as { type?: string; data?: unknown; init?: { status?: number } };
+    if (value?.type === "DataWithResponseInit")
+      return { status: value.init?.status ?? 200, data: value.data as never };
+    return { status: 200, data: result as never };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { response: thrown };
+    const value = thrown as { type?: string; init?: { status?: number } };
+    if (value?.type === "DataWithResponseInit") return { thrown: value.init?.status };
+    throw thrown;
+  }
+}
+
+async function toastOf(response: Response) {
+  const cookie = cookieHeader(response.headers);
+  const { toast } = await toasts.getToast(new Request(ORIGIN, { headers: { Cookie: cookie } }));
+  return toast && { type: toast.type, message: toast.message };
+}
+
+const HOME = {
+  firstName: "Ada",
+  lastName: "Lovelace",
+  phone: "+1 555 0100",
+  address: "1 Analytical Way",
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62701",
+  country: "US",
+};
+
+describe("account section routes", () => {
+  it("send a signed-out visitor to sign in and back", async () => {
+    for (const [module, path] of [
+      [addresses, "/account/addresses?edit=1"],
+      [orders, "/account/orders"],
+      [cards, "/account/payment-methods"],
+      [settings, "/account/settings"],
+    ] as const) {
+      const { response } = await call(module, "loader", path);
+      expect(response?.status).toBe(302);
+      expect(response?.headers.get("Location")).toBe(`/account?redirectTo=${encodeURIComponent(path)}`);
+    }
+    const { response } = await call(addresses, "action", "/account/addresses", {
+      fields: { intent: "delete", addressId: "1" },
+    });
+    expect(response?.headers.get("Location")).toMatch(/^\/account\?redirectTo=/);
+  });
+
+  it("addresses: a refused form keeps its values; a saved one redirects with a toast", async () => {
+    const refused = await call(addresses, "action", "/account/addresses", {
+      cookie: users.ada.cookie,
+      fields: { intent: "create", ...HOME, zipCode: "", city: "Springfield " },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.data).toMatchObject({
+      intent: "create",
+      fieldErrors: { zipCode: "ZIP / Postal Code is required." },
+      values: { city: "Springfield ", zipCode: "" },
+    });
+    const saved = await call(addresses, "action", "/account/addresses", {
+      cookie: users.ada.cookie,
+      fields: { intent: "create", ...HOME },
+    });
+    expect(saved.response?.status).toBe(302);
+    expect(saved.response?.headers.get("Location")).toBe("/account/addresses");
+    expect(await toastOf(saved.response as Response)).toEqual({ type: "success", message: "Address added." });
+    const page = await call(addresses, "loader", "/account/addresses", { cookie: users.ada.cookie });
+    const list = (page.data as unknown as { addresses: { id: number; isDefault: boolean; city: string }[] })
+      .addresses;
+    expect(list).toMatchObject([{ isDefault: true, city: "Springfield" }]);
+    const id = String(list[0]?.id);
+
+    // Ada can edit it; to Bob it does not exist
+    const editing = await call(addresses, "loader", `/account/addresses?edit=${id}`, {
+      cookie: users.ada.cookie,
+    });
+    expect(editing.data).toMatchObject({ editing: { id: Number(id), values: HOME } });
+    expect(
+      (await call(addresses, "loader", `/account/addresses?edit=${id}`, { cookie: users.bob.cookie })).thrown,
+    ).toBe(404);
+    expect(
+      (await call(addresses, "loader", "/account/addresses?edit=abc", { cookie: users.ada.cookie })).thrown,
+    ).toBe(404);
+    for (const intent of ["delete", "set-default"]) {
+      const attempt = await call(addresses, "action", "/account/addresses", {
+        cookie: users.bob.cookie,
+        fields: { intent, addressId: id },
+      });
+      expect(attempt.thrown).toBe(404);
+    }
+    const update = await call(addresses, "action", `/account/addresses?edit=${id}`, {
+      cookie: users.bob.cookie,
+      fields: { intent: "update", addressId: id, ...HOME, city: "Elsewhere" },
+    });
+    expect(update.thrown).toBe(404);
+    const still = await db
+      .selectFrom("addresses")
+      .select(["city", "userId"])
+      .where("id", "=", Number(id))
+      .executeTakeFirst();
+    expect(still).toEqual({ city: "Springfield", userId: users.ada.id });
+  });
+
+  it("orders: the list shows only the user's orders; another user's order number is a 404", async () => {
+    const adas = await insertOrder(db, { userId: users.ada.id, createdAt: "2026-11-20T10:00:00.000Z" });
+    const bobs = await insertOrder(db, { userId: users.bob.id, createdAt: "2026-11-21T10:00:00.000Z" });
+    const list = await call(orders, "loader", "/account/orders", { cookie: users.ada.cookie });
+    expect((list.data as unknown as { orders: { number: string }[] }).orders.map((o) => o.number)).toEqual([
+      adas,
+    ]);
+    const empty = await call(orders, "loader", "/account/orders?page=2", { cookie: users.ada.cookie });
+    expect(empty.thrown).toBe(404);
+
+    const own = await call(order, "loader", `/account/orders/${adas}`, {
+      cookie: users.ada.cookie,
+      params: { number: adas },
+    });
+    expect(own.data).toMatchObject({ order: { number: adas, payment: { brand: "Visa", last4: "4242" } } });
+    expect(JSON.stringify(own.data)).not.toContain("paymentReference");
+    const other = await call(order, "loader", `/account/orders/${bobs}`, {
+      cookie: users.ada.cookie,
+      params: { number: bobs },
+    });
+    expect(other.thrown).toBe(404);
+  });
+
+  it("payment methods: removing another user's card is a 404", async () => {
+    const { saveCard } = await import("../../app/domain/accounts/payment-methods.server.ts");
+    const { id } = await saveCard(db, {
+      userId: users.bob.id,
+      brand: "Visa",
+      last4: "1111",
+      expMonth: 12,
+      expYear: 2030,
+      cardholderName: "Bob Babbage",
+      gatewayToken: "tok_bob",
+    });
+    const none = await call(cards, "loader", "/account/payment-methods", { cookie: users.ada.cookie });
+    expect(none.data).toEqual({ cards: [] });
+    const stolen = await call(cards, "action", "/account/payment-methods", {
+      cookie: users.ada.cookie,
+      fields: { intent: "remove", cardId: String(id) },
+    });
+    expect(stolen.thrown).toBe(404);
+    const removed = await call(cards, "action", "/account/payment-methods", {
+      cookie: users.bob.cookie,
+      fields: { intent: "remove", cardId: String(id) },
+    });
+    expect(await toastOf(removed.response as Response)).toEqual({
+      type: "success",
+      message: "Payment method removed.",
+    });
+  });
+
+  it("settings: a wrong current password is answered beside the field; a new password sets a new session cookie", async () => {
+    const wrong = await call(settings, "action", "/account/settings", {
+      cookie: users.bob.cookie,
+      fields: { intent: "email", newEmail: "robert@example.com", currentPassword: "nope nope" },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.data).toMatchObject({
+      form: "email",
+      fieldErrors: { currentPassword: "Your current password is not correct." },
+      values: { newEmail: "robert@example.com" },
+    });
+    expect(JSON.stringify(wrong.data)).not.toContain("nope nope");
+
+    const changed = await call(settings, "action", "/account/settings", {
+      cookie: users.bob.cookie,
+      fields: {
+        intent: "password",
+        currentPassword: "correct horse",
+        newPassword: "a whole new horse",
+        confirmPassword: "a whole new horse",
+      },
+    });
+    const response = changed.response as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/account/settings");
+    const setCookies = response.headers.getSetCookie().join("\n");
+    expect(setCookies).toContain("cw.session_token=");
+    expect(setCookies).toContain("cw_toast=");
+    // the old cookie no longer signs in; the new one does
+    expect(
+      (await call(settings, "loader", "/account/settings", { cookie: users.bob.cookie })).response?.status,
+    ).toBe(302);
+    const fresh = cookieHeader(response.headers);
+    expect((await call(settings, "loader", "/account/settings", { cookie: fresh })).data).toMatchObject({
+      email: "bob@example.com",
+    });
+  });
+});

@@ -1,0 +1,484 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getUserOrder, listOrdersPage } from "../../app/domain/accounts/account-orders.server.ts";
+import {
+  changeEmail,
+  changeName,
+  changePassword,
+  PASSWORD_CHECK_LIMIT,
+  SETTINGS_MESSAGES,
+} from "../../app/domain/accounts/account-settings.server.ts";
+import {
+  type AddressDetails,
+  addAddress,
+  deleteAddress,
+  getAddress,
+  listAddresses,
+  setDefaultAddress,
+  updateAddress,
+  validateAddress,
+} from "../../app/domain/accounts/addresses.server.ts";
+import {
+  listSavedCards,
+  removeSavedCard,
+  saveCard,
+} from "../../app/domain/accounts/payment-methods.server.ts";
+import { type Auth, createAuth } from "../../app/services/auth/auth.server.ts";
+import { hitRateLimit } from "../../app/services/rate-limit.server.ts";
+import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
+import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+};
+const request = (cookie: string) =>
+  new Request("http://shop.test/account/settings", { method: "POST", headers: { Cookie: cookie } });
+
+const HOME: AddressDetails = {
+  firstName: "Ada",
+  lastName: "Lovelace",
+  phone: "+1 555 0100",
+  address: "1 Analytical Way",
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62701",
+  country: "US",
+};
+const WORK: AddressDetails = {
+  ...HOME,
+  address: "2 Engine Street",
+  city: "London",
+  zipCode: "EC1A 1BB",
+  country: "UK",
+};
+const CABIN: AddressDetails = {
+  ...HOME,
+  address: "3 Lake Road",
+  city: "Toronto",
+  zipCode: "M5V 2T6",
+  country: "CA",
+};
+
+describe.each(ENGINES)("account sections on %s", (engine) => {
+  let test: TestDatabase;
+  let auth: Auth;
+  const users: Record<"ada" | "bob" | "cy", { id: string; email: string; cookie: string }> = {} as never;
+
+  async function signUp(name: string, email: string, password: string) {
+    const { headers, response } = await auth.api.signUpEmail({
+      body: { name, email, password },
+      returnHeaders: true,
+    });
+    return { id: response.user.id, email, cookie: cookieHeader(headers) };
+  }
+  async function signIn(email: string, password: string) {
+    const { headers } = await auth.api.signInEmail({ body: { email, password }, returnHeaders: true });
+    return cookieHeader(headers);
+  }
+  const session = (cookie: string) => auth.api.getSession({ headers: new Headers({ Cookie: cookie }) });
+
+  beforeAll(async () => {
+    test = await createTestDatabase(engine);
+    auth = createAuth({
+      db: test.db,
+      secret: "account-sections-test-secret-0123456789abcdef",
+      baseURL: "http://shop.test",
+      shopName: "Test",
+      sendResetPassword: async () => {},
+    });
+    users.ada = await signUp("Ada Lovelace", "ada@example.com", "correct horse");
+    users.bob = await signUp("Bob Babbage", "bob@example.com", "difference engine");
+    users.cy = await signUp("Cy Clone", "cy@example.com", "another password");
+  });
+  afterAll(async () => {
+    await test?.destroy();
+  });
+
+  describe("addresses", () => {
+    it("validates with checkout's rules, without the e-mail", () => {
+      expect(validateAddress({ ...HOME, email: "" })).toEqual({ ok: true, value: HOME });
+      const refused = validateAddress({ ...HOME, firstName: " ", zipCode: "!", country: "XX" });
+      expect(refused).toEqual({
+        ok: false,
+        missing: ["firstName"],
+        fieldErrors: {
+          firstName: "First Name is required.",
+          zipCode: "Enter a valid ZIP or postal code.",
+          country: "Choose a country from the list.",
+        },
+      });
+    });
+
+    it("the first address becomes the default, later ones do not", async () => {
+      const home = await addAddress(test.db, users.ada.id, HOME);
+      const work = await addAddress(test.db, users.ada.id, WORK);
+      const list = await listAddresses(test.db, users.ada.id);
+      expect(list.map((a) => [a.id, a.city, Number(a.isDefault)])).toEqual([
+        [home, "Springfield", 1],
+        [work, "London", 0],
+      ]);
+      // Bob's first address is his default, whatever Ada has
+      const bobs = await addAddress(test.db, users.bob.id, CABIN);
+      expect(Number((await getAddress(test.db, users.bob.id, bobs))?.isDefault)).toBe(1);
+    });
+
+    it("edits an address and moves the default (exactly one default)", async () => {
+      const [home, work] = await listAddresses(test.db, users.ada.id);
+      if (!home || !work) throw new Error("addresses missing");
+      expect(
+        await updateAddress(test.db, users.ada.id, work.id, { ...WORK, phone: "+44 20 7946 0000" }),
+      ).toBe(true);
+      expect((await getAddress(test.db, users.ada.id, work.id))?.phone).toBe("+44 20 7946 0000");
+      expect(await setDefaultAddress(test.db, users.ada.id, work.id)).toBe(true);
+      const list = await listAddresses(test.db, users.ada.id);
+      expect(list.map((a) => [a.id, Number(a.isDefault)])).toEqual([
+        [work.id, 1],
+        [home.id, 0],
+      ]);
+    });
+
+    it("deleting the default makes the next address the default", async () => {
+      const cabin = await addAddress(test.db, users.ada.id, CABIN);
+      const [work, home] = await listAddresses(test.db, users.ada.id);
+      if (!work || !home) throw new Error("addresses missing");
+      expect(Number(work.isDefault)).toBe(1);
+      expect(await deleteAddress(test.db, users.ada.id, work.id)).toBe(true);
+      const list = await listAddresses(test.db, users.ada.id);
+      expect(list.map((a) => [a.id, Number(a.isDefault)])).toEqual([
+        [home.id, 1],
+        [cabin, 0],
+      ]);
+      // deleting a non-default address leaves the default alone
+      expect(await deleteAddress(test.db, users.ada.id, cabin)).toBe(true);
+      expect((await listAddresses(test.db, users.ada.id)).map((a) => [a.id, Number(a.isDefault)])).toEqual([
+        [home.id, 1],
+      ]);
+    });
+
+    it("another user's address cannot be read, edited, deleted or made default", async () => {
+      const [adas] = await listAddresses(test.db, users.ada.id);
+      if (!adas) throw new Error("address missing");
+      expect(await getAddress(test.db, users.bob.id, adas.id)).toBeNull();
+      expect(await updateAddress(test.db, users.bob.id, adas.id, CABIN)).toBe(false);
+      expect(await setDefaultAddress(test.db, users.bob.id, adas.id)).toBe(false);
+      expect(await deleteAddress(test.db, users.bob.id, adas.id)).toBe(false);
+      expect(await getAddress(test.db, users.ada.id, adas.id)).toMatchObject({ ...HOME, isDefault: 1 });
+      // Bob's own default is untouched by his failed attempt on Ada's address
+      const bobs = await listAddresses(test.db, users.bob.id);
+      expect(bobs.map((a) => Number(a.isDefault))).toEqual([1]);
+      expect(await getAddress(test.db, users.ada.id, 999_999)).toBeNull();
+    });
+  });
+
+  describe("saved cards", () => {
+    const visa = (overrides: Partial<Parameters<typeof saveCard>[1]> = {}) => ({
+      userId: users.ada.id,
+      brand: "Visa",
+      last4: "4242",
+      expMonth: 4,
+      expYear: 2031,
+      cardholderName: "Ada Lovelace",
+      gatewayToken: "tok_visa_1",
+      ...overrides,
+    });
+
+    it("saves a card once: the same brand, last 4 and expiry is skipped", async () => {
+      const first = await saveCard(test.db, visa());
+      expect(first.created).toBe(true);
+      const again = await saveCard(
+        test.db,
+        visa({ gatewayToken: "tok_visa_2", cardholderName: "A. Lovelace" }),
+      );
+      expect(again).toEqual({ id: first.id, created: false });
+      const renewed = await saveCard(test.db, visa({ expYear: 2032, gatewayToken: "tok_visa_3" }));
+      expect(renewed.created).toBe(true);
+      const expired = await saveCard(
+        test.db,
+        visa({ brand: "Mastercard", last4: "4444", expMonth: 1, expYear: 2020 }),
+      );
+      expect(expired.created).toBe(true);
+      // the same card for another user is that user's own
+      expect((await saveCard(test.db, visa({ userId: users.bob.id }))).created).toBe(true);
+      const cards = await listSavedCards(test.db, users.ada.id, new Date("2026-11-22T12:00:00Z"));
+      expect(cards).toEqual([
+        {
+          id: expired.id,
+          brand: "Mastercard",
+          last4: "4444",
+          expiry: "01/20",
+          cardholderName: "Ada Lovelace",
+          expired: true,
+        },
+        {
+          id: renewed.id,
+          brand: "Visa",
+          last4: "4242",
+          expiry: "04/32",
+          cardholderName: "Ada Lovelace",
+          expired: false,
+        },
+        {
+          id: first.id,
+          brand: "Visa",
+          last4: "4242",
+          expiry: "04/31",
+          cardholderName: "Ada Lovelace",
+          expired: false,
+        },
+      ]);
+      expect(JSON.stringify(cards)).not.toContain("tok_");
+    });
+
+    it("refuses card data that is not brand + last 4 + expiry", async () => {
+      await expect(saveCard(test.db, visa({ last4: "4242424242424242" }))).rejects.toThrow(/last4/);
+      await expect(saveCard(test.db, visa({ expMonth: 13 }))).rejects.toThrow(/expMonth/);
+    });
+
+    it("removes only the user's own cards", async () => {
+      const [adas] = await listSavedCards(test.db, users.ada.id);
+      if (!adas) throw new Error("card missing");
+      expect(await removeSavedCard(test.db, users.bob.id, adas.id)).toBe(false);
+      expect(await listSavedCards(test.db, users.ada.id)).toHaveLength(3);
+      expect(await removeSavedCard(test.db, users.ada.id, adas.id)).toBe(true);
+      expect(await removeSavedCard(test.db, users.ada.id, adas.id)).toBe(false);
+      expect(await listSavedCards(test.db, users.ada.id)).toHaveLength(2);
+      expect(await listSavedCards(test.db, users.bob.id)).toHaveLength(1);
+    });
+  });
+
+  describe("orders", () => {
+    it("lists only the user's orders, newest first, with item counts", async () => {
+      const older = await insertOrder(test.db, {
+        userId: users.ada.id,
+        createdAt: "2026-11-01T10:00:00.000Z",
+      });
+      const newer = await insertOrder(test.db, {
+        userId: users.ada.id,
+        createdAt: "2026-11-10T10:00:00.000Z",
+        status: "shipped",
+        items: [{ name: "Speaker", quantity: 3, unitPriceCents: 2_000 }],
+      });
+      const bobs = await insertOrder(test.db, {
+        userId: users.bob.id,
+        createdAt: "2026-11-15T10:00:00.000Z",
+      });
+      await insertOrder(test.db, { userId: null, createdAt: "2026-11-16T10:00:00.000Z" });
+
+      const page = await listOrdersPage(test.db, users.ada.id);
+      expect(page).toEqual({
+        page: 1,
+        hasMore: false,
+        orders: [
+          {
+            number: newer,
+            status: "shipped",
+            createdAt: "2026-11-10T10:00:00.000Z",
+            itemCount: 3,
+            totalCents: 6_000,
+          },
+          {
+            number: older,
+            status: "paid",
+            createdAt: "2026-11-01T10:00:00.000Z",
+            itemCount: 3,
+            totalCents: 3_800,
+          },
+        ],
+      });
+      const first = await listOrdersPage(test.db, users.ada.id, 1, 1);
+      expect([first.orders.map((o) => o.number), first.hasMore]).toEqual([[newer], true]);
+      const second = await listOrdersPage(test.db, users.ada.id, 2, 1);
+      expect([second.orders.map((o) => o.number), second.hasMore]).toEqual([[older], false]);
+      expect((await listOrdersPage(test.db, users.cy.id)).orders).toEqual([]);
+
+      const detail = await getUserOrder(test.db, users.ada.id, older);
+      expect(detail?.items.map((i) => [i.name, i.quantity, i.unitPriceCents, i.lineTotalCents])).toEqual([
+        ["Desk Lamp", 2, 1_500, 3_000],
+        ["Mug", 1, 800, 800],
+      ]);
+      expect(detail?.payment).toEqual({ brand: "Visa", last4: "4242" });
+      expect(await getUserOrder(test.db, users.ada.id, bobs)).toBeNull();
+      expect(await getUserOrder(test.db, users.ada.id, "CW-NOPE")).toBeNull();
+    });
+  });
+
+  describe("settings", () => {
+    it("changes the name; an empty one is refused", async () => {
+      const refused = await changeName({ auth }, request(users.ada.cookie), form({ name: "   " }));
+      expect(refused).toMatchObject({ ok: false, status: 400, fieldErrors: { name: "Enter your name." } });
+      const ok = await changeName({ auth }, request(users.ada.cookie), form({ name: "  Ada   King " }));
+      expect(ok.ok).toBe(true);
+      expect((await session(users.ada.cookie))?.user.name).toBe("Ada King");
+    });
+
+    it("changes the e-mail only with the right password, to a free address", async () => {
+      const deps = { auth, db: test.db };
+      const ada = { id: users.ada.id, email: users.ada.email };
+      const wrong = await changeEmail(
+        deps,
+        request(users.ada.cookie),
+        ada,
+        form({ newEmail: "ada@new.example", currentPassword: "wrong horse" }),
+      );
+      expect(wrong).toMatchObject({
+        ok: false,
+        status: 400,
+        fieldErrors: { currentPassword: SETTINGS_MESSAGES.currentPasswordWrong },
+      });
+      const taken = await changeEmail(
+        deps,
+        request(users.ada.cookie),
+        ada,
+        form({ newEmail: "BOB@example.com", currentPassword: "correct horse" }),
+      );
+      expect(taken).toMatchObject({ ok: false, fieldErrors: { newEmail: SETTINGS_MESSAGES.emailTaken } });
+      const same = await changeEmail(
+        deps,
+        request(users.ada.cookie),
+        ada,
+        form({ newEmail: "Ada@Example.com", currentPassword: "correct horse" }),
+      );
+      expect(same).toMatchObject({ ok: false, fieldErrors: { newEmail: SETTINGS_MESSAGES.emailSame } });
+      const invalid = await changeEmail(
+        deps,
+        request(users.ada.cookie),
+        ada,
+        form({ newEmail: "not-an-email", currentPassword: "" }),
+      );
+      expect(invalid).toMatchObject({
+        ok: false,
+        fieldErrors: {
+          newEmail: SETTINGS_MESSAGES.emailInvalid,
+          currentPassword: SETTINGS_MESSAGES.currentPasswordRequired,
+        },
+      });
+      const email = async () =>
+        (
+          await test.db
+            .selectFrom("users")
+            .select("email")
+            .where("id", "=", users.ada.id)
+            .executeTakeFirstOrThrow()
+        ).email;
+      expect(await email()).toBe("ada@example.com");
+
+      const ok = await changeEmail(
+        deps,
+        request(users.ada.cookie),
+        ada,
+        form({ newEmail: " Ada@New.Example ", currentPassword: "correct horse" }),
+      );
+      expect(ok.ok).toBe(true);
+      expect(await email()).toBe("ada@new.example");
+      expect((await session(users.ada.cookie))?.user.email).toBe("ada@new.example");
+      users.ada.email = "ada@new.example";
+      // signing in works with the new address, not the old one
+      expect(await signIn("ada@new.example", "correct horse")).toContain("session_token");
+      await expect(signIn("ada@example.com", "correct horse")).rejects.toThrow();
+    });
+
+    it("changes the password: wrong current refused, mismatch refused, other sessions ended", async () => {
+      const deps = { auth, db: test.db };
+      const elsewhere = await signIn("ada@new.example", "correct horse");
+      expect(await session(elsewhere)).not.toBeNull();
+
+      const wrong = await changePassword(
+        deps,
+        request(users.ada.cookie),
+        users.ada.id,
+        form({
+          currentPassword: "wrong horse",
+          newPassword: "a brand new one",
+          confirmPassword: "a brand new one",
+        }),
+      );
+      expect(wrong).toMatchObject({
+        ok: false,
+        status: 400,
+        message: SETTINGS_MESSAGES.currentPasswordWrong,
+        fieldErrors: { currentPassword: SETTINGS_MESSAGES.currentPasswordWrong },
+      });
+      const mismatch = await changePassword(
+        deps,
+        request(users.ada.cookie),
+        users.ada.id,
+        form({
+          currentPassword: "correct horse",
+          newPassword: "a brand new one",
+          confirmPassword: "a brand new two",
+        }),
+      );
+      expect(mismatch).toMatchObject({
+        ok: false,
+        fieldErrors: { confirmPassword: SETTINGS_MESSAGES.passwordMismatch },
+      });
+      const short = await changePassword(
+        deps,
+        request(users.ada.cookie),
+        users.ada.id,
+        form({ currentPassword: "correct horse", newPassword: "short", confirmPassword: "short" }),
+      );
+      expect(short).toMatchObject({
+        ok: false,
+        fieldErrors: { newPassword: SETTINGS_MESSAGES.passwordTooShort },
+      });
+      const long = "x".repeat(129);
+      const tooLong = await changePassword(
+        deps,
+        request(users.ada.cookie),
+        users.ada.id,
+        form({ currentPassword: "correct horse", newPassword: long, confirmPassword: long }),
+      );
+      expect(tooLong).toMatchObject({
+        ok: false,
+        fieldErrors: { newPassword: SETTINGS_MESSAGES.passwordTooLong },
+      });
+      // nothing changed so far
+      expect(await session(elsewhere)).not.toBeNull();
+
+      const ok = await changePassword(
+        deps,
+        request(users.ada.cookie),
+        users.ada.id,
+        form({
+          currentPassword: "correct horse",
+          newPassword: "a brand new one",
+          confirmPassword: "a brand new one",
+        }),
+      );
+      expect(ok.ok).toBe(true);
+      if (!ok.ok) return;
+      // every earlier session is over; the returned cookie is this browser's new session
+      expect(await session(elsewhere)).toBeNull();
+      expect(await session(users.ada.cookie)).toBeNull();
+      const fresh = cookieHeader(ok.headers);
+      expect((await session(fresh))?.user.id).toBe(users.ada.id);
+      users.ada.cookie = fresh;
+      await expect(signIn("ada@new.example", "correct horse")).rejects.toThrow();
+      expect(await signIn("ada@new.example", "a brand new one")).toContain("session_token");
+    });
+
+    it("stops checking the current password after too many attempts", async () => {
+      for (let i = 0; i < PASSWORD_CHECK_LIMIT.limit; i++) {
+        await hitRateLimit(test.db, `password-check:${users.cy.id}`, PASSWORD_CHECK_LIMIT);
+      }
+      const limited = await changePassword(
+        { auth, db: test.db },
+        request(users.cy.cookie),
+        users.cy.id,
+        form({
+          currentPassword: "another password",
+          newPassword: "yet another one",
+          confirmPassword: "yet another one",
+        }),
+      );
+      expect(limited).toMatchObject({
+        ok: false,
+        status: 429,
+        message: "Too many wrong passwords. Please wait 15 minutes and try again.",
+      });
+      expect(await signIn("cy@example.com", "another password")).toContain("session_token");
+    });
+  });
+});

@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AUTH_MESSAGES,
+  adoptGuestCart,
+  register,
+  signIn,
+  signOut,
+} from "../../app/domain/accounts/authentication.server.ts";
+import { addToCart } from "../../app/domain/cart/add-item.server.ts";
+import { getCart } from "../../app/domain/cart/get-cart.server.ts";
+import { type Auth, createAuth } from "../../app/services/auth/auth.server.ts";
+import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+};
+const request = (cookie = "") =>
+  new Request("http://shop.test/account", { headers: cookie ? { Cookie: cookie } : {} });
+const cookieHeader = (headers: Headers) =>
+  headers
+    .getSetCookie()
+    .map((line) => line.slice(0, line.indexOf(";")))
+    .join("; ");
+
+describe.each(ENGINES)("accounts on %s", (engine) => {
+  let test: TestDatabase;
+  let auth: Auth;
+  const resetTokens: string[] = [];
+
+  beforeAll(async () => {
+    test = await createTestDatabase(engine);
+    auth = createAuth({
+      db: test.db,
+      secret: "auth-test-secret-0123456789abcdefghijklmnop",
+      baseURL: "http://shop.test",
+      shopName: "Test",
+      sendResetPassword: async ({ token }) => {
+        resetTokens.push(token);
+      },
+    });
+  });
+  afterAll(async () => {
+    await test?.destroy();
+  });
+
+  it("registers a customer — a role in the form is ignored — and signs them in", async () => {
+    const result = await register(
+      { auth },
+      form({ name: "Ada Lovelace", email: "Ada@Example.com", password: "correct horse", role: "admin" }),
+      request(),
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const user = await test.db
+      .selectFrom("users")
+      .select(["name", "email", "role"])
+      .where("id", "=", result.userId)
+      .executeTakeFirstOrThrow();
+    expect(user).toEqual({ name: "Ada Lovelace", email: "ada@example.com", role: "customer" });
+    const session = await auth.api.getSession({
+      headers: new Headers({ Cookie: cookieHeader(result.headers) }),
+    });
+    expect(session?.user.email).toBe("ada@example.com");
+    // the session cookie is HttpOnly and SameSite=Lax
+    const line = result.headers.getSetCookie().find((l) => l.includes("session_token"));
+    expect(line).toMatch(/HttpOnly/i);
+    expect(line).toMatch(/SameSite=Lax/i);
+  });
+
+  it("refuses a short password, a long one, a bad e-mail and a taken e-mail", async () => {
+    const short = await register(
+      { auth },
+      form({ name: "B", email: "b@example.com", password: "1234567" }),
+      request(),
+    );
+    expect(short).toMatchObject({ ok: false, status: 400, message: AUTH_MESSAGES.registerFailed });
+    expect(!short.ok && short.fieldErrors?.password).toBe("Password must be at least 8 characters.");
+    const long = await register(
+      { auth },
+      form({ name: "B", email: "b@example.com", password: "x".repeat(129) }),
+      request(),
+    );
+    expect(long.ok).toBe(false);
+    const badEmail = await register(
+      { auth },
+      form({ name: "B", email: "nope", password: "long enough" }),
+      request(),
+    );
+    expect(badEmail.ok).toBe(false);
+    const taken = await register(
+      { auth },
+      form({ name: "Other", email: "ada@example.com", password: "another password" }),
+      request(),
+    );
+    expect(taken).toMatchObject({ ok: false, message: "Failed to create account. Please try again." });
+    const count = await test.db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirst();
+    expect(Number(count?.n)).toBe(1);
+  });
+
+  it("signs in with the right password; a wrong password and an unknown e-mail get the same answer", async () => {
+    const ok = await signIn(
+      { auth, db: test.db },
+      form({ email: "ADA@example.com", password: "correct horse" }),
+      request(),
+      "10.0.0.1",
+    );
+    expect(ok.ok).toBe(true);
+    const wrong = await signIn(
+      { auth, db: test.db },
+      form({ email: "ada@example.com", password: "wrong horse" }),
+      request(),
+      "10.0.0.1",
+    );
+    const unknown = await signIn(
+      { auth, db: test.db },
+      form({ email: "nobody@example.com", password: "wrong horse" }),
+      request(),
+      "10.0.0.1",
+    );
+    expect(wrong).toEqual({
+      ok: false,
+      status: 401,
+      message: "Failed to login. Please check your credentials.",
+    });
+    expect(unknown).toEqual(wrong);
+  });
+
+  it("limits sign-in attempts per e-mail (429 with a clear message), whatever the address", async () => {
+    const attempt = (ip: string) =>
+      signIn({ auth, db: test.db }, form({ email: "victim@example.com", password: "guess" }), request(), ip);
+    const results = [];
+    for (let i = 0; i < 6; i++) results.push(await attempt(`10.1.0.${i}`));
+    expect(results.slice(0, 5).map((r) => !r.ok && r.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(results[5]).toEqual({
+      ok: false,
+      status: 429,
+      message: "Too many sign-in attempts. Please wait 15 minutes and try again.",
+    });
+  });
+
+  it("limits sign-in attempts per address across e-mails", async () => {
+    const results = [];
+    for (let i = 0; i < 21; i++) {
+      results.push(
+        await signIn(
+          { auth, db: test.db },
+          form({ email: `u${i}@example.com`, password: "guess" }),
+          request(),
+          "10.2.0.1",
+        ),
+      );
+    }
+    expect(results[19]).toMatchObject({ status: 401 });
+    expect(results[20]).toMatchObject({ status: 429 });
+  });
+
+  it("signing out ends the session", async () => {
+    const ok = await signIn(
+      { auth, db: test.db },
+      form({ email: "ada@example.com", password: "correct horse" }),
+      request(),
+      "10.3.0.1",
+    );
+    if (!ok.ok) throw new Error("sign-in failed");
+    const cookie = cookieHeader(ok.headers);
+    expect(await auth.api.getSession({ headers: new Headers({ Cookie: cookie }) })).not.toBeNull();
+    expect(await signOut({ auth }, request(cookie))).not.toBeNull();
+    expect(await auth.api.getSession({ headers: new Headers({ Cookie: cookie }) })).toBeNull();
+  });
+
+  it("a reset link is single-use, and resetting ends the user's other sessions", async () => {
+    const first = await signIn(
+      { auth, db: test.db },
+      form({ email: "ada@example.com", password: "correct horse" }),
+      request(),
+      "10.4.0.1",
+    );
+    if (!first.ok) throw new Error("sign-in failed");
+    await auth.api.requestPasswordReset({
+      body: { email: "ada@example.com", redirectTo: "/reset-password" },
+    });
+    // unknown e-mail: same (silent) answer, no mail
+    await auth.api.requestPasswordReset({
+      body: { email: "nobody@example.com", redirectTo: "/reset-password" },
+    });
+    expect(resetTokens).toHaveLength(1);
+    const token = resetTokens[0] as string;
+    await auth.api.resetPassword({ body: { token, newPassword: "brand new password" } });
+    await expect(
+      auth.api.resetPassword({ body: { token, newPassword: "again and again" } }),
+    ).rejects.toThrow();
+    expect(
+      await auth.api.getSession({ headers: new Headers({ Cookie: cookieHeader(first.headers) }) }),
+    ).toBeNull();
+    const old = await signIn(
+      { auth, db: test.db },
+      form({ email: "ada@example.com", password: "correct horse" }),
+      request(),
+      "10.4.0.2",
+    );
+    expect(old.ok).toBe(false);
+    const fresh = await signIn(
+      { auth, db: test.db },
+      form({ email: "ada@example.com", password: "brand new password" }),
+      request(),
+      "10.4.0.3",
+    );
+    expect(fresh.ok).toBe(true);
+  });
+
+  it("on sign-in the guest cart joins the user's cart, quantities added and capped at stock", async () => {
+    const lamp = await insertProduct(test.db, { name: "Desk Lamp", stock: 3 });
+    const mug = await insertProduct(test.db, { name: "Mug", stock: 10 });
+    const user = await test.db.selectFrom("users").select("id").executeTakeFirstOrThrow();
+    await addToCart(test.db, { cartId: "user-cart-0000000000000000000001", productId: lamp, quantity: 2 });
+    await test.db
+      .updateTable("carts")
+      .set({ userId: user.id })
+      .where("id", "=", "user-cart-0000000000000000000001")
+      .execute();
+    await addToCart(test.db, { cartId: "guest-cart-000000000000000000001", productId: lamp, quantity: 2 });
+    await addToCart(test.db, { cartId: "guest-cart-000000000000000000001", productId: mug, quantity: 1 });
+    const cartId = await adoptGuestCart(test.db, {
+      userId: user.id,
+      guestCartId: "guest-cart-000000000000000000001",
+    });
+    expect(cartId).toBe("user-cart-0000000000000000000001");
+    const cart = await getCart(test.db, cartId as string);
+    expect(cart.lines.map((l) => [l.name, l.quantity])).toEqual([
+      ["Desk Lamp", 3],
+      ["Mug", 1],
+    ]);
+    const guest = await test.db
+      .selectFrom("carts")
+      .select("id")
+      .where("id", "=", "guest-cart-000000000000000000001")
+      .executeTakeFirst();
+    expect(guest).toBeUndefined();
+  });
+});

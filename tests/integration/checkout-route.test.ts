@@ -1,0 +1,335 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "../../app/db/database.server.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+import { readOutbox } from "../helpers/outbox.ts";
+
+/**
+ * POST /checkout step by step and /orders/track, through the real route modules on a SQLite
+ * database of their own — the no-JavaScript path: every step is a form post answered by a redirect.
+ */
+const ORIGIN = "http://shop.test";
+const CARD = "4242424242424242";
+let dir: string;
+let db: Database;
+let checkout: typeof import("../../app/routes/checkout.tsx");
+let cart: typeof import("../../app/routes/cart.tsx");
+let track: typeof import("../../app/routes/orders.track.tsx");
+let toasts: typeof import("../../app/services/toast.server.ts");
+let requestInfoContext: typeof import("../../app/lib/request-context.ts").requestInfoContext;
+let closeServices: () => Promise<void>;
+let productId: number;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "cartwheel-checkout-route-"));
+  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
+  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
+  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
+  vi.stubEnv("DATA_DIR", dir);
+  vi.stubEnv("SESSION_SECRET", "checkout-route-test-secret-0123456789abcdef");
+  vi.stubEnv("PUBLIC_URL", ORIGIN);
+  vi.stubEnv("SEED_ON_EMPTY", "false");
+  vi.stubEnv("PAYMENT_DELAY_MS", "0");
+  checkout = await import("../../app/routes/checkout.tsx");
+  cart = await import("../../app/routes/cart.tsx");
+  track = await import("../../app/routes/orders.track.tsx");
+  toasts = await import("../../app/services/toast.server.ts");
+  ({ requestInfoContext } = await import("../../app/lib/request-context.ts"));
+  const client = await import("../../app/db/client.server.ts");
+  closeServices = client.closeServices;
+  db = await client.getDb();
+  productId = await insertProduct(db, { name: "Trail Backpack", stock: 3, priceCents: 4_000 });
+});
+
+afterAll(async () => {
+  await closeServices?.();
+  vi.unstubAllEnvs();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A browser's cookie jar, reduced to what these routes set. */
+class Jar {
+  cookies = new Map<string, string>();
+  header() {
+    return [...this.cookies.entries()].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+  store(response: Response) {
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.slice(0, line.indexOf(";"));
+      const name = pair.slice(0, pair.indexOf("="));
+      const value = pair.slice(pair.indexOf("=") + 1);
+      if (/Max-Age=0|Expires=Thu, 01 Jan 1970/.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+}
+
+function context(clientIp = "203.0.113.7") {
+  const provider = new RouterContextProvider();
+  provider.set(requestInfoContext, { nonce: "", requestId: "test", clientIp });
+  return provider;
+}
+
+async function post(
+  module: { action: (args: never) => unknown },
+  path: string,
+  fields: Record<string, string>,
+  jar: Jar,
+  clientIp?: string,
+) {
+  const request = new Request(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: jar.header() },
+    body: new URLSearchParams(fields).toString(),
+  });
+  const result = await module.action({ request, params: {}, context: context(clientIp) } as never);
+  if (result instanceof Response) jar.store(result);
+  return result;
+}
+
+async function toastIn(jar: Jar) {
+  const { toast } = await toasts.getToast(new Request(ORIGIN, { headers: { Cookie: jar.header() } }));
+  jar.cookies.delete("cw_toast");
+  return toast && { type: toast.type, message: toast.message };
+}
+
+async function load(search: string, jar: Jar) {
+  const request = new Request(`${ORIGIN}/checkout${search}`, { headers: { Cookie: jar.header() } });
+  try {
+    const result = (await checkout.loader({ request, params: {}, context: context() } as never)) as unknown;
+    const value = result as { data?: unknown; init?: { headers?: Headers } };
+    return (value.data ?? value) as Record<string, unknown>;
+  } catch (thrown) {
+    if (thrown instanceof Response) return { redirect: thrown.headers.get("Location") };
+    throw thrown;
+  }
+}
+
+const SHIPPING = {
+  intent: "shipping",
+  firstName: "Ada",
+  lastName: "Lovelace",
+  email: "Ada@Example.com",
+  phone: "+1 555 0100",
+  address: "1 Analytical Way",
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62701",
+  country: "US",
+  shippingMethod: "express",
+};
+
+describe("checkout without JavaScript", () => {
+  const jar = new Jar();
+
+  it("an empty cart is sent to /cart", async () => {
+    expect(await load("", jar)).toEqual({ redirect: "/cart" });
+    expect(await load("?step=review", jar)).toEqual({ redirect: "/cart" });
+  });
+
+  it("the empty shipping form answers with the spec's message naming every field", async () => {
+    await post(cart, "/cart", { intent: "add", productId: String(productId), quantity: "2" }, jar);
+    await toastIn(jar);
+    const response = (await post(checkout, "/checkout", { intent: "shipping" }, jar)) as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/checkout");
+    expect(await toastIn(jar)).toEqual({
+      type: "error",
+      message:
+        "Please fill in all required fields: firstName, lastName, email, phone, address, city, state, zipCode, country",
+    });
+    const page = await load("", jar);
+    expect(page.step).toBe("shipping");
+    expect(Object.keys(page.fieldErrors as object)).toHaveLength(9);
+    // skipping ahead is not possible
+    expect(await load("?step=payment", jar)).toEqual({ redirect: "/checkout" });
+  });
+
+  it("a malformed e-mail keeps what was typed and says what is wrong", async () => {
+    await post(checkout, "/checkout", { ...SHIPPING, email: "not-an-email" }, jar);
+    expect(await toastIn(jar)).toEqual({ type: "error", message: "Please correct the highlighted fields." });
+    const page = await load("", jar);
+    expect(page.values).toMatchObject({ firstName: "Ada", email: "not-an-email" });
+    expect(page.fieldErrors).toEqual({ email: "Enter a valid e-mail address, like name@example.com." });
+  });
+
+  it("shipping → payment; missing and declined cards stay on payment; a good card → review", async () => {
+    const ok = (await post(checkout, "/checkout", SHIPPING, jar)) as Response;
+    expect(ok.headers.get("Location")).toBe("/checkout?step=payment");
+
+    await post(checkout, "/checkout", { intent: "payment" }, jar);
+    expect(await toastIn(jar)).toEqual({
+      type: "error",
+      message: "Please fill in all required fields: cardNumber, cardName, expiryDate, cvv",
+    });
+
+    const card = { intent: "payment", cardName: "Ada Lovelace", expiryDate: "12/30", cvv: "123" };
+    const declined = (await post(
+      checkout,
+      "/checkout",
+      { ...card, cardNumber: "4000 0000 0000 0002" },
+      jar,
+    )) as Response;
+    expect(declined.headers.get("Location")).toBe("/checkout?step=payment");
+    expect(await toastIn(jar)).toEqual({
+      type: "error",
+      message: "Your card was declined. Please use a different card.",
+    });
+    await post(checkout, "/checkout", { ...card, cardNumber: "4000000000009995" }, jar);
+    expect(await toastIn(jar)).toEqual({
+      type: "error",
+      message: "Your card has insufficient funds. Please use a different card.",
+    });
+    expect(await load("?step=review", jar)).toEqual({ redirect: "/checkout?step=payment" });
+
+    const good = (await post(
+      checkout,
+      "/checkout",
+      { ...card, cardNumber: "4242 4242 4242 4242" },
+      jar,
+    )) as Response;
+    expect(good.headers.get("Location")).toBe("/checkout?step=review");
+    // the checkout cookie carries the token, brand and last 4 — never the number or the CVV
+    const cookie = decodeURIComponent(jar.cookies.get("cw_checkout") ?? "");
+    const payload = Buffer.from(cookie.slice(0, cookie.lastIndexOf(".")), "base64").toString("utf8");
+    expect(payload).toContain('"last4":"4242"');
+    expect(payload).not.toContain(CARD);
+    expect(payload).not.toContain('"123"');
+  });
+
+  it("review shows the express totals; placing twice makes one order and one e-mail", async () => {
+    const review = await load("?step=review", jar);
+    expect(review.totals).toEqual({
+      subtotalCents: 8_000,
+      discountCents: 0,
+      shippingCents: 999,
+      taxCents: 560,
+      totalCents: 9_559,
+    });
+    const place = {
+      intent: "place-order",
+      idempotencyKey: review.idempotencyKey as string,
+      expectedTotalCents: "9559",
+    };
+    const [first, second] = (await Promise.all([
+      post(checkout, "/checkout", place, jar),
+      post(checkout, "/checkout", place, jar),
+    ])) as Response[];
+    expect(first?.headers.get("Location")).toBe("/checkout?step=confirmation");
+    expect(second?.headers.get("Location")).toBe("/checkout?step=confirmation");
+
+    const orders = await db.selectFrom("orders").selectAll().execute();
+    expect(orders).toHaveLength(1);
+    const [order] = orders;
+    expect(order).toMatchObject({ email: "Ada@Example.com", totalCents: 9_559, shippingMethod: "express" });
+    const confirmation = await load("?step=confirmation", jar);
+    expect(confirmation.order).toMatchObject({ number: order?.number, email: "Ada@Example.com" });
+    const stock = await db
+      .selectFrom("products")
+      .select("stock")
+      .where("id", "=", productId)
+      .executeTakeFirst();
+    expect(stock?.stock).toBe(1);
+    // the cart is empty: the checkout steps go back to /cart
+    expect(await load("", jar)).toEqual({ redirect: "/cart" });
+
+    const mail = await readOutbox(join(dir, "mail"));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]?.to.toLowerCase()).toContain("ada@example.com");
+    expect(mail[0]?.subject).toContain(order?.number);
+    expect(mail[0]?.text).toContain("Total: $95.59");
+  });
+
+  it("the card number is in no file the shop wrote (database, WAL, outbox)", () => {
+    const files = [
+      ...readdirSync(dir)
+        .filter((name) => name.startsWith("shop.db"))
+        .map((name) => join(dir, name)),
+      ...readdirSync(join(dir, "mail")).map((name) => join(dir, "mail", name)),
+    ];
+    expect(files.length).toBeGreaterThan(1);
+    for (const file of files) {
+      const bytes = readFileSync(file).toString("latin1");
+      expect(bytes.includes(CARD), file).toBe(false);
+      expect(bytes.includes("4242 4242 4242 4242"), file).toBe(false);
+    }
+  });
+});
+
+describe("POST /orders/track", () => {
+  const jar = new Jar();
+  let number = "";
+  beforeAll(async () => {
+    const order = await db.selectFrom("orders").select("number").executeTakeFirstOrThrow();
+    number = order.number;
+  });
+
+  it("finds the order by number and e-mail, in any case", async () => {
+    const result = (await post(
+      track,
+      "/orders/track",
+      { orderNumber: number.toLowerCase(), email: " ada@example.COM " },
+      jar,
+      "198.51.100.1",
+    )) as { status: string; order: { number: string; status: string; items: unknown[] } };
+    expect(result.status).toBe("found");
+    expect(result.order).toMatchObject({ number, status: "paid" });
+    expect(result.order.items).toEqual([{ name: "Trail Backpack", quantity: 2, lineTotalCents: 8_000 }]);
+  });
+
+  it("answers a wrong number and a wrong e-mail the same way", async () => {
+    const answers = [];
+    for (const fields of [
+      { orderNumber: number, email: "someone@else.com" },
+      { orderNumber: "CW-0000000000", email: "ada@example.com" },
+      { orderNumber: "'; drop table orders; --", email: "ada@example.com" },
+    ]) {
+      const result = (await post(track, "/orders/track", fields, jar, "198.51.100.2")) as {
+        data: { status: string; message: string };
+        init: { status: number };
+      };
+      answers.push({ status: result.init.status, body: result.data.status, message: result.data.message });
+    }
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0]).toEqual({
+      status: 200,
+      body: "not-found",
+      message:
+        "We couldn't find an order with that order number and e-mail address. Please check both and try again.",
+    });
+  });
+
+  it("is rate limited per visitor address, with Retry-After", async () => {
+    const attempt = () =>
+      post(
+        track,
+        "/orders/track",
+        { orderNumber: "CW-0000000000", email: "x@y.com" },
+        jar,
+        "192.0.2.99",
+      ) as Promise<{
+        init: { status: number; headers: Record<string, string> };
+        data: { status: string; message: string };
+      }>;
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await attempt()).init.status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses[10]).toBe(429);
+    const limited = await attempt();
+    expect(limited.data.message).toBe("Too many attempts. Please wait 15 minutes and try again.");
+    expect(Number(limited.init.headers["Retry-After"])).toBeGreaterThan(800);
+    // another address is not affected
+    expect(
+      (await post(
+        track,
+        "/orders/track",
+        { orderNumber: number, email: "ada@example.com" },
+        jar,
+        "192.0.2.100",
+      )) as object,
+    ).toMatchObject({ status: "found" });
+  });
+});
