@@ -18,6 +18,7 @@ import { NotFoundPage } from "./components/not-found-page.tsx";
 import { ToastProvider } from "./components/toasts.tsx";
 import { getDb } from "./db/client.server.ts";
 import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
+import { listWishlistProductIds } from "./domain/wishlist/wishlist.server.ts";
 import { getEnv } from "./env.server.ts";
 import { getSessionUser } from "./services/auth/session.server.ts";
 import { readCartId } from "./services/cart-session.server.ts";
@@ -36,6 +37,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     cartId ? getCartQuantity(await getDb(), cartId) : 0,
     getSessionUser(request),
   ]);
+  // The header's count and the product cards' hearts: one query, none for a signed-out visitor.
+  const wishlist = user ? await listWishlistProductIds(await getDb(), user.id) : [];
   return data(
     {
       toast,
@@ -43,6 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       year: new Date().getFullYear(),
       cartQuantity,
       userName: user?.displayName ?? null,
+      wishlist,
       contact: {
         name: env.SHOP_NAME,
         email: env.CONTACT_EMAIL,
@@ -85,6 +89,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <Header
             shopName={contact.name}
             cartQuantity={root?.cartQuantity ?? 0}
+            wishlistCount={root?.wishlist.length ?? 0}
             userName={root?.userName ?? null}
             searchQuery={searchParams.get("search") ?? ""}
           />

@@ -1,6 +1,7 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { requestId } from "hono/request-id";
 import { NONCE, secureHeaders } from "hono/secure-headers";
@@ -17,6 +18,13 @@ export interface ServerAppOptions {
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/**
+ * Admin forms carry image uploads: at most 10 files of 10 MB plus the text fields and multipart
+ * framing (decision 006). The route's streaming parser cuts each file off at 10 MB; this caps
+ * the whole body before it reaches React Router, by Content-Length or while streaming.
+ */
+export const ADMIN_BODY_LIMIT_BYTES = 10 * 10 * 1024 * 1024 + 2 * 1024 * 1024;
 
 /**
  * serveStatic with a Cache-Control on the files it serves. (@hono/node-server 2 calls `onFound`
@@ -70,6 +78,15 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
     }),
   );
   app.use(compress());
+
+  app.on(
+    ["POST", "PUT", "PATCH", "DELETE"],
+    ["/admin", "/admin/*"],
+    bodyLimit({
+      maxSize: ADMIN_BODY_LIMIT_BYTES,
+      onError: (c) => c.text("Upload too large: at most 10 images of 10 MB each.", 413),
+    }),
+  );
 
   app.get("/healthz", async (c) => {
     const health = await entry.checkHealth();

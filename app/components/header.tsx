@@ -6,11 +6,14 @@ import { Disclosure } from "./disclosure.tsx";
 export function Header({
   shopName,
   cartQuantity,
+  wishlistCount = 0,
   userName,
   searchQuery,
 }: {
   shopName: string;
   cartQuantity: number;
+  /** the signed-in user's saved products (0 when signed out) */
+  wishlistCount?: number;
   userName: string | null;
   searchQuery: string;
 }) {
@@ -26,6 +29,17 @@ export function Header({
             to="/account/wishlist"
             label="Wishlist"
             icon={<Heart aria-hidden="true" className="size-5" />}
+            badge={
+              wishlistCount > 0 ? (
+                <span
+                  data-testid="wishlist-badge"
+                  className="ml-0.5 min-w-5 rounded-full bg-brand-700 px-1.5 text-center text-xs leading-5 font-bold text-white"
+                >
+                  {wishlistCount}
+                  <span className="sr-only"> saved</span>
+                </span>
+              ) : null
+            }
           />
           <HeaderLink
             to="/account"
@@ -83,7 +97,17 @@ export function Header({
   );
 }
 
-function HeaderLink({ to, label, icon }: { to: string; label: string; icon: React.ReactNode }) {
+function HeaderLink({
+  to,
+  label,
+  icon,
+  badge = null,
+}: {
+  to: string;
+  label: string;
+  icon: React.ReactNode;
+  badge?: React.ReactNode;
+}) {
   return (
     <Link
       to={to}
@@ -92,6 +116,7 @@ function HeaderLink({ to, label, icon }: { to: string; label: string; icon: Reac
       {icon}
       <span className="hidden max-w-32 truncate sm:inline">{label}</span>
       <span className="sr-only sm:hidden">{label}</span>
+      {badge}
     </Link>
   );
 }

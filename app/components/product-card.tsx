@@ -4,6 +4,7 @@ import type { ProductCardData } from "../lib/catalog-types.ts";
 import { Price } from "./price.tsx";
 import { ProductImage } from "./product-image.tsx";
 import { StarRating } from "./star-rating.tsx";
+import { WishlistButton } from "./wishlist-button.tsx";
 
 export function ProductCard({ product, priority = false }: { product: ProductCardData; priority?: boolean }) {
   const href = `/products/${product.slug}`;
@@ -33,6 +34,9 @@ export function ProductCard({ product, priority = false }: { product: ProductCar
             <li className="rounded bg-amber-800 px-2 py-0.5 text-xs font-bold text-white">BEST SELLER</li>
           )}
         </ul>
+        <div className="absolute top-2 right-2">
+          <WishlistButton productId={product.id} productName={product.name} variant="icon" />
+        </div>
       </div>
       <div className="flex flex-1 flex-col gap-1 p-4">
         <p className="text-xs font-semibold tracking-wide text-gray-600 uppercase">{product.brand}</p>

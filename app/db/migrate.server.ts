@@ -6,6 +6,7 @@ import * as catalogFacets from "./migrations/2026-11-22T0310-catalog-facets.ts";
 import * as catalogQuerySpeed from "./migrations/2026-11-22T0320-catalog-query-speed.ts";
 import * as checkout from "./migrations/2026-11-22T0400-checkout.ts";
 import * as accounts from "./migrations/2026-11-22T0500-accounts.ts";
+import * as admin from "./migrations/2026-11-23T0700-admin.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-22T0320-catalog-query-speed": catalogQuerySpeed,
   "2026-11-22T0400-checkout": checkout,
   "2026-11-22T0500-accounts": accounts,
+  "2026-11-23T0700-admin": admin,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

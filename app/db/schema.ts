@@ -284,6 +284,20 @@ export interface ReviewVotesTable {
   createdAt: Timestamp;
 }
 
+/** Admin changes (migration 0700): who, what, when, and the record before/after as JSON text. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  actorId: string;
+  actorEmail: string;
+  action: string;
+  entityType: string;
+  entityId: string;
+  summary: string;
+  beforeJson: string | null;
+  afterJson: string | null;
+  createdAt: Timestamp;
+}
+
 export interface DB {
   categories: CategoriesTable;
   products: ProductsTable;
@@ -308,6 +322,7 @@ export interface DB {
   savedCards: SavedCardsTable;
   wishlistItems: WishlistItemsTable;
   reviewVotes: ReviewVotesTable;
+  auditLog: AuditLogTable;
 }
 
 export type Product = Selectable<ProductsTable>;

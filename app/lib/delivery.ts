@@ -8,13 +8,15 @@ export function estimatedDeliveryDate(method: ShippingMethod, now: Date): string
   return new Date(now.getTime() + SHIPPING_METHODS[method].deliveryDays * DAY_MS).toISOString().slice(0, 10);
 }
 
+const DELIVERY_DATE_FORMAT = new Intl.DateTimeFormat("en-US", {
+  weekday: "long",
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+  timeZone: "UTC",
+});
+
 /** "2026-11-27" → "Friday, November 27, 2026" (the date itself, whatever the reader's zone). */
 export function formatDeliveryDate(isoDate: string): string {
-  return new Intl.DateTimeFormat("en-US", {
-    weekday: "long",
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    timeZone: "UTC",
-  }).format(new Date(`${isoDate}T00:00:00Z`));
+  return DELIVERY_DATE_FORMAT.format(new Date(`${isoDate}T00:00:00Z`));
 }

@@ -8,6 +8,8 @@ import {
   signIn,
   signOut,
 } from "../domain/accounts/authentication.server.ts";
+import { takePendingWishlist } from "../domain/wishlist/pending-wishlist.ts";
+import { addToWishlist, WISHLIST_MESSAGES } from "../domain/wishlist/wishlist.server.ts";
 import { pageUrl } from "../lib/page-url.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
@@ -93,8 +95,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const cartId = await adoptGuestCart(db, { userId: outcome.userId, guestCartId: await readCartId(request) });
   const headers = outcome.headers;
   headers.append("Set-Cookie", cartId ? await serializeCartCookie(cartId) : await clearCartCookie());
-  const to = safeRedirectPath(form.get("redirectTo"), "/account");
-  const message = intent === "sign-in" ? AUTH_MESSAGES.signedIn : AUTH_MESSAGES.registered;
+  // A product the visitor wanted to save before signing in is saved now (pending-wishlist.ts).
+  const { to, productId } = takePendingWishlist(safeRedirectPath(form.get("redirectTo"), "/account"));
+  const saved = productId === null ? null : await addToWishlist(db, outcome.userId, productId);
+  const message =
+    saved?.status === "added"
+      ? WISHLIST_MESSAGES.added(saved.product.name)
+      : intent === "sign-in"
+        ? AUTH_MESSAGES.signedIn
+        : AUTH_MESSAGES.registered;
   return redirectWith(to, { type: "success", message }, headers);
 }
 

@@ -24,15 +24,23 @@ import { StarRating } from "../components/star-rating.tsx";
 import { getDb } from "../db/client.server.ts";
 import { getProductDetail, getRelatedProducts } from "../domain/catalog/product-detail.server.ts";
 import { listProductReviews } from "../domain/reviews/list-reviews.server.ts";
+import { listUserVotes, type VoteResult, voteOnReview } from "../domain/reviews/review-votes.server.ts";
+import {
+  deleteReview,
+  findUserReview,
+  REVIEW_MESSAGES,
+  reviewValues,
+  saveReview,
+  validateReview,
+} from "../domain/reviews/write-review.server.ts";
 import { productsUrl } from "../lib/catalog-constants.ts";
 import { discountPercent, formatCents } from "../lib/money.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { stockLevel, stockMessage } from "../lib/stock.ts";
 import type { loader as rootLoader } from "../root.tsx";
+import { getSessionUser } from "../services/auth/session.server.ts";
 import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/products.$productId";
-
-const WISHLIST_SIGN_IN_MESSAGE = "Please sign in to save items to your wishlist.";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [];
@@ -63,14 +71,26 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (params.productId !== product.slug) {
     throw redirect(`${productPath(product.slug)}${url.search}`, 301);
   }
-  const [reviews, related] = await Promise.all([
+  const [reviews, related, user] = await Promise.all([
     listProductReviews(db, product.id),
     getRelatedProducts(db, product),
+    getSessionUser(request),
   ]);
+  const viewer = user
+    ? {
+        ownReview: await findUserReview(db, { productId: product.id, userId: user.id }),
+        ...(await listUserVotes(
+          db,
+          user.id,
+          reviews.map((review) => review.id),
+        )),
+      }
+    : null;
   return {
     product,
     reviews,
     related,
+    viewer,
     selectedImage: imageIndexFromQuery(url.searchParams.get("image"), product.images.length),
   };
 }
@@ -81,18 +101,95 @@ function imageIndexFromQuery(value: string | null, count: number): number {
   return Number.isInteger(n) && n >= 1 && n <= count ? n - 1 : 0;
 }
 
-const actionSchema = z.object({ intent: z.literal("wishlist") });
+const actionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("save-review") }),
+  z.object({ intent: z.literal("delete-review") }),
+  z.object({
+    intent: z.enum(["helpful", "report"]),
+    reviewId: z
+      .string()
+      .regex(/^[1-9]\d{0,14}$/)
+      .transform(Number),
+  }),
+]);
 
+/**
+ * POST /products/:slug: the signed-in shopper's review (save, delete) and votes on others'
+ * (helpful, report). POST → redirect to the Reviews tab → toast; a refused review form comes
+ * back beside its fields (400). Signed out → sign in, then back here.
+ */
 export async function action({ params, request }: Route.ActionArgs) {
-  const product = await getProductDetail(await getDb(), params.productId);
+  const db = await getDb();
+  const product = await getProductDetail(db, params.productId);
   if (!product) throw data(null, { status: 404 });
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = await request.formData().catch(() => new FormData());
+  const parsed = actionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) throw data(null, { status: 400 });
-  // Wishlists need an account (the Accounts issue); until then a visitor is asked to sign in.
-  return redirectWithToast(`${productPath(product.slug)}${new URL(request.url).search}`, {
-    type: "info",
-    message: WISHLIST_SIGN_IN_MESSAGE,
-  });
+  const input = parsed.data;
+  const reviewsPath = `${productPath(product.slug)}#reviews`;
+
+  const user = await getSessionUser(request);
+  if (!user) {
+    return redirectWithToast(`/account?redirectTo=${encodeURIComponent(reviewsPath)}`, {
+      type: "info",
+      message: REVIEW_MESSAGES.signInFirst,
+    });
+  }
+  switch (input.intent) {
+    case "save-review": {
+      const checked = validateReview(Object.fromEntries(form));
+      if (!checked.ok) {
+        return data(
+          { message: REVIEW_MESSAGES.invalid, fieldErrors: checked.fieldErrors, values: reviewValues(form) },
+          { status: 400 },
+        );
+      }
+      const saved = await saveReview(db, { productId: product.id, user, review: checked.value });
+      if (saved.status === "unavailable") throw data(null, { status: 404 });
+      return redirectWithToast(reviewsPath, {
+        type: "success",
+        message: saved.status === "created" ? REVIEW_MESSAGES.created : REVIEW_MESSAGES.updated,
+      });
+    }
+    case "delete-review": {
+      const deleted = await deleteReview(db, { productId: product.id, userId: user.id });
+      return redirectWithToast(
+        reviewsPath,
+        deleted
+          ? { type: "success", message: REVIEW_MESSAGES.deleted }
+          : { type: "error", message: REVIEW_MESSAGES.notFound },
+      );
+    }
+    case "helpful":
+    case "report": {
+      const result = await voteOnReview(db, {
+        productId: product.id,
+        reviewId: input.reviewId,
+        userId: user.id,
+        kind: input.intent,
+      });
+      return redirectWithToast(reviewsPath, voteToast(input.intent, result));
+    }
+  }
+}
+
+function voteToast(kind: "helpful" | "report", result: VoteResult) {
+  switch (result.status) {
+    case "counted":
+      return {
+        type: "success" as const,
+        message: kind === "helpful" ? REVIEW_MESSAGES.helpful : REVIEW_MESSAGES.reported,
+      };
+    case "already":
+      return {
+        type: "info" as const,
+        message: kind === "helpful" ? REVIEW_MESSAGES.alreadyHelpful : REVIEW_MESSAGES.alreadyReported,
+      };
+    case "own":
+      return { type: "info" as const, message: REVIEW_MESSAGES.ownReview };
+    case "not-found":
+      return { type: "error" as const, message: REVIEW_MESSAGES.notFound };
+  }
 }
 
 export function headers() {
@@ -106,8 +203,8 @@ const STOCK_STYLES = {
   out: { icon: CircleX, className: "text-red-700" },
 } as const;
 
-export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, reviews, related, selectedImage } = loaderData;
+export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, reviews, related, viewer, selectedImage } = loaderData;
   const origin = useRouteLoaderData<typeof rootLoader>("root")?.origin ?? "http://localhost:3000";
   const path = productPath(product.slug);
   const crumbs = productBreadcrumbs(product);
@@ -217,7 +314,10 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                   rating={product.rating}
                   reviewCount={product.reviewCount}
                   reviews={reviews}
-                  writeReviewHref={`/account?redirectTo=${encodeURIComponent(path)}`}
+                  signInHref={`/account?redirectTo=${encodeURIComponent(`${path}#reviews`)}`}
+                  formAction={path}
+                  viewer={viewer}
+                  feedback={actionData ?? null}
                 />
               ),
             },

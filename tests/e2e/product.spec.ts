@@ -177,11 +177,13 @@ test.describe("product page", () => {
     await expect(firstReview).toContainText("Priya S.");
     await expect(firstReview).toContainText("Rated 5.0 out of 5");
     await expect(firstReview.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d\d-\d\dT/);
-    await expect(reviews.getByRole("link", { name: "Write a Review" })).toHaveAttribute(
+    await expect(reviews.getByRole("link", { name: "Sign in to write a review" })).toHaveAttribute(
       "href",
-      `/account?redirectTo=${encodeURIComponent(`/products/${PHONE.slug}`)}`,
+      `/account?redirectTo=${encodeURIComponent(`/products/${PHONE.slug}#reviews`)}`,
     );
-    await expect(reviews.getByRole("button", { name: /Helpful|Report/ })).toHaveCount(0);
+    // Signed out, Helpful and Report ask to sign in first (tests/e2e/reviews.spec.ts)
+    await expect(reviews.getByRole("button", { name: /^Helpful/ })).toHaveCount(4);
+    await expect(reviews.getByRole("button", { name: /^Report/ })).toHaveCount(4);
     await expectNoA11yViolations(page, "reviews tab");
 
     await page.keyboard.press("ArrowRight");
@@ -259,7 +261,7 @@ test.describe("product page", () => {
     await expect(input).toHaveValue("1");
   });
 
-  test("Add to Wishlist asks a signed-out visitor to sign in", async ({ page }) => {
+  test("Add to Wishlist sends a signed-out visitor to sign in", async ({ page }) => {
     await visit(page, `/products/${PHONE.slug}`);
     await main(page)
       .getByRole("button", { name: /^Add to Wishlist/ })
@@ -267,7 +269,12 @@ test.describe("product page", () => {
     const info = toast(page, WISHLIST_SIGN_IN);
     await expect(info).toBeVisible();
     await expect(info).toHaveAttribute("data-toast-type", "info");
-    await expect(page).toHaveURL(`/products/${PHONE.slug}`);
+    // the sign-in page, coming back to the product (tests/e2e/wishlist.spec.ts signs in)
+    await expect(page).toHaveURL(
+      new RegExp(
+        `/account\\?redirectTo=${encodeURIComponent(`/products/${PHONE.slug}?addToWishlist=`)}\\d+$`,
+      ),
+    );
   });
 
   test("JSON-LD: Product with offer and rating, and a BreadcrumbList", async ({ page, baseURL }) => {
@@ -410,12 +417,12 @@ test.describe("product page", () => {
       await expect(m.getByRole("region", { name: "Reviews" }).getByRole("article")).toHaveCount(4);
     });
 
-    test("Add to Wishlist still answers with the sign-in toast", async ({ noJsPage: page }) => {
+    test("Add to Wishlist still answers with the sign-in page and toast", async ({ noJsPage: page }) => {
       await visit(page, `/products/${PHONE.slug}`, { javaScript: false });
       await main(page)
         .getByRole("button", { name: /^Add to Wishlist/ })
         .click();
-      await expect(page).toHaveURL(`/products/${PHONE.slug}`);
+      await expect(page).toHaveURL(/^[^?]+\/account\?redirectTo=/);
       await expect(toast(page, WISHLIST_SIGN_IN)).toBeVisible();
     });
 

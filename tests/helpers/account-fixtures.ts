@@ -1,4 +1,4 @@
-import type { Database } from "../../app/db/database.server.ts";
+import { type Database, engineOf } from "../../app/db/database.server.ts";
 import type { OrderStatus } from "../../app/db/schema.ts";
 
 /** The `Cookie` header a browser would send back after these `Set-Cookie` lines. */
@@ -81,4 +81,35 @@ export async function insertOrder(
       .execute();
   }
   return number;
+}
+
+let userSequence = 0;
+
+/**
+ * A user row as Better Auth would create it, without a password (for domain tests that only need
+ * a user id). Returns the id.
+ */
+export async function insertUser(
+  db: Database,
+  email: string,
+  name = email.split("@")[0] ?? email,
+): Promise<string> {
+  userSequence++;
+  const id = `test-user-${userSequence}-${Math.random().toString(36).slice(2, 10)}`;
+  const now = new Date().toISOString();
+  const postgres = engineOf(db) === "postgres";
+  await db
+    .insertInto("users")
+    .values({
+      id,
+      name,
+      email,
+      emailVerified: postgres ? false : 0,
+      image: null,
+      createdAt: now,
+      updatedAt: now,
+      role: "customer",
+    })
+    .execute();
+  return id;
 }

@@ -1,5 +1,5 @@
 import { renderToString } from "react-dom/server";
-import { MemoryRouter } from "react-router";
+import { createRoutesStub, MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { ProductTabs } from "./product-tabs.tsx";
 import { clampQuantity, QuantityStepper } from "./quantity-stepper.tsx";
@@ -9,6 +9,12 @@ import { NO_SPECIFICATIONS, SpecificationsTable } from "./specifications-table.t
 /** Server-renders a component inside a router (what a visitor without JavaScript gets). */
 function render(element: React.ReactElement): string {
   return renderToString(<MemoryRouter>{element}</MemoryRouter>);
+}
+
+/** The same inside a data router (components with <Form> need one). */
+function renderWithForms(element: React.ReactElement): string {
+  const Stub = createRoutesStub([{ path: "/p", Component: () => element }]);
+  return renderToString(<Stub initialEntries={["/p"]} />);
 }
 
 describe("SpecificationsTable", () => {
@@ -78,32 +84,95 @@ describe("ReviewsPanel", () => {
     authorName: "Ann <Admin>",
     rating: 4,
     title: "<script>alert(1)</script>",
-    body: "Line one\nLine two",
+    body: "Line one\nLine two <img src=x onerror=alert(2)>",
+    helpfulCount: 3,
     createdAt: "2026-11-02T23:30:00.000Z",
   };
 
   it("shows each review's author, rating, title, date and text, as text", () => {
-    const html = render(
+    const html = renderWithForms(
       <ReviewsPanel
         rating={4.6}
         reviewCount={1284}
         reviews={[review]}
-        writeReviewHref="/account?redirectTo=%2Fp"
+        signInHref="/account?redirectTo=%2Fp%23reviews"
+        formAction="/p"
       />,
     );
     expect(html).toContain("Ann &lt;Admin&gt;");
     expect(html).toContain("Rated 4.0 out of 5");
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).toContain("Line two &lt;img src=x onerror=alert(2)&gt;");
     expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<img src=x");
     expect(html).toContain('<time dateTime="2026-11-02T23:30:00.000Z">November 2, 2026</time>');
     expect(html).toContain("Based on 1,284 reviews");
     expect(html).toContain("Showing the 1 most recent review.");
-    expect(html).toMatch(/<a[^>]*href="\/account\?redirectTo=%2Fp"[^>]*>.*Write a Review<\/a>/);
-    expect(html).not.toMatch(/Helpful|Report/);
+    expect(html).toContain("3 people found this helpful.");
+    // signed out: a link to sign in, no review form; the vote buttons ask to sign in on the server
+    expect(html).toMatch(
+      /<a[^>]*href="\/account\?redirectTo=%2Fp%23reviews"[^>]*>.*Sign in to write a review<\/a>/,
+    );
+    expect(html).not.toContain("Submit Review");
+    expect(html).toMatch(/<form[^>]*action="\/p" method="post"/);
+    expect(html).toContain('value="helpful"');
+    expect(html).toContain('value="report"');
+  });
+
+  it("signed in: a review form (rating, title, text), or the own review to edit and delete", () => {
+    const writing = renderWithForms(
+      <ReviewsPanel
+        rating={4.6}
+        reviewCount={1284}
+        reviews={[review]}
+        signInHref="/account"
+        formAction="/p"
+        viewer={{ ownReview: null, helpful: [1], reported: [] }}
+      />,
+    );
+    expect(writing).toContain("Write a Review");
+    expect(writing).toContain("Submit Review");
+    expect(writing).not.toContain("Sign in to write a review");
+    expect(writing).toMatch(/<legend[^>]*>Rating<\/legend>/);
+    expect(writing).toMatch(/<label for="review-title"[^>]*>Title<\/label>/);
+    expect(writing).toMatch(/<label for="review-body"[^>]*>Review<\/label>/);
+    expect(writing).toContain("You found this helpful.");
+    expect(writing).not.toContain('value="helpful"');
+
+    const editing = renderWithForms(
+      <ReviewsPanel
+        rating={4}
+        reviewCount={1}
+        reviews={[review]}
+        signInHref="/account"
+        formAction="/p"
+        viewer={{
+          ownReview: { id: 1, rating: 4, title: review.title, body: review.body },
+          helpful: [],
+          reported: [],
+        }}
+        feedback={{
+          message: "Please correct the highlighted fields.",
+          fieldErrors: { title: "Enter a title for your review." },
+          values: { rating: "2", title: "", body: "kept" },
+        }}
+      />,
+    );
+    expect(editing).toContain("Edit Your Review");
+    expect(editing).toContain("Update Review");
+    expect(editing).toContain("Delete Review");
+    expect(editing).toContain("Your review");
+    expect(editing).toMatch(/<details open="">/);
+    expect(editing).toContain('aria-describedby="review-title-error"');
+    expect(editing).toContain("Enter a title for your review.");
+    expect(editing).toMatch(/<input[^>]*checked="" value="2"/);
+    expect(editing).not.toContain('value="helpful"');
   });
 
   it("has a friendly empty state", () => {
-    const html = render(<ReviewsPanel rating={0} reviewCount={0} reviews={[]} writeReviewHref="/account" />);
+    const html = render(
+      <ReviewsPanel rating={0} reviewCount={0} reviews={[]} signInHref="/account" formAction="/p" />,
+    );
     expect(html).toContain("No written reviews yet.");
   });
 });

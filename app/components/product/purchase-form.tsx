@@ -1,10 +1,11 @@
-import { Heart, ShoppingBag, ShoppingCart } from "lucide-react";
+import { ShoppingBag, ShoppingCart } from "lucide-react";
 import { Form } from "react-router";
+import { WishlistButton } from "../wishlist-button.tsx";
 import { QuantityStepper } from "./quantity-stepper.tsx";
 
 /**
  * Add to Cart / Buy Now post to the cart's action (intent add | buy-now, with the quantity);
- * Add to Wishlist posts to the product page's own action.
+ * Add to Wishlist posts to /account/wishlist (see WishlistButton).
  */
 export function PurchaseForm({
   productId,
@@ -47,18 +48,7 @@ export function PurchaseForm({
           </button>
         </div>
       </Form>
-      <Form method="post">
-        <input type="hidden" name="intent" value="wishlist" />
-        <input type="hidden" name="productId" value={productId} />
-        <button
-          type="submit"
-          className="flex w-full items-center justify-center gap-2 rounded-lg border border-gray-300 bg-white px-6 py-3 font-semibold text-gray-800 hover:border-gray-400 hover:bg-gray-50"
-        >
-          <Heart aria-hidden="true" className="size-5" />
-          Add to Wishlist
-          <span className="sr-only">: {productName}</span>
-        </button>
-      </Form>
+      <WishlistButton productId={productId} productName={productName} variant="full" />
     </div>
   );
 }

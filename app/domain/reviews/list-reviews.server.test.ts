@@ -53,6 +53,7 @@ describe.each(ENGINES)("listProductReviews on %s", (engine) => {
       rating: 2,
       title: "newest",
       body: "newest body",
+      helpfulCount: 0,
       createdAt: at(9, 12),
     });
   });

@@ -7,6 +7,8 @@ export interface ProductReview {
   rating: number;
   title: string;
   body: string;
+  /** how many shoppers marked it helpful (each once) */
+  helpfulCount: number;
   /** ISO-8601 UTC */
   createdAt: string;
 }
@@ -21,11 +23,11 @@ export async function listProductReviews(
 ): Promise<ProductReview[]> {
   const rows = await db
     .selectFrom("reviews")
-    .select(["id", "authorName", "rating", "title", "body", "createdAt"])
+    .select(["id", "authorName", "rating", "title", "body", "helpfulCount", "createdAt"])
     .where("productId", "=", productId)
     .orderBy("createdAt", "desc")
     .orderBy("id", "desc")
     .limit(Math.max(1, Math.min(limit, 100)))
     .execute();
-  return rows.map((row) => ({ ...row, rating: Number(row.rating) }));
+  return rows.map((row) => ({ ...row, rating: Number(row.rating), helpfulCount: Number(row.helpfulCount) }));
 }

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { getAuth } from "../../db/client.server.ts";
 import { pagePath } from "../../lib/page-url.ts";
 import { displayName } from "../../lib/user-display.ts";
@@ -30,4 +30,20 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (user) return user;
   throw redirect(`/account?redirectTo=${encodeURIComponent(pagePath(request))}`);
+}
+
+/** Thrown (as a Response) when a signed-in user without the admin role asks for an admin page. */
+export const FORBIDDEN_STATUS = 403;
+
+/**
+ * The signed-in admin. Signed out → redirect to /account and back here after signing in; signed
+ * in without the `admin` role → a thrown 403 response (the error boundary shows the 403 page).
+ * Every admin loader and action calls this before touching any data.
+ */
+export async function requireAdmin(request: Request): Promise<SessionUser & { role: "admin" }> {
+  const user = await requireUser(request);
+  if (user.role !== "admin") {
+    throw data("You do not have access to this page.", { status: FORBIDDEN_STATUS });
+  }
+  return user as SessionUser & { role: "admin" };
 }

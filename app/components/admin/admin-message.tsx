@@ -1,0 +1,40 @@
+import { useEffect, useRef } from "react";
+import { useToast } from "../toasts.tsx";
+
+export interface AdminFeedback {
+  message: string;
+  type: "error" | "success";
+  details?: string[];
+}
+
+/** An action's outcome shown beside the form (works without JavaScript) and as a toast. */
+export function AdminMessage({ feedback, id }: { feedback: AdminFeedback | null | undefined; id?: string }) {
+  const { showToast } = useToast();
+  const toasted = useRef<AdminFeedback | null>(null);
+  useEffect(() => {
+    if (feedback && toasted.current !== feedback) {
+      toasted.current = feedback;
+      showToast(feedback.message, feedback.type);
+    }
+  }, [feedback, showToast]);
+  if (!feedback) return null;
+  const error = feedback.type === "error";
+  return (
+    <div
+      id={id}
+      role={error ? "alert" : "status"}
+      className={`rounded-lg border p-3 text-sm font-medium ${
+        error ? "border-red-300 bg-red-50 text-red-800" : "border-green-300 bg-green-50 text-green-900"
+      }`}
+    >
+      <p>{feedback.message}</p>
+      {feedback.details && feedback.details.length > 0 && (
+        <ul className="mt-1 list-disc pl-5 font-normal">
+          {feedback.details.map((detail) => (
+            <li key={detail}>{detail}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

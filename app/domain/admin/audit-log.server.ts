@@ -1,0 +1,92 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/database.server.ts";
+import type { DB } from "../../db/schema.ts";
+
+/** Who acted: the signed-in admin (id and e-mail are both kept, the e-mail as it was then). */
+export interface Actor {
+  id: string;
+  email: string;
+}
+
+export type AuditAction =
+  | "product.create"
+  | "product.update"
+  | "product.stock"
+  | "product.images"
+  | "product.delete"
+  | "product.archive"
+  | "order.transition";
+
+export interface AuditEntryInput {
+  actor: Actor;
+  action: AuditAction;
+  entityType: "product" | "order";
+  entityId: string | number;
+  summary: string;
+  before?: unknown;
+  after?: unknown;
+  now?: Date;
+}
+
+/**
+ * Appends one entry. Call it inside the transaction that makes the change, so a change and its
+ * record are written together or not at all.
+ */
+export async function recordAudit(db: Kysely<DB>, entry: AuditEntryInput): Promise<void> {
+  await db
+    .insertInto("auditLog")
+    .values({
+      actorId: entry.actor.id,
+      actorEmail: entry.actor.email,
+      action: entry.action,
+      entityType: entry.entityType,
+      entityId: String(entry.entityId),
+      summary: entry.summary.slice(0, 500),
+      beforeJson: entry.before === undefined ? null : JSON.stringify(entry.before),
+      afterJson: entry.after === undefined ? null : JSON.stringify(entry.after),
+      createdAt: (entry.now ?? new Date()).toISOString(),
+    })
+    .execute();
+}
+
+export const AUDIT_PAGE_SIZE = 50;
+
+export interface AuditEntry {
+  id: number;
+  actorEmail: string;
+  action: string;
+  entityType: string;
+  entityId: string;
+  summary: string;
+  before: string | null;
+  after: string | null;
+  createdAt: string;
+}
+
+/** Newest first, one page; `entity` narrows to one record (e.g. a product's history). */
+export async function listAuditEntries(
+  db: Database,
+  { page = 1, entity }: { page?: number; entity?: { type: string; id: string } } = {},
+): Promise<{ entries: AuditEntry[]; page: number; hasMore: boolean }> {
+  let query = db
+    .selectFrom("auditLog")
+    .select([
+      "id",
+      "actorEmail",
+      "action",
+      "entityType",
+      "entityId",
+      "summary",
+      "beforeJson as before",
+      "afterJson as after",
+      "createdAt",
+    ]);
+  if (entity) query = query.where("entityType", "=", entity.type).where("entityId", "=", entity.id);
+  const rows = await query
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(AUDIT_PAGE_SIZE + 1)
+    .offset((page - 1) * AUDIT_PAGE_SIZE)
+    .execute();
+  return { entries: rows.slice(0, AUDIT_PAGE_SIZE), page, hasMore: rows.length > AUDIT_PAGE_SIZE };
+}

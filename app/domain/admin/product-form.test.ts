@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { parseProductForm, slugify } from "./product-form.ts";
+
+function form(fields: Record<string, string | string[]>) {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) data.append(name, v);
+  }
+  return data;
+}
+
+const VALID = {
+  name: "Desk Lamp",
+  description: "Warm light.",
+  price: "19.99",
+  category: "home",
+  brand: "Lumo",
+  stock: "0",
+};
+
+describe("parseProductForm", () => {
+  it("names every missing required field in the spec's message, in form order", () => {
+    const result = parseProductForm(form({ description: " " }));
+    expect(result).toMatchObject({
+      ok: false,
+      message: "Please fill in all required fields: name, description, price, category, brand, stock",
+    });
+  });
+
+  it("accepts amounts ≥ 0 in steps of 0.01 and whole stock ≥ 0", () => {
+    const result = parseProductForm(form({ ...VALID, originalPrice: "25", subcategory: "kitchen" }));
+    expect(result.ok && result.value).toMatchObject({
+      priceCents: 1999,
+      originalPriceCents: 2500,
+      stock: 0,
+      subcategoryId: "kitchen",
+    });
+    for (const [field, value] of [
+      ["price", "-1"],
+      ["price", "1.999"],
+      ["originalPrice", "abc"],
+      ["stock", "-2"],
+      ["stock", "2.5"],
+      ["category", "weapons"],
+    ] as const) {
+      const refused = parseProductForm(form({ ...VALID, [field]: value }));
+      expect(refused.ok, `${field}=${value}`).toBe(false);
+      if (!refused.ok) expect(Object.keys(refused.fieldErrors)).toEqual([field]);
+    }
+  });
+
+  it("refuses a subcategory of another category", () => {
+    const result = parseProductForm(form({ ...VALID, subcategory: "laptops" }));
+    expect(result.ok).toBe(false);
+  });
+
+  it("reads specification rows, skipping blank ones, refusing half-filled or repeated names", () => {
+    const ok = parseProductForm(
+      form({ ...VALID, specName: ["Power", "", "Colour"], specValue: ["5 W", "", "Red"] }),
+    );
+    expect(ok.ok && ok.value.specifications).toEqual({ Power: "5 W", Colour: "Red" });
+    expect(parseProductForm(form({ ...VALID, specName: ["Power"], specValue: [""] })).ok).toBe(false);
+    expect(parseProductForm(form({ ...VALID, specName: ["A", "A"], specValue: ["1", "2"] })).ok).toBe(false);
+  });
+
+  it("reads the flags from checkboxes", () => {
+    const result = parseProductForm(form({ ...VALID, featured: "on", newArrival: "on" }));
+    expect(result.ok && [result.value.featured, result.value.newArrival, result.value.bestSeller]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("can leave stock out (the edit form changes stock separately)", () => {
+    const { stock: _stock, ...rest } = VALID;
+    expect(parseProductForm(form(rest), { withStock: false }).ok).toBe(true);
+  });
+});
+
+describe("slugify", () => {
+  it("makes URL slugs that are never only digits", () => {
+    expect(slugify("Kestrel X12 Smartphone!")).toBe("kestrel-x12-smartphone");
+    expect(slugify("Crème Brûlée Set")).toBe("creme-brulee-set");
+    expect(slugify("2024")).toBe("product-2024");
+    expect(slugify("???")).toBe("product-item");
+  });
+});

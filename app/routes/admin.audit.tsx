@@ -1,0 +1,92 @@
+import { Link } from "react-router";
+import { OrderDate } from "../components/account/order-details.tsx";
+import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { getDb } from "../db/client.server.ts";
+import { listAuditEntries } from "../domain/admin/audit-log.server.ts";
+import { requireAdmin } from "../services/auth/session.server.ts";
+import type { Route } from "./+types/admin.audit";
+
+export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Audit log", "/admin/audit");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
+  const productId = positiveInt(url.searchParams.get("product"));
+  const result = await listAuditEntries(await getDb(), {
+    page,
+    entity: productId ? { type: "product", id: String(productId) } : undefined,
+  });
+  return { ...result, productId };
+}
+
+function Json({ label, json }: { label: string; json: string | null }) {
+  if (!json) return null;
+  let pretty = json;
+  try {
+    pretty = JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    // shown as stored
+  }
+  return (
+    <details className="mt-1">
+      <summary className="cursor-pointer text-sm text-brand-700">{label}</summary>
+      <pre className="mt-1 max-h-64 overflow-auto rounded bg-gray-50 p-2 text-xs text-gray-900">{pretty}</pre>
+    </details>
+  );
+}
+
+export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { entries, page, hasMore, productId } = loaderData;
+  const pageLink = (n: number) => {
+    const params = new URLSearchParams();
+    if (productId) params.set("product", String(productId));
+    if (n > 1) params.set("page", String(n));
+    return `/admin/audit?${params}`;
+  };
+  return (
+    <section aria-labelledby="audit-heading">
+      <h1 id="audit-heading" className="text-3xl font-bold">
+        Audit log
+      </h1>
+      {productId && (
+        <p className="mt-1 text-gray-700">
+          Changes to product #{productId}.{" "}
+          <Link to="/admin/audit" className="text-brand-700 hover:underline">
+            Show all changes
+          </Link>
+        </p>
+      )}
+      {entries.length === 0 ? (
+        <p className="mt-6 text-gray-700">No changes recorded yet.</p>
+      ) : (
+        <ol className="mt-6 divide-y divide-gray-200">
+          {entries.map((entry) => (
+            <li key={entry.id} className="py-3">
+              <p className="text-sm text-gray-700">
+                <OrderDate iso={entry.createdAt} /> · {entry.actorEmail} · <code>{entry.action}</code>
+              </p>
+              <p className="font-medium">{entry.summary}</p>
+              <Json label="Before" json={entry.before} />
+              <Json label="After" json={entry.after} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {(page > 1 || hasMore) && (
+        <nav aria-label="Pagination" className="mt-6 flex gap-4">
+          {page > 1 && (
+            <Link to={pageLink(page - 1)} className="font-semibold text-brand-700 hover:underline">
+              Newer
+            </Link>
+          )}
+          {hasMore && (
+            <Link to={pageLink(page + 1)} className="font-semibold text-brand-700 hover:underline">
+              Older
+            </Link>
+          )}
+        </nav>
+      )}
+    </section>
+  );
+}

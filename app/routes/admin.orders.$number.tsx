@@ -1,0 +1,201 @@
+import { data, Form, Link } from "react-router";
+import { OrderDate } from "../components/account/order-details.tsx";
+import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { adminMeta } from "../components/admin/admin-meta.ts";
+import { getDb } from "../db/client.server.ts";
+import { advanceOrder, getAdminOrder } from "../domain/admin/orders.server.ts";
+import { isOrderStatus, ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
+import { formatCents } from "../lib/money.ts";
+import { requireAdmin } from "../services/auth/session.server.ts";
+import { redirectWithToast } from "../services/toast.server.ts";
+import type { Route } from "./+types/admin.orders.$number";
+
+export const meta: Route.MetaFunction = ({ matches, params }) =>
+  adminMeta(matches, `Order ${params.number}`, `/admin/orders/${params.number}`);
+
+const NUMBER = /^CW-[0-9A-Z]{1,20}$/;
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const order = NUMBER.test(params.number) ? await getAdminOrder(await getDb(), params.number) : null;
+  if (!order) throw data(null, { status: 404 });
+  return { order };
+}
+
+const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
+  shipped: "Mark as shipped",
+  delivered: "Mark as delivered",
+  cancelled: "Cancel order (restore stock)",
+};
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await request.formData().catch(() => new FormData());
+  const to = form.get("to");
+  if (!isOrderStatus(to) || !NUMBER.test(params.number)) {
+    return data({ message: "Unknown order action." }, { status: 400 });
+  }
+  const result = await advanceOrder(await getDb(), {
+    number: params.number,
+    to,
+    actor: { id: admin.id, email: admin.email },
+  });
+  if (result.ok) {
+    return redirectWithToast(`/admin/orders/${params.number}`, {
+      type: "success",
+      message: `Order ${params.number}: ${ORDER_STATUS_LABELS[to]}`,
+    });
+  }
+  if (result.reason === "not-found") throw data(null, { status: 404 });
+  return data(
+    {
+      message: `This order is ${ORDER_STATUS_LABELS[result.from ?? "paid"].toLowerCase()} and cannot become ${to}.`,
+    },
+    { status: 409 },
+  );
+}
+
+export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { order } = loaderData;
+  return (
+    <div className="space-y-6">
+      <p>
+        <Link to="/admin/orders" className="font-semibold text-brand-700 hover:underline">
+          ← Back to orders
+        </Link>
+      </p>
+      <h1 className="text-3xl font-bold">Order {order.number}</h1>
+      <AdminMessage feedback={actionData ? { type: "error", message: actionData.message } : null} />
+      <dl className="grid gap-4 text-sm sm:grid-cols-3">
+        <div>
+          <dt className="font-semibold">Status</dt>
+          <dd>{ORDER_STATUS_LABELS[order.status]}</dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Placed</dt>
+          <dd>
+            <OrderDate iso={order.createdAt} />
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Customer e-mail</dt>
+          <dd>{order.email}</dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Ship to</dt>
+          <dd>
+            {order.shipTo.name}, {order.shipTo.address}, {order.shipTo.city}, {order.shipTo.state}{" "}
+            {order.shipTo.zipCode}, {order.shipTo.country}
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Shipping</dt>
+          <dd>
+            {order.shippingMethod === "express" ? "Express" : "Standard"}, estimated {order.estimatedDelivery}
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Payment</dt>
+          <dd>
+            {order.payment.brand} ending in {order.payment.last4}
+          </dd>
+        </div>
+      </dl>
+      {order.nextStatuses.length > 0 && (
+        <section aria-labelledby="order-actions-heading">
+          <h2 id="order-actions-heading" className="text-xl font-bold">
+            Actions
+          </h2>
+          <div className="mt-3 flex flex-wrap gap-3">
+            {order.nextStatuses.map((to) => (
+              <Form method="post" key={to}>
+                <input type="hidden" name="to" value={to} />
+                <button
+                  type="submit"
+                  className={`rounded-lg px-4 py-2 font-semibold ${
+                    to === "cancelled"
+                      ? "border border-red-700 text-red-800 hover:bg-red-50"
+                      : "bg-brand-700 text-white hover:bg-brand-800"
+                  }`}
+                >
+                  {ACTION_LABELS[to] ?? to}
+                </button>
+              </Form>
+            ))}
+          </div>
+        </section>
+      )}
+      <section aria-labelledby="order-items-heading">
+        <h2 id="order-items-heading" className="text-xl font-bold">
+          Items
+        </h2>
+        <table className="mt-3 w-full text-left text-sm">
+          <thead className="border-b border-gray-300">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Product
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                Quantity
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                Unit price
+              </th>
+              <th scope="col" className="py-2 text-right font-semibold">
+                Line total
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-gray-200">
+            {order.items.map((item, index) => (
+              <tr key={index}>
+                <td className="py-2 pr-4">
+                  {item.productId ? (
+                    <Link to={`/admin/products/${item.productId}`} className="text-brand-700 hover:underline">
+                      {item.name}
+                    </Link>
+                  ) : (
+                    item.name
+                  )}{" "}
+                  <span className="text-gray-700">({item.brand})</span>
+                </td>
+                <td className="py-2 pr-4 text-right">{item.quantity}</td>
+                <td className="py-2 pr-4 text-right">{formatCents(item.unitPriceCents)}</td>
+                <td className="py-2 text-right">{formatCents(item.lineTotalCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <dl className="mt-4 ml-auto max-w-xs space-y-1 text-sm">
+          {(
+            [
+              ["Subtotal", order.totals.subtotalCents],
+              ["Discount", -order.totals.discountCents],
+              ["Shipping", order.totals.shippingCents],
+              ["Tax", order.totals.taxCents],
+              ["Total", order.totals.totalCents],
+            ] as const
+          ).map(([label, cents]) => (
+            <div key={label} className="flex justify-between">
+              <dt className={label === "Total" ? "font-bold" : ""}>{label}</dt>
+              <dd className={label === "Total" ? "font-bold" : ""}>{formatCents(cents)}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <section aria-labelledby="order-history-heading">
+        <h2 id="order-history-heading" className="text-xl font-bold">
+          History
+        </h2>
+        <ol className="mt-3 space-y-1 text-sm">
+          {order.events.map((event, index) => (
+            <li key={index}>
+              <OrderDate iso={event.createdAt} />: {event.fromStatus ? `${event.fromStatus} → ` : ""}
+              {event.toStatus}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { Form, Link } from "react-router";
+import { OrderDate } from "../components/account/order-details.tsx";
+import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { getDb } from "../db/client.server.ts";
+import { listAdminOrders } from "../domain/admin/orders.server.ts";
+import { isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES } from "../domain/orders/order-status.ts";
+import { formatCents } from "../lib/money.ts";
+import { requireAdmin } from "../services/auth/session.server.ts";
+import type { Route } from "./+types/admin.orders._index";
+
+export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Orders", "/admin/orders");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const rawStatus = url.searchParams.get("status");
+  const status = isOrderStatus(rawStatus) ? rawStatus : null;
+  const search = (url.searchParams.get("search") ?? "").slice(0, 254);
+  const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
+  const result = await listAdminOrders(await getDb(), { status, search, page });
+  return { ...result, status, search };
+}
+
+export default function AdminOrders({ loaderData }: Route.ComponentProps) {
+  const { orders, page, hasMore, status, search } = loaderData;
+  const pageLink = (n: number) => {
+    const params = new URLSearchParams();
+    if (status) params.set("status", status);
+    if (search) params.set("search", search);
+    if (n > 1) params.set("page", String(n));
+    return `/admin/orders?${params}`;
+  };
+  return (
+    <section aria-labelledby="orders-heading">
+      <h1 id="orders-heading" className="text-3xl font-bold">
+        Orders
+      </h1>
+      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="order-status" className="block text-sm font-semibold">
+            Status
+          </label>
+          <select
+            id="order-status"
+            name="status"
+            defaultValue={status ?? ""}
+            className="mt-1 rounded-lg border border-gray-400 bg-white px-3 py-2"
+          >
+            <option value="">All statuses</option>
+            {ORDER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {ORDER_STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="order-search" className="block text-sm font-semibold">
+            Order number or e-mail
+          </label>
+          <input
+            id="order-search"
+            type="search"
+            name="search"
+            defaultValue={search}
+            maxLength={254}
+            className="mt-1 rounded-lg border border-gray-400 px-3 py-2"
+          />
+        </div>
+        <button
+          type="submit"
+          className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
+        >
+          Filter
+        </button>
+      </Form>
+      {orders.length === 0 ? (
+        <p className="mt-6 text-gray-700">No orders found.</p>
+      ) : (
+        <div className="mt-6 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-gray-300">
+              <tr>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Order
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Date
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  E-mail
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Status
+                </th>
+                <th scope="col" className="py-2 text-right font-semibold">
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-200">
+              {orders.map((order) => (
+                <tr key={order.id}>
+                  <th scope="row" className="py-2 pr-4 font-semibold">
+                    <Link to={`/admin/orders/${order.number}`} className="text-brand-700 hover:underline">
+                      {order.number}
+                    </Link>
+                  </th>
+                  <td className="py-2 pr-4">
+                    <OrderDate iso={order.createdAt} />
+                  </td>
+                  <td className="py-2 pr-4">{order.email}</td>
+                  <td className="py-2 pr-4">{ORDER_STATUS_LABELS[order.status]}</td>
+                  <td className="py-2 text-right">{formatCents(order.totalCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {(page > 1 || hasMore) && (
+        <nav aria-label="Pagination" className="mt-6 flex gap-4">
+          {page > 1 && (
+            <Link to={pageLink(page - 1)} className="font-semibold text-brand-700 hover:underline">
+              Previous page
+            </Link>
+          )}
+          {hasMore && (
+            <Link to={pageLink(page + 1)} className="font-semibold text-brand-700 hover:underline">
+              Next page
+            </Link>
+          )}
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,223 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
+import { ImageInput } from "../components/admin/image-input.tsx";
+import { ProductFields } from "../components/admin/product-fields.tsx";
+import { StockBadge } from "../components/admin/stock-badge.tsx";
+import { FormField } from "../components/checkout/form-field.tsx";
+import { imageUrl } from "../components/product-image.tsx";
+import { getDb, getServices } from "../db/client.server.ts";
+import { editProductFromRequest } from "../domain/admin/edit-product.server.ts";
+import type { ProductFormValues } from "../domain/admin/product-form.ts";
+import { getAdminProduct } from "../domain/admin/products.server.ts";
+import { requireAdmin } from "../services/auth/session.server.ts";
+import { redirectWithToast } from "../services/toast.server.ts";
+import type { Route } from "./+types/admin.products.$id";
+
+export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
+  adminMeta(
+    matches,
+    loaderData ? `Edit ${loaderData.product.name}` : "Edit product",
+    `/admin/products/${params.id}`,
+  );
+
+async function productOr404(id: string) {
+  const productId = positiveInt(id);
+  const product = productId ? await getAdminProduct(await getDb(), productId) : null;
+  if (!product || product.archivedAt) throw data(null, { status: 404 });
+  return product;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return { product: await productOr404(params.id) };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const productId = positiveInt(params.id);
+  if (!productId) throw data(null, { status: 404 });
+  const { db, files } = await getServices();
+  const outcome = await editProductFromRequest({ db, files }, request, {
+    productId,
+    actor: { id: admin.id, email: admin.email },
+  });
+  if (outcome.ok) {
+    return redirectWithToast(`/admin/products/${productId}`, { type: "success", message: outcome.message });
+  }
+  const { status, ...rest } = outcome;
+  return data(rest, { status });
+}
+
+function formValues(product: Route.ComponentProps["loaderData"]["product"]): ProductFormValues {
+  const money = (cents: number | null) => (cents === null ? "" : (cents / 100).toFixed(2));
+  return {
+    name: product.name,
+    description: product.description,
+    price: money(product.priceCents),
+    originalPrice: money(product.originalPriceCents),
+    category: product.categoryId,
+    subcategory: product.subcategoryId ?? "",
+    brand: product.brand,
+    stock: String(product.stock),
+    specifications: Object.entries(product.specifications).map(([name, value]) => ({ name, value })),
+    featured: product.featured,
+    newArrival: product.newArrival,
+    bestSeller: product.bestSeller,
+  };
+}
+
+const BUTTON =
+  "rounded-lg px-4 py-2 font-semibold text-white bg-brand-700 hover:bg-brand-800 disabled:opacity-60";
+const SMALL_BUTTON =
+  "rounded-lg border border-gray-400 px-3 py-1.5 text-sm font-semibold hover:bg-gray-100 disabled:opacity-50";
+
+export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
+  const { product } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const failed = (intent: string) =>
+    actionData && actionData.intent === intent
+      ? { type: "error" as const, message: actionData.message, details: actionData.details }
+      : null;
+  const otherFailure =
+    actionData && !["update", "stock", "add-images"].includes(actionData.intent ?? "")
+      ? (failed(actionData.intent ?? "") ?? { type: "error" as const, message: actionData.message })
+      : null;
+  return (
+    <div className="space-y-10">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">Edit {product.name}</h1>
+          <p className="mt-1 text-sm text-gray-700">
+            Product #{product.id} ·{" "}
+            <Link to={`/products/${product.slug}`} className="text-brand-700 hover:underline">
+              View in shop
+            </Link>{" "}
+            ·{" "}
+            <Link to={`/admin/audit?product=${product.id}`} className="text-brand-700 hover:underline">
+              History
+            </Link>
+          </p>
+        </div>
+        <DeleteProductButton productId={product.id} productName={product.name} />
+      </div>
+      <AdminMessage feedback={otherFailure} />
+
+      <section aria-labelledby="details-heading" className="max-w-3xl">
+        <h2 id="details-heading" className="text-xl font-bold">
+          Details
+        </h2>
+        <Form method="post" noValidate className="mt-4 space-y-6">
+          <input type="hidden" name="intent" value="update" />
+          <AdminMessage feedback={failed("update")} />
+          <ProductFields
+            key={product.updatedAt}
+            values={
+              actionData?.intent === "update" && actionData.values ? actionData.values : formValues(product)
+            }
+            errors={actionData?.intent === "update" ? (actionData.fieldErrors ?? {}) : {}}
+            withStock={false}
+          />
+          <button type="submit" disabled={busy} className={BUTTON}>
+            Save changes
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="stock-heading" className="max-w-3xl">
+        <h2 id="stock-heading" className="text-xl font-bold">
+          Stock
+        </h2>
+        <p className="mt-2 flex items-center gap-3">
+          <span>Current stock:</span> <StockBadge stock={product.stock} />
+        </p>
+        <Form method="post" noValidate className="mt-4 flex flex-wrap items-end gap-3">
+          <input type="hidden" name="intent" value="stock" />
+          <FormField
+            id="stock-delta"
+            name="delta"
+            label="Change stock by"
+            type="number"
+            step={1}
+            inputMode="numeric"
+            hint="A positive number adds stock, a negative one removes it."
+            error={actionData?.intent === "stock" ? actionData.fieldErrors?.delta : undefined}
+          />
+          <button type="submit" disabled={busy} className={BUTTON}>
+            Adjust stock
+          </button>
+        </Form>
+        <div className="mt-3">
+          <AdminMessage feedback={failed("stock")} />
+        </div>
+      </section>
+
+      <section aria-labelledby="images-heading" className="max-w-3xl">
+        <h2 id="images-heading" className="text-xl font-bold">
+          Images
+        </h2>
+        <ol className="mt-4 space-y-3">
+          {product.images.map((image, index) => (
+            <li
+              key={image.id}
+              className="flex flex-wrap items-center gap-4 rounded-lg border border-gray-200 p-3"
+            >
+              <img
+                src={imageUrl(image.key, image.widths[0] ?? 320)}
+                alt={image.alt}
+                width={80}
+                height={80}
+                className="size-20 rounded object-cover"
+              />
+              <span className="text-sm text-gray-800">Image {index + 1}</span>
+              <div className="ml-auto flex flex-wrap gap-2">
+                {(["up", "down"] as const).map((direction) => (
+                  <Form method="post" key={direction}>
+                    <input type="hidden" name="intent" value="move-image" />
+                    <input type="hidden" name="imageId" value={image.id} />
+                    <input type="hidden" name="direction" value={direction} />
+                    <button
+                      type="submit"
+                      className={SMALL_BUTTON}
+                      disabled={
+                        busy || (direction === "up" ? index === 0 : index === product.images.length - 1)
+                      }
+                    >
+                      {direction === "up" ? "Move up" : "Move down"}
+                      <span className="sr-only"> image {index + 1}</span>
+                    </button>
+                  </Form>
+                ))}
+                <Form method="post">
+                  <input type="hidden" name="intent" value="remove-image" />
+                  <input type="hidden" name="imageId" value={image.id} />
+                  <button
+                    type="submit"
+                    className={SMALL_BUTTON}
+                    disabled={busy || product.images.length === 1}
+                  >
+                    Remove<span className="sr-only"> image {index + 1}</span>
+                  </button>
+                </Form>
+              </div>
+            </li>
+          ))}
+        </ol>
+        <Form method="post" encType="multipart/form-data" noValidate className="mt-6 space-y-4">
+          <input type="hidden" name="intent" value="add-images" />
+          <AdminMessage feedback={failed("add-images")} />
+          <ImageInput
+            id="more-images"
+            label="Add images"
+            error={actionData?.intent === "add-images" ? actionData.fieldErrors?.images : undefined}
+          />
+          <button type="submit" disabled={busy} className={BUTTON}>
+            Upload images
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}

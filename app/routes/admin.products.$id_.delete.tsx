@@ -1,0 +1,70 @@
+import { data, Form, Link } from "react-router";
+import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { getDb, getServices } from "../db/client.server.ts";
+import { PRODUCT_FORM_MESSAGES } from "../domain/admin/product-form.ts";
+import { deleteProduct, getAdminProduct } from "../domain/admin/products.server.ts";
+import { requireAdmin } from "../services/auth/session.server.ts";
+import { logger } from "../services/logger.server.ts";
+import { redirectWithToast } from "../services/toast.server.ts";
+import type { Route } from "./+types/admin.products.$id_.delete";
+
+export const meta: Route.MetaFunction = ({ matches, params }) =>
+  adminMeta(matches, "Delete product", `/admin/products/${params.id}/delete`);
+
+/** The confirmation step without JavaScript (with it, the browser's confirm dialog asks instead). */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const id = positiveInt(params.id);
+  const product = id ? await getAdminProduct(await getDb(), id) : null;
+  if (!product || product.archivedAt) throw data(null, { status: 404 });
+  return { product: { id: product.id, name: product.name } };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const id = positiveInt(params.id);
+  const fail = () =>
+    redirectWithToast("/admin/products", { type: "error", message: PRODUCT_FORM_MESSAGES.deleteFailed });
+  if (!id) return fail();
+  try {
+    const { db, files } = await getServices();
+    const result = await deleteProduct({ db, files }, { id, actor: { id: admin.id, email: admin.email } });
+    if (!result.ok) return fail();
+    return redirectWithToast("/admin/products", { type: "success", message: PRODUCT_FORM_MESSAGES.deleted });
+  } catch (error) {
+    logger.error({ err: error, productId: id }, "product delete failed");
+    return fail();
+  }
+}
+
+export default function ConfirmDelete({ loaderData }: Route.ComponentProps) {
+  const { product } = loaderData;
+  return (
+    <section aria-labelledby="delete-heading" className="max-w-xl rounded-xl border border-red-300 p-6">
+      <h1 id="delete-heading" className="text-2xl font-bold">
+        Delete {product.name}
+      </h1>
+      <p className="mt-3 text-gray-900">{PRODUCT_FORM_MESSAGES.deleteConfirm}</p>
+      <p className="mt-1 text-sm text-gray-700">
+        A product that appears in orders is archived instead: orders keep it, the shop no longer shows it.
+      </p>
+      <div className="mt-6 flex gap-3">
+        <Form method="post">
+          <input type="hidden" name="intent" value="delete" />
+          <button
+            type="submit"
+            className="rounded-lg bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800"
+          >
+            Yes, delete
+          </button>
+        </Form>
+        <Link
+          to="/admin/products"
+          className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
+        >
+          Cancel
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Helpers shared by the account-area specs (wishlist, reviews, account pages): the e2e server's
+ * database (playwright.config.ts gives it the same data directory), products of a test's own,
+ * registering and signing in through the UI, and the toast stack.
+ */
+import { resolve } from "node:path";
+import type { Page } from "@playwright/test";
+import { createDatabase, type Database } from "../../app/db/database.server.ts";
+import type { NewProduct } from "../../app/db/schema.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+import { expect, visit } from "./fixtures.ts";
+
+const DATA_DIR = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
+const ROOT = resolve(import.meta.dirname, "../..");
+
+let shopDb: Database | undefined;
+export function shopDatabase(): Database {
+  shopDb ??= createDatabase(`file:${resolve(ROOT, DATA_DIR, "cartwheel.db")}`);
+  return shopDb;
+}
+export async function closeShopDatabase() {
+  await shopDb?.destroy();
+  shopDb = undefined;
+}
+
+export const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+export const uniqueEmail = (label: string) => `${label}-${uniqueTag()}@example.com`;
+
+export interface TestProduct {
+  id: number;
+  slug: string;
+  name: string;
+}
+
+/** A product of the test's own, so its rating, count and wishlist state are the test's alone. */
+export async function createTestProduct(
+  label: string,
+  overrides: Partial<NewProduct> = {},
+): Promise<TestProduct> {
+  const tag = uniqueTag();
+  const name = `E2E ${label} ${tag}`;
+  const slug = `e2e-${label.toLowerCase().replace(/\W+/g, "-")}-${tag}`;
+  const id = await insertProduct(shopDatabase(), { name, slug, ...overrides });
+  return { id, slug, name };
+}
+
+export async function removeTestProducts(...products: TestProduct[]) {
+  if (products.length === 0) return;
+  await shopDatabase()
+    .deleteFrom("products")
+    .where(
+      "id",
+      "in",
+      products.map((p) => p.id),
+    )
+    .execute();
+}
+
+export async function userIdOf(email: string): Promise<string> {
+  const row = await shopDatabase()
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", email)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The newest toast with this text (an earlier one with the same text may still be showing). */
+export const toast = (page: Page, message: string) =>
+  page.getByRole("region", { name: "Notifications" }).getByText(message, { exact: true }).last();
+
+/** Fills and sends the sign-in form on the page (already on /account, signed out). */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
+/** Switches the sign-in page to Register (keeping where to come back to) and creates the account. */
+export async function registerHere(
+  page: Page,
+  { name, email, password }: { name: string; email: string; password: string },
+) {
+  await page.getByRole("link", { name: "Register" }).click();
+  await expect(page.getByRole("button", { name: "Create Account" })).toBeVisible();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+}
+
+/** Registers a new account from /account; ends on the account overview, signed in. */
+export async function register(page: Page, account: { name: string; email: string; password: string }) {
+  await visit(page, "/account");
+  await registerHere(page, account);
+  await expect(toast(page, "Account created successfully!")).toBeVisible();
+}

@@ -1,0 +1,161 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "../../app/db/database.server.ts";
+import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
+import { insertImage, insertProduct } from "../helpers/catalog.ts";
+
+/**
+ * Every admin route's loader and action called as the server calls them: anonymous → redirect
+ * to sign in (and back), a customer → 403, never data; an admin gets through.
+ */
+const ORIGIN = "http://shop.test";
+let dir: string;
+let db: Database;
+let closeServices: () => Promise<void>;
+let customerCookie = "";
+let adminCookie = "";
+let productId = 0;
+let orderNumber = "";
+
+type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown };
+const modules: Record<string, () => Promise<RouteModule>> = {
+  "/admin": () => import("../../app/routes/admin.tsx"),
+  "/admin/": () => import("../../app/routes/admin._index.tsx"),
+  "/admin/products": () => import("../../app/routes/admin.products._index.tsx"),
+  "/admin/products/new": () => import("../../app/routes/admin.products.new.tsx"),
+  "/admin/products/:id": () => import("../../app/routes/admin.products.$id.tsx"),
+  "/admin/products/:id/delete": () => import("../../app/routes/admin.products.$id_.delete.tsx"),
+  "/admin/orders": () => import("../../app/routes/admin.orders._index.tsx"),
+  "/admin/orders/:number": () => import("../../app/routes/admin.orders.$number.tsx"),
+  "/admin/low-stock": () => import("../../app/routes/admin.low-stock.tsx"),
+  "/admin/audit": () => import("../../app/routes/admin.audit.tsx"),
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "cartwheel-admin-routes-"));
+  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
+  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
+  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
+  vi.stubEnv("DATA_DIR", dir);
+  vi.stubEnv("SESSION_SECRET", "admin-routes-test-secret-0123456789abcdef");
+  vi.stubEnv("PUBLIC_URL", ORIGIN);
+  vi.stubEnv("SEED_ON_EMPTY", "false");
+  const client = await import("../../app/db/client.server.ts");
+  const { createOrUpdateUser } = await import("../../app/domain/accounts/users.server.ts");
+  closeServices = client.closeServices;
+  db = await client.getDb();
+  const auth = await client.getAuth();
+  for (const role of ["customer", "admin"] as const) {
+    const email = `${role}@example.com`;
+    await createOrUpdateUser({ auth, db }, { email, password: "correct horse", role });
+    const { headers } = await auth.api.signInEmail({
+      body: { email, password: "correct horse" },
+      returnHeaders: true,
+    });
+    if (role === "admin") adminCookie = cookieHeader(headers);
+    else customerCookie = cookieHeader(headers);
+  }
+  productId = await insertProduct(db, { name: "Guarded Product", stock: 4 });
+  await insertImage(db, productId, 0);
+  orderNumber = await insertOrder(db, { userId: null, createdAt: "2026-11-20T10:00:00.000Z" });
+});
+
+afterAll(async () => {
+  await closeServices?.();
+  vi.unstubAllEnvs();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function pathOf(pattern: string) {
+  return pattern.replace(":id", String(productId)).replace(":number", orderNumber).replace(/\/$/, "");
+}
+
+async function call(pattern: string, kind: "loader" | "action", cookie: string) {
+  const module = await modules[pattern]!();
+  const fn = module[kind] as ((args: unknown) => Promise<unknown>) | undefined;
+  if (!fn) return null;
+  const path = pathOf(pattern);
+  const request = new Request(`${ORIGIN}${path}`, {
+    method: kind === "action" ? "POST" : "GET",
+    headers: {
+      Cookie: cookie,
+      ...(kind === "action" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+    },
+    body:
+      kind === "action" ? new URLSearchParams({ intent: "delete", to: "cancelled" }).toString() : undefined,
+  });
+  const params = { id: String(productId), number: orderNumber };
+  try {
+    const result = await fn({ request, params, context: new RouterContextProvider() });
+    if (result instanceof Response)
+      return { status: result.status, location: result.headers.get("Location") };
+    const value = result as { type?: string; init?: { status?: number } } | null;
+    if (value?.type === "DataWithResponseInit") return { status: value.init?.status ?? 200, data: true };
+    return { status: 200, data: true };
+  } catch (thrown) {
+    if (thrown instanceof Response)
+      return { status: thrown.status, location: thrown.headers.get("Location") };
+    const value = thrown as { type?: string; init?: { status?: number } };
+    if (value?.type === "DataWithResponseInit") return { status: value.init?.status, thrown: true };
+    throw thrown;
+  }
+}
+
+describe("admin routes", () => {
+  const patterns = Object.keys(modules);
+
+  it.each(patterns)(
+    "%s: an anonymous visitor is sent to sign in (loader and action), never data",
+    async (pattern) => {
+      for (const kind of ["loader", "action"] as const) {
+        const outcome = await call(pattern, kind, "");
+        if (outcome === null) continue;
+        expect(outcome.status, `${kind} of ${pattern}`).toBe(302);
+        expect(outcome.location).toBe(
+          `/account?redirectTo=${encodeURIComponent(pathOf(pattern) || "/admin")}`,
+        );
+      }
+    },
+  );
+
+  it.each(patterns)("%s: a customer gets 403 (loader and action), never data", async (pattern) => {
+    for (const kind of ["loader", "action"] as const) {
+      const outcome = await call(pattern, kind, customerCookie);
+      if (outcome === null) continue;
+      expect(outcome, `${kind} of ${pattern}`).toMatchObject({ status: 403, thrown: true });
+    }
+    // nothing changed behind the refusal
+    const product = await db
+      .selectFrom("products")
+      .select(["archivedAt"])
+      .where("id", "=", productId)
+      .executeTakeFirst();
+    expect(product?.archivedAt).toBeNull();
+    const order = await db
+      .selectFrom("orders")
+      .select("status")
+      .where("number", "=", orderNumber)
+      .executeTakeFirst();
+    expect(order?.status).toBe("paid");
+  });
+
+  it("an admin reaches every page", async () => {
+    for (const pattern of patterns) {
+      const outcome = await call(pattern, "loader", adminCookie);
+      if (outcome === null) continue;
+      expect(outcome, pattern).toMatchObject({ status: 200 });
+    }
+  });
+
+  it("an admin's delete answers with the spec's toast and removes the product from the shop", async () => {
+    const outcome = await call("/admin/products/:id/delete", "action", adminCookie);
+    expect(outcome).toMatchObject({ status: 302, location: "/admin/products" });
+    const row = await db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
+    expect(row).toBeUndefined();
+    const audit = await db.selectFrom("auditLog").select(["action", "actorEmail"]).execute();
+    expect(audit).toEqual([{ action: "product.delete", actorEmail: "admin@example.com" }]);
+  });
+});
