@@ -121,3 +121,51 @@ describe("parseEnv", () => {
     expect(() => statSync(join(dataDir, "session-secret"))).toThrow();
   });
 });
+
+describe("parseEnv: S3 file store settings", () => {
+  it("reads the S3 settings, with us-east-1 and virtual-host style by default", () => {
+    expect(parseEnv({ DATA_DIR: dataDir, FILE_STORE_URL: "s3://shop-images/uploads" })).toMatchObject({
+      FILE_STORE_URL: "s3://shop-images/uploads",
+      S3_REGION: "us-east-1",
+      S3_FORCE_PATH_STYLE: "false",
+    });
+    const env = parseEnv({
+      DATA_DIR: dataDir,
+      FILE_STORE_URL: "s3://shop-images",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_REGION: "eu-central-1",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    expect(env).toMatchObject({
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_REGION: "eu-central-1",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_FORCE_PATH_STYLE: "true",
+    });
+  });
+
+  it.each([
+    ["FILE_STORE_URL", "s3://Bad_Bucket", /bucket name/],
+    ["FILE_STORE_URL", "s3://shop-images/../x", /prefix/],
+    ["S3_ENDPOINT", "ftp://minio:9000", /http/],
+    ["S3_ENDPOINT", "not a url", /http/],
+    ["S3_REGION", "Europe West", /region/],
+    ["S3_FORCE_PATH_STYLE", "yes", /true|false/],
+  ])("rejects %s=%s naming the variable", (name, value, message) => {
+    const error = configError({ DATA_DIR: dataDir, [name]: value });
+    expect(error.message).toContain(`${name}:`);
+    expect(error.message).toMatch(message);
+  });
+
+  it("wants the access key id and the secret together", () => {
+    expect(configError({ DATA_DIR: dataDir, S3_ACCESS_KEY_ID: "key" }).message).toContain(
+      "S3_SECRET_ACCESS_KEY: required when S3_ACCESS_KEY_ID is set",
+    );
+    expect(configError({ DATA_DIR: dataDir, S3_SECRET_ACCESS_KEY: "secret" }).message).toContain(
+      "S3_ACCESS_KEY_ID: required when S3_SECRET_ACCESS_KEY is set",
+    );
+  });
+});

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { parseFileStoreUrl } from "./services/file-store-url.ts";
 
 const urlOf = (schemes: string[], example: string) =>
   z
@@ -16,7 +17,33 @@ const envSchema = z.object({
   DATABASE_URL: urlOf(["file:", "postgres://", "postgresql://"], "file:./data/cartwheel.db").default(
     "file:./data/cartwheel.db",
   ),
-  FILE_STORE_URL: urlOf(["file:", "s3://"], "file:./data/uploads").default("file:./data/uploads"),
+  FILE_STORE_URL: urlOf(["file:", "s3://"], "file:./data/uploads")
+    .superRefine((value, ctx) => {
+      if (!value.startsWith("s3://")) return;
+      try {
+        parseFileStoreUrl(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    })
+    .default("file:./data/uploads"),
+  /** S3-compatible storage (FILE_STORE_URL=s3://bucket[/prefix]); endpoint unset means AWS S3 itself */
+  S3_ENDPOINT: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be an http:// or https:// URL (for example http://127.0.0.1:9000)",
+    })
+    .optional(),
+  S3_REGION: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]{2,40}$/, "must be a region name such as us-east-1")
+    .default("us-east-1"),
+  /** both or neither; neither means the SDK's own chain (AWS_* variables, instance role) */
+  S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
+  /** true for most self-hosted servers (MinIO, Garage, SeaweedFS): bucket in the path, not the host */
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false"),
   MAIL_URL: urlOf(["file:", "smtp://", "smtps://"], "file:./data/mail").default("file:./data/mail"),
   DATA_DIR: z.string().trim().min(1).default("./data"),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -52,6 +79,12 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = result.data;
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    const [missing, given] = env.S3_ACCESS_KEY_ID
+      ? ["S3_SECRET_ACCESS_KEY", "S3_ACCESS_KEY_ID"]
+      : ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"];
+    throw new ConfigError(`Invalid configuration:\n  ${missing}: required when ${given} is set`);
+  }
   if (!env.SESSION_SECRET && env.NODE_ENV === "production" && source.CARTWHEEL_LOCAL !== "true") {
     // `npm start` sets CARTWHEEL_LOCAL so a newcomer's machine works; a deployment must set a secret.
     throw new ConfigError(

@@ -1,9 +1,14 @@
+import { createWriteStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { createDatabase } from "../app/db/database.server.ts";
 import { migrateToLatest } from "../app/db/migrate.server.ts";
 import { seedDemoCatalog } from "../app/db/seed/seed.server.ts";
 import { generateSyntheticCatalog } from "../app/db/seed/synthetic-catalog.ts";
 import { createOrUpdateUser } from "../app/domain/accounts/users.server.ts";
+import { exportProductsCsv, importProductsCsv } from "../app/domain/catalog-admin/products-csv.server.ts";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
 import { createAuth } from "../app/services/auth/auth.server.ts";
 import { createFileStore } from "../app/services/file-store.server.ts";
@@ -17,6 +22,9 @@ Commands:
                    [--seed S] [--batch B]
   user:create --email E --password P --role admin|customer [--name N]
                                     create a user, or set an existing user's password and role
+  products:export [FILE]            write the catalogue as CSV to FILE (or to standard output)
+  products:import FILE              create or update products from a CSV (by id, else by slug);
+                                    all rows are checked first, and nothing changes if one is wrong
 
 Configuration comes from the environment (DATABASE_URL, FILE_STORE_URL, ...), as for the server.`;
 
@@ -35,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
         console.log("Database is up to date.");
         return 0;
       case "seed": {
-        const { created } = await seedDemoCatalog(db, createFileStore(env.FILE_STORE_URL));
+        const { created } = await seedDemoCatalog(db, createFileStore(env.FILE_STORE_URL, env));
         console.log(created > 0 ? `Seeded ${created} demo products.` : "Demo catalogue already present.");
         return 0;
       }
@@ -50,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
           return 1;
         }
         const started = performance.now();
-        const { created } = await generateSyntheticCatalog(db, createFileStore(env.FILE_STORE_URL), {
+        const { created } = await generateSyntheticCatalog(db, createFileStore(env.FILE_STORE_URL, env), {
           count,
           seed: values.seed ? Number(values.seed) : undefined,
           batchSize: values.batch ? Number(values.batch) : undefined,
@@ -93,6 +101,46 @@ async function main(argv: string[]): Promise<number> {
           return 1;
         }
         console.log(`${result.created ? "Created" : "Updated"} ${result.email} (role: ${result.role}).`);
+        return 0;
+      }
+      case "products:export": {
+        const [file, ...extra] = rest;
+        if (extra.length > 0) {
+          console.error("products:export takes at most one argument: the file to write");
+          return 1;
+        }
+        const rows = Readable.from(exportProductsCsv(db));
+        if (!file || file === "-") {
+          await pipeline(rows, process.stdout, { end: false });
+          return 0;
+        }
+        await pipeline(rows, createWriteStream(file));
+        console.log(`Exported the catalogue to ${file}.`);
+        return 0;
+      }
+      case "products:import": {
+        const [file, ...extra] = rest;
+        if (!file || extra.length > 0) {
+          console.error("products:import needs exactly one argument: the CSV file to read");
+          return 1;
+        }
+        let text: string;
+        try {
+          text = await readFile(file, "utf8");
+        } catch (error) {
+          console.error(`products:import: cannot read ${file}: ${(error as Error).message}`);
+          return 1;
+        }
+        const result = await importProductsCsv(db, text);
+        if (!result.ok) {
+          for (const { line, message } of result.problems) console.error(`${file}:${line}: ${message}`);
+          const count = result.problems.length;
+          console.error(`Nothing was imported: ${count} problem${count === 1 ? "" : "s"} to fix.`);
+          return 1;
+        }
+        console.log(
+          `Imported ${file}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged.`,
+        );
         return 0;
       }
       default:

@@ -28,7 +28,7 @@ export function ProductImage({
       height={image.height}
       loading={priority ? "eager" : "lazy"}
       fetchPriority={priority ? "high" : "auto"}
-      decoding="async"
+      decoding={priority ? "sync" : "async"}
       className={className}
     />
   );

@@ -1,7 +1,9 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
+import { type Env, getEnv } from "../env.server.ts";
+import { parseFileStoreUrl } from "./file-store-url.ts";
 
-/** Where uploaded and generated files live: a local directory now, S3-compatible later. */
+/** Where uploaded and generated files live: a local directory or S3-compatible storage. */
 export interface FileStore {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<Uint8Array | null>;
@@ -42,7 +44,38 @@ export function createLocalFileStore(directory: string): FileStore {
   };
 }
 
-export function createFileStore(url: string): FileStore {
-  if (url.startsWith("file:")) return createLocalFileStore(url.replace(/^file:(\/\/)?/, ""));
-  throw new Error(`FILE_STORE_URL scheme not supported yet: ${url.split(":")[0]}`);
+export type S3Settings = Pick<
+  Env,
+  "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_FORCE_PATH_STYLE"
+>;
+
+/**
+ * The store FILE_STORE_URL names: `file:DIR` or `s3://bucket[/prefix]` (endpoint, region and
+ * credentials from the S3_* settings, by default the validated environment). The S3 client is
+ * loaded on first use, so a local shop never loads the AWS SDK.
+ */
+export function createFileStore(url: string, settings?: S3Settings): FileStore {
+  const location = parseFileStoreUrl(url);
+  if (location.kind === "file") return createLocalFileStore(location.directory);
+  const s3 = settings ?? getEnv();
+  let store: Promise<FileStore> | undefined;
+  const open = () =>
+    (store ??= import("./s3-file-store.server.ts").then(({ createS3FileStore }) =>
+      createS3FileStore({
+        bucket: location.bucket,
+        prefix: location.prefix,
+        endpoint: s3.S3_ENDPOINT,
+        region: s3.S3_REGION,
+        credentials:
+          s3.S3_ACCESS_KEY_ID && s3.S3_SECRET_ACCESS_KEY
+            ? { accessKeyId: s3.S3_ACCESS_KEY_ID, secretAccessKey: s3.S3_SECRET_ACCESS_KEY }
+            : undefined,
+        forcePathStyle: s3.S3_FORCE_PATH_STYLE === "true",
+      }),
+    ));
+  return {
+    put: async (key, bytes, contentType) => (await open()).put(key, bytes, contentType),
+    get: async (key) => (await open()).get(key),
+    delete: async (key) => (await open()).delete(key),
+  };
 }

@@ -90,12 +90,18 @@ test.describe("cart", () => {
     page,
   }) => {
     await visit(page, "/");
+    // The oldest of the four Featured cards: a featured product another test adds meanwhile
+    // (the admin e2e does) takes the first place, never this one.
     const card = page
       .getByRole("region", { name: "Featured Products", exact: true })
       .getByRole("article")
-      .filter({ has: page.getByRole("heading", { name: SMARTPHONE.name }) });
+      .last();
+    const name = (await card.getByRole("heading", { level: 3 }).textContent())?.trim() ?? "";
+    const href = (await card.getByRole("link", { name }).first().getAttribute("href")) ?? "";
+    expect(name).not.toBe("");
+    expect(href).toMatch(/^\/products\/[a-z0-9-]+$/);
     await card.getByRole("button", { name: /^Add to Cart/ }).click();
-    await expect(toast(page, `${SMARTPHONE.name} added to cart!`)).toBeVisible();
+    await expect(toast(page, `${name} added to cart!`)).toBeVisible();
     await expect(page).toHaveURL("/");
     await expect(badge(page)).toHaveText("1 items");
 
@@ -107,13 +113,9 @@ test.describe("cart", () => {
       .getByRole("link", { name: /^Cart\b/ })
       .click();
     await expect(page).toHaveURL("/cart");
-    const line = cartLine(page, SMARTPHONE.name);
-    await expect(quantityInput(line, SMARTPHONE.name)).toHaveValue("2");
-    await expect(line.getByRole("link", { name: SMARTPHONE.name })).toHaveAttribute(
-      "href",
-      `/products/${SMARTPHONE.slug}`,
-    );
-    await expect(line.getByText(SMARTPHONE.brand, { exact: true })).toBeVisible();
+    const line = cartLine(page, name);
+    await expect(quantityInput(line, name)).toHaveValue("2");
+    await expect(line.getByRole("link", { name })).toHaveAttribute("href", href);
     await expect(line.getByRole("img")).toHaveAttribute("alt", /\S/);
   });
 

@@ -9,5 +9,7 @@ export const ADMIN_SECTIONS: readonly { to: string; label: string; end?: boolean
   { to: "/admin/products/new", label: "Add Product", end: true },
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/low-stock", label: "Low stock" },
+  { to: "/admin/coupons", label: "Coupons" },
+  { to: "/admin/reviews", label: "Reported reviews" },
   { to: "/admin/audit", label: "Audit log" },
 ];

@@ -15,12 +15,18 @@ export type AuditAction =
   | "product.images"
   | "product.delete"
   | "product.archive"
-  | "order.transition";
+  | "order.transition"
+  | "coupon.create"
+  | "coupon.update"
+  | "coupon.disable"
+  | "coupon.enable"
+  | "review.keep"
+  | "review.remove";
 
 export interface AuditEntryInput {
   actor: Actor;
   action: AuditAction;
-  entityType: "product" | "order";
+  entityType: "product" | "order" | "coupon" | "review";
   entityId: string | number;
   summary: string;
   before?: unknown;

@@ -88,7 +88,7 @@ export function reviewValues(form: FormData): { rating: string; title: string; b
  * already begin IMMEDIATE, one writer at a time), so concurrent reviews of one product each see
  * the figures the other left.
  */
-async function lockProduct(trx: Transaction<DB>, productId: number) {
+export async function lockProduct(trx: Transaction<DB>, productId: number) {
   let query = trx
     .selectFrom("products")
     .select(["id", "rating", "reviewCount", "archivedAt"])
@@ -98,7 +98,7 @@ async function lockProduct(trx: Transaction<DB>, productId: number) {
   return row && { ...row, rating: Number(row.rating), reviewCount: Number(row.reviewCount) };
 }
 
-async function applyAggregate(
+export async function applyAggregate(
   trx: Transaction<DB>,
   product: { id: number; rating: number; reviewCount: number },
   change: { add?: number; remove?: number },

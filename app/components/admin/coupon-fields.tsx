@@ -1,0 +1,122 @@
+import {
+  COUPON_KIND_LABELS,
+  COUPON_KINDS,
+  type CouponField,
+  type CouponFormValues,
+} from "../../domain/admin/coupon-form.ts";
+import { formatCents } from "../../lib/money.ts";
+import { FormField } from "../checkout/form-field.tsx";
+
+const SELECT = "mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-gray-900";
+
+/**
+ * A coupon's fields, shared by the create and edit forms (a label on every input, the server's
+ * message beside each). On the edit form the code is shown, not edited.
+ */
+export function CouponFields({
+  values,
+  errors,
+  codeEditable,
+}: {
+  values: CouponFormValues;
+  errors: Partial<Record<CouponField, string>>;
+  codeEditable: boolean;
+}) {
+  return (
+    <div className="space-y-5">
+      {codeEditable && (
+        <FormField
+          id="coupon-code"
+          name="code"
+          label="Code"
+          required
+          maxLength={32}
+          autoCapitalize="characters"
+          autoComplete="off"
+          spellCheck={false}
+          defaultValue={values.code}
+          error={errors.code}
+          hint="3 to 32 letters, digits, hyphens or underscores. Shoppers may type it in any case."
+        />
+      )}
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div>
+          <label htmlFor="coupon-kind" className="block text-sm font-semibold text-gray-900">
+            Kind<span aria-hidden="true"> *</span>
+          </label>
+          <select
+            id="coupon-kind"
+            name="kind"
+            required
+            defaultValue={values.kind}
+            aria-invalid={errors.kind ? true : undefined}
+            aria-describedby={errors.kind ? "coupon-kind-error" : undefined}
+            className={`${SELECT} ${errors.kind ? "border-red-700 bg-red-50" : "border-gray-400"}`}
+          >
+            {COUPON_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {COUPON_KIND_LABELS[kind]}
+              </option>
+            ))}
+          </select>
+          {errors.kind && (
+            <p id="coupon-kind-error" className="mt-1 text-sm font-medium text-red-700">
+              {errors.kind}
+            </p>
+          )}
+        </div>
+        <FormField
+          id="coupon-value"
+          name="value"
+          label="Value (percent or $)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step={0.01}
+          required
+          defaultValue={values.value}
+          error={errors.value}
+          hint="Percentage: a whole number from 1 to 100. Fixed amount: dollars off, e.g. 15.00."
+        />
+        <FormField
+          id="coupon-min-subtotal"
+          name="minSubtotal"
+          label="Minimum subtotal ($)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step={0.01}
+          defaultValue={values.minSubtotal}
+          error={errors.minSubtotal}
+          hint="0 for no minimum."
+        />
+        <FormField
+          id="coupon-usage-limit"
+          name="usageLimit"
+          label="Usage limit (optional)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          defaultValue={values.usageLimit}
+          error={errors.usageLimit}
+          hint="How many orders may use it. Empty for no limit."
+        />
+        <FormField
+          id="coupon-valid-through"
+          name="validThrough"
+          label="Valid through (optional)"
+          type="date"
+          defaultValue={values.validThrough}
+          error={errors.validThrough}
+          hint="The last day the code works (UTC). Empty for no expiry."
+        />
+      </div>
+    </div>
+  );
+}
+
+/** "10% off" / "$15.00 off". */
+export function couponValueText(coupon: { kind: "percent" | "fixed"; amount: number }): string {
+  return coupon.kind === "percent" ? `${coupon.amount}% off` : `${formatCents(coupon.amount)} off`;
+}

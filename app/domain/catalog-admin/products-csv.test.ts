@@ -1,0 +1,213 @@
+import { describe, expect, it } from "vitest";
+import {
+  type CategoryIndex,
+  PRODUCT_CSV_COLUMNS,
+  type ProductCsvSource,
+  productsCsvHeader,
+  productsCsvRows,
+  readProductsCsv,
+} from "./products-csv.ts";
+
+const CATEGORIES: CategoryIndex = new Map([
+  ["electronics", new Set(["audio", "laptops"])],
+  ["books", new Set<string>()],
+]);
+
+const HEADER = PRODUCT_CSV_COLUMNS.join(",");
+const row = (cells: Partial<Record<(typeof PRODUCT_CSV_COLUMNS)[number], string>>) => {
+  const values = {
+    id: "",
+    slug: "quiet-speaker",
+    name: "Quiet Speaker",
+    description: "A small speaker.",
+    brand: "Aurora",
+    category: "electronics",
+    subcategory: "audio",
+    price: "49.90",
+    originalPrice: "",
+    stock: "3",
+    featured: "false",
+    newArrival: "",
+    bestSeller: "true",
+    specifications: "",
+    ...cells,
+  };
+  return PRODUCT_CSV_COLUMNS.map((c) => {
+    const v = values[c];
+    return /[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+  }).join(",");
+};
+
+const problemsOf = (text: string) => {
+  const result = readProductsCsv(text, CATEGORIES);
+  if (result.ok) throw new Error("expected problems");
+  return result.problems;
+};
+
+describe("readProductsCsv", () => {
+  it("reads a valid row into cents, flags and specifications", () => {
+    const result = readProductsCsv(
+      `${HEADER}\n${row({ specifications: '{"Weight":"1 kg"}', originalPrice: "59", id: "12" })}\n`,
+      CATEGORIES,
+    );
+    expect(result).toEqual({
+      ok: true,
+      records: [
+        {
+          line: 2,
+          id: 12,
+          slug: "quiet-speaker",
+          name: "Quiet Speaker",
+          description: "A small speaker.",
+          brand: "Aurora",
+          categoryId: "electronics",
+          subcategoryId: "audio",
+          priceCents: 4990,
+          originalPriceCents: 5900,
+          stock: 3,
+          specifications: { Weight: "1 kg" },
+          featured: false,
+          newArrival: false,
+          bestSeller: true,
+        },
+      ],
+    });
+  });
+
+  it("accepts columns in any order, a BOM, CRLF line ends and blank lines", () => {
+    const columns = [...PRODUCT_CSV_COLUMNS].reverse();
+    const values = row({}).split(",").reverse().join(",");
+    const result = readProductsCsv(`\uFEFF${columns.join(",")}\r\n\r\n${values}\r\n`, CATEGORIES);
+    expect(result.ok && result.records[0]).toMatchObject({
+      line: 3,
+      slug: "quiet-speaker",
+      priceCents: 4990,
+    });
+  });
+
+  it("reports every problem with the line its row starts on, multi-line fields included", () => {
+    const text = [
+      HEADER,
+      row({ description: "two\nlines", slug: "fine-one" }), // lines 2-3, valid
+      row({ name: "", price: "-1", stock: "1.5", slug: "Bad Slug" }), // line 4
+      row({ category: "garden", slug: "x-1" }), // line 5
+      row({ subcategory: "laptopz", featured: "maybe", slug: "x-2" }), // line 6
+      row({ specifications: "[1,2]", originalPrice: "12.345", slug: "x-3" }), // line 7
+      row({ id: "0", slug: "" }), // line 8
+      row({ slug: "fine-one" }), // line 9: repeated slug
+      row({ slug: "123" }), // line 10: only digits
+      "a,b", // line 11: wrong field count
+    ].join("\n");
+    const problems = problemsOf(text);
+    const at = (line: number) => problems.filter((p) => p.line === line).map((p) => p.message);
+    expect(at(2)).toEqual([]);
+    expect(at(3)).toEqual([]);
+    expect(at(4)).toEqual([
+      expect.stringMatching(/^slug must be lower-case/),
+      "name is required",
+      expect.stringMatching(/^price must be an amount/),
+      expect.stringMatching(/^stock must be a whole number/),
+    ]);
+    expect(at(5)).toEqual(['unknown category "garden"']);
+    expect(at(6)).toEqual([
+      'unknown subcategory "laptopz" for category "electronics"',
+      'featured must be true or false (got "maybe")',
+    ]);
+    expect(at(7)).toEqual([
+      expect.stringMatching(/^originalPrice must be an amount/),
+      expect.stringMatching(/^specifications must be a JSON object/),
+    ]);
+    expect(at(8)).toEqual(['id must be a positive whole number (got "0")']);
+    expect(at(9)).toEqual(['slug "fine-one" is also on line 2']);
+    expect(at(10)).toEqual([expect.stringMatching(/not only digits/)]);
+    expect(at(11)).toEqual(["expected 14 fields, found 2"]);
+  });
+
+  it("checks lengths and specification entries", () => {
+    const problems = problemsOf(
+      [
+        HEADER,
+        row({ name: "n".repeat(201), brand: "b".repeat(101), description: "d".repeat(5001) }),
+        row({ slug: "s2", specifications: '{"Weight": 3}' }),
+        row({ slug: "s3", specifications: '{"Weight": ""}' }),
+        row({ slug: "s4", specifications: "not json" }),
+        row({ slug: "s5", price: "1000000.01" }),
+        row({ slug: "s6", category: "books", subcategory: "audio" }),
+      ].join("\n"),
+    ).map((p) => `${p.line}: ${p.message}`);
+    expect(problems).toEqual([
+      "2: name must be at most 200 characters (has 201)",
+      "2: description must be at most 5000 characters (has 5001)",
+      "2: brand must be at most 100 characters (has 101)",
+      '3: specification "Weight" must be text',
+      "4: every specification needs a name and a value",
+      '5: specifications must be a JSON object such as {"Weight": "1.2 kg"}',
+      '6: price must be an amount from 0 to 1000000 with at most 2 decimals (got "1000000.01")',
+      '7: unknown subcategory "audio" for category "books"',
+    ]);
+  });
+
+  it("refuses a header with unknown, repeated or missing columns", () => {
+    expect(problemsOf("id,slug,colour,slug\n1,a,b,c\n")).toEqual([
+      { line: 1, message: "unknown columns: colour" },
+      { line: 1, message: "repeated columns: slug" },
+      { line: 1, message: expect.stringMatching(/^missing columns: name, description, brand/) },
+    ]);
+  });
+
+  it("refuses an empty file and a file with only the header", () => {
+    expect(problemsOf("")).toEqual([{ line: 1, message: "the file is empty" }]);
+    expect(problemsOf(`${HEADER}\n`)).toEqual([{ line: 1, message: "no product rows" }]);
+  });
+
+  it("reports malformed CSV (an unbalanced quote) clearly, with a line", () => {
+    const problems = problemsOf(
+      `${HEADER}\n${row({})}\n${row({}).replace("Quiet Speaker", '"Quiet Speaker')}\n`,
+    );
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toMatch(/^malformed CSV: a quoted field is never closed/);
+    expect(problems[0]!.line).toBeGreaterThanOrEqual(3);
+    expect(problemsOf(`${HEADER}\n1,a"b\n`)[0]!.message).toMatch(/^malformed CSV: a double quote inside/);
+  });
+});
+
+describe("productsCsvRows", () => {
+  it("writes what readProductsCsv reads back (quotes, commas, newlines, JSON)", () => {
+    const product: ProductCsvSource = {
+      id: 7,
+      slug: "odd-one",
+      name: 'Odd, "quoted" name',
+      description: "line one\nline two, with comma",
+      brand: "Ünïcode",
+      categoryId: "books",
+      subcategoryId: null,
+      priceCents: 100,
+      originalPriceCents: 1999,
+      stock: 0,
+      specifications: '{"Size":"10\\" x 4\\""}',
+      featured: 1,
+      newArrival: 0,
+      bestSeller: 1,
+    };
+    const text = productsCsvHeader() + productsCsvRows([product]);
+    expect(text.split("\n")[1]).toMatch(/^7,odd-one,"Odd, ""quoted"" name",/);
+    const result = readProductsCsv(text, CATEGORIES);
+    expect(result.ok && result.records[0]).toEqual({
+      line: 2,
+      id: 7,
+      slug: "odd-one",
+      name: 'Odd, "quoted" name',
+      description: "line one\nline two, with comma",
+      brand: "Ünïcode",
+      categoryId: "books",
+      subcategoryId: null,
+      priceCents: 100,
+      originalPriceCents: 1999,
+      stock: 0,
+      specifications: { Size: '10" x 4"' },
+      featured: true,
+      newArrival: false,
+      bestSeller: true,
+    });
+  });
+});

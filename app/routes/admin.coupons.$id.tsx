@@ -1,0 +1,115 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { CouponFields } from "../components/admin/coupon-fields.tsx";
+import { getDb } from "../db/client.server.ts";
+import { COUPON_STATE_LABELS, couponFormValues } from "../domain/admin/coupon-form.ts";
+import { editCouponFromForm, getAdminCoupon } from "../domain/admin/coupons.server.ts";
+import { requireAdmin } from "../services/auth/session.server.ts";
+import { redirectWithToast } from "../services/toast.server.ts";
+import type { Route } from "./+types/admin.coupons.$id";
+
+export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
+  adminMeta(
+    matches,
+    loaderData ? `Edit coupon ${loaderData.coupon.code}` : "Edit coupon",
+    `/admin/coupons/${params.id}`,
+  );
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const id = positiveInt(params.id);
+  const coupon = id ? await getAdminCoupon(await getDb(), id) : null;
+  if (!coupon) throw data(null, { status: 404 });
+  return { coupon };
+}
+
+/** `update` (the terms), `disable`, `enable`. */
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const id = positiveInt(params.id);
+  if (!id) throw data(null, { status: 404 });
+  const form = await request.formData().catch(() => new FormData());
+  const outcome = await editCouponFromForm(await getDb(), form, {
+    id,
+    actor: { id: admin.id, email: admin.email },
+  });
+  if (outcome.ok)
+    return redirectWithToast(`/admin/coupons/${id}`, { type: "success", message: outcome.message });
+  const { status, ...rest } = outcome;
+  return data(rest, { status });
+}
+
+const BUTTON =
+  "rounded-lg px-4 py-2 font-semibold text-white bg-brand-700 hover:bg-brand-800 disabled:opacity-60";
+
+export default function EditCoupon({ loaderData, actionData }: Route.ComponentProps) {
+  const { coupon } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const updateFailed = actionData?.intent === "update";
+  return (
+    <div className="max-w-3xl space-y-8">
+      <p>
+        <Link to="/admin/coupons" className="font-semibold text-brand-700 hover:underline">
+          ← Back to coupons
+        </Link>
+      </p>
+      <div>
+        <h1 className="text-3xl font-bold">
+          Edit coupon <span className="font-mono">{coupon.code}</span>
+        </h1>
+        <p className="mt-1 text-sm text-gray-700">
+          {COUPON_STATE_LABELS[coupon.state]} · used {coupon.usedCount}{" "}
+          {coupon.usedCount === 1 ? "time" : "times"}
+          {coupon.usageLimit !== null ? ` of ${coupon.usageLimit}` : ""} · the code itself cannot be changed
+          (carts and orders refer to it)
+        </p>
+      </div>
+      {!updateFailed && (
+        <AdminMessage feedback={actionData ? { type: "error", message: actionData.message } : null} />
+      )}
+      <section aria-labelledby="terms-heading">
+        <h2 id="terms-heading" className="text-xl font-bold">
+          Terms
+        </h2>
+        <Form method="post" noValidate className="mt-4 space-y-6">
+          <input type="hidden" name="intent" value="update" />
+          <AdminMessage feedback={updateFailed ? { type: "error", message: actionData.message } : null} />
+          <CouponFields
+            key={coupon.updatedAt}
+            values={updateFailed && actionData.values ? actionData.values : couponFormValues(coupon)}
+            errors={updateFailed ? (actionData.fieldErrors ?? {}) : {}}
+            codeEditable={false}
+          />
+          <button type="submit" disabled={busy} className={BUTTON}>
+            Save changes
+          </button>
+        </Form>
+      </section>
+      <section aria-labelledby="status-heading">
+        <h2 id="status-heading" className="text-xl font-bold">
+          Status
+        </h2>
+        <p className="mt-2 text-gray-800">
+          {coupon.active
+            ? "Shoppers can use this coupon. A disabled coupon is refused at the cart and at checkout."
+            : "This coupon is disabled: the cart refuses it. Enable it to let shoppers use it again."}
+        </p>
+        <Form method="post" className="mt-3">
+          <input type="hidden" name="intent" value={coupon.active ? "disable" : "enable"} />
+          <button
+            type="submit"
+            disabled={busy}
+            className={
+              coupon.active
+                ? "rounded-lg border border-red-700 px-4 py-2 font-semibold text-red-800 hover:bg-red-50"
+                : BUTTON
+            }
+          >
+            {coupon.active ? "Disable coupon" : "Enable coupon"}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import { data, Form, Link } from "react-router";
+import { OrderDate } from "../components/account/order-details.tsx";
+import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { getDb } from "../db/client.server.ts";
+import { listReportedReviews, moderateReviewFromForm } from "../domain/admin/reported-reviews.server.ts";
+import { requireAdmin } from "../services/auth/session.server.ts";
+import { redirectWithToast } from "../services/toast.server.ts";
+import type { Route } from "./+types/admin.reviews";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  adminMeta(matches, "Reported reviews", "/admin/reviews");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const page = positiveInt(new URL(request.url).searchParams.get("page"), 100_000) ?? 1;
+  return listReportedReviews(await getDb(), { page });
+}
+
+/** Keep (clear the reports) or Remove (delete the review; the product's rating follows). */
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await request.formData().catch(() => new FormData());
+  const outcome = await moderateReviewFromForm(await getDb(), form, { id: admin.id, email: admin.email });
+  if (outcome.ok) return redirectWithToast("/admin/reviews", { type: "success", message: outcome.message });
+  return data({ message: outcome.message }, { status: outcome.status });
+}
+
+export default function ReportedReviews({ loaderData, actionData }: Route.ComponentProps) {
+  const { reviews, page, hasMore } = loaderData;
+  return (
+    <section aria-labelledby="reviews-heading">
+      <h1 id="reviews-heading" className="text-3xl font-bold">
+        Reported reviews
+      </h1>
+      <p className="mt-1 text-gray-700">
+        Keep clears the reports; Remove deletes the review and updates the product's rating.
+      </p>
+      <div className="mt-4">
+        <AdminMessage feedback={actionData ? { type: "error", message: actionData.message } : null} />
+      </div>
+      {reviews.length === 0 ? (
+        <p className="mt-6 text-gray-700">No reported reviews.</p>
+      ) : (
+        <ul className="mt-6 space-y-4">
+          {reviews.map((review) => (
+            <li key={review.id}>
+              <article
+                aria-labelledby={`review-${review.id}-title`}
+                className="rounded-xl border border-gray-200 p-5"
+              >
+                <h2 id={`review-${review.id}-title`} className="text-lg font-bold break-words">
+                  {review.title}
+                </h2>
+                <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+                  <div className="flex gap-1">
+                    <dt className="font-semibold">Product:</dt>
+                    <dd>
+                      <Link to={`/products/${review.productSlug}`} className="text-brand-700 hover:underline">
+                        {review.productName}
+                      </Link>
+                    </dd>
+                  </div>
+                  <div className="flex gap-1">
+                    <dt className="font-semibold">Author:</dt>
+                    <dd className="break-words">{review.authorName}</dd>
+                  </div>
+                  <div className="flex gap-1">
+                    <dt className="font-semibold">Rating:</dt>
+                    <dd>{review.rating} out of 5</dd>
+                  </div>
+                  <div className="flex gap-1">
+                    <dt className="font-semibold">Written:</dt>
+                    <dd>
+                      <OrderDate iso={review.createdAt} />
+                    </dd>
+                  </div>
+                  <div className="flex gap-1">
+                    <dt className="font-semibold">Reports:</dt>
+                    <dd>{review.reports}</dd>
+                  </div>
+                </dl>
+                <p className="mt-3 whitespace-pre-line break-words text-gray-900">{review.body}</p>
+                <div className="mt-4 flex flex-wrap gap-3">
+                  <Form method="post">
+                    <input type="hidden" name="reviewId" value={review.id} />
+                    <input type="hidden" name="intent" value="keep" />
+                    <button
+                      type="submit"
+                      className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
+                    >
+                      Keep<span className="sr-only"> review “{review.title}”</span>
+                    </button>
+                  </Form>
+                  <Form method="post">
+                    <input type="hidden" name="reviewId" value={review.id} />
+                    <input type="hidden" name="intent" value="remove" />
+                    <button
+                      type="submit"
+                      className="rounded-lg border border-red-700 px-4 py-2 font-semibold text-red-800 hover:bg-red-50"
+                    >
+                      Remove<span className="sr-only"> review “{review.title}”</span>
+                    </button>
+                  </Form>
+                </div>
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+      {(page > 1 || hasMore) && (
+        <nav aria-label="Pagination" className="mt-6 flex gap-4">
+          {page > 1 && (
+            <Link
+              to={page === 2 ? "/admin/reviews" : `/admin/reviews?page=${page - 1}`}
+              className="font-semibold text-brand-700 hover:underline"
+            >
+              Previous page
+            </Link>
+          )}
+          {hasMore && (
+            <Link
+              to={`/admin/reviews?page=${page + 1}`}
+              className="font-semibold text-brand-700 hover:underline"
+            >
+              Next page
+            </Link>
+          )}
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,276 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "../../app/db/database.server.ts";
+import { cookieHeader, insertUser } from "../helpers/account-fixtures.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+
+/**
+ * The coupon and reported-review admin routes called as the server calls them (the style of
+ * admin-routes.test.ts): anonymous → redirect to sign in (and back), a customer → 403 with nothing
+ * changed, for every loader and action; an admin gets through and the change is made.
+ */
+const ORIGIN = "http://shop.test";
+let dir: string;
+let db: Database;
+let closeServices: () => Promise<void>;
+let customerCookie = "";
+let adminCookie = "";
+let couponId = 0;
+let reviewId = 0;
+let productId = 0;
+
+type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown };
+const modules: Record<string, () => Promise<RouteModule>> = {
+  "/admin/coupons": () => import("../../app/routes/admin.coupons._index.tsx"),
+  "/admin/coupons/new": () => import("../../app/routes/admin.coupons.new.tsx"),
+  "/admin/coupons/:id": () => import("../../app/routes/admin.coupons.$id.tsx"),
+  "/admin/reviews": () => import("../../app/routes/admin.reviews.tsx"),
+};
+
+/** What each action would do if it were let through: disable, create, remove. */
+function bodyFor(pattern: string): Record<string, string> {
+  switch (pattern) {
+    case "/admin/coupons":
+      return { intent: "disable", couponId: String(couponId) };
+    case "/admin/coupons/new":
+      return {
+        code: "SNEAKY50",
+        kind: "percent",
+        value: "50",
+        minSubtotal: "0",
+        usageLimit: "",
+        validThrough: "",
+      };
+    case "/admin/coupons/:id":
+      return {
+        intent: "update",
+        kind: "fixed",
+        value: "999",
+        minSubtotal: "0",
+        usageLimit: "",
+        validThrough: "",
+      };
+    default:
+      return { intent: "remove", reviewId: String(reviewId) };
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "cartwheel-admin-coupons-reviews-routes-"));
+  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
+  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
+  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
+  vi.stubEnv("DATA_DIR", dir);
+  vi.stubEnv("SESSION_SECRET", "admin-coupons-reviews-routes-secret-0123456789");
+  vi.stubEnv("PUBLIC_URL", ORIGIN);
+  vi.stubEnv("SEED_ON_EMPTY", "false");
+  const client = await import("../../app/db/client.server.ts");
+  const { createOrUpdateUser } = await import("../../app/domain/accounts/users.server.ts");
+  const { saveReview } = await import("../../app/domain/reviews/write-review.server.ts");
+  const { voteOnReview } = await import("../../app/domain/reviews/review-votes.server.ts");
+  closeServices = client.closeServices;
+  db = await client.getDb();
+  const auth = await client.getAuth();
+  for (const role of ["customer", "admin"] as const) {
+    const email = `${role}@example.com`;
+    await createOrUpdateUser({ auth, db }, { email, password: "correct horse", role });
+    const { headers } = await auth.api.signInEmail({
+      body: { email, password: "correct horse" },
+      returnHeaders: true,
+    });
+    if (role === "admin") adminCookie = cookieHeader(headers);
+    else customerCookie = cookieHeader(headers);
+  }
+  const customerId = (
+    await db
+      .selectFrom("users")
+      .select("id")
+      .where("email", "=", "customer@example.com")
+      .executeTakeFirstOrThrow()
+  ).id;
+  const at = "2026-11-01T00:00:00.000Z";
+  couponId = (
+    await db
+      .insertInto("coupons")
+      .values({
+        code: "GUARDED10",
+        kind: "percent",
+        amount: 10,
+        minSubtotalCents: 0,
+        expiresAt: null,
+        usageLimit: null,
+        usedCount: 0,
+        active: 1,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  productId = await insertProduct(db, { name: "Reviewed Product", rating: 4, reviewCount: 1 });
+  const author = await insertUser(db, "author@example.com", "Ava Author");
+  const saved = await saveReview(db, {
+    productId,
+    user: { id: author, displayName: "Ava Author" },
+    review: { rating: 2, title: "Reported one", body: "Text." },
+  });
+  if (saved.status === "unavailable") throw new Error("review not saved");
+  reviewId = saved.reviewId;
+  expect(await voteOnReview(db, { productId, reviewId, userId: customerId, kind: "report" })).toEqual({
+    status: "counted",
+  });
+});
+
+afterAll(async () => {
+  await closeServices?.();
+  vi.unstubAllEnvs();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function pathOf(pattern: string) {
+  return pattern.replace(":id", String(couponId));
+}
+
+async function call(pattern: string, kind: "loader" | "action", cookie: string) {
+  const module = await modules[pattern]!();
+  const fn = module[kind] as ((args: unknown) => Promise<unknown>) | undefined;
+  if (!fn) return null;
+  const request = new Request(`${ORIGIN}${pathOf(pattern)}`, {
+    method: kind === "action" ? "POST" : "GET",
+    headers: {
+      Cookie: cookie,
+      ...(kind === "action" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+    },
+    body: kind === "action" ? new URLSearchParams(bodyFor(pattern)).toString() : undefined,
+  });
+  try {
+    const result = await fn({
+      request,
+      params: { id: String(couponId) },
+      context: new RouterContextProvider(),
+    });
+    if (result instanceof Response)
+      return { status: result.status, location: result.headers.get("Location") };
+    const value = result as { type?: string; init?: { status?: number } } | null;
+    if (value?.type === "DataWithResponseInit") return { status: value.init?.status ?? 200, data: true };
+    return { status: 200, data: true };
+  } catch (thrown) {
+    if (thrown instanceof Response)
+      return { status: thrown.status, location: thrown.headers.get("Location") };
+    const value = thrown as { type?: string; init?: { status?: number } };
+    if (value?.type === "DataWithResponseInit") return { status: value.init?.status, thrown: true };
+    throw thrown;
+  }
+}
+
+async function unchanged() {
+  const coupons = await db.selectFrom("coupons").select(["code", "kind", "amount", "active"]).execute();
+  expect(coupons).toEqual([{ code: "GUARDED10", kind: "percent", amount: 10, active: 1 }]);
+  const review = await db
+    .selectFrom("reviews")
+    .select("reported")
+    .where("id", "=", reviewId)
+    .executeTakeFirst();
+  expect(Number(review?.reported)).toBe(1);
+  const product = await db
+    .selectFrom("products")
+    .select(["rating", "reviewCount"])
+    .where("id", "=", productId)
+    .executeTakeFirstOrThrow();
+  expect([Number(product.rating), Number(product.reviewCount)]).toEqual([3, 2]);
+  expect(await db.selectFrom("auditLog").select("id").execute()).toEqual([]);
+}
+
+describe("admin coupon and review routes", () => {
+  const patterns = Object.keys(modules);
+
+  it.each(patterns)(
+    "%s: an anonymous visitor is sent to sign in (loader and action), never data",
+    async (pattern) => {
+      for (const kind of ["loader", "action"] as const) {
+        const outcome = await call(pattern, kind, "");
+        expect(outcome, `${kind} of ${pattern}`).not.toBeNull();
+        expect(outcome?.status, `${kind} of ${pattern}`).toBe(302);
+        expect(outcome?.location).toBe(`/account?redirectTo=${encodeURIComponent(pathOf(pattern))}`);
+      }
+      await unchanged();
+    },
+  );
+
+  it.each(patterns)("%s: a customer gets 403 (loader and action), and nothing changes", async (pattern) => {
+    for (const kind of ["loader", "action"] as const) {
+      const outcome = await call(pattern, kind, customerCookie);
+      expect(outcome, `${kind} of ${pattern}`).toMatchObject({ status: 403, thrown: true });
+    }
+    await unchanged();
+  });
+
+  it("an admin reaches every page", async () => {
+    for (const pattern of patterns) {
+      expect(await call(pattern, "loader", adminCookie), pattern).toMatchObject({ status: 200 });
+    }
+  });
+
+  it("an admin's actions go through: create, edit, disable, remove (rating follows), each audited", async () => {
+    expect(await call("/admin/coupons/new", "action", adminCookie)).toMatchObject({
+      status: 302,
+      location: "/admin/coupons",
+    });
+    expect(await call("/admin/coupons/:id", "action", adminCookie)).toMatchObject({
+      status: 302,
+      location: `/admin/coupons/${couponId}`,
+    });
+    expect(await call("/admin/coupons", "action", adminCookie)).toMatchObject({
+      status: 302,
+      location: "/admin/coupons",
+    });
+    expect(await call("/admin/reviews", "action", adminCookie)).toMatchObject({
+      status: 302,
+      location: "/admin/reviews",
+    });
+    const coupons = await db
+      .selectFrom("coupons")
+      .select(["code", "kind", "amount", "active"])
+      .orderBy("code")
+      .execute();
+    expect(coupons).toEqual([
+      { code: "GUARDED10", kind: "fixed", amount: 99_900, active: 0 },
+      { code: "SNEAKY50", kind: "percent", amount: 50, active: 1 },
+    ]);
+    expect(
+      await db.selectFrom("reviews").select("id").where("id", "=", reviewId).executeTakeFirst(),
+    ).toBeUndefined();
+    const product = await db
+      .selectFrom("products")
+      .select(["rating", "reviewCount"])
+      .where("id", "=", productId)
+      .executeTakeFirstOrThrow();
+    expect([Number(product.rating), Number(product.reviewCount)]).toEqual([4, 1]);
+    const audit = await db.selectFrom("auditLog").select(["action", "actorEmail"]).orderBy("id").execute();
+    expect(audit).toEqual(
+      ["coupon.create", "coupon.update", "coupon.disable", "review.remove"].map((action) => ({
+        action,
+        actorEmail: "admin@example.com",
+      })),
+    );
+  });
+
+  it("a refused coupon form answers 400 with the messages, not a redirect", async () => {
+    const module = await modules["/admin/coupons/new"]!();
+    const request = new Request(`${ORIGIN}/admin/coupons/new`, {
+      method: "POST",
+      headers: { Cookie: adminCookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ code: "guarded10", kind: "percent", value: "0" }).toString(),
+    });
+    const result = (await (module.action as (args: unknown) => Promise<unknown>)({
+      request,
+      params: {},
+      context: new RouterContextProvider(),
+    })) as { type?: string; init?: { status?: number }; data?: { fieldErrors?: Record<string, string> } };
+    expect(result.init?.status).toBe(400);
+    expect(result.data?.fieldErrors).toMatchObject({ value: "Enter a whole percentage from 1 to 100." });
+  });
+});

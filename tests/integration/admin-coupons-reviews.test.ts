@@ -1,0 +1,431 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAuditEntries } from "../../app/domain/admin/audit-log.server.ts";
+import { COUPON_FORM_MESSAGES } from "../../app/domain/admin/coupon-form.ts";
+import {
+  createCouponFromForm,
+  editCouponFromForm,
+  getAdminCoupon,
+  listAdminCoupons,
+} from "../../app/domain/admin/coupons.server.ts";
+import {
+  listReportedReviews,
+  moderateReviewFromForm,
+  REPORTED_REVIEW_MESSAGES,
+} from "../../app/domain/admin/reported-reviews.server.ts";
+import { addToCart } from "../../app/domain/cart/add-item.server.ts";
+import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
+import { getCart } from "../../app/domain/cart/get-cart.server.ts";
+import { COUPON_MESSAGES } from "../../app/domain/coupons/coupon-rules.ts";
+import { applyCouponToCart } from "../../app/domain/coupons/coupons.server.ts";
+import { listProductReviews } from "../../app/domain/reviews/list-reviews.server.ts";
+import { listUserVotes, voteOnReview } from "../../app/domain/reviews/review-votes.server.ts";
+import { saveReview } from "../../app/domain/reviews/write-review.server.ts";
+import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
+import { insertUser } from "../helpers/account-fixtures.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+
+const ACTOR = { id: "admin-user-1", email: "admin@example.com" };
+
+function form(fields: Record<string, string>) {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
+  return data;
+}
+
+const COUPON = {
+  code: "Autumn-20",
+  kind: "percent",
+  value: "20",
+  minSubtotal: "10.00",
+  usageLimit: "5",
+  validThrough: "2099-12-31",
+};
+
+describe.each(ENGINES)("admin coupons on %s", (engine) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(engine);
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  async function create(fields: Record<string, string> = COUPON) {
+    return createCouponFromForm(t.db, form(fields), ACTOR);
+  }
+  async function cartWorth(priceCents: number) {
+    const productId = await insertProduct(t.db, { priceCents, stock: 50 });
+    const cartId = newCartId();
+    expect((await addToCart(t.db, { cartId, productId, quantity: 1 })).status).toBe("added");
+    return cartId;
+  }
+
+  it("creates a coupon (code upper-cased), lists it with its usage, and records it", async () => {
+    const outcome = await create();
+    expect(outcome).toMatchObject({ ok: true, message: "Coupon AUTUMN-20 created" });
+    if (!outcome.ok) return;
+    const coupon = await getAdminCoupon(t.db, outcome.id);
+    expect(coupon).toMatchObject({
+      code: "AUTUMN-20",
+      kind: "percent",
+      amount: 20,
+      minSubtotalCents: 1_000,
+      usageLimit: 5,
+      usedCount: 0,
+      expiresAt: "2100-01-01T00:00:00.000Z",
+      active: true,
+      state: "active",
+    });
+    const { coupons } = await listAdminCoupons(t.db);
+    expect(coupons.map((c) => c.code)).toContain("AUTUMN-20");
+    const { entries } = await listAuditEntries(t.db, { entity: { type: "coupon", id: String(outcome.id) } });
+    expect(entries).toMatchObject([
+      { action: "coupon.create", actorEmail: ACTOR.email, summary: "Created coupon AUTUMN-20" },
+    ]);
+    expect(JSON.parse(entries[0]?.after ?? "{}")).toMatchObject({
+      code: "AUTUMN-20",
+      amount: 20,
+      active: true,
+    });
+
+    // and a shopper can use it at once
+    const cartId = await cartWorth(5_000);
+    expect(await applyCouponToCart(t.db, { cartId, code: "autumn-20", subtotalCents: 5_000 })).toMatchObject({
+      ok: true,
+      discountCents: 1_000,
+    });
+  });
+
+  it("refuses a code that exists, whatever its case, beside the code field; nothing is written", async () => {
+    const before = await listAdminCoupons(t.db);
+    for (const code of ["AUTUMN-20", "autumn-20", " Autumn-20 "]) {
+      const outcome = await create({ ...COUPON, code });
+      expect(outcome).toMatchObject({
+        ok: false,
+        status: 409,
+        fieldErrors: { code: COUPON_FORM_MESSAGES.codeTaken },
+        values: { code: "AUTUMN-20" },
+      });
+    }
+    expect((await listAdminCoupons(t.db)).coupons).toHaveLength(before.coupons.length);
+  });
+
+  it("refuses invalid fields with messages beside them and writes nothing", async () => {
+    const outcome = await create({
+      code: "x",
+      kind: "fixed",
+      value: "0",
+      minSubtotal: "-1",
+      usageLimit: "0",
+      validThrough: "2027-02-30",
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      status: 400,
+      message: COUPON_FORM_MESSAGES.invalid,
+      fieldErrors: {
+        code: COUPON_FORM_MESSAGES.codeFormat,
+        value: COUPON_FORM_MESSAGES.fixed,
+        minSubtotal: COUPON_FORM_MESSAGES.minSubtotal,
+        usageLimit: COUPON_FORM_MESSAGES.usageLimit,
+        validThrough: COUPON_FORM_MESSAGES.expiry,
+      },
+    });
+    const audit = await listAuditEntries(t.db);
+    expect(audit.entries.filter((e) => e.action === "coupon.create")).toHaveLength(1);
+  });
+
+  it("edits the terms (not the code), audited with before and after", async () => {
+    const created = await create({ ...COUPON, code: "EDIT-ME" });
+    if (!created.ok) throw new Error("not created");
+    const outcome = await editCouponFromForm(
+      t.db,
+      form({
+        intent: "update",
+        code: "HIJACK",
+        kind: "fixed",
+        value: "7.50",
+        minSubtotal: "",
+        usageLimit: "",
+        validThrough: "",
+      }),
+      { id: created.id, actor: ACTOR },
+    );
+    expect(outcome).toMatchObject({ ok: true, message: "Coupon EDIT-ME updated" });
+    expect(await getAdminCoupon(t.db, created.id)).toMatchObject({
+      code: "EDIT-ME",
+      kind: "fixed",
+      amount: 750,
+      minSubtotalCents: 0,
+      usageLimit: null,
+      expiresAt: null,
+    });
+    const { entries } = await listAuditEntries(t.db, { entity: { type: "coupon", id: String(created.id) } });
+    expect(entries[0]).toMatchObject({ action: "coupon.update", summary: "Edited coupon EDIT-ME" });
+    expect(JSON.parse(entries[0]?.before ?? "{}")).toMatchObject({ kind: "percent", amount: 20 });
+    expect(JSON.parse(entries[0]?.after ?? "{}")).toMatchObject({ kind: "fixed", amount: 750 });
+
+    // a limit below the uses already made is refused beside the field
+    await t.db.updateTable("coupons").set({ usedCount: 3 }).where("id", "=", created.id).execute();
+    expect(
+      await editCouponFromForm(t.db, form({ ...COUPON, intent: "update", usageLimit: "2" }), {
+        id: created.id,
+        actor: ACTOR,
+      }),
+    ).toMatchObject({
+      ok: false,
+      status: 409,
+      fieldErrors: { usageLimit: COUPON_FORM_MESSAGES.usageBelowUsed(3) },
+    });
+    expect(
+      await editCouponFromForm(t.db, form({ ...COUPON, intent: "update" }), { id: 999_999, actor: ACTOR }),
+    ).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+  });
+
+  it("a disabled coupon is refused at the cart, and a cart that carried it loses the discount", async () => {
+    const created = await create({ ...COUPON, code: "SOON-OFF", minSubtotal: "0" });
+    if (!created.ok) throw new Error("not created");
+    const carrying = await cartWorth(4_000);
+    expect(
+      (await applyCouponToCart(t.db, { cartId: carrying, code: "SOON-OFF", subtotalCents: 4_000 })).ok,
+    ).toBe(true);
+    expect((await getCart(t.db, carrying)).totals.discountCents).toBe(800);
+
+    // disabled from the list (couponId in the form)
+    const disabled = await editCouponFromForm(
+      t.db,
+      form({ intent: "disable", couponId: String(created.id) }),
+      {
+        id: null,
+        actor: ACTOR,
+      },
+    );
+    expect(disabled).toMatchObject({ ok: true, message: "Coupon SOON-OFF disabled" });
+    expect(await getAdminCoupon(t.db, created.id)).toMatchObject({ active: false, state: "disabled" });
+
+    const fresh = await cartWorth(4_000);
+    expect(await applyCouponToCart(t.db, { cartId: fresh, code: "soon-off", subtotalCents: 4_000 })).toEqual({
+      ok: false,
+      reason: "not-found",
+      message: COUPON_MESSAGES.notFound,
+    });
+    const cart = await getCart(t.db, carrying);
+    expect(cart.coupon).toBeNull();
+    expect(cart.couponProblem).toEqual({ code: "SOON-OFF", message: COUPON_MESSAGES.notFound });
+    expect(cart.totals.discountCents).toBe(0);
+
+    // disabling again changes and records nothing; enabling brings it back
+    await editCouponFromForm(t.db, form({ intent: "disable" }), { id: created.id, actor: ACTOR });
+    expect(
+      await editCouponFromForm(t.db, form({ intent: "enable" }), { id: created.id, actor: ACTOR }),
+    ).toMatchObject({ ok: true, message: "Coupon SOON-OFF enabled" });
+    expect(
+      (await applyCouponToCart(t.db, { cartId: fresh, code: "SOON-OFF", subtotalCents: 4_000 })).ok,
+    ).toBe(true);
+    const { entries } = await listAuditEntries(t.db, { entity: { type: "coupon", id: String(created.id) } });
+    expect(entries.map((e) => e.action)).toEqual(["coupon.enable", "coupon.disable", "coupon.create"]);
+  });
+
+  it("answers unknown intents and coupons without changing anything", async () => {
+    expect(
+      await editCouponFromForm(t.db, form({ intent: "delete", couponId: "1" }), { id: null, actor: ACTOR }),
+    ).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(
+      await editCouponFromForm(t.db, form({ intent: "disable" }), { id: null, actor: ACTOR }),
+    ).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(
+      await editCouponFromForm(t.db, form({ intent: "disable", couponId: "999999" }), {
+        id: null,
+        actor: ACTOR,
+      }),
+    ).toMatchObject({ ok: false, status: 404 });
+  });
+});
+
+describe.each(ENGINES)("reported reviews on %s", (engine) => {
+  let t: TestDatabase;
+  let author: string;
+  let reporters: string[];
+  beforeAll(async () => {
+    t = await createTestDatabase(engine);
+    author = await insertUser(t.db, "author@example.com", "Ava Author");
+    reporters = [await insertUser(t.db, "r1@example.com"), await insertUser(t.db, "r2@example.com")];
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  const figures = async (productId: number) => {
+    const row = await t.db
+      .selectFrom("products")
+      .select(["rating", "reviewCount"])
+      .where("id", "=", productId)
+      .executeTakeFirstOrThrow();
+    return { rating: Number(row.rating), reviewCount: Number(row.reviewCount) };
+  };
+
+  /** A product rated 4.0 from 1 historical review, plus a written one reported by both reporters. */
+  async function reportedReview(rating: 1 | 2 | 3 | 4 | 5, title = "Terrible <b>thing</b>") {
+    const productId = await insertProduct(t.db, { rating: 4, reviewCount: 1 });
+    const saved = await saveReview(t.db, {
+      productId,
+      user: { id: author, displayName: "Ava Author" },
+      review: { rating, title, body: "Line one\n<script>alert(1)</script>" },
+    });
+    if (saved.status === "unavailable") throw new Error("not saved");
+    for (const userId of reporters) {
+      expect(
+        await voteOnReview(t.db, { productId, reviewId: saved.reviewId, userId, kind: "report" }),
+      ).toEqual({
+        status: "counted",
+      });
+    }
+    return { productId, reviewId: saved.reviewId };
+  }
+
+  it("lists reported reviews with product, author, rating, text and how many reported them", async () => {
+    const { productId, reviewId } = await reportedReview(1);
+    const { reviews } = await listReportedReviews(t.db);
+    const listed = reviews.find((r) => r.id === reviewId);
+    expect(listed).toMatchObject({
+      productId,
+      productName: expect.stringMatching(/^Test Product/),
+      authorName: "Ava Author",
+      rating: 1,
+      title: "Terrible <b>thing</b>",
+      body: "Line one\n<script>alert(1)</script>",
+      reports: 2,
+    });
+    expect(typeof listed?.createdAt).toBe("string");
+  });
+
+  it("Remove deletes the review and its votes; rating and count move back; audited with the text", async () => {
+    const { productId, reviewId } = await reportedReview(1);
+    expect(await figures(productId)).toEqual({ rating: 2.5, reviewCount: 2 });
+    const outcome = await moderateReviewFromForm(
+      t.db,
+      form({ intent: "remove", reviewId: String(reviewId) }),
+      ACTOR,
+    );
+    expect(outcome).toEqual({ ok: true, message: REPORTED_REVIEW_MESSAGES.removed });
+    expect(await figures(productId)).toEqual({ rating: 4, reviewCount: 1 });
+    expect(
+      await t.db.selectFrom("reviews").select("id").where("id", "=", reviewId).executeTakeFirst(),
+    ).toBeUndefined();
+    expect(
+      await t.db.selectFrom("reviewVotes").select("reviewId").where("reviewId", "=", reviewId).execute(),
+    ).toEqual([]);
+    expect((await listReportedReviews(t.db)).reviews.map((r) => r.id)).not.toContain(reviewId);
+    expect(await listProductReviews(t.db, productId)).toEqual([]);
+    const { entries } = await listAuditEntries(t.db, { entity: { type: "review", id: String(reviewId) } });
+    expect(entries[0]).toMatchObject({ action: "review.remove", actorEmail: ACTOR.email });
+    expect(JSON.parse(entries[0]?.before ?? "{}")).toMatchObject({
+      title: "Terrible <b>thing</b>",
+      rating: 1,
+      product: { rating: 2.5, reviewCount: 2 },
+    });
+
+    // a second Remove (an old page) finds nothing and changes nothing
+    expect(
+      await moderateReviewFromForm(t.db, form({ intent: "remove", reviewId: String(reviewId) }), ACTOR),
+    ).toEqual({
+      ok: false,
+      status: 404,
+      message: REPORTED_REVIEW_MESSAGES.notFound,
+    });
+    expect(await figures(productId)).toEqual({ rating: 4, reviewCount: 1 });
+  });
+
+  it("removing the only review of a product leaves rating 0 and count 0", async () => {
+    const productId = await insertProduct(t.db, { rating: 0, reviewCount: 0 });
+    const saved = await saveReview(t.db, {
+      productId,
+      user: { id: author, displayName: "Ava Author" },
+      review: { rating: 5, title: "Only one", body: "Great." },
+    });
+    if (saved.status === "unavailable") throw new Error("not saved");
+    await voteOnReview(t.db, { productId, reviewId: saved.reviewId, userId: reporters[0]!, kind: "report" });
+    expect(await figures(productId)).toEqual({ rating: 5, reviewCount: 1 });
+    await moderateReviewFromForm(t.db, form({ intent: "remove", reviewId: String(saved.reviewId) }), ACTOR);
+    expect(await figures(productId)).toEqual({ rating: 0, reviewCount: 0 });
+  });
+
+  it("Keep clears the flag and the report votes: the review leaves the list and stays on the product", async () => {
+    const { productId, reviewId } = await reportedReview(2, "Kept review");
+    await voteOnReview(t.db, { productId, reviewId, userId: reporters[0]!, kind: "helpful" });
+    const outcome = await moderateReviewFromForm(
+      t.db,
+      form({ intent: "keep", reviewId: String(reviewId) }),
+      ACTOR,
+    );
+    expect(outcome).toEqual({ ok: true, message: REPORTED_REVIEW_MESSAGES.kept });
+    expect((await listReportedReviews(t.db)).reviews.map((r) => r.id)).not.toContain(reviewId);
+    const row = await t.db
+      .selectFrom("reviews")
+      .select(["reported", "helpfulCount"])
+      .where("id", "=", reviewId)
+      .executeTakeFirstOrThrow();
+    expect([Number(row.reported), Number(row.helpfulCount)]).toEqual([0, 1]);
+    // report votes gone, the helpful vote kept; the figures untouched
+    expect(await listUserVotes(t.db, reporters[0]!, [reviewId])).toEqual({
+      helpful: [reviewId],
+      reported: [],
+    });
+    expect(await figures(productId)).toEqual({ rating: 3, reviewCount: 2 });
+    expect((await listProductReviews(t.db, productId)).map((r) => r.id)).toEqual([reviewId]);
+    const { entries } = await listAuditEntries(t.db, { entity: { type: "review", id: String(reviewId) } });
+    // newest first (SQLite may give a new review the id of a removed one: the summary tells them apart)
+    expect(entries[0]).toMatchObject({
+      action: "review.keep",
+      summary: expect.stringContaining("Kept review"),
+    });
+    expect(JSON.parse(entries[0]?.before ?? "{}")).toEqual({ reported: true, reports: 2 });
+
+    // keeping it again (not reported any more) is refused; a new report brings it back
+    expect(
+      await moderateReviewFromForm(t.db, form({ intent: "keep", reviewId: String(reviewId) }), ACTOR),
+    ).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    await voteOnReview(t.db, { productId, reviewId, userId: reporters[1]!, kind: "report" });
+    expect((await listReportedReviews(t.db)).reviews.map((r) => r.id)).toContain(reviewId);
+  });
+
+  it("refuses a review that was never reported, and malformed forms", async () => {
+    const productId = await insertProduct(t.db);
+    const saved = await saveReview(t.db, {
+      productId,
+      user: { id: reporters[1]!, displayName: "Quiet" },
+      review: { rating: 4, title: "Fine", body: "Fine." },
+    });
+    if (saved.status === "unavailable") throw new Error("not saved");
+    for (const intent of ["keep", "remove"]) {
+      expect(
+        await moderateReviewFromForm(t.db, form({ intent, reviewId: String(saved.reviewId) }), ACTOR),
+      ).toMatchObject({ ok: false, status: 404 });
+    }
+    for (const fields of [
+      { intent: "remove" } as Record<string, string>,
+      { intent: "nuke", reviewId: "1" },
+      { intent: "keep", reviewId: "1; drop" },
+    ]) {
+      expect(await moderateReviewFromForm(t.db, form(fields), ACTOR)).toMatchObject({
+        ok: false,
+        status: 400,
+      });
+    }
+    expect(
+      await t.db.selectFrom("reviews").select("id").where("id", "=", saved.reviewId).executeTakeFirst(),
+    ).toBeDefined();
+  });
+});
