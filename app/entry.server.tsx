@@ -1,4 +1,4 @@
-import { PassThrough, pipeline } from "node:stream";
+import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
@@ -14,7 +14,6 @@ import { NonceProvider } from "./components/nonce.tsx";
 import { requestInfoContext } from "./lib/request-context.ts";
 import { inlineCss } from "./services/inline-css.server.ts";
 import { logger } from "./services/logger.server.ts";
-import { ModulePreloadPriority } from "./services/modulepreload-priority.server.ts";
 
 // The HTTP server (server/) reaches the app's single copy of these through the build's entry module.
 export { closeServices, getServices } from "./db/client.server.ts";
@@ -65,13 +64,10 @@ export default function handleRequest(
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(body);
           resolve(
-            new Response(
-              createReadableStreamFromReadable(pipeline(body, new ModulePreloadPriority(), () => {})),
-              {
-                headers: responseHeaders,
-                status: responseStatusCode,
-              },
-            ),
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
           );
         },
         onShellError(error: unknown) {

@@ -28,7 +28,7 @@ export function ProductImage({
       height={image.height}
       loading={priority ? "eager" : "lazy"}
       fetchPriority={priority ? "high" : "auto"}
-      decoding={priority ? "sync" : "async"}
+      decoding="async"
       className={className}
     />
   );
