@@ -32,6 +32,8 @@ const modules: Record<string, () => Promise<RouteModule>> = {
   "/admin/orders/:number": () => import("../../app/routes/admin.orders.$number.tsx"),
   "/admin/low-stock": () => import("../../app/routes/admin.low-stock.tsx"),
   "/admin/audit": () => import("../../app/routes/admin.audit.tsx"),
+  "/admin/products/import": () => import("../../app/routes/admin.products.import.tsx"),
+  "/admin/products/export.csv": () => import("../../app/routes/admin.products.export[.csv].tsx"),
 };
 
 beforeAll(async () => {
@@ -157,5 +159,118 @@ describe("admin routes", () => {
     expect(row).toBeUndefined();
     const audit = await db.selectFrom("auditLog").select(["action", "actorEmail"]).execute();
     expect(audit).toEqual([{ action: "product.delete", actorEmail: "admin@example.com" }]);
+  });
+});
+
+describe("admin products CSV (routes)", () => {
+  const HEADER =
+    "id,slug,name,description,brand,category,subcategory,price,originalPrice,stock,featured,newArrival,bestSeller,specifications";
+
+  async function importCsv(csv: string | Uint8Array<ArrayBuffer>, cookie = adminCookie) {
+    const { action } = await import("../../app/routes/admin.products.import.tsx");
+    const form = new FormData();
+    form.append("file", new Blob([csv], { type: "text/csv" }), "products.csv");
+    const request = new Request(`${ORIGIN}/admin/products/import`, {
+      method: "POST",
+      headers: { Cookie: cookie },
+      body: form,
+    });
+    try {
+      const result = (await action({ request, params: {}, context: new RouterContextProvider() } as never)) as
+        | {
+            type: "DataWithResponseInit";
+            data: { type: string; message: string; problems: unknown[] };
+            init: { status: number };
+          }
+        | { type: string; message: string; problems: unknown[] };
+      if ("init" in result) return { status: result.init.status, ...result.data };
+      return { status: 200, ...result };
+    } catch (thrown) {
+      const value = thrown as { init?: { status?: number }; status?: number };
+      return { status: value.init?.status ?? value.status, type: "thrown", message: "", problems: [] };
+    }
+  }
+
+  it("an admin imports a CSV: products are created, counted and audited", async () => {
+    const csv = `${HEADER}\n,csv-lamp-one,CSV Lamp One,A lamp from a file.,Lumen,electronics,audio,19.99,,7,false,true,false,{}\n`;
+    const outcome = await importCsv(csv);
+    expect(outcome).toMatchObject({
+      status: 200,
+      type: "success",
+      message: "Import complete: 1 created, 0 updated, 0 unchanged.",
+    });
+    const row = await db
+      .selectFrom("products")
+      .select(["name", "priceCents", "stock"])
+      .where("slug", "=", "csv-lamp-one")
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ name: "CSV Lamp One", priceCents: 1999, stock: 7 });
+    const audit = await db
+      .selectFrom("auditLog")
+      .select(["actorEmail", "summary"])
+      .where("action", "=", "product.import")
+      .execute();
+    expect(audit).toEqual([
+      { actorEmail: "admin@example.com", summary: "Imported products.csv: 1 created, 0 updated" },
+    ]);
+  });
+
+  it("a CSV with a bad row imports nothing and lists each problem with its line", async () => {
+    const csv = `${HEADER}\n,csv-good-row,Good Row,Fine.,Lumen,electronics,audio,5,,1,false,false,false,{}\n,csv-bad-row,,Missing name.,Lumen,nowhere,,-3,,1,false,false,false,{}\n`;
+    const outcome = await importCsv(csv);
+    expect(outcome.status).toBe(400);
+    expect(outcome.message).toMatch(/^Nothing was imported: \d+ problems? in the file\.$/);
+    expect(outcome.problems.length).toBeGreaterThan(0);
+    for (const problem of outcome.problems as { line: number }[]) expect(problem.line).toBe(3);
+    const rows = await db
+      .selectFrom("products")
+      .select("id")
+      .where("slug", "in", ["csv-good-row", "csv-bad-row"])
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it("no file, a binary file and a file over 5 MB get clear 4xx answers", async () => {
+    expect(await importCsv("")).toMatchObject({
+      status: 400,
+      message: "Please choose a CSV file to import.",
+    });
+    expect(await importCsv(new Uint8Array([0xff, 0xfe, 0x00, 0xc3, 0x28]))).toMatchObject({
+      status: 400,
+      message: "The file is not a UTF-8 text (CSV) file.",
+    });
+    const big = new Uint8Array(5 * 1024 * 1024 + 10).fill(0x61);
+    expect(await importCsv(big)).toMatchObject({
+      status: 413,
+      message: "The file is too large: at most 5 MB.",
+    });
+  });
+
+  it("a customer's import is refused with 403 and changes nothing", async () => {
+    const csv = `${HEADER}\n,csv-customer-row,Customer Row,No.,Lumen,electronics,audio,5,,1,false,false,false,{}\n`;
+    expect((await importCsv(csv, customerCookie)).status).toBe(403);
+    const rows = await db
+      .selectFrom("products")
+      .select("id")
+      .where("slug", "=", "csv-customer-row")
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it("the export is a CSV download with every live product", async () => {
+    const { loader } = await import("../../app/routes/admin.products.export[.csv].tsx");
+    const request = new Request(`${ORIGIN}/admin/products/export.csv`, { headers: { Cookie: adminCookie } });
+    const response = (await loader({
+      request,
+      params: {},
+      context: new RouterContextProvider(),
+    } as never)) as Response;
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toMatch(
+      /^attachment; filename="products-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const text = await response.text();
+    expect(text.split("\n")[0]).toBe(HEADER);
+    expect(text).toContain("csv-lamp-one");
   });
 });

@@ -7,6 +7,7 @@ export const ADMIN_SECTIONS: readonly { to: string; label: string; end?: boolean
   { to: "/admin", label: "Dashboard", end: true },
   { to: "/admin/products", label: "Products" },
   { to: "/admin/products/new", label: "Add Product", end: true },
+  { to: "/admin/products/import", label: "Import / Export", end: true },
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/low-stock", label: "Low stock" },
   { to: "/admin/coupons", label: "Coupons" },

@@ -15,6 +15,7 @@ export type AuditAction =
   | "product.images"
   | "product.delete"
   | "product.archive"
+  | "product.import"
   | "order.transition"
   | "coupon.create"
   | "coupon.update"

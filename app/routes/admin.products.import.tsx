@@ -1,0 +1,98 @@
+import { data, Form, useNavigation } from "react-router";
+import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { adminMeta } from "../components/admin/admin-meta.ts";
+import { getDb } from "../db/client.server.ts";
+import { importProductsCsvUpload } from "../domain/admin/products-csv-admin.server.ts";
+import { PRODUCT_CSV_COLUMNS } from "../domain/catalog-admin/products-csv.ts";
+import { requireAdmin } from "../services/auth/session.server.ts";
+import type { Route } from "./+types/admin.products.import";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  adminMeta(matches, "Import / Export products", "/admin/products/import");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  // from the loader: the CSV module (csv-parse) must stay out of the browser bundle
+  return { columns: [...PRODUCT_CSV_COLUMNS] };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const outcome = await importProductsCsvUpload(await getDb(), request, { id: admin.id, email: admin.email });
+  if (outcome.ok) return { type: "success" as const, message: outcome.message, problems: [] };
+  return data(
+    { type: "error" as const, message: outcome.message, problems: outcome.problems },
+    { status: outcome.status },
+  );
+}
+
+export default function ImportProducts({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <section aria-labelledby="csv-heading" className="max-w-3xl">
+      <h1 id="csv-heading" className="text-3xl font-bold">
+        Import / Export products
+      </h1>
+
+      <h2 className="mt-8 text-xl font-semibold">Export</h2>
+      <p className="mt-1 text-gray-700">Every product in the shop (archived ones excepted) as a CSV file.</p>
+      <p className="mt-3">
+        <a
+          href="/admin/products/export.csv"
+          download
+          className="inline-block rounded-lg border border-gray-400 px-4 py-2 font-semibold text-gray-900 hover:bg-gray-100"
+        >
+          Download products CSV
+        </a>
+      </p>
+
+      <h2 className="mt-10 text-xl font-semibold">Import</h2>
+      <p className="mt-1 text-gray-700">
+        A row with an <code>id</code> updates that product; without one, the <code>slug</code> finds the
+        product to update or names a new one. Every row is checked first: if any is wrong, nothing is imported
+        and each problem is listed with its line number. Columns:{" "}
+        <code className="break-words">{loaderData.columns.join(", ")}</code>.
+      </p>
+      <div className="mt-4">
+        <AdminMessage
+          feedback={actionData ? { type: actionData.type, message: actionData.message } : null}
+          id="csv-result"
+        />
+        {actionData && actionData.problems.length > 0 && (
+          <ul
+            aria-label="Problems in the file"
+            className="mt-3 list-disc space-y-1 pl-6 text-sm text-red-800"
+          >
+            {actionData.problems.map((problem) => (
+              <li key={`${problem.line}:${problem.message}`}>
+                Line {problem.line}: {problem.message}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <Form method="post" encType="multipart/form-data" className="mt-4 space-y-4">
+        <div>
+          <label htmlFor="csv-file" className="block text-sm font-semibold text-gray-900">
+            CSV file
+          </label>
+          <input
+            id="csv-file"
+            name="file"
+            type="file"
+            accept=".csv,text/csv"
+            required
+            className="mt-1 block w-full text-sm text-gray-900"
+          />
+        </div>
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
+        >
+          {busy ? "Importing..." : "Import Products"}
+        </button>
+      </Form>
+    </section>
+  );
+}
