@@ -97,6 +97,7 @@ test.describe("accounts", () => {
     const email = uniqueEmail("reset");
     await register(page, { name: "Reset Me", email, password: "old password" });
     await page.getByRole("button", { name: "Sign Out" }).click();
+    await expect(toast(page, "Successfully logged out!")).toBeVisible();
 
     await visit(page, "/account");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
@@ -143,6 +144,7 @@ test.describe("accounts", () => {
     const email = uniqueEmail("cart");
     await register(page, { name: "Cart Owner", email, password: "cart password" });
     await page.getByRole("button", { name: "Sign Out" }).click();
+    await expect(toast(page, "Successfully logged out!")).toBeVisible();
 
     // as a guest, add the first product of the listing
     await visit(page, "/products");
