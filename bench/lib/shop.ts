@@ -46,7 +46,11 @@ function consistent(dir: string): boolean {
   const serverBuild = join(dir, "server/index.js");
   if (!existsSync(serverBuild)) return false;
   const names = new Set(readFileSync(serverBuild, "utf8").match(/\/assets\/[\w.-]+\.(?:js|css)/g) ?? []);
-  return names.size > 0 && [...names].every((name) => existsSync(join(dir, "client", name)));
+  // client assets, or server chunks (`./assets/…` imports, e.g. the S3 file store loaded on demand)
+  return (
+    names.size > 0 &&
+    [...names].every((name) => existsSync(join(dir, "client", name)) || existsSync(join(dir, "server", name)))
+  );
 }
 
 export async function prepareBuild(
