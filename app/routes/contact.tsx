@@ -8,12 +8,16 @@ import {
   CONTACT_FIELDS,
   CONTACT_LIMITS,
   CONTACT_MESSAGES,
+  CONTACT_RATE_LIMIT,
   type ContactErrors,
   type ContactField,
   type ContactValues,
+  contactTooManyMessage,
 } from "../domain/contact/contact-form.ts";
 import { parseContactForm, saveContactMessage } from "../domain/contact/contact-message.server.ts";
+import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { hitRateLimit } from "../services/rate-limit.server.ts";
 import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/contact";
 
@@ -33,10 +37,24 @@ export function headers() {
   return { "Cache-Control": "private, max-age=0, must-revalidate" };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseContactForm(await request.formData());
   if (!parsed.success) return data({ errors: parsed.errors, values: parsed.values }, { status: 400 });
-  await saveContactMessage(await getDb(), parsed.data);
+  const db = await getDb();
+  // only messages that would be stored count: a visitor correcting the form is never limited
+  const { clientIp } = context.get(requestInfoContext);
+  const limited = await hitRateLimit(db, `contact:${clientIp}`, CONTACT_RATE_LIMIT);
+  if (!limited.allowed) {
+    return data(
+      {
+        errors: {},
+        values: parsed.data,
+        formError: contactTooManyMessage(Math.ceil(limited.retryAfterSeconds / 60)),
+      },
+      { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
+    );
+  }
+  await saveContactMessage(db, parsed.data);
   return redirectWithToast("/contact", { type: "success", message: CONTACT_MESSAGES.sent });
 }
 
@@ -60,7 +78,11 @@ export default function Contact({ actionData }: Route.ComponentProps) {
               Send us a message
             </h2>
             <p className="mt-1 text-sm text-gray-600">All fields are required.</p>
-            <ContactForm errors={actionData?.errors} values={actionData?.values} />
+            <ContactForm
+              errors={actionData?.errors}
+              values={actionData?.values}
+              formError={actionData && "formError" in actionData ? actionData.formError : undefined}
+            />
           </div>
         </section>
 
@@ -147,7 +169,15 @@ const LABELS: Record<ContactField, string> = {
  * without a full reload. The form is re-mounted on every navigation (keyed by location), so it is
  * empty after a successful send and shows the submitted values after a failed one.
  */
-function ContactForm({ errors = {}, values }: { errors?: ContactErrors; values?: ContactValues }) {
+function ContactForm({
+  errors = {},
+  values,
+  formError,
+}: {
+  errors?: ContactErrors;
+  values?: ContactValues;
+  formError?: string;
+}) {
   const location = useLocation();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
@@ -212,6 +242,11 @@ function ContactForm({ errors = {}, values }: { errors?: ContactErrors; values?:
       preventScrollReset
       className="mt-6 space-y-5"
     >
+      {formError && (
+        <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800">
+          {formError}
+        </p>
+      )}
       {firstInvalid && (
         <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800">
           Please correct the highlighted {Object.keys(errors).length === 1 ? "field" : "fields"} and send

@@ -3,11 +3,14 @@ import { NewsletterForm } from "../components/newsletter-form.tsx";
 import { getDb } from "../db/client.server.ts";
 import {
   NEWSLETTER_MESSAGES,
+  NEWSLETTER_RATE_LIMIT,
   newsletterSchema,
   subscribeToNewsletter,
 } from "../domain/newsletter/subscribe.server.ts";
+import { requestInfoContext } from "../lib/request-context.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { hitRateLimit } from "../services/rate-limit.server.ts";
 import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/newsletter";
 
@@ -22,7 +25,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   });
 };
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
   const parsed = newsletterSchema.safeParse({ email: form.get("email") ?? "" });
@@ -30,7 +33,19 @@ export async function action({ request }: Route.ActionArgs) {
     const email = String(form.get("email") ?? "").slice(0, 254);
     return data({ error: NEWSLETTER_MESSAGES.invalidEmail, email }, { status: 400 });
   }
-  const result = await subscribeToNewsletter(await getDb(), parsed.data.email);
+  const db = await getDb();
+  const { clientIp } = context.get(requestInfoContext);
+  const limited = await hitRateLimit(db, `newsletter:${clientIp}`, NEWSLETTER_RATE_LIMIT);
+  if (!limited.allowed) {
+    return data(
+      {
+        error: NEWSLETTER_MESSAGES.tooMany(Math.ceil(limited.retryAfterSeconds / 60)),
+        email: parsed.data.email,
+      },
+      { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
+    );
+  }
+  const result = await subscribeToNewsletter(db, parsed.data.email);
   return result.status === "subscribed"
     ? redirectWithToast(redirectTo, { type: "success", message: NEWSLETTER_MESSAGES.subscribed })
     : redirectWithToast(redirectTo, { type: "info", message: NEWSLETTER_MESSAGES.alreadySubscribed });

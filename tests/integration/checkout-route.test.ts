@@ -1,11 +1,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
+import { Jar, postForm, requestContext } from "../helpers/route-harness.ts";
 
 /**
  * POST /checkout step by step and /orders/track, through the real route modules on a SQLite
@@ -19,7 +19,6 @@ let checkout: typeof import("../../app/routes/checkout.tsx");
 let cart: typeof import("../../app/routes/cart.tsx");
 let track: typeof import("../../app/routes/orders.track.tsx");
 let toasts: typeof import("../../app/services/toast.server.ts");
-let requestInfoContext: typeof import("../../app/lib/request-context.ts").requestInfoContext;
 let closeServices: () => Promise<void>;
 let productId: number;
 
@@ -37,7 +36,6 @@ beforeAll(async () => {
   cart = await import("../../app/routes/cart.tsx");
   track = await import("../../app/routes/orders.track.tsx");
   toasts = await import("../../app/services/toast.server.ts");
-  ({ requestInfoContext } = await import("../../app/lib/request-context.ts"));
   const client = await import("../../app/db/client.server.ts");
   closeServices = client.closeServices;
   db = await client.getDb();
@@ -50,45 +48,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A browser's cookie jar, reduced to what these routes set. */
-class Jar {
-  cookies = new Map<string, string>();
-  header() {
-    return [...this.cookies.entries()].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-  store(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const pair = line.slice(0, line.indexOf(";"));
-      const name = pair.slice(0, pair.indexOf("="));
-      const value = pair.slice(pair.indexOf("=") + 1);
-      if (/Max-Age=0|Expires=Thu, 01 Jan 1970/.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-}
-
-function context(clientIp = "203.0.113.7") {
-  const provider = new RouterContextProvider();
-  provider.set(requestInfoContext, { nonce: "", requestId: "test", clientIp });
-  return provider;
-}
-
-async function post(
+const context = requestContext;
+const post = (
   module: { action: (args: never) => unknown },
   path: string,
   fields: Record<string, string>,
   jar: Jar,
   clientIp?: string,
-) {
-  const request = new Request(`${ORIGIN}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: jar.header() },
-    body: new URLSearchParams(fields).toString(),
-  });
-  const result = await module.action({ request, params: {}, context: context(clientIp) } as never);
-  if (result instanceof Response) jar.store(result);
-  return result;
-}
+) => postForm(module, `${ORIGIN}${path}`, fields, jar, clientIp);
 
 async function toastIn(jar: Jar) {
   const { toast } = await toasts.getToast(new Request(ORIGIN, { headers: { Cookie: jar.header() } }));

@@ -210,4 +210,33 @@ describe("productsCsvRows", () => {
       bestSeller: true,
     });
   });
+
+  it("escapes cells a spreadsheet would run as formulas, and reads them back unchanged", () => {
+    const product: ProductCsvSource = {
+      id: 8,
+      slug: "formula",
+      name: '=HYPERLINK("http://evil.example","Click")',
+      description: "-2+3 is not a formula here",
+      brand: "@brand",
+      categoryId: "books",
+      subcategoryId: null,
+      priceCents: 100,
+      originalPriceCents: null,
+      stock: 1,
+      specifications: "{}",
+      featured: 0,
+      newArrival: 0,
+      bestSeller: 0,
+    };
+    const text = productsCsvHeader() + productsCsvRows([product]);
+    const cells = text.split("\n")[1]!;
+    expect(cells).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
+    expect(cells).toContain(",'-2+3 is not a formula here,'@brand,");
+    const result = readProductsCsv(text, CATEGORIES);
+    expect(result.ok && result.records[0]).toMatchObject({
+      name: product.name,
+      description: product.description,
+      brand: product.brand,
+    });
+  });
 });

@@ -143,10 +143,9 @@ export function readProductsCsv(text: string, categories: CategoryIndex): ReadPr
       problems.push({ line, message: `expected ${columns.length} fields, found ${record.length}` });
       continue;
     }
-    const cells = Object.fromEntries(columns.map((name, i) => [name, record[i] ?? ""])) as Record<
-      ProductCsvColumn,
-      string
-    >;
+    const cells = Object.fromEntries(
+      columns.map((name, i) => [name, unescapeFormula(record[i] ?? "")]),
+    ) as Record<ProductCsvColumn, string>;
     const result = readRow(cells, categories);
     if (!result.ok) {
       problems.push(...result.problems.map((message) => ({ line, message })));
@@ -346,6 +345,14 @@ export function productsCsvHeader(): string {
   return stringify([[...PRODUCT_CSV_COLUMNS]]);
 }
 
+/**
+ * A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR, or their full-width forms)
+ * is written with a leading apostrophe (OWASP's CSV-injection advice, csv-stringify's
+ * `escape_formulas`); reading strips that apostrophe again, so an export imports unchanged.
+ */
+const ESCAPED_FORMULA = /^'(?=[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])/;
+const unescapeFormula = (cell: string) => cell.replace(ESCAPED_FORMULA, "");
+
 export function productsCsvRows(products: readonly ProductCsvSource[]): string {
   return stringify(
     products.map((p) => [
@@ -364,5 +371,6 @@ export function productsCsvRows(products: readonly ProductCsvSource[]): string {
       p.bestSeller ? "true" : "false",
       JSON.stringify(JSON.parse(p.specifications || "{}")),
     ]),
+    { escape_formulas: true },
   );
 }

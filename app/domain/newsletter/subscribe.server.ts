@@ -5,7 +5,12 @@ export const NEWSLETTER_MESSAGES = {
   subscribed: "Thanks for subscribing! Watch your inbox for our best deals.",
   alreadySubscribed: "You're already subscribed to our newsletter.",
   invalidEmail: "Please enter a valid e-mail address.",
+  tooMany: (minutes: number) =>
+    `Too many sign-ups from your connection. Please wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`,
 } as const;
+
+/** Sign-ups per visitor address per hour (shared by all app processes through the database). */
+export const NEWSLETTER_RATE_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
 
 export const newsletterSchema = z.object({
   email: z

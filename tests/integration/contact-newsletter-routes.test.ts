@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "../../app/db/database.server.ts";
+import { Jar, postForm } from "../helpers/route-harness.ts";
+
+/**
+ * POST /contact and POST /newsletter through the real route modules on a SQLite database of
+ * their own: both are rate limited per visitor address, and a refused post stores nothing.
+ */
+const ORIGIN = "http://shop.test";
+let dir: string;
+let db: Database;
+let contact: typeof import("../../app/routes/contact.tsx");
+let newsletter: typeof import("../../app/routes/newsletter.tsx");
+let closeServices: () => Promise<void>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "cartwheel-contact-route-"));
+  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
+  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
+  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
+  vi.stubEnv("DATA_DIR", dir);
+  vi.stubEnv("SESSION_SECRET", "contact-route-test-secret-0123456789abcdef");
+  vi.stubEnv("PUBLIC_URL", ORIGIN);
+  vi.stubEnv("SEED_ON_EMPTY", "false");
+  contact = await import("../../app/routes/contact.tsx");
+  newsletter = await import("../../app/routes/newsletter.tsx");
+  const client = await import("../../app/db/client.server.ts");
+  closeServices = client.closeServices;
+  db = await client.getDb();
+});
+
+afterAll(async () => {
+  await closeServices?.();
+  vi.unstubAllEnvs();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type DataResult<T> = { data: T; init: { status: number; headers: Record<string, string> } };
+const statusOf = (result: unknown) =>
+  result instanceof Response ? result.status : (result as DataResult<unknown>).init.status;
+
+describe("POST /contact", () => {
+  const message = (i: number) => ({
+    name: "Grace Hopper",
+    email: "grace@example.com",
+    subject: `Question ${i}`,
+    message: "Where is my parcel, please?",
+  });
+  const storedCount = async () =>
+    Number(
+      (
+        await db
+          .selectFrom("contactMessages")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it("stores twenty messages an hour from one address, then answers 429 with the values kept and nothing stored", async () => {
+    const jar = new Jar();
+    const before = await storedCount();
+    const statuses = [];
+    for (let i = 0; i < 20; i++)
+      statuses.push(statusOf(await postForm(contact, `${ORIGIN}/contact`, message(i), jar, "198.51.100.20")));
+    expect(statuses).toEqual(Array(20).fill(302));
+    expect(await storedCount()).toBe(before + 20);
+
+    const refused = (await postForm(
+      contact,
+      `${ORIGIN}/contact`,
+      message(21),
+      jar,
+      "198.51.100.20",
+    )) as DataResult<{
+      formError: string;
+      values: { subject: string };
+      errors: object;
+    }>;
+    expect(refused.init.status).toBe(429);
+    expect(Number(refused.init.headers["Retry-After"])).toBeGreaterThan(3_500);
+    expect(refused.data.formError).toBe("Too many messages. Please wait 60 minutes and try again.");
+    expect(refused.data.values.subject).toBe("Question 21");
+    expect(refused.data.errors).toEqual({});
+    expect(await storedCount()).toBe(before + 20);
+
+    // another address is not affected
+    expect(statusOf(await postForm(contact, `${ORIGIN}/contact`, message(22), jar, "198.51.100.21"))).toBe(
+      302,
+    );
+  });
+
+  it("does not count a form that needs correcting", async () => {
+    const jar = new Jar();
+    for (let i = 0; i < 8; i++) {
+      const result = await postForm(
+        contact,
+        `${ORIGIN}/contact`,
+        { ...message(i), email: "nope" },
+        jar,
+        "198.51.100.30",
+      );
+      expect(statusOf(result)).toBe(400);
+    }
+    expect(statusOf(await postForm(contact, `${ORIGIN}/contact`, message(9), jar, "198.51.100.30"))).toBe(
+      302,
+    );
+  });
+});
+
+describe("POST /newsletter", () => {
+  const subscribers = async () =>
+    Number(
+      (
+        await db
+          .selectFrom("newsletterSubscribers")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it("takes thirty sign-ups an hour from one address, then answers 429 and stores nothing", async () => {
+    const jar = new Jar();
+    const before = await subscribers();
+    for (let i = 0; i < 30; i++) {
+      const result = await postForm(
+        newsletter,
+        `${ORIGIN}/newsletter`,
+        { email: `reader${i}@example.com` },
+        jar,
+        "198.51.100.40",
+      );
+      expect(statusOf(result)).toBe(302);
+    }
+    const refused = (await postForm(
+      newsletter,
+      `${ORIGIN}/newsletter`,
+      { email: "reader30@example.com" },
+      jar,
+      "198.51.100.40",
+    )) as DataResult<{ error: string; email: string }>;
+    expect(refused.init.status).toBe(429);
+    expect(refused.data.error).toBe(
+      "Too many sign-ups from your connection. Please wait 60 minutes and try again.",
+    );
+    expect(refused.data.email).toBe("reader30@example.com");
+    expect(await subscribers()).toBe(before + 30);
+    expect(
+      statusOf(
+        await postForm(
+          newsletter,
+          `${ORIGIN}/newsletter`,
+          { email: "reader30@example.com" },
+          jar,
+          "198.51.100.41",
+        ),
+      ),
+    ).toBe(302);
+  });
+});
