@@ -812,6 +812,27 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(row.updatedAt).toBe(deliveredAt.toISOString());
     });
 
+    it("rolls the whole cancellation back (status, stock, event) when a write in the same transaction fails", async () => {
+      const p = await product({ stock: 5 });
+      const order = await placedOrder([{ productId: p, quantity: 2 }]);
+      const seen: Array<{ from: string; to: string }> = [];
+      await expect(
+        transitionOrder(t.db, {
+          orderId: order.id,
+          to: "cancelled",
+          actor: "admin",
+          inSameTransaction: async (_trx, change) => {
+            seen.push(change);
+            throw new Error("audit store unavailable");
+          },
+        }),
+      ).rejects.toThrow("audit store unavailable");
+      expect(seen).toEqual([{ from: "paid", to: "cancelled" }]);
+      expect(await statusOf(order.id)).toBe("paid");
+      expect(await stockOf(p)).toBe(3);
+      expect((await events(order.id)).map((e) => e.toStatus)).toEqual(["paid"]);
+    });
+
     it("refuses shipped → cancelled and paid → delivered without a trace", async () => {
       const p = await product({ stock: 5 });
       const shipped = await placedOrder([{ productId: p, quantity: 1 }]);

@@ -72,17 +72,20 @@ export async function advanceOrder(
 ) {
   const order = await db.selectFrom("orders").select(["id"]).where("number", "=", number).executeTakeFirst();
   if (!order) return { ok: false, reason: "not-found" } as const;
-  const result = await transitionOrder(db, { orderId: order.id, to, actor: actor.id });
-  if (result.ok) {
-    await recordAudit(db, {
-      actor,
-      action: "order.transition",
-      entityType: "order",
-      entityId: number,
-      summary: `Order ${number}: ${result.from} → ${result.to}${to === "cancelled" ? " (stock restored)" : ""}`,
-      before: { status: result.from },
-      after: { status: result.to },
-    });
-  }
-  return result;
+  return transitionOrder(db, {
+    orderId: order.id,
+    to,
+    actor: actor.id,
+    // the audit entry is written in the transition's transaction: both happen or neither
+    inSameTransaction: (trx, change) =>
+      recordAudit(trx, {
+        actor,
+        action: "order.transition",
+        entityType: "order",
+        entityId: number,
+        summary: `Order ${number}: ${change.from} → ${change.to}${to === "cancelled" ? " (stock restored)" : ""}`,
+        before: { status: change.from },
+        after: { status: change.to },
+      }),
+  });
 }

@@ -1,5 +1,6 @@
+import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.server.ts";
-import type { OrderStatus } from "../../db/schema.ts";
+import type { DB, OrderStatus } from "../../db/schema.ts";
 import type { ShippingMethod } from "../../lib/pricing.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
 import { canTransition } from "./order-status.ts";
@@ -120,7 +121,23 @@ export type TransitionResult =
  */
 export async function transitionOrder(
   db: Database,
-  { orderId, to, actor, now = new Date() }: { orderId: number; to: OrderStatus; actor: string; now?: Date },
+  {
+    orderId,
+    to,
+    actor,
+    now = new Date(),
+    inSameTransaction,
+  }: {
+    orderId: number;
+    to: OrderStatus;
+    actor: string;
+    now?: Date;
+    /** more writes that must stand or fall with the transition (e.g. the admin audit entry) */
+    inSameTransaction?: (
+      trx: Transaction<DB>,
+      change: { from: OrderStatus; to: OrderStatus },
+    ) => Promise<void>;
+  },
 ): Promise<TransitionResult> {
   return db.transaction().execute(async (trx): Promise<TransitionResult> => {
     const order = await trx
@@ -160,6 +177,7 @@ export async function transitionOrder(
       .insertInto("orderEvents")
       .values({ orderId, fromStatus: from, toStatus: to, actor, createdAt: at })
       .execute();
+    await inSameTransaction?.(trx, { from, to });
     return { ok: true, from, to };
   });
 }
