@@ -12,6 +12,7 @@ import {
 import { InlineCssProvider } from "./components/document-styles.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
 import { requestInfoContext } from "./lib/request-context.ts";
+import { deferHydrationStream } from "./services/deferred-hydration.server.ts";
 import { inlineCss } from "./services/inline-css.server.ts";
 import { logger } from "./services/logger.server.ts";
 
@@ -62,7 +63,14 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
+          if (process.env.NODE_ENV === "production") {
+            // hydrate after the page has loaded (see deferred-hydration.server.ts)
+            const deferred = deferHydrationStream();
+            deferred.pipe(body);
+            pipe(deferred);
+          } else {
+            pipe(body);
+          }
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

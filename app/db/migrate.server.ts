@@ -7,6 +7,7 @@ import * as catalogQuerySpeed from "./migrations/2026-11-22T0320-catalog-query-s
 import * as checkout from "./migrations/2026-11-22T0400-checkout.ts";
 import * as accounts from "./migrations/2026-11-22T0500-accounts.ts";
 import * as admin from "./migrations/2026-11-23T0700-admin.ts";
+import * as catalogRollups from "./migrations/2026-11-23T0800-catalog-rollups.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-22T0400-checkout": checkout,
   "2026-11-22T0500-accounts": accounts,
   "2026-11-23T0700-admin": admin,
+  "2026-11-23T0800-catalog-rollups": catalogRollups,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

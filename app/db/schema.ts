@@ -118,6 +118,19 @@ export interface CatalogPriceBandsTable {
   productCount: number;
 }
 
+/** catalog_facets summed per brand key, with the least live spelling (migration 0800). */
+export interface CatalogBrandsTable {
+  brandKey: string;
+  brandName: string;
+  productCount: number;
+}
+
+/** catalog_facets summed per category (migration 0800). */
+export interface CatalogCategoryTotalsTable {
+  categoryId: string;
+  productCount: number;
+}
+
 /** catalog_price_bands summed over brands (migration 0320). */
 export interface CatalogPriceBandTotalsTable {
   categoryId: string;
@@ -308,6 +321,8 @@ export interface DB {
   reviews: ReviewsTable;
   contactMessages: ContactMessagesTable;
   catalogFacets: CatalogFacetsTable;
+  catalogBrands: CatalogBrandsTable;
+  catalogCategoryTotals: CatalogCategoryTotalsTable;
   catalogPriceBands: CatalogPriceBandsTable;
   catalogPriceBandTotals: CatalogPriceBandTotalsTable;
   coupons: CouponsTable;

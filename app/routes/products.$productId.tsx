@@ -275,7 +275,8 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         </div>
       </div>
 
-      <div className="mt-14">
+      {/* below the fold: styled and laid out only when scrolled near (content-visibility) */}
+      <div className="mt-14 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]">
         <ProductTabs
           label="Product information"
           tabs={[
@@ -326,7 +327,10 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       </div>
 
       {related.length > 0 && (
-        <section aria-labelledby="related-heading" className="mt-16">
+        <section
+          aria-labelledby="related-heading"
+          className="mt-16 [contain-intrinsic-size:auto_30rem] [content-visibility:auto]"
+        >
           <h2 id="related-heading" className="mb-6 text-2xl font-bold">
             You May Also Like
           </h2>

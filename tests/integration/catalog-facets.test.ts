@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import * as facetsMigration from "../../app/db/migrations/2026-11-22T0310-catalog-facets.ts";
+import * as rollupsMigration from "../../app/db/migrations/2026-11-23T0800-catalog-rollups.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { ensureCategory, insertProduct } from "../helpers/catalog.ts";
 
@@ -93,6 +94,41 @@ async function expectInSync(db: Database, step: string) {
     .where("productCount", "<", 0)
     .executeTakeFirstOrThrow();
   expect(Number(n), `negative counts after ${step}`).toBe(0);
+  await expectRollupsInSync(db, step);
+}
+
+/** catalog_brands and catalog_category_totals (migration 0800) against a GROUP BY over live products. */
+async function expectRollupsInSync(db: Database, step: string) {
+  const brands = await db
+    .selectFrom("catalogBrands")
+    .select(["brandKey", "brandName", "productCount"])
+    .where("productCount", ">", 0)
+    .orderBy("brandKey")
+    .execute();
+  const { rows: brandTruth } = await sql<{ brandKey: string; brandName: string; productCount: number }>`
+    select lower(brand) as "brandKey", min(brand) as "brandName", count(*) as "productCount"
+    from products where archived_at is null group by lower(brand) order by lower(brand)`.execute(db);
+  const normalise = <T extends { productCount: number }>(rows: T[]) =>
+    rows.map((r) => ({ ...r, productCount: Number(r.productCount) }));
+  expect(normalise(brands), `catalog_brands after ${step}`).toEqual(normalise(brandTruth));
+
+  const categories = await db
+    .selectFrom("catalogCategoryTotals")
+    .select(["categoryId", "productCount"])
+    .where("productCount", ">", 0)
+    .orderBy("categoryId")
+    .execute();
+  const { rows: categoryTruth } = await sql<{ categoryId: string; productCount: number }>`
+    select category_id as "categoryId", count(*) as "productCount"
+    from products where archived_at is null group by category_id order by category_id`.execute(db);
+  expect(normalise(categories), `catalog_category_totals after ${step}`).toEqual(normalise(categoryTruth));
+
+  for (const table of ["catalog_brands", "catalog_category_totals"]) {
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*) as n from ${sql.table(table)} where product_count < 0`.execute(db);
+    expect(Number(rows[0]!.n), `negative counts in ${table} after ${step}`).toBe(0);
+  }
 }
 
 describe.each(ENGINES)("catalog_facets triggers on %s", (engine) => {
@@ -286,8 +322,10 @@ describe.each(ENGINES)("catalog_facets triggers on %s", (engine) => {
   it("the migration's backfill of an existing catalogue gives the same table", async () => {
     const before = await facetTable(db);
     expect(before.length).toBeGreaterThan(0);
+    await rollupsMigration.down(db as never);
     await facetsMigration.down(db as never);
     await facetsMigration.up(db as never);
+    await rollupsMigration.up(db as never);
     expect(await facetTable(db)).toEqual(before);
     await expectInSync(db, "down and up again");
     // and the triggers work after it

@@ -100,10 +100,17 @@ async function countFromFacets(db: Database, query: ListingQuery): Promise<Count
   const sum = sql<number>`coalesce(sum(product_count), 0)`;
   const [total, categories, brands] = await Promise.all([
     byBrand(byCategory(facets)).select(sum.as("count")).executeTakeFirstOrThrow(),
-    byBrand(facets)
-      .select(["categoryId as value", sum.as("count")])
-      .groupBy("categoryId")
-      .execute(),
+    // the category facet: per-category totals unless brands are filtered
+    query.brands.length === 0
+      ? db
+          .selectFrom("catalogCategoryTotals")
+          .select(["categoryId as value", "productCount as count"])
+          .where("productCount", ">", 0)
+          .execute()
+      : byBrand(facets)
+          .select(["categoryId as value", sum.as("count")])
+          .groupBy("categoryId")
+          .execute(),
     byCategory(facets)
       .select(["brandKey as value", sum.as("count")])
       .groupBy("brandKey")
@@ -277,13 +284,12 @@ export async function listBrands(db: Database): Promise<Array<{ value: string; l
   return brandsByValue(await listBrandKeys(db));
 }
 
-/** The brand keys of the facet table: lower(brand) as the engine computes it. */
+/** The brand keys with live products (lower(brand) as the engine computes it), from the roll-up table. */
 function listBrandKeys(db: Database): Promise<Array<{ value: string; label: string }>> {
   return db
-    .selectFrom("catalogFacets")
-    .select(["brandKey as value", (eb) => eb.fn.min("brandName").as("label")])
+    .selectFrom("catalogBrands")
+    .select(["brandKey as value", "brandName as label"])
     .where("productCount", ">", 0)
-    .groupBy("brandKey")
     .orderBy("brandKey")
     .execute();
 }
