@@ -36,12 +36,14 @@ export function deferModuleScript(body: string, preloads: readonly string[]): st
   return [
     "const boot = async () => {",
     // the modules React Router would have preloaded, fetched in parallel (not yet run)
+    "  const links = document.createDocumentFragment();",
     `  for (const href of ${JSON.stringify(preloads).replace(/</g, "\\u003c")}) {`,
     '    const link = document.createElement("link");',
     '    link.rel = "modulepreload";',
     "    link.href = href;",
-    "    document.head.append(link);",
+    "    links.append(link);",
     "  }",
+    "  document.head.append(links);",
     `  const [${imports.map((i) => i.name).join(", ")}] = await Promise.all([${imports
       .map((i) => `import(${i.url})`)
       .join(", ")}]);`,
