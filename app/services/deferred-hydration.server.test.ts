@@ -84,7 +84,14 @@ describe("deferHydration", () => {
       {
         readyState: "loading",
         createElement: () => ({}),
-        head: { append: (link: { href: string }) => head.push(link.href) },
+        createDocumentFragment: () => {
+          const links: Array<{ href: string }> = [];
+          return { links, append: (link: { href: string }) => links.push(link) };
+        },
+        head: {
+          append: (fragment: { links: Array<{ href: string }> }) =>
+            head.push(...fragment.links.map((link) => link.href)),
+        },
       },
       (event: string, listener: () => void) => event === "load" && listeners.push(listener),
       (callback: () => void) => callback(),
