@@ -20,6 +20,7 @@ import { logger } from "./services/logger.server.ts";
 export { closeServices, getServices } from "./db/client.server.ts";
 export { checkHealth } from "./domain/health.server.ts";
 export { requestInfoContext } from "./lib/request-context.ts";
+export { startBackgroundJobs } from "./services/background-jobs.server.ts";
 
 export const streamTimeout = 5_000;
 

@@ -10,5 +10,7 @@ export interface AppEntry {
   getServices(): Promise<{ files: FileStore }>;
   closeServices(): Promise<void>;
   checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }>;
+  /** housekeeping timers (confirmation resends, rate-limit pruning); returns their stop */
+  startBackgroundJobs(): () => void;
   requestInfoContext: RouterContext<RequestInfo>;
 }

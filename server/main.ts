@@ -21,6 +21,7 @@ async function main() {
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
   const entry = build.entry.module as unknown as AppEntry;
   await entry.getServices(); // migrate, and seed an empty catalogue, before accepting traffic
+  const stopBackgroundJobs = entry.startBackgroundJobs();
 
   const app = createServerApp({ build, entry, logger, clientDir: resolve(buildDir, "client") });
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
@@ -40,6 +41,7 @@ async function main() {
       process.exit(1);
     }, 10_000);
     force.unref();
+    stopBackgroundJobs();
     server.close(async () => {
       await entry.closeServices();
       logger.info("stopped");

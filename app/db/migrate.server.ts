@@ -8,6 +8,7 @@ import * as checkout from "./migrations/2026-11-22T0400-checkout.ts";
 import * as accounts from "./migrations/2026-11-22T0500-accounts.ts";
 import * as admin from "./migrations/2026-11-23T0700-admin.ts";
 import * as catalogRollups from "./migrations/2026-11-23T0800-catalog-rollups.ts";
+import * as orderConfirmations from "./migrations/2026-11-23T0900-order-confirmations.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-22T0500-accounts": accounts,
   "2026-11-23T0700-admin": admin,
   "2026-11-23T0800-catalog-rollups": catalogRollups,
+  "2026-11-23T0900-order-confirmations": orderConfirmations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

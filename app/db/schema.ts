@@ -190,6 +190,10 @@ export interface OrdersTable {
   estimatedDelivery: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** when the confirmation e-mail went out; null until then (migration 0900) */
+  confirmationSentAt: Timestamp | null;
+  /** confirmation sending attempts so far (also the claim token of the resend job) */
+  confirmationAttempts: Generated<number>;
 }
 
 export interface OrderItemsTable {

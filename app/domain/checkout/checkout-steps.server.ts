@@ -9,8 +9,7 @@ import type { Mailer } from "../../services/mailer.server.ts";
 import type { PaymentGateway } from "../../services/payments/payment-gateway.ts";
 import { saveCard } from "../accounts/payment-methods.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
-import { renderOrderConfirmation } from "../orders/order-email.tsx";
-import { getOrderByNumber } from "../orders/orders.server.ts";
+import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";
 import { placeOrder } from "../orders/place-order.server.ts";
 import {
   INVALID_FIELDS_MESSAGE,
@@ -182,7 +181,13 @@ export async function submitPlaceOrder(
   switch (result.status) {
     case "placed":
       if (!result.replayed) {
-        await sendConfirmation(deps.db, deps.mailer, result.order.number);
+        const env = getEnv();
+        await sendPlacedOrderConfirmation(
+          deps.db,
+          deps.mailer,
+          { shopName: env.SHOP_NAME, publicUrl: env.PUBLIC_URL },
+          result.order.number,
+        );
         if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
       }
       return { to: stepPath("confirmation"), state: { placedOrder: result.order.number } };
@@ -234,16 +239,3 @@ async function rememberCard(db: Database, userId: string, payment: NonNullable<C
 }
 
 /** The order is placed whatever happens to the e-mail; a failure is logged for the operator. */
-async function sendConfirmation(db: Database, mailer: Mailer, orderNumber: string): Promise<void> {
-  try {
-    const order = await getOrderByNumber(db, orderNumber);
-    if (!order) return;
-    const env = getEnv();
-    await mailer.send({
-      to: order.email,
-      ...renderOrderConfirmation(order, { shopName: env.SHOP_NAME, publicUrl: env.PUBLIC_URL }),
-    });
-  } catch (error) {
-    logger.error({ err: error, orderNumber }, "order confirmation e-mail failed");
-  }
-}

@@ -233,6 +233,10 @@ async function writeOrder(
       estimatedDelivery,
       createdAt,
       updatedAt: createdAt,
+      // Place Order sends the confirmation right after this commits (attempt 1); it marks the
+      // order unconfirmed again if that fails, for the resend job (order-confirmation.server.ts)
+      confirmationSentAt: createdAt,
+      confirmationAttempts: 1,
     })
     .returning(["id", "number", "email", "totalCents", "estimatedDelivery"])
     .executeTakeFirstOrThrow();
