@@ -1,44 +1,15 @@
 import { Link } from "react-router";
 import { countryName } from "../../domain/checkout/shipping-form.ts";
-import { ORDER_STATUS_LABELS, type OrderStatus } from "../../domain/orders/order-status.ts";
+import { ORDER_STATUS_LABELS } from "../../domain/orders/order-status.ts";
+import type { OrderDetails as StoredOrder } from "../../domain/orders/orders.server.ts";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
 import { formatCents } from "../../lib/money.ts";
-import { SHIPPING_METHODS, type ShippingMethod, TAX_LABEL } from "../../lib/pricing.ts";
+import { SHIPPING_METHODS, TAX_LABEL } from "../../lib/pricing.ts";
 
-export interface AccountOrder {
-  number: string;
-  status: OrderStatus;
-  createdAt: string;
-  estimatedDelivery: string;
-  shippingMethod: ShippingMethod;
-  shipTo: {
-    name: string;
-    phone: string;
-    address: string;
-    city: string;
-    state: string;
-    zipCode: string;
-    country: string;
-  };
-  payment: { brand: string; last4: string };
-  couponCode: string | null;
-  totals: {
-    subtotalCents: number;
-    discountCents: number;
-    shippingCents: number;
-    taxCents: number;
-    totalCents: number;
-  };
-  items: {
-    name: string;
-    brand: string;
-    productSlug: string;
-    productId: number | null;
-    quantity: number;
-    unitPriceCents: number;
-    lineTotalCents: number;
-  }[];
-}
+/** An order as the account pages show it: the order's details without its id, e-mail and images. */
+export type AccountOrder = Omit<StoredOrder, "id" | "email" | "items"> & {
+  items: Omit<StoredOrder["items"][number], "imageKey">[];
+};
 
 const orderDate = new Intl.DateTimeFormat("en-US", {
   year: "numeric",
