@@ -83,14 +83,14 @@ export function deferHydrationStream(): Transform {
       const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
       if (passing) return callback(null, text);
       buffered += text;
-      const result = deferHydration(buffered);
-      if (result.done || buffered.length > MAX_BUFFER) {
-        passing = true;
-        const out = result.html;
-        buffered = "";
-        return callback(null, out);
-      }
-      callback();
+      // rewrite once the module script has arrived whole (cheap checks first: chunks are small)
+      const start = buffered.indexOf('type="module"');
+      const complete = start !== -1 && buffered.indexOf("</script>", start) !== -1;
+      if (!complete && buffered.length <= MAX_BUFFER) return callback();
+      passing = true;
+      const out = complete ? deferHydration(buffered).html : buffered;
+      buffered = "";
+      callback(null, out);
     },
     flush(callback) {
       const rest = buffered + decoder.end();
