@@ -47,3 +47,64 @@ export async function postForm(
   if (result instanceof Response) jar.store(result);
   return result;
 }
+
+export type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown };
+
+/**
+ * Calls a route module's loader or action (a POST of `fields` when given) and tells what it
+ * answered: `{ response }` for a Response (a redirect, say), `{ status, data }` for data, or
+ * `{ thrown }` with the status of thrown data (a 404, say).
+ */
+export async function callRoute(
+  module: RouteModule,
+  kind: "loader" | "action",
+  url: string,
+  {
+    cookie = "",
+    fields,
+    params = {},
+    context = new RouterContextProvider(),
+  }: {
+    cookie?: string;
+    fields?: Record<string, string>;
+    params?: Record<string, string>;
+    context?: RouterContextProvider;
+  } = {},
+) {
+  const request = new Request(url, {
+    method: fields ? "POST" : "GET",
+    headers: fields
+      ? { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie }
+      : { Cookie: cookie },
+    body: fields ? new URLSearchParams(fields).toString() : undefined,
+  });
+  const fn = module[kind] as (args: unknown) => Promise<unknown>;
+  try {
+    const result = await fn({ request, params, context });
+    if (result instanceof Response) return { response: result };
+    const value = result as { type?: string; data?: unknown; init?: { status?: number } };
+    if (value?.type === "DataWithResponseInit")
+      return { status: value.init?.status ?? 200, data: value.data as never };
+    return { status: 200, data: result as never };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { response: thrown };
+    const value = thrown as { type?: string; init?: { status?: number } };
+    if (value?.type === "DataWithResponseInit") return { thrown: value.init?.status };
+    throw thrown;
+  }
+}
+
+/** callRoute reduced to what access checks compare: the status, and where a redirect goes. */
+export async function routeStatus(
+  module: RouteModule,
+  kind: "loader" | "action",
+  url: string,
+  options: Parameters<typeof callRoute>[3] = {},
+): Promise<{ status: number | undefined; location?: string | null; data?: true; thrown?: true } | null> {
+  if (!module[kind]) return null;
+  const answer = await callRoute(module, kind, url, options);
+  if (answer.response)
+    return { status: answer.response.status, location: answer.response.headers.get("Location") };
+  if (answer.status === undefined) return { status: answer.thrown, thrown: true };
+  return { status: answer.status, data: true };
+}

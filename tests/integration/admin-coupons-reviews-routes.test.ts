@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { routeStatus } from "../helpers/route-harness.ts";
 
 /**
  * The coupon and reported-review admin routes called as the server calls them (the style of
@@ -136,34 +137,11 @@ function pathOf(pattern: string) {
 
 async function call(pattern: string, kind: "loader" | "action", cookie: string) {
   const module = await modules[pattern]!();
-  const fn = module[kind] as ((args: unknown) => Promise<unknown>) | undefined;
-  if (!fn) return null;
-  const request = new Request(`${ORIGIN}${pathOf(pattern)}`, {
-    method: kind === "action" ? "POST" : "GET",
-    headers: {
-      Cookie: cookie,
-      ...(kind === "action" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
-    },
-    body: kind === "action" ? new URLSearchParams(bodyFor(pattern)).toString() : undefined,
+  return routeStatus(module, kind, `${ORIGIN}${pathOf(pattern)}`, {
+    cookie,
+    fields: kind === "action" ? bodyFor(pattern) : undefined,
+    params: { id: String(couponId) },
   });
-  try {
-    const result = await fn({
-      request,
-      params: { id: String(couponId) },
-      context: new RouterContextProvider(),
-    });
-    if (result instanceof Response)
-      return { status: result.status, location: result.headers.get("Location") };
-    const value = result as { type?: string; init?: { status?: number } } | null;
-    if (value?.type === "DataWithResponseInit") return { status: value.init?.status ?? 200, data: true };
-    return { status: 200, data: true };
-  } catch (thrown) {
-    if (thrown instanceof Response)
-      return { status: thrown.status, location: thrown.headers.get("Location") };
-    const value = thrown as { type?: string; init?: { status?: number } };
-    if (value?.type === "DataWithResponseInit") return { status: value.init?.status, thrown: true };
-    throw thrown;
-  }
 }
 
 async function unchanged() {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
 import { insertImage, insertProduct } from "../helpers/catalog.ts";
+import { routeStatus } from "../helpers/route-harness.ts";
 
 /**
  * Every admin route's loader and action called as the server calls them: anonymous → redirect
@@ -77,33 +78,11 @@ function pathOf(pattern: string) {
 
 async function call(pattern: string, kind: "loader" | "action", cookie: string) {
   const module = await modules[pattern]!();
-  const fn = module[kind] as ((args: unknown) => Promise<unknown>) | undefined;
-  if (!fn) return null;
-  const path = pathOf(pattern);
-  const request = new Request(`${ORIGIN}${path}`, {
-    method: kind === "action" ? "POST" : "GET",
-    headers: {
-      Cookie: cookie,
-      ...(kind === "action" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
-    },
-    body:
-      kind === "action" ? new URLSearchParams({ intent: "delete", to: "cancelled" }).toString() : undefined,
+  return routeStatus(module, kind, `${ORIGIN}${pathOf(pattern)}`, {
+    cookie,
+    fields: kind === "action" ? { intent: "delete", to: "cancelled" } : undefined,
+    params: { id: String(productId), number: orderNumber },
   });
-  const params = { id: String(productId), number: orderNumber };
-  try {
-    const result = await fn({ request, params, context: new RouterContextProvider() });
-    if (result instanceof Response)
-      return { status: result.status, location: result.headers.get("Location") };
-    const value = result as { type?: string; init?: { status?: number } } | null;
-    if (value?.type === "DataWithResponseInit") return { status: value.init?.status ?? 200, data: true };
-    return { status: 200, data: true };
-  } catch (thrown) {
-    if (thrown instanceof Response)
-      return { status: thrown.status, location: thrown.headers.get("Location") };
-    const value = thrown as { type?: string; init?: { status?: number } };
-    if (value?.type === "DataWithResponseInit") return { status: value.init?.status, thrown: true };
-    throw thrown;
-  }
 }
 
 describe("admin routes", () => {

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { callRoute, type RouteModule } from "../helpers/route-harness.ts";
 
 /**
  * The wishlist and review routes called as the server calls them (a Request with a real session
@@ -67,40 +67,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown };
-
-async function call(
+const call = (
   module: RouteModule,
   kind: "loader" | "action",
   path: string,
-  {
-    cookie = "",
-    fields,
-    params = {},
-  }: { cookie?: string; fields?: Record<string, string>; params?: Record<string, string> } = {},
-) {
-  const request = new Request(`${ORIGIN}${path}`, {
-    method: fields ? "POST" : "GET",
-    headers: fields
-      ? { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie }
-      : { Cookie: cookie },
-    body: fields ? new URLSearchParams(fields).toString() : undefined,
-  });
-  const fn = module[kind] as (args: unknown) => Promise<unknown>;
-  try {
-    const result = await fn({ request, params, context: new RouterContextProvider() });
-    if (result instanceof Response) return { response: result };
-    const value = result as { type?: string; data?: unknown; init?: { status?: number } };
-    if (value?.type === "DataWithResponseInit")
-      return { status: value.init?.status ?? 200, data: value.data as never };
-    return { status: 200, data: result as never };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { response: thrown };
-    const value = thrown as { type?: string; init?: { status?: number } };
-    if (value?.type === "DataWithResponseInit") return { thrown: value.init?.status };
-    throw thrown;
-  }
-}
+  options?: Parameters<typeof callRoute>[3],
+) => callRoute(module, kind, `${ORIGIN}${path}`, options);
 
 async function toastOf(response: Response | undefined) {
   if (!response) return null;
