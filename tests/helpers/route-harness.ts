@@ -1,10 +1,30 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { RouterContextProvider } from "react-router";
+import { vi } from "vitest";
 import { requestInfoContext } from "../../app/lib/request-context.ts";
 
 /**
  * Calling route modules' actions as the HTTP server would, without a server: a cookie jar, the
  * per-request context (with the visitor's address, for rate limits) and a form post.
  */
+
+/**
+ * A shop configuration of its own for a test file, set before its route modules are imported:
+ * a temp directory for the SQLite database, uploads and mail, no demo seed. Returns the directory.
+ */
+export function stubShopEnv(name: string, origin: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `cartwheel-${name}-`));
+  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
+  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
+  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
+  vi.stubEnv("DATA_DIR", dir);
+  vi.stubEnv("SESSION_SECRET", `${name}-test-secret-0123456789abcdef0123456789`);
+  vi.stubEnv("PUBLIC_URL", origin);
+  vi.stubEnv("SEED_ON_EMPTY", "false");
+  return dir;
+}
 
 /** A browser's cookie jar, reduced to what the routes set. */
 export class Jar {

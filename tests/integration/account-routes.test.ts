@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
-import { callRoute, type RouteModule } from "../helpers/route-harness.ts";
+import { callRoute, type RouteModule, stubShopEnv } from "../helpers/route-harness.ts";
 
 /**
  * The account section routes called as the server calls them (a Request carrying a real session
@@ -24,14 +22,7 @@ let toasts: typeof import("../../app/services/toast.server.ts");
 const users: Record<"ada" | "bob", { id: string; cookie: string }> = {} as never;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cartwheel-account-routes-"));
-  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
-  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
-  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
-  vi.stubEnv("DATA_DIR", dir);
-  vi.stubEnv("SESSION_SECRET", "account-routes-test-secret-0123456789abcdef");
-  vi.stubEnv("PUBLIC_URL", ORIGIN);
-  vi.stubEnv("SEED_ON_EMPTY", "false");
+  dir = stubShopEnv("account-routes", ORIGIN);
   addresses = await import("../../app/routes/account.addresses.tsx");
   orders = await import("../../app/routes/account.orders._index.tsx");
   order = await import("../../app/routes/account.orders.$number.tsx");

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
-import { routeStatus } from "../helpers/route-harness.ts";
+import { routeStatus, stubShopEnv } from "../helpers/route-harness.ts";
 
 /**
  * The coupon and reported-review admin routes called as the server calls them (the style of
@@ -60,14 +58,7 @@ function bodyFor(pattern: string): Record<string, string> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cartwheel-admin-coupons-reviews-routes-"));
-  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
-  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
-  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
-  vi.stubEnv("DATA_DIR", dir);
-  vi.stubEnv("SESSION_SECRET", "admin-coupons-reviews-routes-secret-0123456789");
-  vi.stubEnv("PUBLIC_URL", ORIGIN);
-  vi.stubEnv("SEED_ON_EMPTY", "false");
+  dir = stubShopEnv("admin-coupons-reviews-routes", ORIGIN);
   const client = await import("../../app/db/client.server.ts");
   const { createOrUpdateUser } = await import("../../app/domain/accounts/users.server.ts");
   const { saveReview } = await import("../../app/domain/reviews/write-review.server.ts");

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
 import { insertImage, insertProduct } from "../helpers/catalog.ts";
-import { routeStatus } from "../helpers/route-harness.ts";
+import { routeStatus, stubShopEnv } from "../helpers/route-harness.ts";
 
 /**
  * Every admin route's loader and action called as the server calls them: anonymous → redirect
@@ -38,14 +36,7 @@ const modules: Record<string, () => Promise<RouteModule>> = {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cartwheel-admin-routes-"));
-  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
-  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
-  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
-  vi.stubEnv("DATA_DIR", dir);
-  vi.stubEnv("SESSION_SECRET", "admin-routes-test-secret-0123456789abcdef");
-  vi.stubEnv("PUBLIC_URL", ORIGIN);
-  vi.stubEnv("SEED_ON_EMPTY", "false");
+  dir = stubShopEnv("admin-routes", ORIGIN);
   const client = await import("../../app/db/client.server.ts");
   const { createOrUpdateUser } = await import("../../app/domain/accounts/users.server.ts");
   closeServices = client.closeServices;

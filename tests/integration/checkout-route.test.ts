@@ -1,11 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
-import { Jar, postForm, requestContext } from "../helpers/route-harness.ts";
+import { Jar, postForm, requestContext, stubShopEnv } from "../helpers/route-harness.ts";
 
 /**
  * POST /checkout step by step and /orders/track, through the real route modules on a SQLite
@@ -23,14 +22,7 @@ let closeServices: () => Promise<void>;
 let productId: number;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cartwheel-checkout-route-"));
-  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
-  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
-  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
-  vi.stubEnv("DATA_DIR", dir);
-  vi.stubEnv("SESSION_SECRET", "checkout-route-test-secret-0123456789abcdef");
-  vi.stubEnv("PUBLIC_URL", ORIGIN);
-  vi.stubEnv("SEED_ON_EMPTY", "false");
+  dir = stubShopEnv("checkout-route", ORIGIN);
   vi.stubEnv("PAYMENT_DELAY_MS", "0");
   checkout = await import("../../app/routes/checkout.tsx");
   cart = await import("../../app/routes/cart.tsx");

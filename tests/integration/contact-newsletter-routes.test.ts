@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
-import { Jar, postForm } from "../helpers/route-harness.ts";
+import { Jar, postForm, stubShopEnv } from "../helpers/route-harness.ts";
 
 /**
  * POST /contact and POST /newsletter through the real route modules on a SQLite database of
@@ -17,14 +15,7 @@ let newsletter: typeof import("../../app/routes/newsletter.tsx");
 let closeServices: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cartwheel-contact-route-"));
-  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
-  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
-  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
-  vi.stubEnv("DATA_DIR", dir);
-  vi.stubEnv("SESSION_SECRET", "contact-route-test-secret-0123456789abcdef");
-  vi.stubEnv("PUBLIC_URL", ORIGIN);
-  vi.stubEnv("SEED_ON_EMPTY", "false");
+  dir = stubShopEnv("contact-route", ORIGIN);
   contact = await import("../../app/routes/contact.tsx");
   newsletter = await import("../../app/routes/newsletter.tsx");
   const client = await import("../../app/db/client.server.ts");

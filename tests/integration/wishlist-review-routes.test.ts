@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
-import { callRoute, type RouteModule } from "../helpers/route-harness.ts";
+import { callRoute, type RouteModule, stubShopEnv } from "../helpers/route-harness.ts";
 
 /**
  * The wishlist and review routes called as the server calls them (a Request with a real session
@@ -26,14 +24,7 @@ let lamp: { id: number; slug: string };
 let archived: { id: number; slug: string };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cartwheel-wishlist-routes-"));
-  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
-  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
-  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
-  vi.stubEnv("DATA_DIR", dir);
-  vi.stubEnv("SESSION_SECRET", "wishlist-routes-test-secret-0123456789abcdef");
-  vi.stubEnv("PUBLIC_URL", ORIGIN);
-  vi.stubEnv("SEED_ON_EMPTY", "false");
+  dir = stubShopEnv("wishlist-routes", ORIGIN);
   wishlist = await import("../../app/routes/account.wishlist.tsx");
   account = await import("../../app/routes/account.tsx");
   product = await import("../../app/routes/products.$productId.tsx");

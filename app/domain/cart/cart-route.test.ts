@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { insertProduct } from "../../../tests/helpers/catalog.ts";
+import { stubShopEnv } from "../../../tests/helpers/route-harness.ts";
 import type { Database } from "../../db/database.server.ts";
 
 /**
@@ -19,14 +18,7 @@ let closeServices: () => Promise<void>;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cartwheel-cart-route-"));
-  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
-  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
-  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
-  vi.stubEnv("DATA_DIR", dir);
-  vi.stubEnv("SESSION_SECRET", "cart-route-test-secret-0123456789abcdef");
-  vi.stubEnv("PUBLIC_URL", ORIGIN);
-  vi.stubEnv("SEED_ON_EMPTY", "false");
+  dir = stubShopEnv("cart-route", ORIGIN);
   route = await import("../../routes/cart.tsx");
   root = await import("../../root.tsx");
   toasts = await import("../../services/toast.server.ts");

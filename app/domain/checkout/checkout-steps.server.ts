@@ -237,5 +237,3 @@ async function rememberCard(db: Database, userId: string, payment: NonNullable<C
     logger.warn({ err: error }, "could not save the card for later");
   }
 }
-
-/** The order is placed whatever happens to the e-mail; a failure is logged for the operator. */
