@@ -33,21 +33,6 @@ export function ProductTabs({ tabs, label }: { tabs: TabDefinition[]; label: str
     return () => window.removeEventListener("hashchange", onHashChange);
   }, [ids]);
 
-  if (!hydrated) {
-    return (
-      <div className="flex flex-col gap-12">
-        {tabs.map((tab) => (
-          <section key={tab.id} id={tab.id} aria-labelledby={`${tab.id}-heading`} className="scroll-mt-24">
-            <h2 id={`${tab.id}-heading`} className="mb-4 border-b border-gray-200 pb-3 text-xl font-bold">
-              {tab.label}
-            </h2>
-            {tab.content}
-          </section>
-        ))}
-      </div>
-    );
-  }
-
   const focusTab = (index: number) => {
     const next = (index + tabs.length) % tabs.length;
     setSelected(next);
@@ -66,55 +51,63 @@ export function ProductTabs({ tabs, label }: { tabs: TabDefinition[]; label: str
     focusTab(target);
   };
 
+  // The same sections before and after hydration, so enhancing them changes attributes only: the
+  // panels' content is neither re-rendered nor re-mounted (a cheap first update after hydration).
   return (
-    <div>
-      <div
-        ref={listRef}
-        role="tablist"
-        aria-label={label}
-        className="flex scroll-mt-24 gap-1 overflow-x-auto border-b border-gray-200"
-      >
-        {tabs.map((tab, index) => {
-          const active = index === selected;
-          return (
-            <button
-              key={tab.id}
-              ref={(element) => {
-                tabRefs.current[index] = element;
-              }}
-              type="button"
-              role="tab"
-              id={`${tab.id}-tab`}
-              aria-selected={active}
-              aria-controls={tab.id}
-              tabIndex={active ? 0 : -1}
-              onClick={() => setSelected(index)}
-              onKeyDown={(event) => onKeyDown(event, index)}
-              className={`-mb-px shrink-0 border-b-2 px-4 py-3 sm:px-5 text-sm font-semibold whitespace-nowrap transition ${
-                active
-                  ? "border-brand-700 text-brand-700"
-                  : "border-transparent text-gray-600 hover:border-gray-300 hover:text-gray-900"
-              }`}
-            >
-              {tab.label}
-            </button>
-          );
-        })}
-      </div>
-      {tabs.map((tab, index) => (
+    <div className={hydrated ? undefined : "flex flex-col gap-12"}>
+      {hydrated && (
         <div
+          ref={listRef}
+          role="tablist"
+          aria-label={label}
+          className="flex scroll-mt-24 gap-1 overflow-x-auto border-b border-gray-200"
+        >
+          {tabs.map((tab, index) => {
+            const active = index === selected;
+            return (
+              <button
+                key={tab.id}
+                ref={(element) => {
+                  tabRefs.current[index] = element;
+                }}
+                type="button"
+                role="tab"
+                id={`${tab.id}-tab`}
+                aria-selected={active}
+                aria-controls={tab.id}
+                tabIndex={active ? 0 : -1}
+                onClick={() => setSelected(index)}
+                onKeyDown={(event) => onKeyDown(event, index)}
+                className={`-mb-px shrink-0 border-b-2 px-4 py-3 sm:px-5 text-sm font-semibold whitespace-nowrap transition ${
+                  active
+                    ? "border-brand-700 text-brand-700"
+                    : "border-transparent text-gray-600 hover:border-gray-300 hover:text-gray-900"
+                }`}
+              >
+                {tab.label}
+              </button>
+            );
+          })}
+        </div>
+      )}
+      {tabs.map((tab, index) => (
+        <section
           key={tab.id}
           id={tab.id}
-          role="tabpanel"
-          aria-labelledby={`${tab.id}-tab`}
-          hidden={index !== selected}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: the ARIA tabs pattern makes the panel focusable
-          tabIndex={0}
-          className="scroll-mt-24 pt-6 focus-visible:outline-offset-4"
+          role={hydrated ? "tabpanel" : undefined}
+          aria-labelledby={hydrated ? `${tab.id}-tab` : `${tab.id}-heading`}
+          hidden={hydrated && index !== selected}
+          tabIndex={hydrated ? 0 : undefined}
+          className={hydrated ? "scroll-mt-24 pt-6 focus-visible:outline-offset-4" : "scroll-mt-24"}
         >
-          <h2 className="sr-only">{tab.label}</h2>
+          <h2
+            id={`${tab.id}-heading`}
+            className={hydrated ? "sr-only" : "mb-4 border-b border-gray-200 pb-3 text-xl font-bold"}
+          >
+            {tab.label}
+          </h2>
           {tab.content}
-        </div>
+        </section>
       ))}
     </div>
   );
