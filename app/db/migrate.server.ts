@@ -9,6 +9,7 @@ import * as accounts from "./migrations/2026-11-22T0500-accounts.ts";
 import * as admin from "./migrations/2026-11-23T0700-admin.ts";
 import * as catalogRollups from "./migrations/2026-11-23T0800-catalog-rollups.ts";
 import * as orderConfirmations from "./migrations/2026-11-23T0900-order-confirmations.ts";
+import * as confirmationClaims from "./migrations/2026-11-23T1000-confirmation-claims.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-23T0700-admin": admin,
   "2026-11-23T0800-catalog-rollups": catalogRollups,
   "2026-11-23T0900-order-confirmations": orderConfirmations,
+  "2026-11-23T1000-confirmation-claims": confirmationClaims,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

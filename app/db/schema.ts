@@ -194,6 +194,8 @@ export interface OrdersTable {
   confirmationSentAt: Timestamp | null;
   /** confirmation sending attempts so far (also the claim token of the resend job) */
   confirmationAttempts: Generated<number>;
+  /** when the latest sending attempt was claimed (migration 1000) */
+  confirmationClaimedAt: Timestamp | null;
 }
 
 export interface OrderItemsTable {

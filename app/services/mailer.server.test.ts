@@ -5,7 +5,7 @@ import nodemailer from "nodemailer";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readOutbox } from "../../tests/helpers/outbox.ts";
 import { logger } from "./logger.server.ts";
-import { createMailer, mailFrom } from "./mailer.server.ts";
+import { createMailer, mailFrom, SMTP_TIMEOUTS_MS, smtpUrlWithTimeouts } from "./mailer.server.ts";
 
 const FROM = "Cartwheel <hello@cartwheel.example>";
 let root: string;
@@ -133,7 +133,7 @@ describe("SMTP mailer", () => {
       const info = vi.spyOn(logger, "info");
 
       const mailer = createMailer(url, { from: FROM });
-      expect(createTransport).toHaveBeenCalledExactlyOnceWith(url);
+      expect(createTransport).toHaveBeenCalledExactlyOnceWith(smtpUrlWithTimeouts(url));
 
       const message = { to: "shopper@example.com", subject: "Hello", text: "Body text" };
       expect(await mailer.send(message)).toEqual({ messageId: "<abc@mail.example.com>" });
@@ -151,6 +151,27 @@ describe("SMTP mailer", () => {
       );
     },
   );
+
+  it("bounds connecting, the greeting and an idle socket unless MAIL_URL sets them", () => {
+    const options = (url: string) =>
+      (
+        nodemailer.createTransport(smtpUrlWithTimeouts(url)) as unknown as {
+          options: Record<string, unknown>;
+        }
+      ).options;
+    expect(options("smtps://user:p%40ss@mail.example.com:465")).toMatchObject({
+      host: "mail.example.com",
+      port: 465,
+      secure: true,
+      auth: { user: "user", pass: "p@ss" },
+      ...SMTP_TIMEOUTS_MS,
+    });
+    expect(options("smtp://127.0.0.1:2525?socketTimeout=5000&connectionTimeout=0")).toMatchObject({
+      ...SMTP_TIMEOUTS_MS,
+      socketTimeout: 5000,
+      connectionTimeout: 0,
+    });
+  });
 
   it("builds a real SMTP transport from the URL without connecting", () => {
     expect(() => createMailer("smtps://user:pass@mail.example.com:465", { from: FROM })).not.toThrow();

@@ -54,8 +54,24 @@ function fileTimestamp(): string {
   return new Date(lastFileTime).toISOString().replace(/:/g, "");
 }
 
+/**
+ * Bounds on one SMTP send (nodemailer waits up to 2 minutes to connect and 10 for an idle
+ * socket by default): Place Order waits for its confirmation, and the resend job's grace time
+ * (CONFIRMATION_RETRY) must outlast an attempt. Options in MAIL_URL's query win.
+ */
+export const SMTP_TIMEOUTS_MS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/** The SMTP URL with the default timeouts added where it sets none. */
+export function smtpUrlWithTimeouts(url: string): string {
+  const parsed = new URL(url);
+  for (const [option, ms] of Object.entries(SMTP_TIMEOUTS_MS)) {
+    if (!parsed.searchParams.has(option)) parsed.searchParams.set(option, String(ms));
+  }
+  return parsed.toString();
+}
+
 function createSmtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  const transport = nodemailer.createTransport(smtpUrlWithTimeouts(url));
   return {
     async send(message) {
       const info = await transport.sendMail({ from, ...message });

@@ -184,6 +184,9 @@ describe("checkout without JavaScript", () => {
     expect(orders).toHaveLength(1);
     const [order] = orders;
     expect(order).toMatchObject({ email: "Ada@Example.com", totalCents: 9_559, shippingMethod: "express" });
+    // sent by Place Order itself (attempt 1), so the resend job has nothing to do
+    expect(order?.confirmationAttempts).toBe(1);
+    expect(order?.confirmationSentAt).not.toBeNull();
     const confirmation = await load("?step=confirmation", jar);
     expect(confirmation.order).toMatchObject({ number: order?.number, email: "Ada@Example.com" });
     const stock = await db

@@ -46,12 +46,12 @@ describe.each(ENGINES)("order confirmation e-mails on %s", (engine) => {
       .select(["confirmationSentAt", "confirmationAttempts"])
       .where("number", "=", number)
       .executeTakeFirstOrThrow();
-  /** an order whose confirmation has not gone out (as Place Order leaves it after a failed send) */
+  /** an order as Place Order leaves it before its send finishes: attempt 1 claimed when it was created */
   async function unconfirmedOrder(createdAt: string, status: "paid" | "cancelled" = "paid") {
     const number = await insertOrder(db, { userId: null, createdAt, status });
     await db
       .updateTable("orders")
-      .set({ confirmationSentAt: null, confirmationAttempts: 1 })
+      .set({ confirmationSentAt: null, confirmationAttempts: 1, confirmationClaimedAt: createdAt })
       .where("number", "=", number)
       .execute();
     return number;
@@ -62,42 +62,53 @@ describe.each(ENGINES)("order confirmation e-mails on %s", (engine) => {
       .set({ confirmationSentAt: NOW.toISOString() })
       .where("confirmationSentAt", "is", null)
       .execute();
+  /** the moment the job may take up an attempt claimed at `claimedAt` */
+  const afterGrace = (claimedAt: string | Date, extraMs = 1_000) =>
+    new Date(new Date(claimedAt).getTime() + CONFIRMATION_RETRY.graceMs + extraMs);
 
-  it("Place Order's own send leaves the order confirmed, and a failed one leaves it for the job", async () => {
+  it("Place Order's own send marks the order sent; a failed one is sent by the job after the grace time", async () => {
     const mailer = fakeMailer();
-    const ok = await insertOrder(db, { userId: null, createdAt: minutesAgo(0) });
-    await db
-      .updateTable("orders")
-      .set({ confirmationSentAt: minutesAgo(0), confirmationAttempts: 1 })
-      .where("number", "=", ok)
-      .execute();
+    const ok = await unconfirmedOrder(minutesAgo(0));
     expect(await sendPlacedOrderConfirmation(db, mailer, SHOP, ok)).toBe("sent");
     expect(mailer.sent.map((m) => [m.to, m.subject.includes(ok)])).toEqual([["buyer@example.com", true]]);
     expect((await stateOf(ok)).confirmationSentAt).not.toBeNull();
 
     mailer.down = true;
-    const failed = await insertOrder(db, { userId: null, createdAt: minutesAgo(0) });
-    await db
-      .updateTable("orders")
-      .set({ confirmationSentAt: minutesAgo(0), confirmationAttempts: 1 })
-      .where("number", "=", failed)
-      .execute();
+    const failed = await unconfirmedOrder(minutesAgo(0));
     expect(await sendPlacedOrderConfirmation(db, mailer, SHOP, failed)).toBe("failed");
     expect(await stateOf(failed)).toEqual({ confirmationSentAt: null, confirmationAttempts: 1 });
 
-    // the job leaves it alone during the grace minute, then sends it once the mail server is back
+    // the job leaves it alone during the grace time, then sends it once the mail server is back
     mailer.down = false;
     const soon = new Date(NOW.getTime() + 30_000);
     expect(await sendPendingConfirmations(db, mailer, SHOP, soon)).toEqual({ sent: 0, failed: 0 });
-    const later = new Date(Date.parse(minutesAgo(0)) + CONFIRMATION_RETRY.graceMs + 1_000);
+    const later = afterGrace(minutesAgo(0));
     expect(await sendPendingConfirmations(db, mailer, SHOP, later)).toEqual({ sent: 1, failed: 0 });
     expect(mailer.sent.map((m) => m.subject.includes(failed))).toEqual([false, true]);
     expect(await stateOf(failed)).toEqual({
       confirmationSentAt: later.toISOString(),
       confirmationAttempts: 2,
     });
-    expect(await sendPendingConfirmations(db, mailer, SHOP, later)).toEqual({ sent: 0, failed: 0 });
+    expect(await sendPendingConfirmations(db, mailer, SHOP, afterGrace(later))).toEqual({
+      sent: 0,
+      failed: 0,
+    });
     expect(mailer.sent).toHaveLength(2);
+  });
+
+  it("sends the confirmation of an order whose process died between the commit and the send", async () => {
+    await clearPending();
+    const mailer = fakeMailer();
+    // placed (attempt 1 claimed in the order's transaction), then nothing: the process is gone
+    const orphan = await unconfirmedOrder(minutesAgo(0));
+    expect(await sendPendingConfirmations(db, mailer, SHOP, NOW)).toEqual({ sent: 0, failed: 0 });
+    const later = afterGrace(minutesAgo(0));
+    expect(await sendPendingConfirmations(db, mailer, SHOP, later)).toEqual({ sent: 1, failed: 0 });
+    expect(mailer.sent.map((m) => m.subject.includes(orphan))).toEqual([true]);
+    expect(await stateOf(orphan)).toEqual({
+      confirmationSentAt: later.toISOString(),
+      confirmationAttempts: 2,
+    });
   });
 
   it("retries a failing confirmation up to the attempt limit, and never a cancelled, too old or too young order", async () => {
@@ -108,19 +119,36 @@ describe.each(ENGINES)("order confirmation e-mails on %s", (engine) => {
     const cancelled = await unconfirmedOrder(minutesAgo(10), "cancelled");
     const tooOld = await unconfirmedOrder(minutesAgo(4 * 24 * 60));
     const tooYoung = await unconfirmedOrder(minutesAgo(0.5));
-    for (let run = 2; run <= CONFIRMATION_RETRY.maxAttempts; run++) {
-      expect(await sendPendingConfirmations(db, mailer, SHOP, NOW)).toEqual({ sent: 0, failed: 1 });
-      expect((await stateOf(failing)).confirmationAttempts).toBe(run);
+    expect(await sendPendingConfirmations(db, mailer, SHOP, NOW)).toEqual({ sent: 0, failed: 1 });
+    expect((await stateOf(failing)).confirmationAttempts).toBe(2);
+    expect((await stateOf(tooYoung)).confirmationAttempts).toBe(1);
+    // its own request sends it meanwhile
+    await db
+      .updateTable("orders")
+      .set({ confirmationSentAt: NOW.toISOString() })
+      .where("number", "=", tooYoung)
+      .execute();
+
+    // a retry claimed a moment ago is not repeated before its grace time is over
+    expect(await sendPendingConfirmations(db, mailer, SHOP, NOW)).toEqual({ sent: 0, failed: 0 });
+    let time = NOW;
+    for (let attempt = 3; attempt <= CONFIRMATION_RETRY.maxAttempts; attempt++) {
+      time = afterGrace(time);
+      expect(await sendPendingConfirmations(db, mailer, SHOP, time)).toEqual({ sent: 0, failed: 1 });
+      expect((await stateOf(failing)).confirmationAttempts).toBe(attempt);
     }
-    expect(await sendPendingConfirmations(db, mailer, SHOP, NOW)).toEqual({ sent: 0, failed: 0 });
+    time = afterGrace(time);
+    expect(await sendPendingConfirmations(db, mailer, SHOP, time)).toEqual({ sent: 0, failed: 0 });
     mailer.down = false;
-    expect(await sendPendingConfirmations(db, mailer, SHOP, NOW)).toEqual({ sent: 0, failed: 0 });
-    for (const number of [failing, cancelled, tooOld, tooYoung]) {
+    expect(await sendPendingConfirmations(db, mailer, SHOP, afterGrace(time))).toEqual({
+      sent: 0,
+      failed: 0,
+    });
+    for (const number of [failing, cancelled, tooOld]) {
       expect((await stateOf(number)).confirmationSentAt, number).toBeNull();
     }
     expect((await stateOf(cancelled)).confirmationAttempts).toBe(1);
     expect((await stateOf(tooOld)).confirmationAttempts).toBe(1);
-    expect((await stateOf(tooYoung)).confirmationAttempts).toBe(1);
     expect(mailer.sent).toEqual([]);
   });
 

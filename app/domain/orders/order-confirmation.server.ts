@@ -5,12 +5,14 @@ import { renderOrderConfirmation } from "./order-email.tsx";
 import { getOrderByNumber } from "./orders.server.ts";
 
 /**
- * The order confirmation e-mail. Place Order sends it at once (so it is in the shopper's inbox
- * when the confirmation page shows). The order row is created as confirmed by attempt 1 in the
- * order's own transaction, so the common case costs no extra write; if the send fails (the mail
- * server is down, say) the order is marked unconfirmed and `sendPendingConfirmations`, run every
- * minute by each app process, tries again — a few times, never twice for the same attempt
- * across processes. (A process that dies between the commit and the send loses that e-mail.)
+ * The order confirmation e-mail, sent at least once. Place Order sends it at once (so it is in
+ * the shopper's inbox when the confirmation page shows): the order row is created with attempt 1
+ * claimed in the order's own transaction, and marked sent once the e-mail went out. An order
+ * whose latest attempt was claimed more than a grace time ago and is still not marked sent — the
+ * mail server refused it, or the process died between the order's commit and the send — is taken
+ * up by `sendPendingConfirmations`, run every minute by each app process: a few attempts in all,
+ * each claimed by one process only. A process that dies after sending but before marking makes
+ * the shopper receive that confirmation twice, never not at all.
  */
 
 export interface ShopIdentity {
@@ -20,8 +22,11 @@ export interface ShopIdentity {
 
 /** How the resend job picks orders. */
 export const CONFIRMATION_RETRY = {
-  /** an order is left to its own request for this long before the job looks at it */
-  graceMs: 60_000,
+  /**
+   * an attempt is left to finish for this long before the job tries again; longer than an SMTP
+   * send can take (the mailer's timeouts), so a slow attempt is not repeated while it runs
+   */
+  graceMs: 120_000,
   /** attempts in all (the first one included) */
   maxAttempts: 5,
   /** orders older than this are not confirmed any more (the shopper has other news by then) */
@@ -30,10 +35,13 @@ export const CONFIRMATION_RETRY = {
   batch: 50,
 } as const;
 
+/** Attempts claimed at or before this have had their grace time. */
+const graceCutoff = (now: Date) => new Date(now.getTime() - CONFIRMATION_RETRY.graceMs).toISOString();
+
 /**
- * Sends the confirmation of one order, if it still needs one and this call wins the attempt.
- * The claim marks the order confirmed (and counts the attempt) before sending, so a concurrent
- * run skips it; a failed send marks it unconfirmed again. Never throws.
+ * Sends the confirmation of one order, if it still needs one and this call wins the attempt: the
+ * claim counts the attempt and stamps it, so a concurrent run skips the order and later runs
+ * leave it alone for the grace time. Never throws.
  */
 export async function sendOrderConfirmation(
   db: Database,
@@ -49,59 +57,69 @@ export async function sendOrderConfirmation(
     .executeTakeFirst();
   if (!row || row.confirmationSentAt !== null) return "skipped";
   const attempt = row.confirmationAttempts + 1;
-  // the claim: one caller moves the order from (unconfirmed, n attempts) to (confirmed, n + 1)
+  // the claim: one caller moves the order from n attempts to n + 1, and only once the latest
+  // attempt has had its grace time (another process may be sending it right now)
   const claimed = await db
     .updateTable("orders")
-    .set({ confirmationSentAt: now.toISOString(), confirmationAttempts: attempt })
+    .set({ confirmationAttempts: attempt, confirmationClaimedAt: now.toISOString() })
     .where("id", "=", row.id)
     .where("confirmationAttempts", "=", row.confirmationAttempts)
     .where("confirmationSentAt", "is", null)
+    .where((eb) =>
+      eb.or([eb("confirmationClaimedAt", "is", null), eb("confirmationClaimedAt", "<=", graceCutoff(now))]),
+    )
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return "skipped";
-  return deliver(db, mailer, shop, orderNumber, attempt);
+  return deliver(db, mailer, shop, orderNumber, attempt, now);
 }
 
-/** Sends the e-mail of an order already claimed (marked confirmed); on failure unmarks it. */
+/** Sends the e-mail of a claimed attempt and marks the order sent; a failure is logged and left to the job. */
 async function deliver(
   db: Database,
   mailer: Mailer,
   shop: ShopIdentity,
   orderNumber: string,
   attempt: number,
+  now: Date,
 ): Promise<"sent" | "failed"> {
   try {
     const order = await getOrderByNumber(db, orderNumber);
     if (!order) throw new Error(`order ${orderNumber} not found`);
     await mailer.send({ to: order.email, ...renderOrderConfirmation(order, shop) });
-    return "sent";
   } catch (error) {
     logger.error(
       { err: error, orderNumber, attempt },
       "order confirmation e-mail failed; it will be retried",
     );
-    await db
-      .updateTable("orders")
-      .set({ confirmationSentAt: null })
-      .where("number", "=", orderNumber)
-      .execute()
-      .catch((markError: unknown) =>
-        logger.error({ err: markError, orderNumber }, "could not mark the order for a confirmation retry"),
-      );
     return "failed";
   }
+  await db
+    .updateTable("orders")
+    .set({ confirmationSentAt: now.toISOString() })
+    .where("number", "=", orderNumber)
+    .where("confirmationSentAt", "is", null)
+    .execute()
+    .catch((markError: unknown) =>
+      // the e-mail went out; unmarked, the job sends it once more after the grace time
+      logger.error({ err: markError, orderNumber }, "could not mark the order confirmation sent"),
+    );
+  return "sent";
 }
 
-/** Place Order's own send, right after the order committed (claimed as confirmed, attempt 1). */
+/** Place Order's own send, right after the order committed (with attempt 1 claimed). */
 export function sendPlacedOrderConfirmation(
   db: Database,
   mailer: Mailer,
   shop: ShopIdentity,
   orderNumber: string,
 ): Promise<"sent" | "failed"> {
-  return deliver(db, mailer, shop, orderNumber, 1);
+  return deliver(db, mailer, shop, orderNumber, 1, new Date());
 }
 
-/** Sends the confirmations that failed earlier (see CONFIRMATION_RETRY); returns what happened. */
+/**
+ * Sends the confirmations whose latest attempt failed or never finished (see CONFIRMATION_RETRY);
+ * returns what happened.
+ */
 export async function sendPendingConfirmations(
   db: Database,
   mailer: Mailer,
@@ -112,7 +130,9 @@ export async function sendPendingConfirmations(
     .selectFrom("orders")
     .select("number")
     .where("confirmationSentAt", "is", null)
-    .where("createdAt", "<=", new Date(now.getTime() - CONFIRMATION_RETRY.graceMs).toISOString())
+    .where((eb) =>
+      eb.or([eb("confirmationClaimedAt", "is", null), eb("confirmationClaimedAt", "<=", graceCutoff(now))]),
+    )
     .where("createdAt", ">=", new Date(now.getTime() - CONFIRMATION_RETRY.maxAgeMs).toISOString())
     .where("confirmationAttempts", "<", CONFIRMATION_RETRY.maxAttempts)
     .where("status", "!=", "cancelled")

@@ -233,10 +233,11 @@ async function writeOrder(
       estimatedDelivery,
       createdAt,
       updatedAt: createdAt,
-      // Place Order sends the confirmation right after this commits (attempt 1); it marks the
-      // order unconfirmed again if that fails, for the resend job (order-confirmation.server.ts)
-      confirmationSentAt: createdAt,
+      // Place Order sends the confirmation right after this commits (attempt 1, claimed now) and
+      // marks it sent; if that never happens the resend job takes it up (order-confirmation.server.ts)
+      confirmationSentAt: null,
       confirmationAttempts: 1,
+      confirmationClaimedAt: createdAt,
     })
     .returning(["id", "number", "email", "totalCents", "estimatedDelivery"])
     .executeTakeFirstOrThrow();
