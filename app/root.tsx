@@ -76,6 +76,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#3730a3" />
         <Meta />
         <DocumentStyles />
+        {/* no first paint of a half-parsed page: the main content is laid out once, before it shows */}
+        <link rel="expect" href="#site-footer" blocking="render" />
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
