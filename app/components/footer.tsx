@@ -33,7 +33,10 @@ const SOCIAL_LINKS = [
 
 export function Footer({ contact, year }: { contact: ShopContact; year: number }) {
   return (
-    <footer id="site-footer" className="mt-16 bg-gray-900 text-gray-200 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]">
+    <footer
+      id="site-footer"
+      className="mt-16 bg-gray-900 text-gray-200 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]"
+    >
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 md:grid-cols-4">
         <div>
           <p className="text-xl font-extrabold text-white">{contact.name}</p>

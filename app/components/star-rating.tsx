@@ -1,3 +1,5 @@
+import { formatCount } from "../lib/format.ts";
+
 /** Five stars filled to the rating (one element, no per-star SVG), with the number for screen readers. */
 export function StarRating({ rating, reviewCount }: { rating: number; reviewCount?: number }) {
   const percent = Math.max(0, Math.min(100, (rating / 5) * 100));
@@ -15,7 +17,7 @@ export function StarRating({ rating, reviewCount }: { rating: number; reviewCoun
       </span>
       {reviewCount !== undefined && (
         <span className="text-xs text-gray-600">
-          ({reviewCount.toLocaleString("en-US")}
+          ({formatCount(reviewCount)}
           <span className="sr-only"> reviews</span>)
         </span>
       )}

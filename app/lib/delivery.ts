@@ -1,4 +1,5 @@
 /** Estimated delivery (spec §9): order day + 5 days standard, + 2 days express. */
+import { formatLongDateWithWeekday } from "./format.ts";
 import { SHIPPING_METHODS, type ShippingMethod } from "./pricing.ts";
 
 const DAY_MS = 86_400_000;
@@ -8,15 +9,7 @@ export function estimatedDeliveryDate(method: ShippingMethod, now: Date): string
   return new Date(now.getTime() + SHIPPING_METHODS[method].deliveryDays * DAY_MS).toISOString().slice(0, 10);
 }
 
-const DELIVERY_DATE_FORMAT = new Intl.DateTimeFormat("en-US", {
-  weekday: "long",
-  year: "numeric",
-  month: "long",
-  day: "numeric",
-  timeZone: "UTC",
-});
-
 /** "2026-11-27" → "Friday, November 27, 2026" (the date itself, whatever the reader's zone). */
 export function formatDeliveryDate(isoDate: string): string {
-  return DELIVERY_DATE_FORMAT.format(new Date(`${isoDate}T00:00:00Z`));
+  return formatLongDateWithWeekday(isoDate);
 }

@@ -27,6 +27,16 @@ describe("formatCents", () => {
   ])("%i → %s", (cents, text) => {
     expect(formatCents(cents)).toBe(text);
   });
+
+  it("writes every amount as Intl's USD currency format does", () => {
+    const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+    const amounts = [1, 5, 9, 10, 99, 100, 101, 999, 1_000, 99_999, 100_000, 123_456_789, 2_000_000_00];
+    for (let cents = 0; cents < 3_000; cents += 7) amounts.push(cents);
+    for (const cents of amounts) {
+      expect(formatCents(cents), String(cents)).toBe(usd.format(cents / 100));
+      expect(formatCents(-cents), String(-cents)).toBe(usd.format(-cents / 100).replace("-$0.00", "$0.00"));
+    }
+  });
 });
 
 describe("discountPercent", () => {

@@ -1,4 +1,5 @@
 /** Money is integer cents everywhere; these are the only conversions. */
+import { groupThousands } from "./format.ts";
 
 /** "129.99" or 129.99 → 12999. Throws on anything that is not a non-negative amount. */
 export function toCents(amount: string | number): number {
@@ -8,11 +9,11 @@ export function toCents(amount: string | number): number {
   return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }
 
-const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-
-/** 12999 → "$129.99" (prices shown in dollars with 2 decimals). */
+/** 12999 → "$129.99", -500 → "-$5.00" (prices shown in dollars with 2 decimals; no `Intl`, see format.ts). */
 export function formatCents(cents: number): string {
-  return dollars.format(cents / 100);
+  const whole = Math.round(Math.abs(cents));
+  const sign = cents < 0 && whole > 0 ? "-" : "";
+  return `${sign}$${groupThousands(Math.floor(whole / 100))}.${String(whole % 100).padStart(2, "0")}`;
 }
 
 /** Whole percent saved from original to current price, or null when there is no saving. */

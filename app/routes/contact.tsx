@@ -15,6 +15,7 @@ import {
   contactTooManyMessage,
 } from "../domain/contact/contact-form.ts";
 import { parseContactForm, saveContactMessage } from "../domain/contact/contact-message.server.ts";
+import { formatCount } from "../lib/format.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { hitRateLimit } from "../services/rate-limit.server.ts";
@@ -276,7 +277,7 @@ function ContactForm({
         {message.error ?? (
           <p id="contact-message-hint" className="mt-1 text-sm text-gray-600">
             Please include your order number if your message is about an order. {CONTACT_LIMITS.message.min}–
-            {CONTACT_LIMITS.message.max.toLocaleString("en-US")} characters.
+            {formatCount(CONTACT_LIMITS.message.max)} characters.
           </p>
         )}
       </div>

@@ -34,6 +34,7 @@ import {
   validateReview,
 } from "../domain/reviews/write-review.server.ts";
 import { productsUrl } from "../lib/catalog-constants.ts";
+import { formatCount } from "../lib/format.ts";
 import { discountPercent, formatCents } from "../lib/money.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { stockLevel, stockMessage } from "../lib/stock.ts";
@@ -240,7 +241,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
               <StarRating rating={product.rating} />
               <span className="font-semibold text-gray-900">{product.rating.toFixed(1)}</span>
               <a href="#reviews" className="inline-flex min-h-6 items-center text-brand-700 hover:underline">
-                {`${product.reviewCount.toLocaleString("en-US")} ${product.reviewCount === 1 ? "review" : "reviews"}`}
+                {`${formatCount(product.reviewCount)} ${product.reviewCount === 1 ? "review" : "reviews"}`}
               </a>
             </div>
           </div>

@@ -4,6 +4,7 @@ import { HELP_PAGE_SLUGS, HELP_PAGES, helpPath } from "../content/help/pages.ts"
 import { getDb } from "../db/client.server.ts";
 import { getHtmlSitemapProducts } from "../domain/catalog/sitemap.server.ts";
 import { CATEGORY_TREE, productsUrl } from "../lib/catalog-constants.ts";
+import { formatCount } from "../lib/format.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { SHOP_LINKS } from "../lib/site-links.ts";
 import type { Route } from "./+types/sitemap";
@@ -97,14 +98,13 @@ export default function Sitemap({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-gray-600">
           {products.length < total ? (
             <>
-              The {products.length.toLocaleString("en-US")} newest of {total.toLocaleString("en-US")}{" "}
-              products.{" "}
+              The {formatCount(products.length)} newest of {formatCount(total)} products.{" "}
               <Link to="/products" className="font-medium text-brand-700 underline">
                 Browse all products
               </Link>
             </>
           ) : (
-            `All ${total.toLocaleString("en-US")} products, newest first.`
+            `All ${formatCount(total)} products, newest first.`
           )}
         </p>
         {products.length > 0 && (

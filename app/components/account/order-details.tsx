@@ -3,6 +3,7 @@ import { countryName } from "../../domain/checkout/shipping-form.ts";
 import { ORDER_STATUS_LABELS } from "../../domain/orders/order-status.ts";
 import type { OrderDetails as StoredOrder } from "../../domain/orders/orders.server.ts";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
+import { formatShortDate } from "../../lib/format.ts";
 import { formatCents } from "../../lib/money.ts";
 import { SHIPPING_METHODS, TAX_LABEL } from "../../lib/pricing.ts";
 
@@ -11,16 +12,9 @@ export type AccountOrder = Omit<StoredOrder, "id" | "email" | "items"> & {
   items: Omit<StoredOrder["items"][number], "imageKey">[];
 };
 
-const orderDate = new Intl.DateTimeFormat("en-US", {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  timeZone: "UTC",
-});
-
 /** "2026-11-20T15:30:00.000Z" → a <time> reading "Nov 20, 2026" (UTC, so server and browser agree). */
 export function OrderDate({ iso }: { iso: string }) {
-  return <time dateTime={iso}>{orderDate.format(new Date(iso))}</time>;
+  return <time dateTime={iso}>{formatShortDate(iso)}</time>;
 }
 
 /** One of the user's orders: items, where it goes, how it was paid, what it cost. */

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import type { FacetCount } from "../../lib/catalog-types.ts";
+import { formatCount } from "../../lib/format.ts";
 import {
   type ListingQuery,
   listingHref,
@@ -163,7 +164,7 @@ export function FilterSidebar({
                     onClick={(event) => toggleCategory(event, category.value)}
                   />
                   <span className="flex-1">{category.label}</span>
-                  <span className="text-gray-600">({category.count.toLocaleString("en-US")})</span>
+                  <span className="text-gray-600">({formatCount(category.count)})</span>
                 </label>
               </li>
             ))}
@@ -184,7 +185,7 @@ export function FilterSidebar({
                     defaultChecked={query.brands.includes(brand.value)}
                   />
                   <span className="flex-1">{brand.label}</span>
-                  <span className="text-gray-600">({brand.count.toLocaleString("en-US")})</span>
+                  <span className="text-gray-600">({formatCount(brand.count)})</span>
                 </label>
               </li>
             ))}

@@ -2,6 +2,7 @@ import { X } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Form, Link, useLocation, useNavigate } from "react-router";
 import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
+import { formatCount } from "../../lib/format.ts";
 import {
   type ListingQuery,
   listingHref,
@@ -70,7 +71,7 @@ export function ListingView({
           <ActiveFilters path={path} query={query} fixed={fixed} brands={facets.brands} />
           <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-gray-700" aria-live="polite">
-              Showing {total.toLocaleString("en-US")} results
+              Showing {formatCount(total)} results
             </p>
             <SortForm key={location.search} path={path} query={query} fixed={fixed} />
           </div>

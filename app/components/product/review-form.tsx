@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { REVIEW_LIMITS, REVIEW_RATINGS } from "../../domain/reviews/review-limits.ts";
+import { formatCount } from "../../lib/format.ts";
 import { FormAlert, SUBMIT_BUTTON } from "../account/form-alert.tsx";
 
 /** What the server answered to a refused review form (shown beside the fields). */
@@ -95,7 +96,7 @@ export function ReviewForm({
           className={INPUT}
         />
         <p id="review-body-hint" className="mt-1 text-sm text-gray-600">
-          {`Up to ${REVIEW_LIMITS.bodyMax.toLocaleString("en-US")} characters.`}
+          {`Up to ${formatCount(REVIEW_LIMITS.bodyMax)} characters.`}
         </p>
         {fieldError("body")}
       </div>

@@ -1,6 +1,7 @@
 import { Flag, LogIn, PenLine, ThumbsUp } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { ProductReview } from "../../domain/reviews/list-reviews.server.ts";
+import { formatCount, formatLongDate } from "../../lib/format.ts";
 import { StarRating } from "../star-rating.tsx";
 import { DeleteReviewForm, ReviewForm, type ReviewFormFeedback } from "./review-form.tsx";
 
@@ -11,13 +12,6 @@ export interface ReviewViewer {
   helpful: number[];
   reported: number[];
 }
-
-const reviewDate = new Intl.DateTimeFormat("en-US", {
-  year: "numeric",
-  month: "long",
-  day: "numeric",
-  timeZone: "UTC",
-});
 
 /**
  * The product's rating summary and its latest written reviews (texts rendered as text, never
@@ -52,7 +46,7 @@ export function ReviewsPanel({
         </p>
         <StarRating rating={rating} />
         <p className="text-sm text-gray-700">
-          {`Based on ${reviewCount.toLocaleString("en-US")} ${reviewCount === 1 ? "review" : "reviews"}`}
+          {`Based on ${formatCount(reviewCount)} ${reviewCount === 1 ? "review" : "reviews"}`}
         </p>
         {!viewer && (
           <Link
@@ -112,7 +106,7 @@ export function ReviewsPanel({
                       <span className="font-medium text-gray-800">{review.authorName}</span>
                       <span aria-hidden="true"> · </span>
                       <span className="sr-only">, </span>
-                      <time dateTime={review.createdAt}>{reviewDate.format(new Date(review.createdAt))}</time>
+                      <time dateTime={review.createdAt}>{formatLongDate(review.createdAt)}</time>
                     </p>
                     <p className="mt-3 whitespace-pre-line break-words text-gray-700">{review.body}</p>
                     <ReviewActions
@@ -170,9 +164,7 @@ function ReviewActions({
     <div className="mt-3 flex flex-wrap items-center gap-3 text-sm text-gray-700">
       {count > 0 && (
         <p>
-          {count === 1
-            ? "1 person found this helpful."
-            : `${count.toLocaleString("en-US")} people found this helpful.`}
+          {count === 1 ? "1 person found this helpful." : `${formatCount(count)} people found this helpful.`}
         </p>
       )}
       {mine ? (
