@@ -38,20 +38,22 @@ export function groupThousands(whole: number): string {
   return grouped;
 }
 
+/** An ISO timestamp, or a YYYY-MM-DD date read as midnight UTC. */
+const utcDate = (iso: string) => new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
+
 /** An ISO timestamp or YYYY-MM-DD → "November 23, 2026" (the UTC calendar date). */
 export function formatLongDate(iso: string): string {
-  const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
+  const date = utcDate(iso);
   return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 }
 
 /** An ISO timestamp or YYYY-MM-DD → "Nov 23, 2026" (the UTC calendar date). */
 export function formatShortDate(iso: string): string {
-  const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
+  const date = utcDate(iso);
   return `${MONTHS[date.getUTCMonth()]?.slice(0, 3)} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 }
 
 /** An ISO timestamp or YYYY-MM-DD → "Monday, November 23, 2026" (the UTC calendar date). */
 export function formatLongDateWithWeekday(iso: string): string {
-  const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
-  return `${WEEKDAYS[date.getUTCDay()]}, ${formatLongDate(date.toISOString())}`;
+  return `${WEEKDAYS[utcDate(iso).getUTCDay()]}, ${formatLongDate(iso)}`;
 }

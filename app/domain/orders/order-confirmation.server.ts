@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from "kysely";
 import type { Database } from "../../db/database.server.ts";
+import type { DB } from "../../db/schema.ts";
 import { logger } from "../../services/logger.server.ts";
 import type { Mailer } from "../../services/mailer.server.ts";
 import { renderOrderConfirmation } from "./order-email.tsx";
@@ -35,8 +37,11 @@ export const CONFIRMATION_RETRY = {
   batch: 50,
 } as const;
 
-/** Attempts claimed at or before this have had their grace time. */
-const graceCutoff = (now: Date) => new Date(now.getTime() - CONFIRMATION_RETRY.graceMs).toISOString();
+/** The order's latest attempt (if any) was claimed long enough ago to be tried again. */
+const graceOver = (eb: ExpressionBuilder<DB, "orders">, now: Date) => {
+  const cutoff = new Date(now.getTime() - CONFIRMATION_RETRY.graceMs).toISOString();
+  return eb.or([eb("confirmationClaimedAt", "is", null), eb("confirmationClaimedAt", "<=", cutoff)]);
+};
 
 /**
  * Sends the confirmation of one order, if it still needs one and this call wins the attempt: the
@@ -65,9 +70,7 @@ export async function sendOrderConfirmation(
     .where("id", "=", row.id)
     .where("confirmationAttempts", "=", row.confirmationAttempts)
     .where("confirmationSentAt", "is", null)
-    .where((eb) =>
-      eb.or([eb("confirmationClaimedAt", "is", null), eb("confirmationClaimedAt", "<=", graceCutoff(now))]),
-    )
+    .where((eb) => graceOver(eb, now))
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return "skipped";
   return deliver(db, mailer, shop, orderNumber, attempt, now);
@@ -130,9 +133,7 @@ export async function sendPendingConfirmations(
     .selectFrom("orders")
     .select("number")
     .where("confirmationSentAt", "is", null)
-    .where((eb) =>
-      eb.or([eb("confirmationClaimedAt", "is", null), eb("confirmationClaimedAt", "<=", graceCutoff(now))]),
-    )
+    .where((eb) => graceOver(eb, now))
     .where("createdAt", ">=", new Date(now.getTime() - CONFIRMATION_RETRY.maxAgeMs).toISOString())
     .where("confirmationAttempts", "<", CONFIRMATION_RETRY.maxAttempts)
     .where("status", "!=", "cancelled")
