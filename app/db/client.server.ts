@@ -1,4 +1,5 @@
 import { createOrUpdateUser, DEMO_ADMIN } from "../domain/accounts/users.server.ts";
+import { attachSearchIndex, detachSearchIndex } from "../domain/catalog/search-index.server.ts";
 import { getEnv } from "../env.server.ts";
 import { type Auth, createAuth } from "../services/auth/auth.server.ts";
 import { sendPasswordResetEmail } from "../services/auth/password-reset-email.server.ts";
@@ -58,6 +59,8 @@ async function openServices(): Promise<AppServices> {
     await createOrUpdateUser({ auth, db }, { ...DEMO_ADMIN, role: "admin" });
     logger.info({ email: DEMO_ADMIN.email }, "no users yet: demo admin created (local use only)");
   }
+  // searches are answered from memory once the first index is built (decision 004, revision 3)
+  attachSearchIndex(db);
   return { db, files, auth };
 }
 
@@ -69,5 +72,6 @@ export async function closeServices(): Promise<void> {
   if (!services) return;
   const { db } = await services;
   services = undefined;
+  await detachSearchIndex(db);
   await db.destroy();
 }

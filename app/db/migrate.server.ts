@@ -10,6 +10,7 @@ import * as admin from "./migrations/2026-11-23T0700-admin.ts";
 import * as catalogRollups from "./migrations/2026-11-23T0800-catalog-rollups.ts";
 import * as orderConfirmations from "./migrations/2026-11-23T0900-order-confirmations.ts";
 import * as confirmationClaims from "./migrations/2026-11-23T1000-confirmation-claims.ts";
+import * as catalogVersion from "./migrations/2026-11-23T1100-catalog-version.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-23T0800-catalog-rollups": catalogRollups,
   "2026-11-23T0900-order-confirmations": orderConfirmations,
   "2026-11-23T1000-confirmation-claims": confirmationClaims,
+  "2026-11-23T1100-catalog-version": catalogVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -131,6 +131,15 @@ export interface CatalogCategoryTotalsTable {
   productCount: number;
 }
 
+/**
+ * One row: bumped by triggers on every product write that changes what a listing filters, sorts
+ * or searches on (migration 1100); the in-memory search index answers only at its own version.
+ */
+export interface CatalogVersionTable {
+  id: number;
+  version: number;
+}
+
 /** catalog_price_bands summed over brands (migration 0320). */
 export interface CatalogPriceBandTotalsTable {
   categoryId: string;
@@ -331,6 +340,7 @@ export interface DB {
   catalogCategoryTotals: CatalogCategoryTotalsTable;
   catalogPriceBands: CatalogPriceBandsTable;
   catalogPriceBandTotals: CatalogPriceBandTotalsTable;
+  catalogVersion: CatalogVersionTable;
   coupons: CouponsTable;
   orders: OrdersTable;
   orderItems: OrderItemsTable;

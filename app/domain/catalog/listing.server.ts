@@ -5,6 +5,7 @@ import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
 import { type ListingQuery, PAGE_SIZE, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
 import { selectCardColumns, toProductCards } from "./product-card.server.ts";
+import { type IndexAnswer, searchFromIndex } from "./search-index.server.ts";
 
 export type { FacetCount } from "../../lib/catalog-types.ts";
 
@@ -22,25 +23,17 @@ type Omit = "category" | "brand" | "facets" | null;
 
 const CATEGORY_NAMES = new Map(CATEGORY_TREE.map((c) => [c.id, c.name]));
 
-/** The listing: one page of products, the total, and facet counts for categories and brands. */
+/**
+ * The listing: one page of products, the total, and facet counts for categories and brands. A
+ * search is answered by the in-memory search index when the database has a fresh one
+ * (search-index.server.ts), else — like every other listing — by SQL.
+ */
 export async function searchProducts(db: Database, parsed: ListingQuery): Promise<ListingResult> {
-  const engine = engineOf(db);
   const brandKeys = listBrandKeys(db);
   const query = await withBrandKeys(parsed, brandKeys);
-  const counts = hasRowFilters(query) ? countFromProducts(db, query, engine) : countFromFacets(db, query);
-  const [rows, { total, categoryCounts, brandCounts }, keys] = await Promise.all([
-    selectCardColumns(db)
-      .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
-      .$call((qb) => {
-        let ordered = qb;
-        for (const [expression, direction] of orderBy(query))
-          ordered = ordered.orderBy(expression, direction);
-        return ordered;
-      })
-      .limit(PAGE_SIZE)
-      .offset((query.page - 1) * PAGE_SIZE)
-      .execute(),
-    counts,
+  const indexed = query.search ? await searchFromIndex(db, query) : null;
+  const [{ rows, total, categoryCounts, brandCounts }, keys] = await Promise.all([
+    indexed ? pageFromIndex(db, indexed) : pageFromSql(db, query),
     brandKeys,
   ]);
   // brand counts by the URL's value (see withBrandKeys)
@@ -72,6 +65,45 @@ interface Counts {
   total: number;
   categoryCounts: Map<string, number>;
   brandCounts: Map<string, number>;
+}
+
+type CardRows = Awaited<ReturnType<ReturnType<typeof selectCardColumns>["execute"]>>;
+
+/** The listing by SQL alone (exported for the tests that hold the index to it). */
+export async function pageFromSql(db: Database, query: ListingQuery): Promise<Counts & { rows: CardRows }> {
+  const engine = engineOf(db);
+  const counts = hasRowFilters(query) ? countFromProducts(db, query, engine) : countFromFacets(db, query);
+  const [rows, answer] = await Promise.all([
+    selectCardColumns(db)
+      .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
+      .$call((qb) => {
+        let ordered = qb;
+        for (const [expression, direction] of orderBy(query))
+          ordered = ordered.orderBy(expression, direction);
+        return ordered;
+      })
+      .limit(PAGE_SIZE)
+      .offset((query.page - 1) * PAGE_SIZE)
+      .execute(),
+    counts,
+  ]);
+  return { rows, ...answer };
+}
+
+/** The index's page of ids as card rows, in its order. */
+async function pageFromIndex(db: Database, answer: IndexAnswer): Promise<Counts & { rows: CardRows }> {
+  const rows =
+    answer.ids.length === 0
+      ? []
+      : await selectCardColumns(db).where("products.id", "in", answer.ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return {
+    // a product archived since the index was read is left out (the next search is answered by SQL)
+    rows: answer.ids.flatMap((id) => byId.get(id) ?? []),
+    total: answer.total,
+    categoryCounts: answer.categoryCounts,
+    brandCounts: answer.brandCounts,
+  };
 }
 
 /** Filters that look inside products (price, rating, flags, search) need counting the products. */

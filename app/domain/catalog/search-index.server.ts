@@ -1,0 +1,669 @@
+import type { Database } from "../../db/database.server.ts";
+import { type ListingQuery, PAGE_SIZE, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
+import { logger } from "../../services/logger.server.ts";
+
+/**
+ * The search index kept in the process's memory (decision 004, revision 3): every live product's
+ * filter and sort keys in typed arrays, and word postings — the lower-cased, whitespace-separated
+ * words of name, description, brand, category and subcategory, each with the products that hold
+ * it. A search word (it holds no whitespace) occurs in a field exactly when it is a substring of
+ * one of the field's words, so the products matching it are the union of the postings of the
+ * vocabulary words that contain it — found by one scan of the vocabulary, whatever its length
+ * (1 or 2 characters included). Counting, facets and the page's order are then loops over the
+ * matches' typed-array keys: no product row is visited.
+ *
+ * It answers only while it is fresh: triggers bump `catalog_version` on every product write that
+ * changes what a listing filters, sorts or searches on (migration 1100), and a search whose
+ * version differs from the index's is answered by SQL while a new index is built in the
+ * background (in slices between requests).
+ */
+export class CatalogSearchIndex {
+  /** the catalogue version the index was built at */
+  readonly version: number;
+  /** live products, ordered by id: position → id */
+  readonly ids: Float64Array;
+  private readonly categoryOf: Uint16Array;
+  private readonly subcategoryOf: Uint16Array;
+  private readonly brandOf: Uint32Array;
+  private readonly price: Float64Array;
+  private readonly rating: Float64Array;
+  private readonly flags: Uint8Array;
+  /** dense rank of the rating, 0 for the highest */
+  private readonly ratingRank: Uint32Array;
+  private readonly ratingRanks: number;
+  private readonly reviewCount: Float64Array;
+  private readonly maxReviewCount: number;
+  /** dense rank of created_at, 0 for the newest */
+  private readonly createdRank: Uint32Array;
+  /** category ids and subcategory ids by number (subcategory 0 = none); brand keys (lower case) */
+  private readonly categories: string[];
+  private readonly subcategories: string[];
+  private readonly brandKeys: string[];
+  /** the vocabulary as one string, "\n" after each word, and where each word starts */
+  private readonly vocabulary: string;
+  private readonly wordStarts: Int32Array;
+  /** postings: the positions holding word w are postings[offsets[w] .. offsets[w + 1]) */
+  private readonly offsets: Int32Array;
+  private readonly postings: Int32Array;
+  /** the same for the names alone (the Featured sort ranks name matches first) */
+  private readonly nameOffsets: Int32Array;
+  private readonly namePostings: Int32Array;
+
+  constructor(parts: IndexParts) {
+    this.version = parts.version;
+    this.ids = parts.ids;
+    this.categoryOf = parts.categoryOf;
+    this.subcategoryOf = parts.subcategoryOf;
+    this.brandOf = parts.brandOf;
+    this.price = parts.price;
+    this.rating = parts.rating;
+    this.flags = parts.flags;
+    this.ratingRank = parts.ratingRank;
+    this.ratingRanks = parts.ratingRanks;
+    this.reviewCount = parts.reviewCount;
+    this.maxReviewCount = parts.maxReviewCount;
+    this.createdRank = parts.createdRank;
+    this.categories = parts.categories;
+    this.subcategories = parts.subcategories;
+    this.brandKeys = parts.brandKeys;
+    this.vocabulary = parts.vocabulary;
+    this.wordStarts = parts.wordStarts;
+    this.offsets = parts.offsets;
+    this.postings = parts.postings;
+    this.nameOffsets = parts.nameOffsets;
+    this.namePostings = parts.namePostings;
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** distinct words in the vocabulary */
+  get wordsCount(): number {
+    return this.wordStarts.length - 1;
+  }
+
+  /** Bytes held by the typed arrays and the vocabulary (an estimate of the index's memory). */
+  get bytes(): number {
+    const arrays = [
+      this.ids,
+      this.categoryOf,
+      this.subcategoryOf,
+      this.brandOf,
+      this.price,
+      this.rating,
+      this.flags,
+      this.ratingRank,
+      this.reviewCount,
+      this.createdRank,
+      this.wordStarts,
+      this.offsets,
+      this.postings,
+      this.nameOffsets,
+      this.namePostings,
+    ];
+    return arrays.reduce((sum, a) => sum + a.byteLength, 0) + this.vocabulary.length * 2;
+  }
+
+  /** The vocabulary words that contain `word` (a lower-cased search word without whitespace). */
+  wordsContaining(word: string): number[] {
+    const found: number[] = [];
+    if (word.length === 0 || word.includes("\n")) return found;
+    const starts = this.wordStarts;
+    let from = 0;
+    for (;;) {
+      const at = this.vocabulary.indexOf(word, from);
+      if (at < 0) break;
+      // the word whose span holds `at`: the last start ≤ at
+      let lo = 0;
+      let hi = starts.length - 2;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((starts[mid] as number) <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      found.push(lo);
+      from = starts[lo + 1] as number; // the next word
+    }
+    return found;
+  }
+
+  /**
+   * Products holding every word, as positions: `marks[p] === words.length` after this, for the
+   * positions returned. `marks` must be zeroed and as long as the index.
+   */
+  private matchAll(words: string[], offsets: Int32Array, postings: Int32Array, marks: Uint8Array): number[] {
+    let last: number[] = [];
+    for (let k = 0; k < words.length; k++) {
+      const vocabularyWords = this.wordsContaining(words[k] as string);
+      if (vocabularyWords.length === 0) return [];
+      for (const w of vocabularyWords) {
+        const end = offsets[w + 1] as number;
+        for (let i = offsets[w] as number; i < end; i++) {
+          const p = postings[i] as number;
+          if (marks[p] === k) marks[p] = k + 1;
+        }
+      }
+      last = vocabularyWords;
+    }
+    const all = words.length;
+    const matched: number[] = [];
+    for (const w of last) {
+      const end = offsets[w + 1] as number;
+      for (let i = offsets[w] as number; i < end; i++) {
+        const p = postings[i] as number;
+        if (marks[p] === all) {
+          marks[p] = all + 1; // collected once
+          matched.push(p);
+        }
+      }
+    }
+    for (const p of matched) marks[p] = all;
+    return matched;
+  }
+
+  /**
+   * The listing's answer for a query with a search term: the page's product ids in order, the
+   * total, and the category and brand facet counts — the same as the SQL in listing.server.ts.
+   */
+  search(query: ListingQuery): IndexAnswer {
+    const words = searchWords(query.search ?? "");
+    const answer: IndexAnswer = { ids: [], total: 0, categoryCounts: new Map(), brandCounts: new Map() };
+    if (words.length === 0) return answer;
+    const marks = new Uint8Array(this.size);
+    const matched = this.matchAll(words, this.offsets, this.postings, marks);
+    if (matched.length === 0) return answer;
+
+    // filters: -1 = no product can match (an unknown category, subcategory or brand)
+    const category = query.category === null ? null : this.categories.indexOf(query.category);
+    const subcategory = query.subcategory === null ? null : this.subcategories.indexOf(query.subcategory);
+    let brandWanted: Uint8Array | null = null;
+    if (query.brands.length > 0) {
+      const wanted = new Set(query.brands.map((b) => b.toLowerCase()));
+      brandWanted = new Uint8Array(this.brandKeys.length);
+      this.brandKeys.forEach((key, b) => {
+        if (wanted.has(key)) brandWanted![b] = 1;
+      });
+    }
+    const minPrice = query.minPrice > PRICE_MIN ? query.minPrice * 100 : -Infinity;
+    const maxPrice = query.maxPrice < PRICE_MAX ? query.maxPrice * 100 : Infinity;
+    const minRating = query.rating ? query.rating : -Infinity;
+    const flagMask =
+      (query.featured ? FEATURED : 0) |
+      (query.newArrival ? NEW_ARRIVAL : 0) |
+      (query.bestSeller ? BEST_SELLER : 0) |
+      (query.deals ? DEAL : 0);
+
+    const categoryCounts = new Float64Array(this.categories.length);
+    const brandCounts = new Float64Array(this.brandKeys.length);
+    const listed: number[] = [];
+    for (const p of matched) {
+      const price = this.price[p] as number;
+      if (price < minPrice || price > maxPrice) continue;
+      if ((this.rating[p] as number) < minRating) continue;
+      if (((this.flags[p] as number) & flagMask) !== flagMask) continue;
+      const inCategory =
+        (category === null || this.categoryOf[p] === category) &&
+        (subcategory === null || this.subcategoryOf[p] === subcategory);
+      const brand = this.brandOf[p] as number;
+      const inBrands = brandWanted === null || brandWanted[brand] === 1;
+      // the category facet ignores the category filter, the brand facet the brand filter
+      if (inBrands) categoryCounts[this.categoryOf[p] as number]! += 1;
+      if (inCategory) brandCounts[brand]! += 1;
+      if (inCategory && inBrands) listed.push(p);
+    }
+    answer.total = listed.length;
+    categoryCounts.forEach((count, c) => {
+      if (count > 0) answer.categoryCounts.set(this.categories[c] as string, count);
+    });
+    brandCounts.forEach((count, b) => {
+      if (count > 0) answer.brandCounts.set(this.brandKeys[b] as string, count);
+    });
+
+    const offset = (query.page - 1) * PAGE_SIZE;
+    if (offset >= listed.length) return answer;
+    let nameMatch: Uint8Array | null = null;
+    if (query.sort === "featured") {
+      nameMatch = new Uint8Array(this.size);
+      this.matchAll(words, this.nameOffsets, this.namePostings, nameMatch);
+    }
+    answer.ids = this.order(listed, query.sort, nameMatch, words.length)
+      .slice(offset, offset + PAGE_SIZE)
+      .map((p) => this.ids[p] as number);
+    return answer;
+  }
+
+  /**
+   * The positions in the listing's order (listing.server.ts `orderBy`): a primary key per sort
+   * with the id as the tie-break, packed into one number when it fits (a native numeric sort),
+   * else compared in two steps.
+   */
+  order(
+    positions: number[],
+    sort: ListingQuery["sort"],
+    nameMatch: Uint8Array | null,
+    words: number,
+    packLimit = 2 ** 53,
+  ): number[] {
+    const n = this.size;
+    let primary: (p: number) => number;
+    let primaryMax: number;
+    let idDescending: boolean;
+    switch (sort) {
+      case "price-asc":
+        primary = (p) => this.price[p] as number;
+        primaryMax = maxOf(this.price);
+        idDescending = false;
+        break;
+      case "price-desc": {
+        const max = maxOf(this.price);
+        primary = (p) => max - (this.price[p] as number);
+        primaryMax = max;
+        idDescending = true;
+        break;
+      }
+      case "rating": {
+        const reviews = this.maxReviewCount + 1;
+        primary = (p) =>
+          (this.ratingRank[p] as number) * reviews + (this.maxReviewCount - (this.reviewCount[p] as number));
+        primaryMax = this.ratingRanks * reviews;
+        idDescending = true;
+        break;
+      }
+      case "newest":
+        primary = (p) => this.createdRank[p] as number;
+        primaryMax = n;
+        idDescending = true;
+        break;
+      default: {
+        // name holds every word first, then featured, then rating (all descending), then id
+        const ranks = this.ratingRanks;
+        primary = (p) =>
+          ((nameMatch && nameMatch[p] === words ? 0 : 2) + ((this.flags[p] as number) & FEATURED ? 0 : 1)) *
+            ranks +
+          (this.ratingRank[p] as number);
+        primaryMax = 4 * ranks;
+        idDescending = true;
+      }
+    }
+    // positions are in id order, so the position is the id's tie-break
+    const tie = (p: number) => (idDescending ? n - 1 - p : p);
+    const span = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
+    if ((primaryMax + 1) * span < packLimit) {
+      const keys = new Float64Array(positions.length);
+      for (let i = 0; i < positions.length; i++) {
+        const p = positions[i] as number;
+        keys[i] = primary(p) * span + tie(p);
+      }
+      keys.sort();
+      const ordered = new Array<number>(keys.length);
+      for (let i = 0; i < keys.length; i++) {
+        const t = (keys[i] as number) % span;
+        ordered[i] = idDescending ? n - 1 - t : t;
+      }
+      return ordered;
+    }
+    return [...positions].sort((a, b) => primary(a) - primary(b) || tie(a) - tie(b));
+  }
+}
+
+const FEATURED = 1;
+const NEW_ARRIVAL = 2;
+const BEST_SELLER = 4;
+const DEAL = 8;
+
+function maxOf(values: Float64Array): number {
+  let max = 0;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}
+
+export interface IndexAnswer {
+  /** the page's product ids, in the listing's order */
+  ids: number[];
+  total: number;
+  categoryCounts: Map<string, number>;
+  /** by brand key (the JavaScript lower case of the brand) */
+  brandCounts: Map<string, number>;
+}
+
+interface IndexParts {
+  version: number;
+  ids: Float64Array;
+  categoryOf: Uint16Array;
+  subcategoryOf: Uint16Array;
+  brandOf: Uint32Array;
+  price: Float64Array;
+  rating: Float64Array;
+  flags: Uint8Array;
+  ratingRank: Uint32Array;
+  ratingRanks: number;
+  reviewCount: Float64Array;
+  maxReviewCount: number;
+  createdRank: Uint32Array;
+  categories: string[];
+  subcategories: string[];
+  brandKeys: string[];
+  vocabulary: string;
+  wordStarts: Int32Array;
+  offsets: Int32Array;
+  postings: Int32Array;
+  nameOffsets: Int32Array;
+  namePostings: Int32Array;
+}
+
+// ── building ────────────────────────────────────────────────────────────────────────────────
+
+/** Splits text into the words a search word can be a substring of (searchWords' separators). */
+const SEPARATORS = /[\s\p{Cc}]+/u;
+
+/** A growable Int32 buffer. */
+class IntList {
+  data = new Int32Array(1024);
+  length = 0;
+  push(value: number) {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+}
+
+/** word → number, and the words of each product (positions in order) as one list. */
+class WordCollector {
+  readonly numbers = new Map<string, number>();
+  /** the word numbers of product p: words[starts[p] .. starts[p + 1]) */
+  readonly words = new IntList();
+  readonly starts = new IntList();
+  private lastSeen = new IntList();
+
+  constructor() {
+    this.starts.push(0);
+  }
+
+  /** Adds the next product's fields. */
+  add(position: number, fields: Array<string | null>) {
+    for (const field of fields) {
+      if (!field) continue;
+      for (const word of field.toLowerCase().split(SEPARATORS)) {
+        if (!word) continue;
+        let number = this.numbers.get(word);
+        if (number === undefined) {
+          number = this.numbers.size;
+          this.numbers.set(word, number);
+          this.lastSeen.push(-1);
+        }
+        if (this.lastSeen.data[number] !== position) {
+          this.lastSeen.data[number] = position;
+          this.words.push(number);
+        }
+      }
+    }
+    this.starts.push(this.words.length);
+  }
+
+  /** Postings by word number (in the order of `vocabularySize` words), positions ascending. */
+  postings(
+    vocabularySize: number,
+    renumber: Int32Array | null,
+  ): { offsets: Int32Array; postings: Int32Array } {
+    const offsets = new Int32Array(vocabularySize + 1);
+    const words = this.words.data;
+    const map = (w: number) => (renumber ? (renumber[w] as number) : w);
+    for (let i = 0; i < this.words.length; i++) offsets[map(words[i] as number) + 1]! += 1;
+    for (let w = 0; w < vocabularySize; w++) offsets[w + 1]! += offsets[w] as number;
+    const postings = new Int32Array(this.words.length);
+    const next = offsets.slice(0, vocabularySize);
+    const starts = this.starts.data;
+    for (let p = 0; p + 1 < this.starts.length; p++) {
+      for (let i = starts[p] as number; i < (starts[p + 1] as number); i++) {
+        const w = map(words[i] as number);
+        postings[next[w]!++] = p;
+      }
+    }
+    return { offsets, postings };
+  }
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Dense ranks of `values` in descending order (0 = greatest); strings compare by code unit. */
+function descendingRanks<T extends number | string>(values: T[]): { ranks: Uint32Array; count: number } {
+  const distinct = [...new Set(values)];
+  if (typeof distinct[0] === "number") (distinct as number[]).sort((a, b) => b - a);
+  else distinct.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const rankOf = new Map(distinct.map((v, i) => [v, i]));
+  const ranks = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) ranks[i] = rankOf.get(values[i] as T) as number;
+  return { ranks, count: distinct.length };
+}
+
+/** created_at ranks (0 = newest): by time when every value is a toISOString() instant (the same order as the text), else by the text. */
+function createdRanks(createdAt: string[]): Uint32Array {
+  if (createdAt.every((c) => ISO_INSTANT.test(c))) {
+    return descendingRanks(createdAt.map((c) => Date.parse(c))).ranks;
+  }
+  return descendingRanks(createdAt).ranks;
+}
+
+const CHUNK = 2_000;
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function readCatalogVersion(db: Database): Promise<number> {
+  const row = await db.selectFrom("catalogVersion").select("version").executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+/**
+ * Reads every live product in slices of 2 000 (yielding to requests in between) and builds the
+ * index; null when the catalogue changed while it was read (the index would be stale at once).
+ */
+export async function buildSearchIndex(db: Database): Promise<CatalogSearchIndex | null> {
+  const version = await readCatalogVersion(db);
+  const ids: number[] = [];
+  const categoryOf: number[] = [];
+  const subcategoryOf: number[] = [];
+  const brandOf: number[] = [];
+  const price: number[] = [];
+  const rating: number[] = [];
+  const flags: number[] = [];
+  const reviewCount: number[] = [];
+  const createdAt: string[] = [];
+  const categories = new Map<string, number>();
+  const subcategories = new Map<string, number>([["", 0]]);
+  const brands = new Map<string, number>();
+  const numberOf = (map: Map<string, number>, key: string) => {
+    let n = map.get(key);
+    if (n === undefined) {
+      n = map.size;
+      map.set(key, n);
+    }
+    return n;
+  };
+  const all = new WordCollector();
+  const names = new WordCollector();
+
+  let lastId = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom("products")
+      .select([
+        "id",
+        "name",
+        "description",
+        "brand",
+        "categoryId",
+        "subcategoryId",
+        "priceCents",
+        "discountPercentage",
+        "rating",
+        "reviewCount",
+        "featured",
+        "newArrival",
+        "bestSeller",
+        "createdAt",
+      ])
+      .where("archivedAt", "is", null)
+      .where("id", ">", lastId)
+      .orderBy("id")
+      .limit(CHUNK)
+      .execute();
+    for (const row of rows) {
+      const p = ids.length;
+      ids.push(row.id);
+      categoryOf.push(numberOf(categories, row.categoryId));
+      subcategoryOf.push(numberOf(subcategories, row.subcategoryId ?? ""));
+      brandOf.push(numberOf(brands, row.brand.toLowerCase()));
+      price.push(Number(row.priceCents));
+      rating.push(Number(row.rating));
+      reviewCount.push(Number(row.reviewCount));
+      flags.push(
+        (row.featured ? FEATURED : 0) |
+          (row.newArrival ? NEW_ARRIVAL : 0) |
+          (row.bestSeller ? BEST_SELLER : 0) |
+          (row.discountPercentage !== null ? DEAL : 0),
+      );
+      createdAt.push(String(row.createdAt));
+      all.add(p, [row.name, row.description, row.brand, row.categoryId, row.subcategoryId]);
+      names.add(p, [row.name]);
+    }
+    if (rows.length < CHUNK) break;
+    lastId = rows[rows.length - 1]!.id;
+    await yieldToRequests();
+  }
+  if ((await readCatalogVersion(db)) !== version) return null;
+
+  // the vocabulary string; name words are numbered as in the full vocabulary
+  const vocabularyWords = [...all.numbers.keys()];
+  const wordStarts = new Int32Array(vocabularyWords.length + 1);
+  let at = 0;
+  vocabularyWords.forEach((word, i) => {
+    wordStarts[i] = at;
+    at += word.length + 1;
+  });
+  wordStarts[vocabularyWords.length] = at;
+  const vocabulary = vocabularyWords.length > 0 ? `${vocabularyWords.join("\n")}\n` : "";
+  await yieldToRequests();
+  const { offsets, postings } = all.postings(vocabularyWords.length, null);
+  const renumber = new Int32Array(names.numbers.size);
+  for (const [word, n] of names.numbers) renumber[n] = all.numbers.get(word) as number;
+  await yieldToRequests();
+  const name = names.postings(vocabularyWords.length, renumber);
+  await yieldToRequests();
+  const ratings = descendingRanks(rating);
+  const reviewCounts = Float64Array.from(reviewCount);
+  return new CatalogSearchIndex({
+    version,
+    ids: Float64Array.from(ids),
+    categoryOf: Uint16Array.from(categoryOf),
+    subcategoryOf: Uint16Array.from(subcategoryOf),
+    brandOf: Uint32Array.from(brandOf),
+    price: Float64Array.from(price),
+    rating: Float64Array.from(rating),
+    flags: Uint8Array.from(flags),
+    ratingRank: ratings.ranks,
+    ratingRanks: ratings.count,
+    reviewCount: reviewCounts,
+    maxReviewCount: maxOf(reviewCounts),
+    createdRank: createdRanks(createdAt),
+    categories: [...categories.keys()],
+    subcategories: [...subcategories.keys()],
+    brandKeys: [...brands.keys()],
+    vocabulary,
+    wordStarts,
+    offsets,
+    postings,
+    nameOffsets: name.offsets,
+    namePostings: name.postings,
+  });
+}
+
+// ── one index per database, kept fresh ──────────────────────────────────────────────────────
+
+interface Attached {
+  index: CatalogSearchIndex | null;
+  building: Promise<void> | null;
+  /** no new build before this time (ms): a build may not take more than half the time */
+  notBefore: number;
+  closed: boolean;
+}
+
+const attached = new WeakMap<Database, Attached>();
+
+/** Keeps a search index for `db` from now on (the first build starts at once). */
+export function attachSearchIndex(db: Database): void {
+  if (attached.has(db)) return;
+  const state: Attached = { index: null, building: null, notBefore: 0, closed: false };
+  attached.set(db, state);
+  startBuild(db, state);
+}
+
+/** Stops using and building the index of `db` (before the database closes). */
+export async function detachSearchIndex(db: Database): Promise<void> {
+  const state = attached.get(db);
+  if (!state) return;
+  state.closed = true;
+  attached.delete(db);
+  await state.building;
+}
+
+function startBuild(db: Database, state: Attached) {
+  if (state.building || state.closed || Date.now() < state.notBefore) return;
+  const started = Date.now();
+  state.building = buildSearchIndex(db)
+    .then((index) => {
+      if (state.closed) return;
+      if (index) state.index = index;
+      logger.info(
+        index
+          ? {
+              products: index.size,
+              words: index.wordsCount,
+              megabytes: Math.round(index.bytes / 1e6),
+              ms: Date.now() - started,
+            }
+          : { ms: Date.now() - started },
+        index ? "search index built" : "catalogue changed during the search index build; it will be rebuilt",
+      );
+    })
+    .catch((error: unknown) => {
+      if (!state.closed) logger.warn({ err: error }, "could not build the search index; searches use SQL");
+    })
+    .finally(() => {
+      state.building = null;
+      state.notBefore = Date.now() + (Date.now() - started);
+    });
+}
+
+/**
+ * The index's answer when `db` has a fresh one; otherwise null (the caller answers with SQL)
+ * and a rebuild is started.
+ */
+export async function searchFromIndex(db: Database, query: ListingQuery): Promise<IndexAnswer | null> {
+  const state = attached.get(db);
+  if (!state || state.closed) return null;
+  const version = await readCatalogVersion(db);
+  if (state.index && state.index.version === version) return state.index.search(query);
+  startBuild(db, state);
+  return null;
+}
+
+/** Waits for a fresh index (benchmarks and tests); null when none could be built. */
+export async function searchIndexReady(
+  db: Database,
+  timeoutMs = 600_000,
+): Promise<CatalogSearchIndex | null> {
+  const state = attached.get(db);
+  if (!state) return null;
+  const deadline = Date.now() + timeoutMs;
+  while (!state.closed && Date.now() < deadline) {
+    const version = await readCatalogVersion(db);
+    if (state.index?.version === version) return state.index;
+    state.notBefore = 0;
+    startBuild(db, state);
+    await (state.building ?? new Promise((r) => setTimeout(r, 10)));
+  }
+  return null;
+}

@@ -1,0 +1,266 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, type Database } from "../../app/db/database.server.ts";
+import { searchProducts } from "../../app/domain/catalog/listing.server.ts";
+import {
+  attachSearchIndex,
+  buildSearchIndex,
+  detachSearchIndex,
+  readCatalogVersion,
+  searchFromIndex,
+  searchIndexReady,
+} from "../../app/domain/catalog/search-index.server.ts";
+import { parseListingQuery, SORT_OPTIONS } from "../../app/lib/listing-query.ts";
+import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
+import { ensureCategory, insertProduct } from "../helpers/catalog.ts";
+
+/**
+ * The in-memory search index (decision 004, revision 3) against SQL: for hundreds of random
+ * searches with every filter, sort and page, the page, the total and both facets are the same as
+ * the SQL listing's; it is used only while fresh (catalog_version), and rebuilt after changes.
+ */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
+  };
+}
+
+const TREE: Record<string, Array<string | null>> = {
+  electronics: ["smartphones", "audio", null],
+  home: ["kitchen", null],
+  toys: [null],
+};
+const BRANDS = ["Kestrel", "KESTREL", "Lumen", "Aurora", "Élan", "Nordvik"];
+const NAME_WORDS = [
+  "Wireless",
+  "Headphones",
+  "Classic",
+  "T-Shirt",
+  "Ultra-Light",
+  "Kettle",
+  "Café",
+  "Chair",
+  "Firewire",
+  "4K",
+  "Pro",
+  "(Limited)",
+];
+const TEXT_WORDS = [
+  "wireless",
+  "comfort",
+  "Their",
+  "first",
+  "aid",
+  "kit,",
+  "stainless",
+  "steel.",
+  "bluetooth",
+  "irony",
+  "CAFÉ",
+  "\u00e9lan",
+  "50%",
+  "off",
+];
+const PRICES = [499, 999, 1_000, 10_000, 10_001, 25_050, 49_999, 150_000, 199_999, 250_000];
+const RATINGS = [0, 1, 2.5, 3.9, 4, 4.1, 4.9, 5];
+const DATES = ["2026-01-01T00:00:00.000Z", "2026-02-01T10:00:00.000Z", "2026-03-05T08:30:00.000Z"];
+const TERMS = [
+  "wireless",
+  "ir",
+  "i",
+  "é",
+  "café",
+  "CAFE",
+  "t-shirt",
+  "shirt",
+  "ultra-light",
+  "light",
+  "4k",
+  "(limited)",
+  "50%",
+  "kit,",
+  "aid kit",
+  "wireless comfort",
+  "pro kettle",
+  "steel",
+  "electronics",
+  "kitchen",
+  "kestrel",
+  "élan",
+  "nothingmatches",
+  '"quoted',
+  "a*",
+  "NEAR(x",
+  "%",
+  "_",
+  "e",
+  "re",
+];
+
+describe.each(ENGINES)("in-memory search index on %s", (engine) => {
+  let t: TestDatabase;
+  let db: Database;
+  /** a second handle on the same database without an index: the SQL answer */
+  let sqlDb: Database;
+
+  beforeAll(async () => {
+    t = await createTestDatabase(engine);
+    db = t.db;
+    sqlDb = createDatabase(t.url);
+    for (const [category, subs] of Object.entries(TREE)) {
+      await ensureCategory(db, category);
+      for (const sub of subs) if (sub) await ensureCategory(db, sub, category);
+    }
+    const random = prng(engine === "sqlite" ? 11 : 12);
+    const words = (pool: string[], n: number) => Array.from({ length: n }, () => random.pick(pool)).join(" ");
+    for (let i = 0; i < 240; i++) {
+      const categoryId = random.pick(Object.keys(TREE));
+      const price = random.pick(PRICES);
+      const discounted = random.next() < 0.3;
+      await insertProduct(db, {
+        categoryId,
+        subcategoryId: random.pick(TREE[categoryId]!),
+        name: `${words(NAME_WORDS, 1 + random.int(3))} ${i}`,
+        description: words(TEXT_WORDS, random.int(8)),
+        brand: random.pick(BRANDS),
+        priceCents: price,
+        originalPriceCents: discounted ? price * 2 : null,
+        discountPercentage: discounted ? 50 : null,
+        rating: random.pick(RATINGS),
+        reviewCount: random.int(4),
+        featured: random.next() < 0.3 ? 1 : 0,
+        newArrival: random.next() < 0.3 ? 1 : 0,
+        bestSeller: random.next() < 0.3 ? 1 : 0,
+        createdAt: random.pick(DATES),
+        archivedAt: random.next() < 0.1 ? "2026-02-01T00:00:00.000Z" : null,
+      });
+    }
+    attachSearchIndex(db);
+    expect(await searchIndexReady(db)).not.toBeNull();
+  });
+  afterAll(async () => {
+    await detachSearchIndex(db);
+    await sqlDb?.destroy();
+    await t?.destroy();
+  });
+
+  /** The listing through the index (asserting it answered) and through SQL, side by side. */
+  async function both(qs: string) {
+    const query = parseListingQuery(new URLSearchParams(qs));
+    expect(await searchFromIndex(db, query), `the index answers ${qs}`).not.toBeNull();
+    const [viaIndex, viaSql] = await Promise.all([searchProducts(db, query), searchProducts(sqlDb, query)]);
+    return { viaIndex, viaSql };
+  }
+
+  it("answers every term with the SQL listing's page, total and facets", async () => {
+    for (const term of TERMS) {
+      const { viaIndex, viaSql } = await both(`search=${encodeURIComponent(term)}`);
+      expect(viaIndex, term).toEqual(viaSql);
+    }
+    // the data holds matches for most terms, so the comparison is not between empty lists
+    const nonEmpty = await Promise.all(
+      TERMS.map(
+        async (term) =>
+          (await searchProducts(sqlDb, parseListingQuery(new URLSearchParams({ search: term })))).total,
+      ),
+    );
+    expect(nonEmpty.filter((n) => n > 0).length).toBeGreaterThan(20);
+  });
+
+  it("matches SQL for 400 random searches with filters, sorts and pages", async () => {
+    const random = prng(engine === "sqlite" ? 21 : 22);
+    const brandValues = [...new Set(BRANDS.map((b) => b.toLowerCase()))];
+    for (let i = 0; i < 400; i++) {
+      const params = new URLSearchParams();
+      params.set("search", random.pick(TERMS));
+      if (random.next() < 0.4) {
+        const category = random.pick(Object.keys(TREE));
+        params.set("category", category);
+        const sub = random.pick(TREE[category]!);
+        if (sub && random.next() < 0.5) params.set("subcategory", sub);
+      }
+      if (random.next() < 0.3) params.append("brand", random.pick(brandValues));
+      if (random.next() < 0.15) params.append("brand", random.pick(brandValues));
+      if (random.next() < 0.3) params.set("minPrice", String(random.pick([0, 10, 100, 250, 1500])));
+      if (random.next() < 0.3) params.set("maxPrice", String(random.pick([100, 250, 500, 1999, 2000])));
+      if (random.next() < 0.3) params.set("rating", String(random.pick([1, 2, 3, 4])));
+      if (random.next() < 0.15) params.set("featured", "true");
+      if (random.next() < 0.15) params.set("new", "true");
+      if (random.next() < 0.15) params.set("bestseller", "true");
+      params.set("sort", random.pick(SORT_OPTIONS).value);
+      if (random.next() < 0.3) params.set("page", String(1 + random.int(4)));
+      const query = parseListingQuery(params, random.next() < 0.1 ? { deals: true } : {});
+      expect(await searchFromIndex(db, query)).not.toBeNull();
+      const [viaIndex, viaSql] = await Promise.all([searchProducts(db, query), searchProducts(sqlDb, query)]);
+      expect(viaIndex, params.toString()).toEqual(viaSql);
+    }
+  });
+
+  it("orders the same whether the sort keys are packed into one number or compared in two steps", async () => {
+    const index = await buildSearchIndex(db);
+    expect(index).not.toBeNull();
+    const positions = Array.from({ length: index!.size }, (_, p) => p).reverse();
+    for (const { value } of SORT_OPTIONS) {
+      expect(index!.order(positions, value, null, 1, 0)).toEqual(index!.order(positions, value, null, 1));
+    }
+  });
+
+  it("finds every vocabulary word that contains a term, short terms included", async () => {
+    const index = await buildSearchIndex(db);
+    const found = (term: string) => new Set(index!.wordsContaining(term));
+    // "ir" is inside firewire, their, first, irony and t-shirt
+    expect(found("ir").size).toBeGreaterThanOrEqual(5);
+    expect(found("\n").size).toBe(0);
+    expect(found("zzzz").size).toBe(0);
+  });
+
+  it("is bypassed while stale: a change is found at once by SQL, then by the rebuilt index", async () => {
+    const before = await readCatalogVersion(db);
+    const id = await insertProduct(db, {
+      categoryId: "toys",
+      subcategoryId: null,
+      name: "Quokkaphone Deluxe",
+    });
+    expect(await readCatalogVersion(db)).toBeGreaterThan(before);
+    const query = parseListingQuery(new URLSearchParams({ search: "quokka" }));
+    // stale: the index does not answer, SQL does, and a rebuild has started
+    expect(await searchFromIndex(db, query)).toBeNull();
+    expect((await searchProducts(db, query)).products.map((p) => p.id)).toEqual([id]);
+    await searchIndexReady(db);
+    expect((await searchFromIndex(db, query))?.ids).toEqual([id]);
+
+    // a stock change (every order makes one) leaves the version, and the index, as they are
+    const version = await readCatalogVersion(db);
+    await db.updateTable("products").set({ stock: 3 }).where("id", "=", id).execute();
+    expect(await readCatalogVersion(db)).toBe(version);
+    expect(await searchFromIndex(db, query)).not.toBeNull();
+
+    // a price change, an archive and a delete each make it stale
+    for (const change of [
+      () => db.updateTable("products").set({ priceCents: 777 }).where("id", "=", id).execute(),
+      () =>
+        db
+          .updateTable("products")
+          .set({ archivedAt: "2026-03-01T00:00:00.000Z" })
+          .where("id", "=", id)
+          .execute(),
+      () => db.deleteFrom("products").where("id", "=", id).execute(),
+    ]) {
+      const at = await readCatalogVersion(db);
+      await change();
+      expect(await readCatalogVersion(db)).toBeGreaterThan(at);
+      expect(await searchFromIndex(db, query)).toBeNull();
+      await searchIndexReady(db);
+    }
+    expect((await searchFromIndex(db, query))?.total).toBe(0);
+  });
+});
