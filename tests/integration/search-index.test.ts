@@ -214,6 +214,25 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
     }
   });
 
+  it("orders Newest by the text of created_at when a value is not a toISOString() instant", async () => {
+    const odd = await insertProduct(db, {
+      categoryId: "toys",
+      subcategoryId: null,
+      name: "Wireless Oddity",
+      createdAt: "2026-02-01 10:00:00",
+    });
+    try {
+      await searchIndexReady(db);
+      for (const term of ["wireless", "i", "odd"]) {
+        const { viaIndex, viaSql } = await both(`search=${term}&sort=newest`);
+        expect(viaIndex, term).toEqual(viaSql);
+      }
+    } finally {
+      await db.deleteFrom("products").where("id", "=", odd).execute();
+      await searchIndexReady(db);
+    }
+  });
+
   it("finds every vocabulary word that contains a term, short terms included", async () => {
     const index = await buildSearchIndex(db);
     const found = (term: string) => new Set(index!.wordsContaining(term));

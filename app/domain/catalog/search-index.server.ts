@@ -429,15 +429,31 @@ class WordCollector {
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** Dense ranks of `values` in descending order (0 = greatest); strings compare by code unit. */
-function descendingRanks<T extends number | string>(values: T[]): { ranks: Uint32Array; count: number } {
-  const distinct = [...new Set(values)];
-  if (typeof distinct[0] === "number") (distinct as number[]).sort((a, b) => b - a);
-  else distinct.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
-  const rankOf = new Map(distinct.map((v, i) => [v, i]));
+/** Dense ranks of `values` in descending order (0 = greatest). */
+function descendingRanks(values: number[]): { ranks: Uint32Array; count: number } {
+  // a native sort of the distinct values, then a binary search per value (1M values: ~0.1 s)
+  const distinct = Float64Array.from(new Set(values)).sort();
+  const count = distinct.length;
   const ranks = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) ranks[i] = rankOf.get(values[i] as T) as number;
-  return { ranks, count: distinct.length };
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as number;
+    let lo = 0;
+    let hi = count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((distinct[mid] as number) < value) lo = mid + 1;
+      else hi = mid;
+    }
+    ranks[i] = count - 1 - lo;
+  }
+  return { ranks, count };
+}
+
+/** The same for text, compared by UTF-16 code unit (the order of ASCII text in both engines). */
+function descendingTextRanks(values: string[]): Uint32Array {
+  const distinct = [...new Set(values)].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const rankOf = new Map(distinct.map((v, i) => [v, i]));
+  return Uint32Array.from(values, (v) => rankOf.get(v) as number);
 }
 
 /** created_at ranks (0 = newest): by time when every value is a toISOString() instant (the same order as the text), else by the text. */
@@ -445,7 +461,7 @@ function createdRanks(createdAt: string[]): Uint32Array {
   if (createdAt.every((c) => ISO_INSTANT.test(c))) {
     return descendingRanks(createdAt.map((c) => Date.parse(c))).ranks;
   }
-  return descendingRanks(createdAt).ranks;
+  return descendingTextRanks(createdAt);
 }
 
 const CHUNK = 2_000;
