@@ -208,9 +208,17 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
   it("orders the same whether the sort keys are packed into one number or compared in two steps", async () => {
     const index = await buildSearchIndex(db);
     expect(index).not.toBeNull();
-    const positions = Array.from({ length: index!.size }, (_, p) => p).reverse();
+    const positions = Int32Array.from({ length: index!.size }, (_, p) => p);
     for (const { value } of SORT_OPTIONS) {
-      expect(index!.order(positions, value, null, 1, 0)).toEqual(index!.order(positions, value, null, 1));
+      const compared = index!.order(positions, value, null, 1, positions.length, 0);
+      expect(compared).toHaveLength(index!.size);
+      expect(index!.order(positions, value, null, 1), value).toEqual(compared);
+      // the first pages through the bounded heap
+      for (const limit of [1, 5, 24]) {
+        expect(index!.order(positions, value, null, 1, limit), `${value} first ${limit}`).toEqual(
+          compared.slice(0, limit),
+        );
+      }
     }
   });
 

@@ -26,6 +26,7 @@ export class CatalogSearchIndex {
   private readonly subcategoryOf: Uint16Array;
   private readonly brandOf: Uint32Array;
   private readonly price: Float64Array;
+  private readonly maxPrice: number;
   private readonly rating: Float64Array;
   private readonly flags: Uint8Array;
   /** dense rank of the rating, 0 for the highest */
@@ -56,6 +57,7 @@ export class CatalogSearchIndex {
     this.subcategoryOf = parts.subcategoryOf;
     this.brandOf = parts.brandOf;
     this.price = parts.price;
+    this.maxPrice = maxOf(parts.price);
     this.rating = parts.rating;
     this.flags = parts.flags;
     this.ratingRank = parts.ratingRank;
@@ -129,37 +131,60 @@ export class CatalogSearchIndex {
   }
 
   /**
-   * Products holding every word, as positions: `marks[p] === words.length` after this, for the
-   * positions returned. `marks` must be zeroed and as long as the index.
+   * Scratch space for one search at a time (searches are synchronous), allocated once: fresh
+   * megabyte-sized typed arrays cost more in page faults than the loops that use them.
    */
-  private matchAll(words: string[], offsets: Int32Array, postings: Int32Array, marks: Uint8Array): number[] {
-    let last: number[] = [];
-    for (let k = 0; k < words.length; k++) {
-      const vocabularyWords = this.wordsContaining(words[k] as string);
-      if (vocabularyWords.length === 0) return [];
-      for (const w of vocabularyWords) {
+  private scratchSpace: {
+    marks: Uint8Array;
+    nameMarks: Uint8Array;
+    listed: Int32Array;
+    keys: Float64Array;
+  } | null = null;
+  private scratch() {
+    this.scratchSpace ??= {
+      marks: new Uint8Array(this.size),
+      nameMarks: new Uint8Array(this.size),
+      listed: new Int32Array(this.size),
+      keys: new Float64Array(this.size),
+    };
+    return this.scratchSpace;
+  }
+
+  /**
+   * Marks the products holding every search word: afterwards `marks[p] === words` exactly for
+   * them. `vocabulary[k]` is the vocabulary words containing search word k; `marks` is zeroed.
+   * Calls `found` once per match.
+   */
+  private matchAll(
+    vocabulary: number[][],
+    offsets: Int32Array,
+    postings: Int32Array,
+    marks: Uint8Array,
+    found?: (p: number) => void,
+  ): void {
+    const words = vocabulary.length;
+    for (let k = 0; k < words; k++) {
+      for (const w of vocabulary[k] as number[]) {
         const end = offsets[w + 1] as number;
         for (let i = offsets[w] as number; i < end; i++) {
           const p = postings[i] as number;
           if (marks[p] === k) marks[p] = k + 1;
         }
       }
-      last = vocabularyWords;
     }
-    const all = words.length;
-    const matched: number[] = [];
+    if (!found) return;
+    // each match once: through the last word's postings, stepping its mark past `words` and back
+    const last = vocabulary[words - 1] as number[];
     for (const w of last) {
       const end = offsets[w + 1] as number;
       for (let i = offsets[w] as number; i < end; i++) {
         const p = postings[i] as number;
-        if (marks[p] === all) {
-          marks[p] = all + 1; // collected once
-          matched.push(p);
+        if (marks[p] === words) {
+          marks[p] = words + 1;
+          found(p);
         }
       }
     }
-    for (const p of matched) marks[p] = all;
-    return matched;
   }
 
   /**
@@ -170,9 +195,8 @@ export class CatalogSearchIndex {
     const words = searchWords(query.search ?? "");
     const answer: IndexAnswer = { ids: [], total: 0, categoryCounts: new Map(), brandCounts: new Map() };
     if (words.length === 0) return answer;
-    const marks = new Uint8Array(this.size);
-    const matched = this.matchAll(words, this.offsets, this.postings, marks);
-    if (matched.length === 0) return answer;
+    const vocabulary = words.map((word) => this.wordsContaining(word));
+    if (vocabulary.some((found) => found.length === 0)) return answer;
 
     // filters: -1 = no product can match (an unknown category, subcategory or brand)
     const category = query.category === null ? null : this.categories.indexOf(query.category);
@@ -194,14 +218,16 @@ export class CatalogSearchIndex {
       (query.bestSeller ? BEST_SELLER : 0) |
       (query.deals ? DEAL : 0);
 
+    const { marks, nameMarks, listed } = this.scratch();
+    marks.fill(0);
     const categoryCounts = new Float64Array(this.categories.length);
     const brandCounts = new Float64Array(this.brandKeys.length);
-    const listed: number[] = [];
-    for (const p of matched) {
+    let total = 0;
+    this.matchAll(vocabulary, this.offsets, this.postings, marks, (p) => {
       const price = this.price[p] as number;
-      if (price < minPrice || price > maxPrice) continue;
-      if ((this.rating[p] as number) < minRating) continue;
-      if (((this.flags[p] as number) & flagMask) !== flagMask) continue;
+      if (price < minPrice || price > maxPrice) return;
+      if ((this.rating[p] as number) < minRating) return;
+      if (((this.flags[p] as number) & flagMask) !== flagMask) return;
       const inCategory =
         (category === null || this.categoryOf[p] === category) &&
         (subcategory === null || this.subcategoryOf[p] === subcategory);
@@ -210,9 +236,9 @@ export class CatalogSearchIndex {
       // the category facet ignores the category filter, the brand facet the brand filter
       if (inBrands) categoryCounts[this.categoryOf[p] as number]! += 1;
       if (inCategory) brandCounts[brand]! += 1;
-      if (inCategory && inBrands) listed.push(p);
-    }
-    answer.total = listed.length;
+      if (inCategory && inBrands) listed[total++] = p;
+    });
+    answer.total = total;
     categoryCounts.forEach((count, c) => {
       if (count > 0) answer.categoryCounts.set(this.categories[c] as string, count);
     });
@@ -221,28 +247,36 @@ export class CatalogSearchIndex {
     });
 
     const offset = (query.page - 1) * PAGE_SIZE;
-    if (offset >= listed.length) return answer;
+    if (offset >= total) return answer;
     let nameMatch: Uint8Array | null = null;
     if (query.sort === "featured") {
-      nameMatch = new Uint8Array(this.size);
-      this.matchAll(words, this.nameOffsets, this.namePostings, nameMatch);
+      nameMarks.fill(0);
+      this.matchAll(vocabulary, this.nameOffsets, this.namePostings, nameMarks);
+      nameMatch = nameMarks;
     }
-    answer.ids = this.order(listed, query.sort, nameMatch, words.length)
-      .slice(offset, offset + PAGE_SIZE)
+    answer.ids = this.order(
+      listed.subarray(0, total),
+      query.sort,
+      nameMatch,
+      words.length,
+      offset + PAGE_SIZE,
+    )
+      .slice(offset)
       .map((p) => this.ids[p] as number);
     return answer;
   }
 
   /**
-   * The positions in the listing's order (listing.server.ts `orderBy`): a primary key per sort
-   * with the id as the tie-break, packed into one number when it fits (a native numeric sort),
-   * else compared in two steps.
+   * The first `limit` of the positions in the listing's order (listing.server.ts `orderBy`): a
+   * primary key per sort with the id as the tie-break, packed into one number when it fits (a
+   * native numeric sort, or a bounded heap for the first pages), else compared in two steps.
    */
   order(
-    positions: number[],
+    positions: Int32Array,
     sort: ListingQuery["sort"],
     nameMatch: Uint8Array | null,
     words: number,
+    limit = positions.length,
     packLimit = 2 ** 53,
   ): number[] {
     const n = this.size;
@@ -252,11 +286,11 @@ export class CatalogSearchIndex {
     switch (sort) {
       case "price-asc":
         primary = (p) => this.price[p] as number;
-        primaryMax = maxOf(this.price);
+        primaryMax = this.maxPrice;
         idDescending = false;
         break;
       case "price-desc": {
-        const max = maxOf(this.price);
+        const max = this.maxPrice;
         primary = (p) => max - (this.price[p] as number);
         primaryMax = max;
         idDescending = true;
@@ -288,23 +322,57 @@ export class CatalogSearchIndex {
     }
     // positions are in id order, so the position is the id's tie-break
     const tie = (p: number) => (idDescending ? n - 1 - p : p);
+    const count = positions.length;
     const span = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
-    if ((primaryMax + 1) * span < packLimit) {
-      const keys = new Float64Array(positions.length);
-      for (let i = 0; i < positions.length; i++) {
-        const p = positions[i] as number;
-        keys[i] = primary(p) * span + tie(p);
-      }
-      keys.sort();
-      const ordered = new Array<number>(keys.length);
-      for (let i = 0; i < keys.length; i++) {
-        const t = (keys[i] as number) % span;
-        ordered[i] = idDescending ? n - 1 - t : t;
-      }
-      return ordered;
+    if ((primaryMax + 1) * span >= packLimit) {
+      return [...positions].sort((a, b) => primary(a) - primary(b) || tie(a) - tie(b)).slice(0, limit);
     }
-    return [...positions].sort((a, b) => primary(a) - primary(b) || tie(a) - tie(b));
+    const keys = this.scratch().keys.subarray(0, count);
+    for (let i = 0; i < count; i++) {
+      const p = positions[i] as number;
+      keys[i] = primary(p) * span + tie(p);
+    }
+    const first = smallest(keys, Math.min(limit, count));
+    return Array.from(first, (key) => {
+      const t = key % span;
+      return idDescending ? n - 1 - t : t;
+    });
   }
+}
+
+/** The `k` smallest of `keys` (distinct), ascending; `keys` may be reordered. */
+function smallest(keys: Float64Array, k: number): Float64Array {
+  if (k * 8 >= keys.length) return keys.sort().subarray(0, k);
+  // a max-heap of the k smallest so far
+  const heap = new Float64Array(k);
+  let size = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as number;
+    if (size < k) {
+      let j = size++;
+      heap[j] = key;
+      while (j > 0) {
+        const parent = (j - 1) >> 1;
+        if ((heap[parent] as number) >= key) break;
+        heap[j] = heap[parent] as number;
+        j = parent;
+      }
+      heap[j] = key;
+    } else if (key < (heap[0] as number)) {
+      let j = 0;
+      for (;;) {
+        const left = 2 * j + 1;
+        if (left >= k) break;
+        const right = left + 1;
+        const child = right < k && (heap[right] as number) > (heap[left] as number) ? right : left;
+        if ((heap[child] as number) <= key) break;
+        heap[j] = heap[child] as number;
+        j = child;
+      }
+      heap[j] = key;
+    }
+  }
+  return heap.sort();
 }
 
 const FEATURED = 1;
