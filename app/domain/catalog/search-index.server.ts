@@ -425,83 +425,155 @@ interface IndexParts {
 /** Splits text into the words a search word can be a substring of (searchWords' separators). */
 const SEPARATORS = /[\s\p{Cc}]+/u;
 
-/** A growable Int32 buffer. */
+/** A growable typed buffer. */
 class IntList {
   data = new Int32Array(1024);
   length = 0;
   push(value: number) {
+    if (this.length === this.data.length) this.grow();
+    this.data[this.length++] = value;
+  }
+  /** makes data[0 .. length) addressable, new entries set to `fill` */
+  ensure(length: number, fill: number) {
+    while (this.data.length < length) this.grow();
+    if (this.length < length) {
+      this.data.fill(fill, this.length, length);
+      this.length = length;
+    }
+  }
+  private grow() {
+    const grown = new Int32Array(this.data.length * 2);
+    grown.set(this.data);
+    this.data = grown;
+  }
+  toArray(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+class FloatList {
+  data = new Float64Array(1024);
+  length = 0;
+  push(value: number) {
     if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
+      const grown = new Float64Array(this.data.length * 2);
       grown.set(this.data);
       this.data = grown;
     }
     this.data[this.length++] = value;
   }
+  toArray(): Float64Array {
+    return this.data.slice(0, this.length);
+  }
 }
 
-/** word → number, and the words of each product (positions in order) as one list. */
-class WordCollector {
+/** The distinct words, numbered in order of appearance, and the vocabulary string's parts. */
+class Vocabulary {
   readonly numbers = new Map<string, number>();
-  /** the word numbers of product p: words[starts[p] .. starts[p + 1]) */
-  readonly words = new IntList();
+  readonly parts: string[] = [];
   readonly starts = new IntList();
-  private lastSeen = new IntList();
+  private at = 0;
+
+  number(word: string): number {
+    let number = this.numbers.get(word);
+    if (number === undefined) {
+      number = this.numbers.size;
+      this.numbers.set(word, number);
+      this.parts.push(word);
+      this.starts.push(this.at);
+      this.at += word.length + 1;
+    }
+    return number;
+  }
+
+  /** "\n" after each word, joined in slices; and each word's start with the end after the last */
+  async finish(slice: TimeSlice): Promise<{ text: string; starts: Int32Array }> {
+    const blocks: string[] = [];
+    for (let i = 0; i < this.parts.length; i += 20_000) {
+      blocks.push(`${this.parts.slice(i, i + 20_000).join("\n")}\n`);
+      await slice.maybeYield();
+    }
+    this.starts.push(this.at);
+    return { text: blocks.join(""), starts: this.starts.toArray() };
+  }
+}
+
+/** The word numbers of each product (positions in order) as one list, turned into postings. */
+class PostingsCollector {
+  /** the word numbers of product p: words[starts[p] .. starts[p + 1]) */
+  private readonly words = new IntList();
+  private readonly starts = new IntList();
+  private readonly lastSeen = new IntList();
 
   constructor() {
     this.starts.push(0);
   }
 
-  /** Adds the next product's fields. */
-  add(position: number, fields: Array<string | null>) {
-    for (const field of fields) {
-      if (!field) continue;
-      for (const word of field.toLowerCase().split(SEPARATORS)) {
-        if (!word) continue;
-        let number = this.numbers.get(word);
-        if (number === undefined) {
-          number = this.numbers.size;
-          this.numbers.set(word, number);
-          this.lastSeen.push(-1);
-        }
-        if (this.lastSeen.data[number] !== position) {
-          this.lastSeen.data[number] = position;
-          this.words.push(number);
-        }
-      }
+  add(position: number, word: number) {
+    if (word >= this.lastSeen.length) this.lastSeen.ensure(word + 1, -1);
+    if (this.lastSeen.data[word] !== position) {
+      this.lastSeen.data[word] = position;
+      this.words.push(word);
     }
+  }
+
+  /** closes product `position` (call once per product, in order, words or not) */
+  next() {
     this.starts.push(this.words.length);
   }
 
-  /** Postings by word number (in the order of `vocabularySize` words), positions ascending. */
-  postings(
+  /** Postings by word number, positions ascending, built in slices. */
+  async postings(
     vocabularySize: number,
-    renumber: Int32Array | null,
-  ): { offsets: Int32Array; postings: Int32Array } {
+    slice: TimeSlice,
+  ): Promise<{ offsets: Int32Array; postings: Int32Array }> {
     const offsets = new Int32Array(vocabularySize + 1);
     const words = this.words.data;
-    const map = (w: number) => (renumber ? (renumber[w] as number) : w);
-    for (let i = 0; i < this.words.length; i++) offsets[map(words[i] as number) + 1]! += 1;
+    for (let i = 0; i < this.words.length; i++) offsets[(words[i] as number) + 1]! += 1;
     for (let w = 0; w < vocabularySize; w++) offsets[w + 1]! += offsets[w] as number;
+    await slice.maybeYield();
     const postings = new Int32Array(this.words.length);
     const next = offsets.slice(0, vocabularySize);
     const starts = this.starts.data;
-    for (let p = 0; p + 1 < this.starts.length; p++) {
+    const products = this.starts.length - 1;
+    for (let p = 0; p < products; p++) {
       for (let i = starts[p] as number; i < (starts[p + 1] as number); i++) {
-        const w = map(words[i] as number);
+        const w = words[i] as number;
         postings[next[w]!++] = p;
       }
+      if ((p & 4095) === 0) await slice.maybeYield();
     }
     return { offsets, postings };
+  }
+}
+
+/** Yields to requests once the current stretch of work has run for `ms`. */
+class TimeSlice {
+  private started = performance.now();
+  private readonly ms: number;
+  constructor(ms: number) {
+    this.ms = ms;
+  }
+  async maybeYield() {
+    if (performance.now() - this.started < this.ms) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
   }
 }
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Dense ranks of `values` in descending order (0 = greatest). */
-function descendingRanks(values: number[]): { ranks: Uint32Array; count: number } {
-  // a native sort of the distinct values, then a binary search per value (1M values: ~0.1 s)
-  const distinct = Float64Array.from(new Set(values)).sort();
-  const count = distinct.length;
+async function descendingRanks(
+  values: Float64Array,
+  slice: TimeSlice,
+): Promise<{ ranks: Uint32Array; count: number }> {
+  // a native sort of a copy, the distinct values kept, then a binary search per value
+  const sorted = values.slice().sort();
+  let count = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    if (i === 0 || sorted[i] !== sorted[count - 1]) sorted[count++] = sorted[i] as number;
+  }
   const ranks = new Uint32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const value = values[i] as number;
@@ -509,10 +581,11 @@ function descendingRanks(values: number[]): { ranks: Uint32Array; count: number 
     let hi = count - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((distinct[mid] as number) < value) lo = mid + 1;
+      if ((sorted[mid] as number) < value) lo = mid + 1;
       else hi = mid;
     }
     ranks[i] = count - 1 - lo;
+    if ((i & 16383) === 0) await slice.maybeYield();
   }
   return { ranks, count };
 }
@@ -524,16 +597,34 @@ function descendingTextRanks(values: string[]): Uint32Array {
   return Uint32Array.from(values, (v) => rankOf.get(v) as number);
 }
 
-/** created_at ranks (0 = newest): by time when every value is a toISOString() instant (the same order as the text), else by the text. */
-function createdRanks(createdAt: string[]): Uint32Array {
-  if (createdAt.every((c) => ISO_INSTANT.test(c))) {
-    return descendingRanks(createdAt.map((c) => Date.parse(c))).ranks;
+/**
+ * created_at, kept as time while every value is a toISOString() instant (whose text order is
+ * time order), else as text from the first other value on.
+ */
+class CreatedAtList {
+  private readonly times = new FloatList();
+  private texts: string[] | null = null;
+  push(value: string) {
+    if (this.texts) this.texts.push(value);
+    else if (ISO_INSTANT.test(value)) this.times.push(Date.parse(value));
+    else {
+      this.texts = Array.from(this.times.data.subarray(0, this.times.length), (t) =>
+        new Date(t).toISOString(),
+      );
+      this.texts.push(value);
+    }
   }
-  return descendingTextRanks(createdAt);
+  /** ranks, 0 = newest */
+  async ranks(slice: TimeSlice): Promise<Uint32Array> {
+    return this.texts
+      ? descendingTextRanks(this.texts)
+      : (await descendingRanks(this.times.toArray(), slice)).ranks;
+  }
 }
 
-const CHUNK = 2_000;
-const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+const CHUNK = 1_000;
+/** the longest stretch of building work between two chances for requests to run */
+const SLICE_MS = 8;
 
 export async function readCatalogVersion(db: Database): Promise<number> {
   const row = await db.selectFrom("catalogVersion").select("version").executeTakeFirst();
@@ -541,20 +632,22 @@ export async function readCatalogVersion(db: Database): Promise<number> {
 }
 
 /**
- * Reads every live product in slices of 2 000 (yielding to requests in between) and builds the
- * index; null when the catalogue changed while it was read (the index would be stale at once).
+ * Reads every live product in slices of 1 000 and builds the index, yielding to requests every
+ * few milliseconds of work; null when the catalogue changed while it was read (the index would be
+ * stale at once).
  */
 export async function buildSearchIndex(db: Database): Promise<CatalogSearchIndex | null> {
+  const slice = new TimeSlice(SLICE_MS);
   const version = await readCatalogVersion(db);
-  const ids: number[] = [];
-  const categoryOf: number[] = [];
-  const subcategoryOf: number[] = [];
-  const brandOf: number[] = [];
-  const price: number[] = [];
-  const rating: number[] = [];
-  const flags: number[] = [];
-  const reviewCount: number[] = [];
-  const createdAt: string[] = [];
+  const ids = new FloatList();
+  const categoryOf = new IntList();
+  const subcategoryOf = new IntList();
+  const brandOf = new IntList();
+  const price = new FloatList();
+  const rating = new FloatList();
+  const flags = new IntList();
+  const reviewCount = new FloatList();
+  const createdAt = new CreatedAtList();
   const categories = new Map<string, number>();
   const subcategories = new Map<string, number>([["", 0]]);
   const brands = new Map<string, number>();
@@ -566,8 +659,19 @@ export async function buildSearchIndex(db: Database): Promise<CatalogSearchIndex
     }
     return n;
   };
-  const all = new WordCollector();
-  const names = new WordCollector();
+  const vocabulary = new Vocabulary();
+  const all = new PostingsCollector();
+  const names = new PostingsCollector();
+  const addWords = (p: number, text: string | null, collectors: PostingsCollector[]) => {
+    if (!text) return;
+    for (const word of text.toLowerCase().split(SEPARATORS)) {
+      if (!word) continue;
+      const number = vocabulary.number(word);
+      for (const collector of collectors) collector.add(p, number);
+    }
+  };
+  const both = [all, names];
+  const allOnly = [all];
 
   let lastId = 0;
   for (;;) {
@@ -610,57 +714,51 @@ export async function buildSearchIndex(db: Database): Promise<CatalogSearchIndex
           (row.discountPercentage !== null ? DEAL : 0),
       );
       createdAt.push(String(row.createdAt));
-      all.add(p, [row.name, row.description, row.brand, row.categoryId, row.subcategoryId]);
-      names.add(p, [row.name]);
+      addWords(p, row.name, both);
+      addWords(p, row.description, allOnly);
+      addWords(p, row.brand, allOnly);
+      addWords(p, row.categoryId, allOnly);
+      addWords(p, row.subcategoryId, allOnly);
+      all.next();
+      names.next();
     }
     if (rows.length < CHUNK) break;
     lastId = rows[rows.length - 1]!.id;
-    await yieldToRequests();
+    await slice.maybeYield();
   }
   if ((await readCatalogVersion(db)) !== version) return null;
 
-  // the vocabulary string; name words are numbered as in the full vocabulary
-  const vocabularyWords = [...all.numbers.keys()];
-  const wordStarts = new Int32Array(vocabularyWords.length + 1);
-  let at = 0;
-  vocabularyWords.forEach((word, i) => {
-    wordStarts[i] = at;
-    at += word.length + 1;
-  });
-  wordStarts[vocabularyWords.length] = at;
-  const vocabulary = vocabularyWords.length > 0 ? `${vocabularyWords.join("\n")}\n` : "";
-  await yieldToRequests();
-  const { offsets, postings } = all.postings(vocabularyWords.length, null);
-  const renumber = new Int32Array(names.numbers.size);
-  for (const [word, n] of names.numbers) renumber[n] = all.numbers.get(word) as number;
-  await yieldToRequests();
-  const name = names.postings(vocabularyWords.length, renumber);
-  await yieldToRequests();
-  const ratings = descendingRanks(rating);
-  const reviewCounts = Float64Array.from(reviewCount);
+  const words = vocabulary.numbers.size;
+  const { text, starts } = await vocabulary.finish(slice);
+  const allPostings = await all.postings(words, slice);
+  const namePostings = await names.postings(words, slice);
+  const ratings = await descendingRanks(rating.toArray(), slice);
+  const createdRank = await createdAt.ranks(slice);
+  await slice.maybeYield();
+  const reviewCounts = reviewCount.toArray();
   return new CatalogSearchIndex({
     version,
-    ids: Float64Array.from(ids),
-    categoryOf: Uint16Array.from(categoryOf),
-    subcategoryOf: Uint16Array.from(subcategoryOf),
-    brandOf: Uint32Array.from(brandOf),
-    price: Float64Array.from(price),
-    rating: Float64Array.from(rating),
-    flags: Uint8Array.from(flags),
+    ids: ids.toArray(),
+    categoryOf: Uint16Array.from(categoryOf.toArray()),
+    subcategoryOf: Uint16Array.from(subcategoryOf.toArray()),
+    brandOf: Uint32Array.from(brandOf.toArray()),
+    price: price.toArray(),
+    rating: rating.toArray(),
+    flags: Uint8Array.from(flags.toArray()),
     ratingRank: ratings.ranks,
     ratingRanks: ratings.count,
     reviewCount: reviewCounts,
     maxReviewCount: maxOf(reviewCounts),
-    createdRank: createdRanks(createdAt),
+    createdRank,
     categories: [...categories.keys()],
     subcategories: [...subcategories.keys()],
     brandKeys: [...brands.keys()],
-    vocabulary,
-    wordStarts,
-    offsets,
-    postings,
-    nameOffsets: name.offsets,
-    namePostings: name.postings,
+    vocabulary: text,
+    wordStarts: starts,
+    offsets: allPostings.offsets,
+    postings: allPostings.postings,
+    nameOffsets: namePostings.offsets,
+    namePostings: namePostings.postings,
   });
 }
 
