@@ -636,7 +636,11 @@ export async function readCatalogVersion(db: Database): Promise<number> {
  * few milliseconds of work; null when the catalogue changed while it was read (the index would be
  * stale at once).
  */
-export async function buildSearchIndex(db: Database): Promise<CatalogSearchIndex | null> {
+export async function buildSearchIndex(
+  db: Database,
+  /** checked between slices: true gives up (null), e.g. when the process is stopping */
+  cancelled: () => boolean = () => false,
+): Promise<CatalogSearchIndex | null> {
   const slice = new TimeSlice(SLICE_MS);
   const version = await readCatalogVersion(db);
   const ids = new FloatList();
@@ -725,6 +729,7 @@ export async function buildSearchIndex(db: Database): Promise<CatalogSearchIndex
     if (rows.length < CHUNK) break;
     lastId = rows[rows.length - 1]!.id;
     await slice.maybeYield();
+    if (cancelled()) return null;
   }
   if ((await readCatalogVersion(db)) !== version) return null;
 
@@ -794,7 +799,7 @@ export async function detachSearchIndex(db: Database): Promise<void> {
 function startBuild(db: Database, state: Attached) {
   if (state.building || state.closed || Date.now() < state.notBefore) return;
   const started = Date.now();
-  state.building = buildSearchIndex(db)
+  state.building = buildSearchIndex(db, () => state.closed)
     .then((index) => {
       if (state.closed) return;
       if (index) state.index = index;
