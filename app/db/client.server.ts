@@ -20,6 +20,15 @@ interface AppServices {
 }
 
 let services: Promise<AppServices> | undefined;
+let searchIndexWorkerUrl: URL | null = null;
+
+/**
+ * The search index is built in a worker thread running this file (the server passes the source
+ * file's URL, which the bundle cannot know); without it, on the app's thread in slices.
+ */
+export function useSearchIndexWorker(url: URL): void {
+  searchIndexWorkerUrl = url;
+}
 
 export function getServices(): Promise<AppServices> {
   services ??= openServices().catch((error) => {
@@ -60,7 +69,10 @@ async function openServices(): Promise<AppServices> {
     logger.info({ email: DEMO_ADMIN.email }, "no users yet: demo admin created (local use only)");
   }
   // searches are answered from memory once the first index is built (decision 004, revision 3)
-  attachSearchIndex(db);
+  attachSearchIndex(
+    db,
+    searchIndexWorkerUrl ? { url: searchIndexWorkerUrl, databaseUrl: env.DATABASE_URL } : null,
+  );
   return { db, files, auth };
 }
 

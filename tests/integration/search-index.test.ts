@@ -205,6 +205,26 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
     }
   });
 
+  it("is built the same in a worker thread (as the server builds it) and answers the same", async () => {
+    const workerDb = createDatabase(t.url);
+    try {
+      attachSearchIndex(workerDb, {
+        url: new URL("../../app/domain/catalog/search-index-worker.ts", import.meta.url),
+        databaseUrl: t.url,
+      });
+      const index = await searchIndexReady(workerDb);
+      expect(index?.size).toBe((await buildSearchIndex(db))?.size);
+      for (const qs of ["search=ir&sort=featured", "search=wireless&sort=newest", "search=é&category=home"]) {
+        const query = parseListingQuery(new URLSearchParams(qs));
+        expect(await searchFromIndex(workerDb, query), qs).not.toBeNull();
+        expect(await searchProducts(workerDb, query), qs).toEqual(await searchProducts(sqlDb, query));
+      }
+    } finally {
+      await detachSearchIndex(workerDb);
+      await workerDb.destroy();
+    }
+  });
+
   it("orders the same whether the sort keys are packed into one number or compared in two steps", async () => {
     const index = await buildSearchIndex(db);
     expect(index).not.toBeNull();

@@ -1,3 +1,4 @@
+import { Worker } from "node:worker_threads";
 import type { Database } from "../../db/database.server.ts";
 import { type ListingQuery, PAGE_SIZE, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
 import { logger } from "../../services/logger.server.ts";
@@ -395,7 +396,7 @@ export interface IndexAnswer {
   brandCounts: Map<string, number>;
 }
 
-interface IndexParts {
+export interface IndexParts {
   version: number;
   ids: Float64Array;
   categoryOf: Uint16Array;
@@ -641,7 +642,17 @@ export async function buildSearchIndex(
   /** checked between slices: true gives up (null), e.g. when the process is stopping */
   cancelled: () => boolean = () => false,
 ): Promise<CatalogSearchIndex | null> {
-  const slice = new TimeSlice(SLICE_MS);
+  const parts = await buildIndexParts(db, cancelled, SLICE_MS);
+  return parts ? new CatalogSearchIndex(parts) : null;
+}
+
+/** The index's arrays (a worker thread sends them to the app's thread); see buildSearchIndex. */
+export async function buildIndexParts(
+  db: Database,
+  cancelled: () => boolean,
+  sliceMs: number,
+): Promise<IndexParts | null> {
+  const slice = new TimeSlice(sliceMs);
   const version = await readCatalogVersion(db);
   const ids = new FloatList();
   const categoryOf = new IntList();
@@ -741,7 +752,7 @@ export async function buildSearchIndex(
   const createdRank = await createdAt.ranks(slice);
   await slice.maybeYield();
   const reviewCounts = reviewCount.toArray();
-  return new CatalogSearchIndex({
+  return {
     version,
     ids: ids.toArray(),
     categoryOf: Uint16Array.from(categoryOf.toArray()),
@@ -764,14 +775,45 @@ export async function buildSearchIndex(
     postings: allPostings.postings,
     nameOffsets: namePostings.offsets,
     namePostings: namePostings.postings,
+  };
+}
+
+/** The buffers of the parts' typed arrays (moved, not copied, to the receiving thread). */
+export function transferList(parts: IndexParts): ArrayBuffer[] {
+  return Object.values(parts)
+    .filter((value): value is ArrayBufferView => ArrayBuffer.isView(value))
+    .map((view) => view.buffer as ArrayBuffer);
+}
+
+/**
+ * Builds the parts in a worker thread (search-index-worker.ts) with a connection of its own, so
+ * the app's thread only receives the finished arrays. `stop` ends the worker.
+ */
+function buildInWorker(worker: SearchIndexWorker): { parts: Promise<IndexParts | null>; stop: () => void } {
+  const thread = new Worker(worker.url, { workerData: { databaseUrl: worker.databaseUrl } });
+  const parts = new Promise<IndexParts | null>((resolve, reject) => {
+    thread.once("message", (message: IndexParts | null) => resolve(message));
+    thread.once("error", reject);
+    thread.once("exit", (code) =>
+      code === 0 ? resolve(null) : reject(new Error(`the search index worker stopped (exit code ${code})`)),
+    );
   });
+  return { parts, stop: () => void thread.terminate() };
 }
 
 // ── one index per database, kept fresh ──────────────────────────────────────────────────────
 
+/** Where the worker entry is (server/main.ts knows) and what it connects to. */
+export interface SearchIndexWorker {
+  url: URL;
+  databaseUrl: string;
+}
+
 interface Attached {
   index: CatalogSearchIndex | null;
   building: Promise<void> | null;
+  worker: SearchIndexWorker | null;
+  stopWorker: (() => void) | null;
   /** no new build before this time (ms): a build may not take more than half the time */
   notBefore: number;
   closed: boolean;
@@ -779,10 +821,20 @@ interface Attached {
 
 const attached = new WeakMap<Database, Attached>();
 
-/** Keeps a search index for `db` from now on (the first build starts at once). */
-export function attachSearchIndex(db: Database): void {
+/**
+ * Keeps a search index for `db` from now on (the first build starts at once): built in a worker
+ * thread when `worker` is given, else on this thread in slices between requests.
+ */
+export function attachSearchIndex(db: Database, worker: SearchIndexWorker | null = null): void {
   if (attached.has(db)) return;
-  const state: Attached = { index: null, building: null, notBefore: 0, closed: false };
+  const state: Attached = {
+    index: null,
+    building: null,
+    worker,
+    stopWorker: null,
+    notBefore: 0,
+    closed: false,
+  };
   attached.set(db, state);
   startBuild(db, state);
 }
@@ -793,13 +845,22 @@ export async function detachSearchIndex(db: Database): Promise<void> {
   if (!state) return;
   state.closed = true;
   attached.delete(db);
+  state.stopWorker?.();
   await state.building;
 }
 
 function startBuild(db: Database, state: Attached) {
   if (state.building || state.closed || Date.now() < state.notBefore) return;
   const started = Date.now();
-  state.building = buildSearchIndex(db, () => state.closed)
+  let built: Promise<CatalogSearchIndex | null>;
+  if (state.worker) {
+    const job = buildInWorker(state.worker);
+    state.stopWorker = job.stop;
+    built = job.parts.then((parts) => (parts ? new CatalogSearchIndex(parts) : null));
+  } else {
+    built = buildSearchIndex(db, () => state.closed);
+  }
+  state.building = built
     .then((index) => {
       if (state.closed) return;
       if (index) state.index = index;
@@ -820,6 +881,7 @@ function startBuild(db: Database, state: Attached) {
     })
     .finally(() => {
       state.building = null;
+      state.stopWorker = null;
       state.notBefore = Date.now() + (Date.now() - started);
     });
 }

@@ -154,20 +154,24 @@ export async function submitPlaceOrder(
   const key = fields.idempotencyKey ?? "";
   const expectedTotalCents = Number(fields.expectedTotalCents);
   if (!UUID.test(key)) return { to: stepPath("review"), state };
-  const placed = await deps.db
-    .selectFrom("orders")
-    .select("number")
-    .where("idempotencyKey", "=", key)
-    .executeTakeFirst();
-  if (placed) return { to: stepPath("confirmation"), state: { placedOrder: placed.number } };
-  if (!state.shipping)
-    return {
-      to: stepPath("shipping"),
-      state,
-      toast: { type: "error", message: CHECKOUT_MESSAGES.sessionExpired },
-    };
-  if (!state.payment || !deps.cartId) return { to: stepPath("payment"), state };
-  if (!Number.isSafeInteger(expectedTotalCents)) return { to: stepPath("review"), state };
+  if (!state.shipping || !state.payment || !deps.cartId || !Number.isSafeInteger(expectedTotalCents)) {
+    // nothing to place with; but this may be a resubmission of an order already placed (its
+    // checkout state is gone): then it lands on that confirmation (placeOrder checks the key too)
+    const placed = await deps.db
+      .selectFrom("orders")
+      .select("number")
+      .where("idempotencyKey", "=", key)
+      .executeTakeFirst();
+    if (placed) return { to: stepPath("confirmation"), state: { placedOrder: placed.number } };
+    if (!state.shipping)
+      return {
+        to: stepPath("shipping"),
+        state,
+        toast: { type: "error", message: CHECKOUT_MESSAGES.sessionExpired },
+      };
+    if (!state.payment || !deps.cartId) return { to: stepPath("payment"), state };
+    return { to: stepPath("review"), state };
+  }
 
   const result = await placeOrder(deps.db, deps.gateway, {
     cartId: deps.cartId,
