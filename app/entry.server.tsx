@@ -63,6 +63,10 @@ export default function handleRequest(
               callback();
             },
           });
+          // The client went away: the server cancels the response stream, which destroys `body`
+          // with an AbortError after React Router's stream adapter has stopped listening. Without
+          // a listener of our own that error is uncaught and stops the process; stop rendering.
+          body.on("error", () => abort());
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           if (process.env.NODE_ENV === "production") {
             // hydrate after the page has loaded (see deferred-hydration.server.ts)
