@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
-import { deferHydration, deferHydrationStream } from "./deferred-hydration.server.ts";
+import { deferHydration, deferHydrationBytes, deferHydrationStream } from "./deferred-hydration.server.ts";
 
 /** The shape of what React Router's <Scripts> and React 19 stream for a document. */
 const NONCE = "abc123==";
@@ -136,11 +136,29 @@ describe("deferHydrationStream", () => {
   it("gives the same document whatever the chunking, multi-byte characters split included", async () => {
     const source = Buffer.from(document(ROUTER_MODULE_SCRIPT), "utf8");
     const expected = deferHydration(document(ROUTER_MODULE_SCRIPT)).html;
-    for (const size of [1, 7, 64, source.length]) {
+    for (const size of [1, 2, 3, 7, 9, 12, 13, 14, 64, source.length]) {
       const chunks: Buffer[] = [];
       for (let i = 0; i < source.length; i += size) chunks.push(source.subarray(i, i + size));
       const out = await text(Readable.from(chunks).pipe(deferHydrationStream()));
       expect(out, `chunks of ${size} bytes`).toBe(expected);
+    }
+  });
+
+  it("rewrites bytes exactly as deferHydration rewrites text, odd documents included", () => {
+    const documents = [
+      document(ROUTER_MODULE_SCRIPT),
+      // a mark in the text before the real script, and a preload-looking text
+      document(ROUTER_MODULE_SCRIPT).replace(
+        "<main>",
+        '<main><p>type="module" &lt;link rel="modulepreload"</p>',
+      ),
+      // a module script that is not React Router's: left alone
+      document('import "/assets/other.js";'),
+      // no module script at all
+      "<!DOCTYPE html><html><body><p>Prêt ✓</p></body></html>",
+    ];
+    for (const html of documents) {
+      expect(deferHydrationBytes(Buffer.from(html)).toString("utf8")).toBe(deferHydration(html).html);
     }
   });
 
