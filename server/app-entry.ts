@@ -9,7 +9,7 @@ import type { FileStore } from "../app/services/file-store.server.ts";
 export interface AppEntry {
   getServices(): Promise<{ files: FileStore }>;
   /** before getServices: build the search index in a worker thread running this file */
-  useSearchIndexWorker(url: URL): void;
+  setSearchIndexWorker(url: URL): void;
   closeServices(): Promise<void>;
   checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }>;
   /** housekeeping timers (confirmation resends, rate-limit pruning); returns their stop */

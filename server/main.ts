@@ -21,7 +21,7 @@ async function main() {
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
   const entry = build.entry.module as unknown as AppEntry;
   // the search index's worker thread runs the app's source file (Node strips its types)
-  entry.useSearchIndexWorker(new URL("../app/domain/catalog/search-index-worker.ts", import.meta.url));
+  entry.setSearchIndexWorker(new URL("../app/domain/catalog/search-index-worker.ts", import.meta.url));
   await entry.getServices(); // migrate, and seed an empty catalogue, before accepting traffic
   const stopBackgroundJobs = entry.startBackgroundJobs();
 

@@ -26,7 +26,7 @@ let searchIndexWorkerUrl: URL | null = null;
  * The search index is built in a worker thread running this file (the server passes the source
  * file's URL, which the bundle cannot know); without it, on the app's thread in slices.
  */
-export function useSearchIndexWorker(url: URL): void {
+export function setSearchIndexWorker(url: URL): void {
   searchIndexWorkerUrl = url;
 }
 
