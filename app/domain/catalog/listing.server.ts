@@ -69,8 +69,8 @@ interface Counts {
 
 type CardRows = Awaited<ReturnType<ReturnType<typeof selectCardColumns>["execute"]>>;
 
-/** The listing by SQL alone (exported for the tests that hold the index to it). */
-export async function pageFromSql(db: Database, query: ListingQuery): Promise<Counts & { rows: CardRows }> {
+/** The listing by SQL alone (every listing without a fresh index answer). */
+async function pageFromSql(db: Database, query: ListingQuery): Promise<Counts & { rows: CardRows }> {
   const engine = engineOf(db);
   const counts = hasRowFilters(query) ? countFromProducts(db, query, engine) : countFromFacets(db, query);
   const [rows, answer] = await Promise.all([
