@@ -1,5 +1,6 @@
 /** Summarises a V8 .cpuprofile: self time by function and by package/file, for `--profile`. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 
 interface CallFrame {
   functionName: string;
@@ -124,4 +125,18 @@ export function inclusiveByName(
     for (const name of onStack(id)) totals.set(name, (totals.get(name) ?? 0) + delta);
   });
   return Object.fromEntries([...totals].map(([name, us]) => [name, Math.round(us / 100) / 10]));
+}
+
+/**
+ * The main thread's profile in a `--cpu-prof-dir`: files are named
+ * CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile, and worker threads (the search index
+ * worker) write profiles of their own beside it.
+ */
+export function mainThreadProfile(dir: string): string {
+  const file = readdirSync(dir)
+    .filter((n) => /\.\d+\.0\.\d+\.cpuprofile$/.test(n))
+    .sort()
+    .pop();
+  if (!file) throw new Error(`no main-thread .cpuprofile written in ${dir}`);
+  return join(dir, file);
 }

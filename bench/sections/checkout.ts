@@ -18,13 +18,13 @@
  * taken == items ordered, and a few confirmation pages name an order the database has.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import type { Agent } from "node:http";
 import { join } from "node:path";
 import { sql } from "kysely";
 import pg from "pg";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
-import { inclusiveByName, summarise } from "../lib/cpuprofile.ts";
+import { inclusiveByName, mainThreadProfile, summarise } from "../lib/cpuprofile.ts";
 import { CookieJar, keepAliveAgent, percentile, type Reply, send } from "../lib/http-client.ts";
 import { load1 } from "../lib/machine.ts";
 import { onCleanup } from "../lib/procs.ts";
@@ -869,19 +869,15 @@ async function profileEngine(
     await db.destroy();
     await shop.stop(); // the profile is written on exit
   }
-  const file = readdirSync(dir)
-    .filter((n) => n.endsWith(".cpuprofile"))
-    .sort()
-    .pop();
-  if (!file) throw new Error(`no .cpuprofile written in ${dir}`);
-  const result = summarise(join(dir, file), ctx.root, window, 15);
+  const file = mainThreadProfile(dir);
+  const result = summarise(file, ctx.root, window, 15);
   ctx.log(
     `  profile: ${result.busyMs} ms busy, ${result.idleMs} ms idle for ${placed} orders; self time by package:`,
   );
   for (const h of result.byOwner.slice(0, 10)) ctx.log(`    ${String(h.percent).padStart(5)}%  ${h.name}`);
   ctx.log("  profile: hottest functions:");
   for (const h of result.byFunction.slice(0, 12)) ctx.log(`    ${String(h.percent).padStart(5)}%  ${h.name}`);
-  const inclusive = inclusiveByName(join(dir, file), PROFILED_FUNCTIONS, window);
+  const inclusive = inclusiveByName(file, PROFILED_FUNCTIONS, window);
   const perOrder = Object.fromEntries(
     Object.entries(inclusive)
       .filter(([, ms]) => ms > 0)
@@ -891,7 +887,7 @@ async function profileEngine(
   ctx.log("  profile: CPU ms per order with the function on the stack (inclusive, synchronous stretches):");
   for (const [name, ms] of Object.entries(perOrder)) ctx.log(`    ${String(ms).padStart(6)}  ${name}`);
   return {
-    file: join(dir, file).replace(`${ctx.root}/`, ""),
+    file: file.replace(`${ctx.root}/`, ""),
     orders: placed,
     cpuMsPerOrder: placed > 0 ? Math.round((100 * result.busyMs) / placed) / 100 : null,
     inclusiveMsPerOrder: perOrder,

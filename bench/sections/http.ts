@@ -3,9 +3,9 @@
  * exact same bytes. Servers and autocannon are separate processes; targets are loaded one after
  * the other so they never compete for the 2 cores.
  */
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { summarise } from "../lib/cpuprofile.ts";
+import { mainThreadProfile, summarise } from "../lib/cpuprofile.ts";
 import { spawnTracked, waitForListening } from "../lib/procs.ts";
 import { startShop } from "../lib/shop.ts";
 import type { BenchContext, Row, Section } from "../lib/types.ts";
@@ -126,19 +126,15 @@ async function profileShop(ctx: BenchContext) {
   } finally {
     await shop.stop(); // the profile is written on exit
   }
-  const file = readdirSync(dir)
-    .filter((n) => n.endsWith(".cpuprofile"))
-    .sort()
-    .pop();
-  if (!file) throw new Error(`no .cpuprofile written in ${dir}`);
-  const summary = summarise(join(dir, file), ctx.root, window, 12);
+  const file = mainThreadProfile(dir);
+  const summary = summarise(file, ctx.root, window, 12);
   const cpuMsPerRequest = result.requests > 0 ? summary.busyMs / result.requests : null;
   ctx.log(`  profile: ${summary.busyMs} ms busy for ${result.requests} requests; self time by package:`);
   for (const h of summary.byOwner.slice(0, 8)) ctx.log(`    ${String(h.percent).padStart(5)}%  ${h.name}`);
   ctx.log("  profile: hottest functions:");
   for (const h of summary.byFunction.slice(0, 8)) ctx.log(`    ${String(h.percent).padStart(5)}%  ${h.name}`);
   return {
-    file: join(dir, file).replace(`${ctx.root}/`, ""),
+    file: file.replace(`${ctx.root}/`, ""),
     reqPerSecUnderProfiler: Math.round(result.reqPerSec),
     requests: result.requests,
     cpuMsPerRequest: cpuMsPerRequest === null ? null : Math.round(cpuMsPerRequest * 100) / 100,
