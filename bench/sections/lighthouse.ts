@@ -108,6 +108,22 @@ function round(n: number | null | undefined) {
   return n === null || n === undefined ? null : Math.round(n);
 }
 
+/**
+ * Lighthouse sometimes fails to record a trace (NO_NAVSTART, NO_FCP: "Please run Lighthouse
+ * again"); such a run measured nothing, so it is repeated, at most twice.
+ */
+async function runLighthouseRetrying(ctx: BenchContext, url: string): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runLighthouse(url);
+    } catch (error) {
+      const transient = error instanceof Error && /run Lighthouse again/i.test(error.message);
+      if (!transient || attempt === 3) throw error;
+      ctx.log(`    ${error.message} — retrying`);
+    }
+  }
+}
+
 /** Runs Lighthouse `runs` times and returns the report with the median performance score. */
 async function median(
   ctx: BenchContext,
@@ -117,7 +133,7 @@ async function median(
   const reports: Result[] = [];
   for (let i = 0; i < ctx.opts.lighthouseRuns; i++) {
     ctx.log(`  ${label}: Lighthouse run ${i + 1}/${ctx.opts.lighthouseRuns}`);
-    reports.push(await runLighthouse(url));
+    reports.push(await runLighthouseRetrying(ctx, url));
   }
   const key = (r: Result) => [
     r.categories.performance?.score ?? 0,
