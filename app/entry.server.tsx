@@ -21,6 +21,7 @@ export { closeServices, getServices, setSearchIndexWorker } from "./db/client.se
 export { checkHealth } from "./domain/health.server.ts";
 export { requestInfoContext } from "./lib/request-context.ts";
 export { startBackgroundJobs } from "./services/background-jobs.server.ts";
+export { setMailWorker } from "./services/mailer.server.ts";
 
 export const streamTimeout = 5_000;
 

@@ -10,6 +10,8 @@ export interface AppEntry {
   getServices(): Promise<{ files: FileStore }>;
   /** before getServices: build the search index in a worker thread running this file */
   setSearchIndexWorker(url: URL): void;
+  /** before the first e-mail: build and send messages in a worker thread running this file */
+  setMailWorker(url: URL): void;
   closeServices(): Promise<void>;
   checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }>;
   /** housekeeping timers (confirmation resends, rate-limit pruning); returns their stop */

@@ -5,6 +5,7 @@ import nodemailer from "nodemailer";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readOutbox } from "../../tests/helpers/outbox.ts";
 import { logger } from "./logger.server.ts";
+import type { ThreadMailer } from "./mail-thread.server.ts";
 import { createMailer, mailFrom, SMTP_TIMEOUTS_MS, smtpUrlWithTimeouts } from "./mailer.server.ts";
 
 const FROM = "Cartwheel <hello@cartwheel.example>";
@@ -236,6 +237,30 @@ describe("getMailer", () => {
     expect(message?.subject).toBe("Configured");
     expect(readFileSync(join(dir, message!.file), "utf8")).toMatch(
       /^From: Test Shop <shop@example\.com>\r$/m,
+    );
+  });
+
+  it("hands the messages to the mail worker once the server named it (setMailWorker)", async () => {
+    const dir = join(root, "worker-outbox");
+    vi.stubEnv("SESSION_SECRET", "mailer-secret-0123456789abcdef0123456");
+    vi.stubEnv("MAIL_URL", `file:${dir}`);
+    vi.stubEnv("SHOP_NAME", "Worker Shop");
+    vi.stubEnv("CONTACT_EMAIL", "shop@example.com");
+    vi.resetModules();
+    const { getMailer, setMailWorker } = await import("./mailer.server.ts");
+    setMailWorker(new URL("./mail-worker.ts", import.meta.url));
+
+    const mailer = getMailer() as ThreadMailer;
+    expect(mailer.close).toBeTypeOf("function");
+    try {
+      await mailer.send({ to: "b@example.com", subject: "From the worker", text: "T" });
+    } finally {
+      await mailer.close();
+    }
+    const [message] = await readOutbox(dir);
+    expect(message?.subject).toBe("From the worker");
+    expect(readFileSync(join(dir, message!.file), "utf8")).toMatch(
+      /^From: Worker Shop <shop@example\.com>\r$/m,
     );
   });
 });

@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import nodemailer from "nodemailer";
 import { getEnv } from "../env.server.ts";
 import { logger } from "./logger.server.ts";
+import { createThreadMailer } from "./mail-thread.server.ts";
 
 /** Outgoing mail: order confirmations, password resets. */
 export interface Mailer {
@@ -93,6 +94,16 @@ export function mailFrom(name: string, address: string): string {
 }
 
 let mailer: Mailer | undefined;
+let mailWorkerUrl: URL | null = null;
+
+/**
+ * Messages are then built and sent by a worker thread running this file (mail-worker.ts; the
+ * server passes the source file's URL, which the bundle cannot know); without it, on the app's
+ * thread. Call before the first getMailer().
+ */
+export function setMailWorker(url: URL): void {
+  mailWorkerUrl = url;
+}
 
 /** The shop's mailer from MAIL_URL (a relative file: path is taken from the working directory). */
 export function getMailer(): Mailer {
@@ -103,6 +114,7 @@ export function getMailer(): Mailer {
     const path = url.replace(/^file:(\/\/)?/, "");
     url = `file:${isAbsolute(path) ? path : resolve(process.cwd(), path)}`;
   }
-  mailer = createMailer(url, { from: mailFrom(env.SHOP_NAME, env.CONTACT_EMAIL) });
+  const from = mailFrom(env.SHOP_NAME, env.CONTACT_EMAIL);
+  mailer = mailWorkerUrl ? createThreadMailer(mailWorkerUrl, { url, from }) : createMailer(url, { from });
   return mailer;
 }
