@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type Generated, Kysely, sql } from "kysely";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createNodeSqliteDialect, openSqlite } from "./sqlite-dialect.server.ts";
 
 interface CounterDb {
@@ -182,5 +182,107 @@ describe("transactions", () => {
     expect(results.filter((r) => r.status === "rejected")).toEqual([]);
     const { value } = await db.selectFrom("counter").select("value").executeTakeFirstOrThrow();
     expect(value).toBe(20);
+  });
+});
+
+describe("group commit", () => {
+  /** counts the COMMITs the connection runs (the transactions' own, the groups') */
+  function countCommits() {
+    const exec = vi.spyOn(DatabaseSync.prototype, "exec");
+    return {
+      commits: () => exec.mock.calls.filter(([statement]) => /^\s*commit\b/i.test(String(statement))).length,
+      restore: () => exec.mockRestore(),
+    };
+  }
+  const labels = async () =>
+    (await db.selectFrom("things").select("label").orderBy("label").execute()).map((r) => r.label);
+  const insert = (label: string) =>
+    db.transaction().execute(async (trx) => {
+      await trx.insertInto("things").values({ label }).execute();
+    });
+
+  it("transactions queued for the connection meanwhile share one COMMIT, each durable when it resolves", async () => {
+    const other = otherConnection();
+    const spy = countCommits();
+    try {
+      const seenByOther: string[][] = [];
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          await insert(`t${i}`);
+          // resolved only after the COMMIT: another connection sees it at once
+          const row = other.prepare("select label from things where label = ?").get(`t${i}`);
+          seenByOther.push(row ? [String(row.label)] : []);
+        }),
+      );
+      expect(spy.commits()).toBe(1);
+      expect(seenByOther.flat().sort()).toEqual(Array.from({ length: 10 }, (_, i) => `t${i}`).sort());
+    } finally {
+      spy.restore();
+      other.close();
+    }
+  });
+
+  it("a member that fails rolls back alone; the others of its group commit", async () => {
+    const results = await Promise.allSettled([
+      insert("a"),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto("things").values({ label: "b" }).execute();
+        throw new Error("b fails");
+      }),
+      insert("c"),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(await labels()).toEqual(["a", "c"]);
+  });
+
+  it("a failed COMMIT fails every member of the group and keeps nothing of theirs", async () => {
+    await sql`create table parent (id integer primary key)`.execute(db);
+    await sql`create table child (id integer primary key, parent_id integer not null
+      references parent(id) deferrable initially deferred)`.execute(db);
+    const results = await Promise.allSettled([
+      insert("kept?"),
+      db.transaction().execute(async (trx) => {
+        // a deferred constraint is checked at COMMIT: this member makes the group's COMMIT fail
+        await sql`insert into child (id, parent_id) values (1, 42)`.execute(trx);
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(await labels()).toEqual([]);
+    // the connection goes on: a later transaction commits
+    await insert("later");
+    expect(await labels()).toEqual(["later"]);
+  });
+
+  it("a single write commits an open group first and is itself durable when it returns", async () => {
+    const other = otherConnection();
+    const spy = countCommits();
+    try {
+      let member: Promise<void> | undefined;
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto("things").values({ label: "first" }).execute();
+        // queued while this transaction holds the connection: runs after it, before the group's COMMIT
+        member = insert("member");
+      });
+      await member;
+      await Promise.all([insert("grouped"), db.insertInto("things").values({ label: "single" }).execute()]);
+      expect(other.prepare("select count(*) as n from things").get()).toEqual({ n: 4 });
+      // first + member share one COMMIT; "grouped" is committed by the single write, which autocommits
+      expect(spy.commits()).toBe(2);
+    } finally {
+      spy.restore();
+      other.close();
+    }
+    expect(await labels()).toEqual(["first", "grouped", "member", "single"]);
+  });
+
+  it("the write lock is free again once the last member resolved", async () => {
+    await Promise.all([insert("x"), insert("y")]);
+    const other = otherConnection();
+    try {
+      expect(() => other.exec("insert into things (label) values ('other')")).not.toThrow();
+    } finally {
+      other.close();
+    }
+    expect(await labels()).toEqual(["other", "x", "y"]);
   });
 });

@@ -1,24 +1,47 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type Driver,
-  type SqliteDatabase,
+  type QueryResult,
+  SelectQueryNode,
+  SqliteAdapter,
   SqliteDialect,
-  SqliteDriver,
-  type SqliteStatement,
 } from "kysely";
 
 /**
- * Kysely has no node:sqlite dialect. This adapts `DatabaseSync` to the small interface
- * Kysely's own SqliteDialect drives, and makes every transaction `BEGIN IMMEDIATE` so two
- * writers never deadlock on a lock upgrade (SQLITE_BUSY mid-transaction).
+ * Kysely has no node:sqlite dialect. This one drives the process's single `DatabaseSync`
+ * connection with group commit (decision 009):
+ *
+ * - Every transaction is a member of a group: the first member opens `BEGIN IMMEDIATE` (so two
+ *   writers never deadlock on a lock upgrade), each member runs inside its own savepoint, and the
+ *   group's one `COMMIT` — one fsync with `synchronous = FULL` — comes when the transactions that
+ *   were queued for the connection meanwhile have run. A member's commit resolves only once that
+ *   COMMIT succeeded, so nothing is reported committed before it is durable; a member that fails
+ *   rolls back to its savepoint and leaves the others alone; a failed COMMIT fails every member.
+ * - Transactions and statements take the connection one at a time (a FIFO lock, as Kysely's own
+ *   single-connection mutex). A single write outside a transaction first commits an open group,
+ *   then runs on its own (autocommit), so it is durable when it returns. A single read may run
+ *   while a group is open and then sees its members' writes before their COMMIT.
  */
 export function createNodeSqliteDialect(path: string): SqliteDialect {
-  return new NodeSqliteDialect({ database: () => Promise.resolve(openSqlite(path)) });
+  return new NodeSqliteDialect(path);
 }
 
-export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
+export interface NodeSqliteDatabase {
+  raw: DatabaseSync;
+  prepare(sql: string): PreparedStatement;
+  close(): void;
+}
+
+interface PreparedStatement {
+  reader: boolean;
+  all(parameters: ReadonlyArray<unknown>): unknown[];
+  run(parameters: ReadonlyArray<unknown>): { changes: number | bigint; lastInsertRowid: number | bigint };
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown>;
+}
+
+export function openSqlite(path: string): NodeSqliteDatabase {
   const raw = new DatabaseSync(path, { timeout: 5_000 });
   raw.exec("PRAGMA journal_mode = WAL");
   raw.exec("PRAGMA synchronous = FULL");
@@ -27,11 +50,11 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
   raw.exec("PRAGMA cache_size = -65536"); // 64 MiB page cache
   raw.exec("PRAGMA mmap_size = 1073741824"); // read through the OS page cache, up to 1 GiB
   raw.exec("PRAGMA temp_store = MEMORY");
-  const cache = new Map<string, SqliteStatement>();
+  const cache = new Map<string, PreparedStatement>();
   return {
     raw,
     close: () => raw.close(),
-    prepare(sql: string): SqliteStatement {
+    prepare(sql: string): PreparedStatement {
       let statement = cache.get(sql);
       if (!statement) {
         statement = wrapStatement(raw.prepare(sql));
@@ -43,7 +66,7 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
   };
 }
 
-function wrapStatement(statement: StatementSync): SqliteStatement {
+function wrapStatement(statement: StatementSync): PreparedStatement {
   const reader = statement.columns().length > 0;
   const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
   return {
@@ -62,18 +85,232 @@ function toSqliteValue(value: unknown): unknown {
 }
 
 class NodeSqliteDialect extends SqliteDialect {
-  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
-    super(config);
-    this.#config = config;
+  readonly #path: string;
+  constructor(path: string) {
+    super({ database: () => Promise.reject(new Error("unused: the driver opens the database")) });
+    this.#path = path;
   }
   override createDriver(): Driver {
-    return new ImmediateTransactionSqliteDriver(this.#config);
+    return new GroupCommitDriver(() => openSqlite(this.#path));
+  }
+  override createAdapter() {
+    return new OwnLockSqliteAdapter();
   }
 }
 
-class ImmediateTransactionSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+/** The driver takes its own lock (below), so Kysely must not add its single-connection mutex. */
+class OwnLockSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
+/** A first-come, first-served lock. */
+class FifoLock {
+  #held = false;
+  readonly #waiting: (() => void)[] = [];
+  acquire(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#held = false;
+  }
+}
+
+/** A transaction whose savepoint was released, waiting for its group's COMMIT. */
+interface Member {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const MEMBER_SAVEPOINT = "cw_group_member";
+
+/** Selects are the only single statements that may run inside an open group (see above). */
+const isSelect = (sql: string) => /^\s*select\b/i.test(sql);
+
+class GroupCommitDriver implements Driver {
+  readonly #open: () => NodeSqliteDatabase;
+  #db: NodeSqliteDatabase | null = null;
+  readonly #lock = new FifoLock();
+  /** members of the open group (an open BEGIN IMMEDIATE), or null when none is open */
+  #group: Member[] | null = null;
+  #flushQueued = false;
+
+  constructor(open: () => NodeSqliteDatabase) {
+    this.#open = open;
+  }
+
+  get #database(): NodeSqliteDatabase {
+    if (!this.#db) throw new Error("the database is closed");
+    return this.#db;
+  }
+
+  async init(): Promise<void> {
+    this.#db = this.#open();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#lock.acquire();
+    return new Lease(this);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    const { raw } = this.#database;
+    if (this.#group && !raw.isTransaction)
+      this.#endGroup(new Error("the group's transaction was rolled back"));
+    if (!this.#group) {
+      raw.exec("begin immediate");
+      this.#group = [];
+    }
+    try {
+      raw.exec(`savepoint ${MEMBER_SAVEPOINT}`);
+    } catch (error) {
+      this.#queueFlush(); // the group must not stay open without a member to close it
+      throw error;
+    }
+    lease.inTransaction = true;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    const group = this.#group;
+    if (!group || !this.#database.raw.isTransaction) {
+      throw new Error("the transaction was rolled back by SQLite before its commit");
+    }
+    this.#database.raw.exec(`release ${MEMBER_SAVEPOINT}`);
+    lease.inTransaction = false;
+    const committed = new Promise<void>((resolve, reject) => group.push({ resolve, reject }));
+    // others may run (and join the group) while this one waits for the COMMIT
+    lease.releaseLock();
+    this.#queueFlush();
+    await committed;
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    if (lease.lockReleased) return; // its group's COMMIT failed: rolled back with the group
+    lease.inTransaction = false;
+    const { raw } = this.#database;
+    if (raw.isTransaction) {
+      raw.exec(`rollback to ${MEMBER_SAVEPOINT}`);
+      raw.exec(`release ${MEMBER_SAVEPOINT}`);
+    } else if (this.#group) {
+      // SQLite rolled the whole transaction back (disk full, I/O error): every member is gone
+      this.#endGroup(new Error("the group's transaction was rolled back"));
+    }
+    this.#queueFlush();
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as Lease).releaseLock();
+  }
+
+  async destroy(): Promise<void> {
+    await this.#lock.acquire();
+    try {
+      this.#commitGroup();
+      this.#db?.close();
+      this.#db = null;
+    } finally {
+      this.#lock.release();
+    }
+  }
+
+  /** Runs one statement for a lease holding the lock. */
+  execute(lease: Lease, compiled: CompiledQuery): QueryResult<unknown> {
+    if (!lease.inTransaction && !isSelect(compiled.sql)) this.#commitGroup();
+    if (lease.inTransaction && !this.#database.raw.isTransaction) {
+      // SQLite rolled the transaction back (disk full, I/O error): nothing more may run outside it
+      throw new Error("the transaction was rolled back by SQLite");
+    }
+    const statement = this.#database.prepare(compiled.sql);
+    if (statement.reader) return { rows: statement.all(compiled.parameters) };
+    const { changes, lastInsertRowid } = statement.run(compiled.parameters);
+    return {
+      insertId: lastInsertRowid != null ? BigInt(lastInsertRowid) : undefined,
+      numAffectedRows: changes != null ? BigInt(changes) : undefined,
+      rows: [],
+    };
+  }
+
+  *stream(compiled: CompiledQuery): IterableIterator<QueryResult<unknown>> {
+    if (!SelectQueryNode.is(compiled.query)) throw new Error("only select queries can be streamed");
+    for (const row of this.#database.prepare(compiled.sql).iterate(compiled.parameters)) {
+      yield { rows: [row] };
+    }
+  }
+
+  releaseLock(): void {
+    this.#lock.release();
+  }
+
+  /**
+   * The group's COMMIT runs once the connection is free: whatever queued for it before then runs
+   * first, and the transactions among them join this COMMIT.
+   */
+  #queueFlush(): void {
+    if (this.#flushQueued || !this.#group) return;
+    this.#flushQueued = true;
+    setImmediate(async () => {
+      await this.#lock.acquire();
+      this.#flushQueued = false;
+      try {
+        this.#commitGroup();
+      } finally {
+        this.#lock.release();
+      }
+    });
+  }
+
+  /** Commits the open group, if any (the caller holds the lock); never throws. */
+  #commitGroup(): void {
+    const members = this.#group;
+    if (!members || !this.#db) return;
+    const { raw } = this.#db;
+    this.#group = null;
+    try {
+      if (!raw.isTransaction) throw new Error("the group's transaction was rolled back");
+      raw.exec("commit");
+    } catch (error) {
+      if (raw.isTransaction) raw.exec("rollback");
+      for (const member of members) member.reject(error);
+      return;
+    }
+    for (const member of members) member.resolve();
+  }
+
+  /** Fails the members of a group SQLite already rolled back. */
+  #endGroup(error: Error): void {
+    const members = this.#group ?? [];
+    this.#group = null;
+    for (const member of members) member.reject(error);
+  }
+}
+
+/** The connection as one holder of the lock sees it (Kysely gets one per acquisition). */
+class Lease implements DatabaseConnection {
+  readonly #driver: GroupCommitDriver;
+  inTransaction = false;
+  lockReleased = false;
+  constructor(driver: GroupCommitDriver) {
+    this.#driver = driver;
+  }
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    return this.#driver.execute(this, compiled) as QueryResult<R>;
+  }
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    for (const result of this.#driver.stream(compiled)) yield result as QueryResult<R>;
+  }
+  releaseLock(): void {
+    if (this.lockReleased) return;
+    this.lockReleased = true;
+    this.#driver.releaseLock();
   }
 }
