@@ -253,7 +253,61 @@ describe("group commit", () => {
     expect(await labels()).toEqual(["later"]);
   });
 
-  it("a single write commits an open group first and is itself durable when it returns", async () => {
+  it("row changes outside a transaction made meanwhile share one COMMIT, each durable when it resolves", async () => {
+    const other = otherConnection();
+    await db
+      .insertInto("things")
+      .values(Array.from({ length: 10 }, (_, i) => ({ label: `r${i}` })))
+      .execute();
+    const spy = countCommits();
+    try {
+      const seenByOther: unknown[] = [];
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          await db.updateTable("things").set({ flag: 1 }).where("label", "=", `r${i}`).execute();
+          seenByOther.push(other.prepare("select flag from things where label = ?").get(`r${i}`)?.flag);
+        }),
+      );
+      expect(spy.commits()).toBe(1);
+      expect(seenByOther).toEqual(Array.from({ length: 10 }, () => 1));
+    } finally {
+      spy.restore();
+      other.close();
+    }
+    // a failing row change rolls back alone
+    await expect(
+      db
+        .insertInto("things")
+        .values({ label: null as never })
+        .execute(),
+    ).rejects.toThrow(/NOT NULL/);
+    expect((await labels()).length).toBe(10);
+  });
+
+  it("a connection kept after its transaction committed waits for the lock again (never runs inside another's transaction)", async () => {
+    let outside: Promise<unknown> | undefined;
+    await db.connection().execute(async (connection) => {
+      await connection.transaction().execute(async (trx) => {
+        await trx.insertInto("things").values({ label: "a" }).execute();
+      });
+      // the commit gave the lock up; another transaction takes it and later rolls back
+      outside = db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto("things").values({ label: "y" }).execute();
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          throw new Error("y rolls back");
+        })
+        .catch((error: unknown) => error);
+      await new Promise((resolve) => setImmediate(resolve));
+      // must not run inside that transaction (it would be rolled back with it)
+      await connection.insertInto("things").values({ label: "c" }).execute();
+    });
+    expect(String(await outside)).toMatch(/y rolls back/);
+    expect(await labels()).toEqual(["a", "c"]);
+  });
+
+  it("a single write joins an open group and is itself durable when it returns", async () => {
     const other = otherConnection();
     const spy = countCommits();
     try {
@@ -266,7 +320,7 @@ describe("group commit", () => {
       await member;
       await Promise.all([insert("grouped"), db.insertInto("things").values({ label: "single" }).execute()]);
       expect(other.prepare("select count(*) as n from things").get()).toEqual({ n: 4 });
-      // first + member share one COMMIT; "grouped" is committed by the single write, which autocommits
+      // first + member share one COMMIT; "grouped" and the single write share the next
       expect(spy.commits()).toBe(2);
     } finally {
       spy.restore();

@@ -20,9 +20,10 @@ import {
  *   COMMIT succeeded, so nothing is reported committed before it is durable; a member that fails
  *   rolls back to its savepoint and leaves the others alone; a failed COMMIT fails every member.
  * - Transactions and statements take the connection one at a time (a FIFO lock, as Kysely's own
- *   single-connection mutex). A single write outside a transaction first commits an open group,
- *   then runs on its own (autocommit), so it is durable when it returns. A single read may run
- *   while a group is open and then sees its members' writes before their COMMIT.
+ *   single-connection mutex). A row change outside a transaction (insert, update, delete) joins
+ *   the group as a one-statement transaction, durable when it returns; any other statement (DDL,
+ *   PRAGMA) first commits an open group and runs on its own. A single read may run while a group
+ *   is open and then sees its members' writes before their COMMIT.
  */
 export function createNodeSqliteDialect(path: string): SqliteDialect {
   return new NodeSqliteDialect(path);
@@ -133,6 +134,8 @@ const MEMBER_SAVEPOINT = "cw_group_member";
 
 /** Selects are the only single statements that may run inside an open group (see above). */
 const isSelect = (sql: string) => /^\s*select\b/i.test(sql);
+/** Row changes outside a transaction join a group as one-statement transactions. */
+const isRowWrite = (sql: string) => /^\s*(insert|update|delete|replace)\b/i.test(sql);
 
 class GroupCommitDriver implements Driver {
   readonly #open: () => NodeSqliteDatabase;
@@ -160,8 +163,13 @@ class GroupCommitDriver implements Driver {
     return new Lease(this);
   }
 
+  acquireLock(): Promise<void> {
+    return this.#lock.acquire();
+  }
+
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
+    await lease.holdLock();
     const { raw } = this.#database;
     if (this.#group && !raw.isTransaction)
       this.#endGroup(new Error("the group's transaction was rolled back"));
@@ -221,6 +229,20 @@ class GroupCommitDriver implements Driver {
     } finally {
       this.#lock.release();
     }
+  }
+
+  /** A row change outside a transaction: a member of the group on its own, durable when it returns. */
+  async executeInGroup(lease: Lease, compiled: CompiledQuery): Promise<QueryResult<unknown>> {
+    await this.beginTransaction(lease);
+    let result: QueryResult<unknown>;
+    try {
+      result = this.execute(lease, compiled);
+    } catch (error) {
+      await this.rollbackTransaction(lease);
+      throw error;
+    }
+    await this.commitTransaction(lease);
+    return result;
   }
 
   /** Runs one statement for a lease holding the lock. */
@@ -303,10 +325,24 @@ class Lease implements DatabaseConnection {
     this.#driver = driver;
   }
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    await this.holdLock();
+    if (!this.inTransaction && isRowWrite(compiled.sql)) {
+      return (await this.#driver.executeInGroup(this, compiled)) as QueryResult<R>;
+    }
     return this.#driver.execute(this, compiled) as QueryResult<R>;
   }
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    await this.holdLock();
     for (const result of this.#driver.stream(compiled)) yield result as QueryResult<R>;
+  }
+  /**
+   * A commit gives the lock up before its group's COMMIT; a holder that goes on using the same
+   * connection (`db.connection()`, as Kysely's migrator does) takes it back first.
+   */
+  async holdLock(): Promise<void> {
+    if (!this.lockReleased) return;
+    await this.#driver.acquireLock();
+    this.lockReleased = false;
   }
   releaseLock(): void {
     if (this.lockReleased) return;

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import {
   CONFIRMATION_RETRY,
-  markSent,
   sendPendingConfirmations,
   sendPlacedOrderConfirmation,
 } from "../../app/domain/orders/order-confirmation.server.ts";
@@ -151,35 +150,6 @@ describe.each(ENGINES)("order confirmation e-mails on %s", (engine) => {
     expect((await stateOf(cancelled)).confirmationAttempts).toBe(1);
     expect((await stateOf(tooOld)).confirmationAttempts).toBe(1);
     expect(mailer.sent).toEqual([]);
-  });
-
-  it("marks confirmations sent together: the marks made meanwhile share one transaction", async () => {
-    await clearPending();
-    const numbers = [];
-    for (let i = 0; i < 7; i++) numbers.push(await unconfirmedOrder(minutesAgo(i)));
-    const transactions = vi.spyOn(db, "transaction");
-    try {
-      const sentAt = (i: number) => new Date(NOW.getTime() + (i % 2) * 1_000).toISOString();
-      const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-      // five in one turn of the event loop, then two more once the first batch is being written
-      const first = numbers.slice(0, 5).map((number, i) => markSent(db, number, sentAt(i)));
-      await nextTurn();
-      await nextTurn();
-      const second = numbers.slice(5).map((number, i) => markSent(db, number, sentAt(i)));
-      await Promise.all([...first, ...second]);
-      expect(transactions).toHaveBeenCalledTimes(2);
-    } finally {
-      transactions.mockRestore();
-    }
-    for (const [i, number] of numbers.entries()) {
-      const { confirmationSentAt } = await stateOf(number);
-      expect(confirmationSentAt, number).toBe(
-        new Date(NOW.getTime() + ((i < 5 ? i : i - 5) % 2) * 1_000).toISOString(),
-      );
-    }
-    // a mark never overwrites an earlier one
-    await markSent(db, numbers[0] as string, minutesAgo(-60));
-    expect((await stateOf(numbers[0] as string)).confirmationSentAt).toBe(NOW.toISOString());
   });
 
   it("sends each pending confirmation once when several processes run the job at the same time", async () => {

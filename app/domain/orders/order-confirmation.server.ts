@@ -96,65 +96,17 @@ async function deliver(
     );
     return "failed";
   }
-  await markSent(db, orderNumber, now.toISOString()).catch((markError: unknown) =>
-    // the e-mail went out; unmarked, the job sends it once more after the grace time
-    logger.error({ err: markError, orderNumber }, "could not mark the order confirmation sent"),
-  );
-  return "sent";
-}
-
-interface SentMarks {
-  marks: { orderNumber: string; sentAt: string }[];
-  written: Promise<void>;
-}
-/** per database: the batch still taking marks, and the write of the batch before it */
-const openBatches = new WeakMap<Database, SentMarks>();
-const lastWrites = new WeakMap<Database, Promise<void>>();
-
-/**
- * Marks an order's confirmation sent; resolves once that is committed. Marks made while the
- * previous batch is being written (or in the same turn of the event loop) are written together in
- * one transaction: one commit (one fsync with SQLite's synchronous=FULL) for every confirmation
- * sent meanwhile instead of one each, which Place Order's throughput depends on.
- */
-export function markSent(db: Database, orderNumber: string, sentAt: string): Promise<void> {
-  let batch = openBatches.get(db);
-  if (!batch) {
-    const marks: SentMarks["marks"] = [];
-    const previous = lastWrites.get(db) ?? Promise.resolve();
-    const written = previous
-      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => {
-        openBatches.delete(db); // later marks start the next batch
-        return writeSentMarks(db, marks);
-      });
-    lastWrites.set(
-      db,
-      written.catch(() => {}),
+  await db
+    .updateTable("orders")
+    .set({ confirmationSentAt: now.toISOString() })
+    .where("number", "=", orderNumber)
+    .where("confirmationSentAt", "is", null)
+    .execute()
+    .catch((markError: unknown) =>
+      // the e-mail went out; unmarked, the job sends it once more after the grace time
+      logger.error({ err: markError, orderNumber }, "could not mark the order confirmation sent"),
     );
-    batch = { marks, written };
-    openBatches.set(db, batch);
-  }
-  batch.marks.push({ orderNumber, sentAt });
-  return batch.written;
-}
-
-async function writeSentMarks(db: Database, marks: SentMarks["marks"]): Promise<void> {
-  const bySentAt = Map.groupBy(marks, (mark) => mark.sentAt);
-  await db.transaction().execute(async (trx) => {
-    for (const [sentAt, group] of bySentAt) {
-      await trx
-        .updateTable("orders")
-        .set({ confirmationSentAt: sentAt })
-        .where(
-          "number",
-          "in",
-          group.map((mark) => mark.orderNumber),
-        )
-        .where("confirmationSentAt", "is", null)
-        .execute();
-    }
-  });
+  return "sent";
 }
 
 /** Place Order's own send, right after the order committed (with attempt 1 claimed). */
