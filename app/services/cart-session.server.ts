@@ -1,6 +1,6 @@
-import { createCookie } from "react-router";
 import { isCartId, newCartId } from "../domain/cart/cart-store.server.ts";
 import { getEnv } from "../env.server.ts";
+import { createSignedCookie } from "./signed-cookie.server.ts";
 
 /** A guest cart lives 30 days after its last change. */
 export const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
@@ -8,7 +8,7 @@ export const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 let cookie: ReturnType<typeof createCartCookie> | undefined;
 function createCartCookie() {
   const env = getEnv();
-  return createCookie("cw_cart", {
+  return createSignedCookie("cw_cart", {
     httpOnly: true,
     sameSite: "lax",
     path: "/",

@@ -2,6 +2,7 @@ import { createCookieSessionStorage, type Session } from "react-router";
 import { z } from "zod";
 import { SHIPPING_FIELDS, type ShippingField } from "../domain/checkout/shipping-form.ts";
 import { getEnv } from "../env.server.ts";
+import { createSignedCookie } from "./signed-cookie.server.ts";
 
 /**
  * What the shopper entered so far in checkout, kept between steps in a signed, HttpOnly cookie
@@ -51,15 +52,14 @@ let storage: ReturnType<typeof createStorage> | undefined;
 function createStorage() {
   const env = getEnv();
   return createCookieSessionStorage({
-    cookie: {
-      name: "cw_checkout",
+    cookie: createSignedCookie("cw_checkout", {
       httpOnly: true,
       sameSite: "lax",
       path: "/",
       secure: env.PUBLIC_URL.startsWith("https:"),
       secrets: [env.SESSION_SECRET],
       maxAge: 24 * 60 * 60,
-    },
+    }),
   });
 }
 function checkoutStorage() {

@@ -3,6 +3,7 @@ import { createCookieSessionStorage, redirect } from "react-router";
 import { z } from "zod";
 import { getEnv } from "../env.server.ts";
 import { TOAST_TYPES, type Toast } from "../lib/toast.ts";
+import { createSignedCookie } from "./signed-cookie.server.ts";
 
 const TOAST_KEY = "toast";
 
@@ -17,14 +18,13 @@ let storage: ReturnType<typeof createToastStorage> | undefined;
 function createToastStorage() {
   const env = getEnv();
   return createCookieSessionStorage({
-    cookie: {
-      name: "cw_toast",
+    cookie: createSignedCookie("cw_toast", {
       httpOnly: true,
       sameSite: "lax",
       path: "/",
       secure: env.PUBLIC_URL.startsWith("https:"),
       secrets: [env.SESSION_SECRET],
-    },
+    }),
   });
 }
 function toastStorage() {
