@@ -17,7 +17,7 @@ import { inlineCss } from "./services/inline-css.server.ts";
 import { logger } from "./services/logger.server.ts";
 
 // The HTTP server (server/) reaches the app's single copy of these through the build's entry module.
-export { closeServices, getServices, setSearchIndexWorker } from "./db/client.server.ts";
+export { closeServices, dataStamp, getServices, setSearchIndexWorker } from "./db/client.server.ts";
 export { checkHealth } from "./domain/health.server.ts";
 export { requestInfoContext } from "./lib/request-context.ts";
 export { startBackgroundJobs } from "./services/background-jobs.server.ts";

@@ -13,6 +13,8 @@ export interface AppEntry {
   /** before the first e-mail: build and send messages in a worker thread running this file */
   setMailWorker(url: URL): void;
   closeServices(): Promise<void>;
+  /** changes whenever the data may have changed; null when that cannot be known (PostgreSQL) */
+  dataStamp(): string | null;
   checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }>;
   /** housekeeping timers (confirmation resends, rate-limit pruning); returns their stop */
   startBackgroundJobs(): () => void;

@@ -182,6 +182,71 @@ describe("GET / (home page)", () => {
   });
 });
 
+describe("page cache (decision 010)", () => {
+  const nonceOf = (r: Response) =>
+    /'nonce-([^']+)'/.exec(r.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+  const PRODUCT = "/products/kestrel-x12-smartphone";
+
+  it("answers a second visitor without cookies from memory, with that response's own nonce", async () => {
+    const first = await app.request(PRODUCT);
+    const firstHtml = await first.text();
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = await app.request(PRODUCT);
+    const secondHtml = await second.text();
+    expect(first.headers.get("x-cache")).toMatch(/^(MISS|HIT)$/);
+    expect(second.headers.get("x-cache")).toBe("HIT");
+    const nonce = nonceOf(second);
+    expect(nonce).not.toBe(nonceOf(first));
+    const scripts = secondHtml.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(secondHtml).toBe(firstHtml.replaceAll(nonceOf(first), nonce));
+    expect(second.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=60");
+    expect(second.headers.get("vary")).toContain("Cookie");
+  });
+
+  it("renders afresh once the data changed, with the change", async () => {
+    await (await app.request(PRODUCT)).text();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await app.request(PRODUCT)).headers.get("x-cache")).toBe("HIT");
+    const product = await db
+      .selectFrom("products")
+      .select(["id", "name"])
+      .where("slug", "=", "kestrel-x12-smartphone")
+      .executeTakeFirstOrThrow();
+    try {
+      await db
+        .updateTable("products")
+        .set({ name: "Kestrel X12 Renamed" })
+        .where("id", "=", product.id)
+        .execute();
+      const after = await app.request(PRODUCT);
+      expect(after.headers.get("x-cache")).toBe("MISS");
+      expect(await after.text()).toContain("Kestrel X12 Renamed");
+    } finally {
+      await db.updateTable("products").set({ name: product.name }).where("id", "=", product.id).execute();
+    }
+  });
+
+  it("renders for a visitor with cookies, privately, and never answers them from memory", async () => {
+    await (await app.request(PRODUCT)).text();
+    const r = await app.request(PRODUCT, { headers: { Cookie: "cw_cart=anything" } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("x-cache")).toBeNull();
+    expect(r.headers.get("cache-control")).toBe("private, max-age=0, must-revalidate");
+    expect(r.headers.get("vary")).toContain("Cookie");
+  });
+
+  it("keeps no page of a visitor's own (cart, checkout) and no error page", async () => {
+    for (const path of ["/cart", "/nope"]) {
+      await (await app.request(path)).text();
+      const again = await app.request(path);
+      expect(again.headers.get("x-cache")).toBeNull();
+      expect(again.headers.get("cache-control") ?? "").not.toContain("public");
+    }
+  });
+});
+
 describe("health, errors and static files", () => {
   it("GET /healthz answers ok with the database up, uncached", async () => {
     const r = await app.request("/healthz");

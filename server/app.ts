@@ -8,6 +8,7 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { Logger } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { AppEntry } from "./app-entry.ts";
+import { PageCache, withSharedCacheRules } from "./page-cache.ts";
 
 export interface ServerAppOptions {
   build: ServerBuild;
@@ -41,10 +42,11 @@ function staticFiles(root: string, cacheControl: string, precompressed = false):
   };
 }
 
-/** The HTTP layer: security headers, compression, static files, images, health, then React Router. */
+/** The HTTP layer: security headers, compression, static files, images, health, then React Router (through the page cache). */
 export function createServerApp({ build, entry, logger, clientDir, mode = "production" }: ServerAppOptions) {
   const app = new Hono<{ Variables: { requestId: string; secureHeadersNonce?: string } }>();
   const handleRequest = createRequestHandler(build, mode);
+  const pages = new PageCache({ dataStamp: () => entry.dataStamp() });
 
   app.use(requestId());
   app.use(async (c, next) => {
@@ -108,14 +110,19 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
   });
   app.use("*", staticFiles(clientDir, "public, max-age=3600"));
 
-  app.all("*", (c) => {
-    const context = new RouterContextProvider();
-    context.set(entry.requestInfoContext, {
-      nonce: c.get("secureHeadersNonce") ?? "",
-      requestId: c.get("requestId"),
-      clientIp: clientIp(c.req.header("X-Forwarded-For"), () => getConnInfo(c).remote.address),
+  app.all("*", async (c) => {
+    const nonce = c.get("secureHeadersNonce") ?? "";
+    const { response, outcome } = await pages.serve(c.req.raw, nonce, () => {
+      const context = new RouterContextProvider();
+      context.set(entry.requestInfoContext, {
+        nonce,
+        requestId: c.get("requestId"),
+        clientIp: clientIp(c.req.header("X-Forwarded-For"), () => getConnInfo(c).remote.address),
+      });
+      return handleRequest(c.req.raw, context);
     });
-    return handleRequest(c.req.raw, context);
+    if (outcome !== "BYPASS") response.headers.set("X-Cache", outcome);
+    return withSharedCacheRules(c.req.raw, response);
   });
 
   app.onError((error, c) => {

@@ -5,7 +5,7 @@ import { type Auth, createAuth } from "../services/auth/auth.server.ts";
 import { sendPasswordResetEmail } from "../services/auth/password-reset-email.server.ts";
 import { createFileStore, type FileStore } from "../services/file-store.server.ts";
 import { logger } from "../services/logger.server.ts";
-import { createDatabase, type Database } from "./database.server.ts";
+import { createDatabase, type Database, dataChangeStamp } from "./database.server.ts";
 import { migrateToLatest } from "./migrate.server.ts";
 import { isCatalogEmpty, seedDemoCatalog } from "./seed/seed.server.ts";
 
@@ -20,6 +20,8 @@ interface AppServices {
 }
 
 let services: Promise<AppServices> | undefined;
+/** the database once the services are open, for synchronous questions (dataStamp) */
+let openDb: Database | null = null;
 let searchIndexWorkerUrl: URL | null = null;
 
 /**
@@ -73,7 +75,16 @@ async function openServices(): Promise<AppServices> {
     db,
     searchIndexWorkerUrl ? { url: searchIndexWorkerUrl, databaseUrl: env.DATABASE_URL } : null,
   );
+  openDb = db;
   return { db, files, auth };
+}
+
+/**
+ * The app database's change stamp (`dataChangeStamp`): null before the services are open and on
+ * PostgreSQL. The server's page cache keeps a page only while this stays the same.
+ */
+export function dataStamp(): string | null {
+  return openDb ? dataChangeStamp(openDb) : null;
 }
 
 export async function getAuth(): Promise<Auth> {
@@ -84,6 +95,7 @@ export async function closeServices(): Promise<void> {
   if (!services) return;
   const { db } = await services;
   services = undefined;
+  openDb = null;
   await detachSearchIndex(db);
   await db.destroy();
 }

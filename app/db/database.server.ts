@@ -20,7 +20,22 @@ export function createDatabase(url: string, options: { poolSize?: number } = {})
   }
   const path = sqlitePathFromUrl(url);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  return new Kysely<DB>({ dialect: createNodeSqliteDialect(path), plugins });
+  const dialect = createNodeSqliteDialect(path);
+  const db = new Kysely<DB>({ dialect, plugins });
+  changeStamps.set(db, () => dialect.changeStamp());
+  return db;
+}
+
+const changeStamps = new WeakMap<object, () => string | null>();
+
+/**
+ * A value that differs whenever the data may have changed since it was last read: on SQLite,
+ * after any write by this process (from the moment the row changed) or a commit by any other
+ * process; null when unknown — on PostgreSQL (other instances write unseen) or before the first
+ * query opened the database. For caches that must never serve what changed.
+ */
+export function dataChangeStamp(db: Database): string | null {
+  return changeStamps.get(db)?.() ?? null;
 }
 
 export function engineOf<T>(db: Kysely<T>): Engine {

@@ -340,3 +340,61 @@ describe("group commit", () => {
     expect(await labels()).toEqual(["other", "x", "y"]);
   });
 });
+
+describe("change stamp (for the page cache)", () => {
+  /** A Kysely of its own on the test file, with the dialect object it was made with. */
+  const dialectOf = () => {
+    const dialect = createNodeSqliteDialect(path);
+    return { dialect, kysely: new Kysely<CounterDb>({ dialect }) };
+  };
+
+  it("is null until the database is opened, then stays put across reads", async () => {
+    const { dialect, kysely } = dialectOf();
+    try {
+      expect(dialect.changeStamp()).toBeNull();
+      await kysely.selectFrom("counter").selectAll().execute();
+      const stamp = dialect.changeStamp();
+      expect(stamp).toMatch(/^\d+:\d+$/);
+      await kysely.selectFrom("counter").selectAll().execute();
+      await kysely.selectFrom("things").selectAll().execute();
+      expect(dialect.changeStamp()).toBe(stamp);
+    } finally {
+      await kysely.destroy();
+    }
+  });
+
+  it("moves with a write of this connection, inside a transaction before its commit too", async () => {
+    const { dialect, kysely } = dialectOf();
+    try {
+      await kysely.selectFrom("counter").selectAll().execute();
+      const before = dialect.changeStamp();
+      await kysely.updateTable("counter").set({ value: 1 }).where("id", "=", 1).execute();
+      const afterWrite = dialect.changeStamp();
+      expect(afterWrite).not.toBe(before);
+      let insideTransaction: string | null = null;
+      await kysely.transaction().execute(async (trx) => {
+        await trx.insertInto("things").values({ label: "new" }).execute();
+        insideTransaction = dialect.changeStamp();
+      });
+      expect(insideTransaction).not.toBe(afterWrite);
+    } finally {
+      await kysely.destroy();
+    }
+  });
+
+  it("moves when another connection (another process) commits, not when it only reads", async () => {
+    const { dialect, kysely } = dialectOf();
+    const other = otherConnection(1_000);
+    try {
+      await kysely.selectFrom("counter").selectAll().execute();
+      const before = dialect.changeStamp();
+      other.prepare("select * from counter").all();
+      expect(dialect.changeStamp()).toBe(before);
+      other.prepare("update counter set value = value + 1 where id = 1").run();
+      expect(dialect.changeStamp()).not.toBe(before);
+    } finally {
+      other.close();
+      await kysely.destroy();
+    }
+  });
+});

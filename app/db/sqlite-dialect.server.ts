@@ -25,9 +25,13 @@ import {
  *   PRAGMA) first commits an open group and runs on its own. A single read may run while a group
  *   is open and then sees its members' writes before their COMMIT.
  */
-export function createNodeSqliteDialect(path: string): SqliteDialect {
+export function createNodeSqliteDialect(path: string): NodeSqliteDialect {
   return new NodeSqliteDialect(path);
 }
+
+/** `data_version` moves when another connection commits; `total_changes()` when this one writes. */
+const CHANGE_STAMP_SQL =
+  "select data_version as version, total_changes() as changes from pragma_data_version";
 
 export interface NodeSqliteDatabase {
   raw: DatabaseSync;
@@ -85,14 +89,20 @@ function toSqliteValue(value: unknown): unknown {
   return value;
 }
 
-class NodeSqliteDialect extends SqliteDialect {
+export class NodeSqliteDialect extends SqliteDialect {
   readonly #path: string;
   constructor(path: string) {
     super({ database: () => Promise.reject(new Error("unused: the driver opens the database")) });
     this.#path = path;
   }
+  #driver: GroupCommitDriver | null = null;
   override createDriver(): Driver {
-    return new GroupCommitDriver(() => openSqlite(this.#path));
+    this.#driver = new GroupCommitDriver(() => openSqlite(this.#path));
+    return this.#driver;
+  }
+  /** See GroupCommitDriver.changeStamp. */
+  changeStamp(): string | null {
+    return this.#driver?.changeStamp() ?? null;
   }
   override createAdapter() {
     return new OwnLockSqliteAdapter();
@@ -156,6 +166,17 @@ class GroupCommitDriver implements Driver {
 
   async init(): Promise<void> {
     this.#db = this.#open();
+  }
+
+  /**
+   * Changes as soon as this connection changed a row (even before that change is committed) or
+   * another connection — another process too — committed a change; null until opened. Read on the
+   * connection directly, without the lock: it is connection state, not a query of the data.
+   */
+  changeStamp(): string | null {
+    if (!this.#db) return null;
+    const row = this.#db.prepare(CHANGE_STAMP_SQL).all([])[0] as { version: number; changes: number };
+    return `${row.version}:${row.changes}`;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {

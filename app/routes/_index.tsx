@@ -4,6 +4,7 @@ import { NewsletterForm } from "../components/newsletter-form.tsx";
 import { ProductGrid } from "../components/product-card.tsx";
 import { getDb } from "../db/client.server.ts";
 import { getHomeSections } from "../domain/catalog/home-sections.server.ts";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { CATEGORY_TILES, productsUrl } from "../lib/catalog-constants.ts";
 import type { ProductCardData } from "../lib/catalog-types.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -25,9 +26,7 @@ export async function loader() {
   return getHomeSections(await getDb());
 }
 
-export function headers() {
-  return { "Cache-Control": "private, max-age=0, must-revalidate" };
-}
+export const headers = sharedPageHeaders;
 
 const WHY_SHOP = [
   {

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { DATED_PAGES, HELP_PAGE_BODIES } from "../content/help/bodies.tsx";
 import { HelpLayout, PROSE } from "../content/help/help-layout.tsx";
 import { HELP_PAGES, helpPath, isHelpPageSlug } from "../content/help/pages.ts";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/help.$page";
 
@@ -24,9 +25,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   });
 };
 
-export function headers() {
-  return { "Cache-Control": "private, max-age=0, must-revalidate" };
-}
+export const headers = sharedPageHeaders;
 
 const longDate = (isoDate: string) =>
   new Date(`${isoDate}T00:00:00Z`).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });

@@ -2,6 +2,7 @@ import { FileText, HelpCircle, type LucideIcon, RotateCcw, Scale, ShieldCheck, T
 import { Link } from "react-router";
 import { HelpLayout } from "../content/help/help-layout.tsx";
 import { HELP_PAGE_SLUGS, HELP_PAGES, type HelpPageSlug, helpPath } from "../content/help/pages.ts";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/help._index";
 
@@ -16,9 +17,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   });
 };
 
-export function headers() {
-  return { "Cache-Control": "private, max-age=0, must-revalidate" };
-}
+export const headers = sharedPageHeaders;
 
 const ICONS: Record<HelpPageSlug, LucideIcon> = {
   shipping: Truck,

@@ -33,6 +33,7 @@ import {
   saveReview,
   validateReview,
 } from "../domain/reviews/write-review.server.ts";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { productsUrl } from "../lib/catalog-constants.ts";
 import { formatCount } from "../lib/format.ts";
 import { discountPercent, formatCents } from "../lib/money.ts";
@@ -193,10 +194,7 @@ function voteToast(kind: "helpful" | "report", result: VoteResult) {
   }
 }
 
-export function headers() {
-  // Per-visitor parts (cart badge, toasts) are in the page.
-  return { "Cache-Control": "private, max-age=0, must-revalidate" };
-}
+export const headers = sharedPageHeaders;
 
 const STOCK_STYLES = {
   "in-stock": { icon: CircleCheck, className: "text-green-800" },

@@ -1,5 +1,6 @@
 import { ListingPage, listingMeta } from "../components/listing/listing-page.tsx";
 import { type ListingPreset, loadListing } from "../domain/catalog/listing-page.server.ts";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 import type { Route } from "./+types/products.deals";
 
 const PRESET: ListingPreset = {
@@ -11,7 +12,7 @@ const PRESET: ListingPreset = {
 
 export const loader = ({ request }: Route.LoaderArgs) => loadListing(request, PRESET);
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => listingMeta(loaderData, matches);
-export const headers = () => ({ "Cache-Control": "private, max-age=0, must-revalidate" });
+export const headers = sharedPageHeaders;
 
 export default function Deals({ loaderData }: Route.ComponentProps) {
   return <ListingPage data={loaderData} />;

@@ -3,6 +3,7 @@ import { Breadcrumbs } from "../content/help/help-layout.tsx";
 import { HELP_PAGE_SLUGS, HELP_PAGES, helpPath } from "../content/help/pages.ts";
 import { getDb } from "../db/client.server.ts";
 import { getHtmlSitemapProducts } from "../domain/catalog/sitemap.server.ts";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { CATEGORY_TREE, productsUrl } from "../lib/catalog-constants.ts";
 import { formatCount } from "../lib/format.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -24,9 +25,7 @@ export async function loader() {
   return getHtmlSitemapProducts(await getDb());
 }
 
-export function headers() {
-  return { "Cache-Control": "private, max-age=0, must-revalidate" };
-}
+export const headers = sharedPageHeaders;
 
 const BROWSE_LINKS = [{ to: "/", label: "Home" }, ...SHOP_LINKS];
 
