@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { mainThreadProfile, summarise } from "../lib/cpuprofile.ts";
-import { spawnTracked, waitForListening } from "../lib/procs.ts";
+import { httpGet, spawnTracked, waitForListening } from "../lib/procs.ts";
 import { startShop } from "../lib/shop.ts";
 import type { BenchContext, Row, Section } from "../lib/types.ts";
 
@@ -167,7 +167,8 @@ export const http: Section = {
     const refUrl = `http://127.0.0.1:${refPort}/`;
 
     try {
-      const cacheState = (await fetch(`${shop.url}/`)).headers.get("x-cache") ?? "none";
+      // as autocannon asks (no User-Agent; fetch's "node" would count as a crawler, cached apart)
+      const cacheState = String((await httpGet(`${shop.url}/`)).headers["x-cache"] ?? "none");
       const shopResult = await load(ctx, "shop", `${shop.url}/`);
       const refResult = await load(ctx, "reference", refUrl);
       const renderedResult = await load(ctx, "shop rendering every request (Cookie header)", `${shop.url}/`, {
