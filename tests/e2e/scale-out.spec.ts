@@ -1,0 +1,253 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { APIRequestContext } from "@playwright/test";
+import pg from "pg";
+import { expect, test, visit } from "./fixtures.ts";
+
+/**
+ * Scaling out (architecture: "N identical app processes behind any load balancer, PostgreSQL,
+ * nothing that matters held in process memory"): two shop processes on one PostgreSQL database
+ * behind a proxy that sends each request to the other process in turn. A shopper's whole journey
+ * — cart, checkout, order tracking, pages hydrating and navigating — and a rate limit must work as
+ * on one process.
+ */
+const ROOT = resolve(import.meta.dirname, "../..");
+const BUILD_DIR = resolve(ROOT, process.env.BUILD_DIR ?? "test-results/e2e-build");
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const PRODUCT = { slug: "kestrel-x12-smartphone", name: "Kestrel X12 Smartphone" };
+
+let dataDir: string;
+let database: string | null = null;
+let shops: ChildProcess[] = [];
+let proxy: Server | undefined;
+let shopUrl = "";
+/** requests each process answered */
+const served = [0, 0];
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function admin(query: string) {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** A round-robin proxy: request n goes to process n mod 2, as a load balancer without affinity would. */
+function startProxy(ports: number[]): Promise<string> {
+  let next = 0;
+  proxy = createServer((incoming, outgoing) => {
+    const target = next++ % ports.length;
+    served[target] = (served[target] ?? 0) + 1;
+    const forwarded = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: ports[target],
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on("error", () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  });
+  return new Promise((done) => {
+    proxy?.listen(0, "127.0.0.1", () => done(`http://127.0.0.1:${(proxy?.address() as AddressInfo).port}`));
+  });
+}
+
+async function startShop(port: number, databaseUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["server/main.ts"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      BUILD_DIR,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      // shared by every process, as behind a load balancer
+      SESSION_SECRET: "scale-out-test-secret-of-at-least-32-characters",
+      PUBLIC_URL: shopUrl,
+      DATA_DIR: dataDir,
+      FILE_STORE_URL: `file:${join(dataDir, "uploads")}`,
+      MAIL_URL: `file:${join(dataDir, "mail")}`,
+      SEED_ON_EMPTY: "true",
+      PAYMENT_DELAY_MS: "0",
+      LOG_LEVEL: "warn",
+    },
+  });
+  let log = ""; // shown when it does not start (Better Auth's warnings about failed sign-ins go here too)
+  child.stderr?.on("data", (chunk: Buffer) => {
+    log = (log + chunk.toString("utf8")).slice(-4_000);
+  });
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (child.exitCode !== null)
+      throw new Error(`the shop on port ${port} exited with ${child.exitCode}:\n${log}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill();
+  throw new Error(`the shop on port ${port} did not start:\n${log}`);
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  if (!(await postgresReachable())) {
+    test.skip(process.env.REQUIRE_POSTGRES !== "true", "no PostgreSQL here");
+    throw new Error(`PostgreSQL not reachable at ${POSTGRES_ADMIN_URL}`);
+  }
+  dataDir = mkdtempSync(join(tmpdir(), "cartwheel-scale-out-"));
+  database = `cartwheel_scale_${randomBytes(4).toString("hex")}`;
+  await admin(`create database ${database}`);
+  const databaseUrl = new URL(POSTGRES_ADMIN_URL);
+  databaseUrl.pathname = `/${database}`;
+  const ports = [await freePort(), await freePort()];
+  shopUrl = await startProxy(ports);
+  // one after the other: the first migrates and seeds, the second finds it done
+  for (const port of ports) shops.push(await startShop(port, databaseUrl.toString()));
+});
+
+test.afterAll(async () => {
+  for (const shop of shops) shop.kill("SIGTERM");
+  await Promise.all(
+    shops.map((shop) => (shop.exitCode === null ? new Promise((r) => shop.once("exit", r)) : null)),
+  );
+  shops = [];
+  await new Promise((r) => (proxy ? proxy.close(r) : r(null)));
+  if (database) await admin(`drop database if exists ${database} with (force)`);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A form post as a browser without JavaScript sends it, not following the redirect. */
+const post = (api: APIRequestContext, path: string, form: Record<string, string>) =>
+  api.post(`${shopUrl}${path}`, { form, headers: { origin: shopUrl }, maxRedirects: 0 });
+
+const hidden = (html: string, name: string) =>
+  new RegExp(`name="${name}"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="${name}"`)
+    .exec(html)
+    ?.slice(1)
+    .find(Boolean);
+
+test("cart, checkout and tracking work with every request going to the other process", async ({ page }) => {
+  const api = page.request;
+  const product = await api.get(`${shopUrl}/products/${PRODUCT.slug}`);
+  expect(product.status()).toBe(200);
+  const productId = /name="productId" value="(\d+)"/.exec(await product.text())?.[1];
+  expect(productId).toBeTruthy();
+
+  expect((await post(api, "/cart", { intent: "add", productId: productId!, quantity: "2" })).status()).toBe(
+    302,
+  );
+  const cart = await api.get(`${shopUrl}/cart`);
+  expect(await cart.text()).toContain(PRODUCT.name);
+
+  const email = `scale.${randomBytes(4).toString("hex")}@example.com`;
+  const shipping = await post(api, "/checkout", {
+    intent: "shipping",
+    firstName: "Grace",
+    lastName: "Hopper",
+    email,
+    phone: "+1 555 0100",
+    address: "1 Compiler Lane",
+    city: "Arlington",
+    state: "VA",
+    zipCode: "22201",
+    country: "US",
+    shippingMethod: "standard",
+  });
+  expect(shipping.headers().location).toBe("/checkout?step=payment");
+  const payment = await post(api, "/checkout", {
+    intent: "payment",
+    cardNumber: "4242424242424242",
+    cardName: "Grace Hopper",
+    expiryDate: "12/30",
+    cvv: "123",
+  });
+  expect(payment.headers().location).toBe("/checkout?step=review");
+  const review = await (await api.get(`${shopUrl}/checkout?step=review`)).text();
+  const idempotencyKey = hidden(review, "idempotencyKey");
+  const expectedTotalCents = hidden(review, "expectedTotalCents");
+  expect(idempotencyKey && expectedTotalCents).toBeTruthy();
+  const placing = {
+    intent: "place-order",
+    idempotencyKey: idempotencyKey!,
+    expectedTotalCents: expectedTotalCents!,
+  };
+  expect((await post(api, "/checkout", placing)).headers().location).toBe("/checkout?step=confirmation");
+  // the same submission again, answered by the other process: the same order, not a second one
+  expect((await post(api, "/checkout", placing)).headers().location).toBe("/checkout?step=confirmation");
+  const confirmation = await (await api.get(`${shopUrl}/checkout?step=confirmation`)).text();
+  const number = /CW-[0-9A-Z]{10}/.exec(confirmation)?.[0];
+  expect(number).toBeTruthy();
+  expect(confirmation).toContain(email);
+
+  const tracked = await post(api, "/orders/track", { orderNumber: number!, email });
+  expect(tracked.status()).toBe(200);
+  const trackedHtml = await tracked.text();
+  expect(trackedHtml).toContain("Paid — preparing for shipment");
+  expect(trackedHtml).toMatch(new RegExp(`2(<!-- -->)? x (<!-- -->)?${PRODUCT.name}`));
+
+  // both processes answered, alternately
+  expect(served[0]).toBeGreaterThanOrEqual(5);
+  expect(served[1]).toBeGreaterThanOrEqual(5);
+});
+
+test("pages hydrate and navigate with their data requests split between the processes", async ({ page }) => {
+  await visit(page, `${shopUrl}/`);
+  await page.getByRole("link", { name: "Shop Now", exact: true }).click();
+  await expect(page).toHaveURL(`${shopUrl}/products`);
+  await visit(page, `${shopUrl}/products?q=kestrel`);
+  await page.getByRole("link", { name: PRODUCT.name }).first().click();
+  await expect(page).toHaveURL(`${shopUrl}/products/${PRODUCT.slug}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(PRODUCT.name);
+});
+
+test("failed sign-ins are counted across both processes", async ({ page }) => {
+  const email = `nobody.${randomBytes(4).toString("hex")}@example.com`;
+  const attempt = () =>
+    post(page.request, "/account", { intent: "sign-in", email, password: "not-the-password" });
+  for (let n = 1; n <= 5; n++)
+    expect(await (await attempt()).text()).not.toContain("Too many sign-in attempts");
+  expect(await (await attempt()).text()).toContain("Too many sign-in attempts");
+});
