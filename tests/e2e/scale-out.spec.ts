@@ -65,7 +65,7 @@ function freePort(): Promise<number> {
 /** A round-robin proxy: request n goes to process n mod 2, as a load balancer without affinity would. */
 function startProxy(ports: number[]): Promise<string> {
   let next = 0;
-  proxy = createServer((incoming, outgoing) => {
+  const server = createServer((incoming, outgoing) => {
     const target = next++ % ports.length;
     served[target] = (served[target] ?? 0) + 1;
     const forwarded = httpRequest(
@@ -84,8 +84,9 @@ function startProxy(ports: number[]): Promise<string> {
     forwarded.on("error", () => outgoing.destroy());
     incoming.pipe(forwarded);
   });
+  proxy = server;
   return new Promise((done) => {
-    proxy?.listen(0, "127.0.0.1", () => done(`http://127.0.0.1:${(proxy?.address() as AddressInfo).port}`));
+    server.listen(0, "127.0.0.1", () => done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
   });
 }
 
