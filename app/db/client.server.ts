@@ -7,7 +7,7 @@ import { createFileStore, type FileStore } from "../services/file-store.server.t
 import { logger } from "../services/logger.server.ts";
 import { createDatabase, type Database, dataChangeStamp } from "./database.server.ts";
 import { migrateToLatest } from "./migrate.server.ts";
-import { isCatalogEmpty, seedDemoCatalog } from "./seed/seed.server.ts";
+import { isCatalogEmpty, seedDemoCatalog, withSeedLock } from "./seed/seed.server.ts";
 
 /**
  * The application's one database and file store, opened on first use: migrations are applied
@@ -50,10 +50,6 @@ async function openServices(): Promise<AppServices> {
   const files = createFileStore(env.FILE_STORE_URL);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
-  if (env.SEED_ON_EMPTY === "true" && (await isCatalogEmpty(db))) {
-    const { created } = await seedDemoCatalog(db, files);
-    logger.info({ products: created }, "empty catalogue: demo data seeded");
-  }
   const auth = createAuth({
     db,
     secret: env.SESSION_SECRET,
@@ -61,14 +57,19 @@ async function openServices(): Promise<AppServices> {
     shopName: env.SHOP_NAME,
     sendResetPassword: sendPasswordResetEmail,
   });
-  if (
-    env.SEED_ON_EMPTY === "true" &&
-    env.LOCAL &&
-    !(await db.selectFrom("users").select("id").executeTakeFirst())
-  ) {
-    // Local use only (README): never on a deployment, which creates its admin with the CLI.
-    await createOrUpdateUser({ auth, db }, { ...DEMO_ADMIN, role: "admin" });
-    logger.info({ email: DEMO_ADMIN.email }, "no users yet: demo admin created (local use only)");
+  if (env.SEED_ON_EMPTY === "true") {
+    // processes started together on one empty PostgreSQL take turns: one seeds, the others find it
+    await withSeedLock(db, async () => {
+      if (await isCatalogEmpty(db)) {
+        const { created } = await seedDemoCatalog(db, files);
+        logger.info({ products: created }, "empty catalogue: demo data seeded");
+      }
+      if (env.LOCAL && !(await db.selectFrom("users").select("id").executeTakeFirst())) {
+        // Local use only (README): never on a deployment, which creates its admin with the CLI.
+        await createOrUpdateUser({ auth, db }, { ...DEMO_ADMIN, role: "admin" });
+        logger.info({ email: DEMO_ADMIN.email }, "no users yet: demo admin created (local use only)");
+      }
+    });
   }
   // searches are answered from memory once the first index is built (decision 004, revision 3)
   attachSearchIndex(

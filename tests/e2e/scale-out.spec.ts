@@ -145,8 +145,8 @@ test.beforeAll(async () => {
   databaseUrl.pathname = `/${database}`;
   const ports = [await freePort(), await freePort()];
   shopUrl = await startProxy(ports);
-  // one after the other: the first migrates and seeds, the second finds it done
-  for (const port of ports) shops.push(await startShop(port, databaseUrl.toString()));
+  // both at once on the empty database: the migrator's and the seed's locks make them take turns
+  shops = await Promise.all(ports.map((port) => startShop(port, databaseUrl.toString())));
 });
 
 test.afterAll(async () => {

@@ -2,7 +2,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isCatalogEmpty, seedDemoCatalog } from "../../app/db/seed/seed.server.ts";
+import { createDatabase, type Database } from "../../app/db/database.server.ts";
+import { isCatalogEmpty, seedDemoCatalog, withSeedLock } from "../../app/db/seed/seed.server.ts";
 import { createLocalFileStore, type FileStore } from "../../app/services/file-store.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 
@@ -156,5 +157,37 @@ describe.each(ENGINES)("seedDemoCatalog on %s", (engine) => {
       .where("slug", "=", "kestrel-x12-smartphone")
       .executeTakeFirstOrThrow();
     expect(row.name).toBe("Renamed by an admin");
+  });
+});
+
+describe.each(ENGINES)("seeding from processes started together on %s", (engine) => {
+  let t: TestDatabase;
+  let second: Database | undefined;
+  beforeAll(async () => {
+    t = await createTestDatabase(engine);
+  });
+  afterAll(async () => {
+    await second?.destroy();
+    await t?.destroy();
+  });
+
+  it("seeds the demo catalogue once: the others wait for the lock, then find it seeded", async () => {
+    // a second process = a second pool of its own (SQLite: one process owns the file)
+    second = engine === "postgres" ? createDatabase(t.url) : undefined;
+    const processes = [t.db, second ?? t.db, t.db];
+    const files = createLocalFileStore(join(t.dir, "uploads"));
+    const runs = await Promise.all(
+      processes.map((db) =>
+        withSeedLock(db, async () =>
+          (await isCatalogEmpty(db)) ? seedDemoCatalog(db, files) : { created: 0 },
+        ),
+      ),
+    );
+    expect(runs.map((r) => r.created).sort()).toEqual([0, 0, 8]);
+    const { n } = await t.db
+      .selectFrom("products")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(8);
   });
 });

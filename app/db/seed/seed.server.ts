@@ -1,15 +1,45 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { discountPercent, toCents } from "../../lib/money.ts";
 import type { FileStore } from "../../services/file-store.server.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../services/images.server.ts";
-import type { Database } from "../database.server.ts";
+import { type Database, engineOf } from "../database.server.ts";
 import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
 import { seedDemoCoupons } from "./demo-coupons.ts";
 import { seedDemoReviews } from "./demo-reviews.ts";
 import { drawProductSvg } from "./product-art.ts";
 
 const DAY_MS = 86_400_000;
+
+/** The key of the seed's advisory lock on PostgreSQL: any number, the same in every process. */
+const SEED_LOCK_KEY = 4_207_313_001;
+
+/**
+ * Runs `work` (check for an empty catalogue, seed) under a lock, so processes started together on
+ * one empty PostgreSQL database take turns (an advisory lock) and the later ones find the demo data
+ * there instead of inserting it twice. On SQLite one process owns the file: callers in this
+ * process take turns.
+ */
+export async function withSeedLock<T>(db: Database, work: () => Promise<T>): Promise<T> {
+  if (engineOf(db) !== "postgres") {
+    const turn = inProcessTurn.then(work);
+    inProcessTurn = turn.then(
+      () => {},
+      () => {},
+    );
+    return turn;
+  }
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${SEED_LOCK_KEY})`.execute(connection);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${SEED_LOCK_KEY})`.execute(connection);
+    }
+  });
+}
+let inProcessTurn: Promise<void> = Promise.resolve();
 
 /** Categories and subcategories; safe to run any number of times. */
 export async function seedCategories(db: Database): Promise<void> {
