@@ -109,6 +109,7 @@ describe("PageCache", () => {
 
   it.each([
     ["a request with cookies", get("/", { Cookie: "cw_cart=abc" })],
+    ["a request with credentials", get("/", { Authorization: "Bearer abc" })],
     ["a POST", new Request(`${URL_BASE}/`, { method: "POST", body: "x=1" })],
     ["a HEAD", new Request(`${URL_BASE}/`, { method: "HEAD" })],
   ])("neither answers nor keeps %s", async (_, request) => {

@@ -5,8 +5,9 @@ import { PRIVATE_PAGE, SHARED_PAGE_MAX_AGE_SECONDS } from "../app/lib/cache-cont
  * Pages shared between visitors without cookies (the routes mark them `public`, see
  * app/lib/cache-control.ts), kept rendered in memory — decision 010.
  *
- * - Only a GET without a Cookie header is answered from here, and only a 200 text/html page marked
- *   `public` that sets no cookie is kept: the same bytes every such visitor would get.
+ * - Only a GET without a Cookie (or Authorization) header is answered from here, and only a 200
+ *   text/html page marked `public` that sets no cookie is kept: the same bytes every such visitor
+ *   would get.
  * - Each page is kept with the data stamp read before it was rendered (`dataStamp`: on SQLite it
  *   moves with any write of this process and any commit of another) and is served only while the
  *   stamp is unchanged and it is younger than SHARED_PAGE_MAX_AGE_SECONDS (pages show dates too);
@@ -121,9 +122,12 @@ function responseOf(page: Page, nonce: string): Response {
   });
 }
 
-/** A GET without cookies: what every visitor without cookies is sent is the same. */
+/**
+ * A GET without cookies or credentials: what every such visitor is sent is the same (a shared
+ * cache never answers a request with Authorization from a stored response, RFC 9111 § 3.5).
+ */
 export function isCacheableRequest(request: Request): boolean {
-  return request.method === "GET" && !request.headers.get("Cookie");
+  return request.method === "GET" && !request.headers.get("Cookie") && !request.headers.has("Authorization");
 }
 
 /** A 200 HTML page its route marked public, setting no cookie. */
