@@ -1,12 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { APIRequestContext } from "@playwright/test";
-import pg from "pg";
+import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { expect, test, visit } from "./fixtures.ts";
 
 /**
@@ -18,38 +16,15 @@ import { expect, test, visit } from "./fixtures.ts";
  */
 const ROOT = resolve(import.meta.dirname, "../..");
 const BUILD_DIR = resolve(ROOT, process.env.BUILD_DIR ?? "test-results/e2e-build");
-const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PRODUCT = { slug: "kestrel-x12-smartphone", name: "Kestrel X12 Smartphone" };
 
 let dataDir: string;
-let database: string | null = null;
+let database: TestDatabase | undefined;
 let shops: ChildProcess[] = [];
 let proxy: Server | undefined;
 let shopUrl = "";
 /** requests each process answered */
 const served = [0, 0];
-
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-async function admin(query: string) {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -134,19 +109,15 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  if (!(await postgresReachable())) {
-    test.skip(process.env.REQUIRE_POSTGRES !== "true", "no PostgreSQL here");
-    throw new Error(`PostgreSQL not reachable at ${POSTGRES_ADMIN_URL}`);
-  }
-  dataDir = mkdtempSync(join(tmpdir(), "cartwheel-scale-out-"));
-  database = `cartwheel_scale_${randomBytes(4).toString("hex")}`;
-  await admin(`create database ${database}`);
-  const databaseUrl = new URL(POSTGRES_ADMIN_URL);
-  databaseUrl.pathname = `/${database}`;
+  // ENGINES has PostgreSQL whenever one answers (with REQUIRE_POSTGRES=true its absence is an error)
+  test.skip(!ENGINES.includes("postgres"), "no PostgreSQL here");
+  database = await createTestDatabase("postgres");
+  const { url } = database;
+  dataDir = database.dir; // uploads and mail, shared by both processes; removed with the database
   const ports = [await freePort(), await freePort()];
   shopUrl = await startProxy(ports);
-  // both at once on the empty database: the migrator's and the seed's locks make them take turns
-  shops = await Promise.all(ports.map((port) => startShop(port, databaseUrl.toString())));
+  // both at once on the empty catalogue: the seed's lock makes them take turns
+  shops = await Promise.all(ports.map((port) => startShop(port, url)));
 });
 
 test.afterAll(async () => {
@@ -156,8 +127,7 @@ test.afterAll(async () => {
   );
   shops = [];
   await new Promise((r) => (proxy ? proxy.close(r) : r(null)));
-  if (database) await admin(`drop database if exists ${database} with (force)`);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await database?.destroy();
 });
 
 /** A form post as a browser without JavaScript sends it, not following the redirect. */
