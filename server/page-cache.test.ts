@@ -201,10 +201,12 @@ describe("withSharedCacheRules", () => {
     expect(response.headers.get("Vary")).toBe("Cookie");
   });
 
-  it("makes it private for a request with cookies or a response setting one", () => {
+  it("makes it private for a request with cookies or credentials, or a response setting a cookie", () => {
     const withCookie = withSharedCacheRules(get("/", { Cookie: "cw_cart=1" }), shared());
     expect(withCookie.headers.get("Cache-Control")).toBe(PRIVATE_PAGE);
     expect(withCookie.headers.get("Vary")).toBe("Cookie");
+    const withCredentials = withSharedCacheRules(get("/", { Authorization: "Bearer abc" }), shared());
+    expect(withCredentials.headers.get("Cache-Control")).toBe(PRIVATE_PAGE);
     const setting = withSharedCacheRules(get("/"), shared({ "Set-Cookie": "cw_toast=1" }));
     expect(setting.headers.get("Cache-Control")).toBe(PRIVATE_PAGE);
   });

@@ -127,8 +127,11 @@ function responseOf(page: Page, nonce: string): Response {
  * cache never answers a request with Authorization from a stored response, RFC 9111 § 3.5).
  */
 export function isCacheableRequest(request: Request): boolean {
-  return request.method === "GET" && !request.headers.get("Cookie") && !request.headers.has("Authorization");
+  return request.method === "GET" && !hasCredentials(request);
 }
+
+const hasCredentials = (request: Request) =>
+  Boolean(request.headers.get("Cookie")) || request.headers.has("Authorization");
 
 /** A 200 HTML page its route marked public, setting no cookie. */
 export function isCacheableResponse(response: Response): boolean {
@@ -148,15 +151,15 @@ function cacheKey(request: Request): string {
 }
 
 /**
- * A page its route marked `public` stays public only for a request without cookies and when it
- * sets none; otherwise it is the visitor's own. Either way shared caches must tell apart requests
- * with and without cookies (`Vary: Cookie`).
+ * A page its route marked `public` stays public only for a request without cookies or credentials
+ * and when it sets no cookie; otherwise it is the visitor's own. Either way shared caches must
+ * tell apart requests with and without cookies (`Vary: Cookie`).
  */
 export function withSharedCacheRules(request: Request, response: Response): Response {
   const cacheControl = response.headers.get("Cache-Control");
   if (!cacheControl || !/(^|,)\s*public\s*(,|$)/.test(cacheControl)) return response;
   response.headers.append("Vary", "Cookie");
-  if (request.headers.get("Cookie") || response.headers.has("Set-Cookie"))
+  if (hasCredentials(request) || response.headers.has("Set-Cookie"))
     response.headers.set("Cache-Control", PRIVATE_PAGE);
   return response;
 }

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import type { APIRequestContext } from "@playwright/test";
+import { type ShopServer, startShop } from "../../bench/lib/shop.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { expect, test, visit } from "./fixtures.ts";
 
@@ -18,26 +18,17 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const BUILD_DIR = resolve(ROOT, process.env.BUILD_DIR ?? "test-results/e2e-build");
 const PRODUCT = { slug: "kestrel-x12-smartphone", name: "Kestrel X12 Smartphone" };
 
-let dataDir: string;
 let database: TestDatabase | undefined;
-let shops: ChildProcess[] = [];
+let shops: ShopServer[] = [];
 let proxy: Server | undefined;
 let shopUrl = "";
 /** requests each process answered */
 const served = [0, 0];
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
-  });
-}
-
-/** A round-robin proxy: request n goes to process n mod 2, as a load balancer without affinity would. */
+/**
+ * A round-robin proxy: request n goes to process n mod 2, as a load balancer without affinity
+ * would. It listens first (the shops need its address as their PUBLIC_URL); `ports` fills later.
+ */
 function startProxy(ports: number[]): Promise<string> {
   let next = 0;
   const server = createServer((incoming, outgoing) => {
@@ -65,46 +56,6 @@ function startProxy(ports: number[]): Promise<string> {
   });
 }
 
-async function startShop(port: number, databaseUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["server/main.ts"], {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      BUILD_DIR,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      // shared by every process, as behind a load balancer
-      SESSION_SECRET: "scale-out-test-secret-of-at-least-32-characters",
-      PUBLIC_URL: shopUrl,
-      DATA_DIR: dataDir,
-      FILE_STORE_URL: `file:${join(dataDir, "uploads")}`,
-      MAIL_URL: `file:${join(dataDir, "mail")}`,
-      SEED_ON_EMPTY: "true",
-      PAYMENT_DELAY_MS: "0",
-      LOG_LEVEL: "warn",
-    },
-  });
-  let log = ""; // shown when it does not start (Better Auth's warnings about failed sign-ins go here too)
-  child.stderr?.on("data", (chunk: Buffer) => {
-    log = (log + chunk.toString("utf8")).slice(-4_000);
-  });
-  for (let attempt = 0; attempt < 240; attempt++) {
-    if (child.exitCode !== null)
-      throw new Error(`the shop on port ${port} exited with ${child.exitCode}:\n${log}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  child.kill();
-  throw new Error(`the shop on port ${port} did not start:\n${log}`);
-}
-
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
@@ -112,19 +63,28 @@ test.beforeAll(async () => {
   // ENGINES has PostgreSQL whenever one answers (with REQUIRE_POSTGRES=true its absence is an error)
   test.skip(!ENGINES.includes("postgres"), "no PostgreSQL here");
   database = await createTestDatabase("postgres");
-  const { url } = database;
-  dataDir = database.dir; // uploads and mail, shared by both processes; removed with the database
-  const ports = [await freePort(), await freePort()];
+  const shared = database.dir; // uploads and mail of both processes; removed with the database
+  const ports: number[] = [];
   shopUrl = await startProxy(ports);
+  const env = {
+    DATABASE_URL: database.url,
+    // the same for every process, as behind a load balancer
+    SESSION_SECRET: "scale-out-test-secret-of-at-least-32-characters",
+    PUBLIC_URL: shopUrl,
+    FILE_STORE_URL: `file:${join(shared, "uploads")}`,
+    MAIL_URL: `file:${join(shared, "mail")}`,
+    SEED_ON_EMPTY: "true",
+    PAYMENT_DELAY_MS: "0",
+  };
   // both at once on the empty catalogue: the seed's lock makes them take turns
-  shops = await Promise.all(ports.map((port) => startShop(port, url)));
+  shops = await Promise.all(
+    ["a", "b"].map((name) => startShop(ROOT, BUILD_DIR, join(shared, `process-${name}`), [], env)),
+  );
+  ports.push(...shops.map((shop) => shop.port));
 });
 
 test.afterAll(async () => {
-  for (const shop of shops) shop.kill("SIGTERM");
-  await Promise.all(
-    shops.map((shop) => (shop.exitCode === null ? new Promise((r) => shop.once("exit", r)) : null)),
-  );
+  await Promise.all(shops.map((shop) => shop.stop()));
   shops = [];
   await new Promise((r) => (proxy ? proxy.close(r) : r(null)));
   await database?.destroy();
