@@ -39,60 +39,69 @@ export default function handleRequest(
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    let timeoutId: ReturnType<typeof setTimeout> | undefined;
     const userAgent = request.headers.get("user-agent");
     const readyOption: keyof RenderToPipeableStreamOptions =
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
-      () => abort(),
-      streamTimeout + 1000,
-    );
 
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <InlineCssProvider value={inlineCss()}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </InlineCssProvider>
-      </NonceProvider>,
-      {
-        nonce,
-        [readyOption]() {
-          shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          // The client went away: the server cancels the response stream, which destroys `body`
-          // with an AbortError after React Router's stream adapter has stopped listening. Without
-          // a listener of our own that error is uncaught and stops the process; stop rendering.
-          body.on("error", () => abort());
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          if (process.env.NODE_ENV === "production") {
-            // hydrate after the page has loaded (see deferred-hydration.server.ts)
-            const deferred = deferHydrationStream();
-            deferred.pipe(body);
-            pipe(deferred);
-          } else {
-            pipe(body);
-          }
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+    // Anything that throws before the render has started (building its props, reading the
+    // stylesheet) rejects here: React Router answers with one 500 page, and no timer is left
+    // behind to abort a render that never began.
+    let render: ReturnType<typeof renderToPipeableStream>;
+    try {
+      render = renderToPipeableStream(
+        <NonceProvider value={nonce}>
+          <InlineCssProvider value={inlineCss()}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </InlineCssProvider>
+        </NonceProvider>,
+        {
+          nonce,
+          [readyOption]() {
+            shellRendered = true;
+            const body = new PassThrough({
+              final(callback) {
+                clearTimeout(timeoutId);
+                timeoutId = undefined;
+                callback();
+              },
+            });
+            // The client went away: the server cancels the response stream, which destroys `body`
+            // with an AbortError after React Router's stream adapter has stopped listening. Without
+            // a listener of our own that error is uncaught and stops the process; stop rendering.
+            body.on("error", () => render.abort());
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            if (process.env.NODE_ENV === "production") {
+              // hydrate after the page has loaded (see deferred-hydration.server.ts)
+              const deferred = deferHydrationStream();
+              deferred.pipe(body);
+              render.pipe(deferred);
+            } else {
+              render.pipe(body);
+            }
+            resolve(
+              new Response(createReadableStreamFromReadable(body), {
+                headers: responseHeaders,
+                status: responseStatusCode,
+              }),
+            );
+          },
+          onShellError(error: unknown) {
+            clearTimeout(timeoutId);
+            reject(error);
+          },
+          onError(error: unknown) {
+            responseStatusCode = 500;
+            if (shellRendered) logger.error({ err: error, url: request.url }, "streaming render failed");
+          },
         },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) logger.error({ err: error, url: request.url }, "streaming render failed");
-        },
-      },
-    );
+      );
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    // Armed only once there is a render to abort: a stream still open after the deadline is cut.
+    timeoutId = setTimeout(() => render.abort(), streamTimeout + 1000);
   });
 }
 
