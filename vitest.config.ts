@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: [
       "app/**/*.test.{ts,tsx}",
+      "scripts/**/*.test.ts",
       "server/**/*.test.ts",
       "cli/**/*.test.ts",
       "tests/integration/**/*.test.ts",

@@ -45,7 +45,7 @@ function ensureBuild() {
   const stale =
     !existsSync(SERVER_BUILD) || Math.max(...sources.map(newestMtime)) > statSync(SERVER_BUILD).mtimeMs;
   if (stale)
-    execSync("npx react-router build", {
+    execSync("npm run build --silent", {
       cwd: ROOT,
       stdio: "pipe",
       env: { ...process.env, NODE_ENV: "production" },

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
@@ -13,11 +13,14 @@ const logger = pino({ level: process.env.LOG_LEVEL ?? "info", base: { service: "
 async function main() {
   const started = performance.now();
   const env = parseEnv();
-  const buildDir = resolve(process.env.BUILD_DIR ?? "build");
-  const serverBuild = resolve(buildDir, "server/index.js");
-  if (!existsSync(serverBuild)) {
-    throw new ConfigError(`No production build at ${serverBuild}: run "npm run build" first.`);
+  const buildLink = resolve(process.env.BUILD_DIR ?? "build");
+  if (!existsSync(resolve(buildLink, "server/index.js"))) {
+    throw new ConfigError(`No production build at ${buildLink}: run "npm run build" first.`);
   }
+  // `npm run build` switches build/ to a new version atomically (scripts/build.ts): this process
+  // keeps the version it started with, bundle and assets alike, whatever is built meanwhile.
+  const buildDir = realpathSync(buildLink);
+  const serverBuild = resolve(buildDir, "server/index.js");
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
   const entry = build.entry.module as unknown as AppEntry;
   // the search index's and the mail's worker threads run the app's source file (Node strips its types)

@@ -7,7 +7,16 @@
  * Lighthouse sections read assets from it too.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { freePort, spawnTracked, type Tracked, waitFor200 } from "./procs.ts";
 
@@ -89,7 +98,8 @@ export async function prepareBuild(
     // build/ may be rewritten by a concurrent `npm run build`: copy until the copy is consistent.
     for (let attempt = 1; ; attempt++) {
       rmSync(dir, { recursive: true, force: true });
-      cpSync(shared, dir, { recursive: true });
+      // build/ is a link to the current version (scripts/build.ts): copy what it points at
+      cpSync(realpathSync(shared), dir, { recursive: true });
       if (consistent(dir)) break;
       if (attempt >= 15)
         throw new Error("build/ stayed inconsistent (a rebuild in progress?); retry or use --build");
