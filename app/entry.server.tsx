@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import {
   type EntryContext,
   type HandleErrorFunction,
+  isRouteErrorResponse,
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
@@ -108,5 +109,11 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const { requestId } = context.get(requestInfoContext);
+  // React Router's own refusals (405 for a method a route does not handle, 404, 400) are the
+  // visitor's mistake, not ours: an operator is paged by errors, so they are logged below that.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    logger.info({ requestId, url: request.url, status: error.status }, "request refused");
+    return;
+  }
   logger.error({ err: error, requestId, url: request.url }, "unexpected error");
 };

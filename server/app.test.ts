@@ -1,7 +1,6 @@
-import { execSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import type { Kysely } from "kysely";
@@ -9,6 +8,7 @@ import pino from "pino";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../app/db/schema.ts";
+import { ensureBuild } from "../tests/helpers/build.ts";
 import { createServerApp } from "./app.ts";
 import type { AppEntry } from "./app-entry.ts";
 
@@ -16,10 +16,6 @@ import type { AppEntry } from "./app-entry.ts";
  * The real production build behind the real Hono app, driven in-process with app.request().
  * The build keeps its services (database, file store) in module state, so this is one file.
  */
-const ROOT = resolve(import.meta.dirname, "..");
-const BUILD_DIR = join(ROOT, "build");
-const SERVER_BUILD = join(BUILD_DIR, "server", "index.js");
-const CLIENT_DIR = join(BUILD_DIR, "client");
 
 const ENV_KEYS = [
   "DATABASE_URL",
@@ -32,34 +28,16 @@ const ENV_KEYS = [
   "SEED_ON_EMPTY",
 ];
 
-/** Newest modification time of the source files under `path` (tests left out). */
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(path) ? 0 : stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
-}
-
-/** Builds when there is no build, or when app sources changed after the last one. */
-function ensureBuild() {
-  const sources = [join(ROOT, "app"), join(ROOT, "vite.config.ts"), join(ROOT, "react-router.config.ts")];
-  const stale =
-    !existsSync(SERVER_BUILD) || Math.max(...sources.map(newestMtime)) > statSync(SERVER_BUILD).mtimeMs;
-  if (stale)
-    execSync("npm run build --silent", {
-      cwd: ROOT,
-      stdio: "pipe",
-      env: { ...process.env, NODE_ENV: "production" },
-    });
-}
-
 let dir: string;
+let clientDir: string;
 let savedEnv: Record<string, string | undefined>;
 let entry: AppEntry;
 let app: ReturnType<typeof createServerApp>;
 let db: Kysely<DB>;
 
 beforeAll(async () => {
-  ensureBuild();
+  const buildDir = ensureBuild();
+  clientDir = join(buildDir, "client");
   savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
   dir = mkdtempSync(join(tmpdir(), "cartwheel-server-"));
   Object.assign(process.env, {
@@ -73,11 +51,16 @@ beforeAll(async () => {
   delete process.env.SESSION_SECRET;
   delete process.env.PUBLIC_URL;
 
-  const build = (await import(pathToFileURL(SERVER_BUILD).href)) as ServerBuild;
+  const build = (await import(pathToFileURL(join(buildDir, "server", "index.js")).href)) as ServerBuild;
   entry = build.entry.module as unknown as AppEntry;
   const services = (await entry.getServices()) as unknown as { db: Kysely<DB> };
   db = services.db;
-  app = createServerApp({ build, entry, logger: pino({ level: "silent" }), clientDir: CLIENT_DIR });
+  app = createServerApp({
+    build,
+    entry,
+    logger: pino({ level: "silent" }),
+    clientDir: join(buildDir, "client"),
+  });
 });
 
 afterAll(async () => {
@@ -263,7 +246,7 @@ describe("health, errors and static files", () => {
   });
 
   it("serves hashed assets with a one-year immutable cache", async () => {
-    const asset = readdirSync(join(CLIENT_DIR, "assets")).find((f) => f.endsWith(".js"));
+    const asset = readdirSync(join(clientDir, "assets")).find((f) => f.endsWith(".js"));
     expect(asset).toBeDefined();
     const r = await app.request(`/assets/${asset}`);
     expect(r.status).toBe(200);

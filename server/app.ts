@@ -1,7 +1,6 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { requestId } from "hono/request-id";
 import { NONCE, secureHeaders } from "hono/secure-headers";
@@ -9,6 +8,7 @@ import type { Logger } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { AppEntry } from "./app-entry.ts";
 import { PageCache, withSharedCacheRules } from "./page-cache.ts";
+import { requestGuard } from "./request-guard.ts";
 
 export interface ServerAppOptions {
   build: ServerBuild;
@@ -19,13 +19,6 @@ export interface ServerAppOptions {
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
-
-/**
- * Admin forms carry image uploads: at most 10 files of 10 MB plus the text fields and multipart
- * framing (decision 006). The route's streaming parser cuts each file off at 10 MB; this caps
- * the whole body before it reaches React Router, by Content-Length or while streaming.
- */
-export const ADMIN_BODY_LIMIT_BYTES = 10 * 10 * 1024 * 1024 + 2 * 1024 * 1024;
 
 /**
  * serveStatic with a Cache-Control on the files it serves. (@hono/node-server 2 calls `onFound`
@@ -56,6 +49,7 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
     if (!c.res.headers.has("X-Request-Id")) c.header("X-Request-Id", c.get("requestId"));
     const log = { requestId: c.get("requestId"), method: c.req.method, path: c.req.path };
     const ms = Math.round((performance.now() - started) * 10) / 10;
+    // An operator is paged by errors: only a failure of ours (5xx) is one; a refused request is not.
     if (c.res.status >= 500) logger.error({ ...log, status: c.res.status, ms }, "request failed");
     else logger.info({ ...log, status: c.res.status, ms }, "request");
   });
@@ -77,18 +71,13 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
       crossOriginEmbedderPolicy: false,
       strictTransportSecurity: "max-age=31536000; includeSubDomains",
       permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+      // a route's own, stricter header wins (e.g. no-referrer on the password-reset page)
+      overwrite: false,
     }),
   );
   app.use(compress());
 
-  app.on(
-    ["POST", "PUT", "PATCH", "DELETE"],
-    ["/admin", "/admin/*"],
-    bodyLimit({
-      maxSize: ADMIN_BODY_LIMIT_BYTES,
-      onError: (c) => c.text("Upload too large: at most 10 images of 10 MB each.", 413),
-    }),
-  );
+  app.use(requestGuard());
 
   app.get("/healthz", async (c) => {
     const health = await entry.checkHealth();

@@ -135,6 +135,8 @@ export async function startShop(
   extraArgs: string[] = [],
   /** overrides, applied last (e.g. DATABASE_URL=postgres://…, PAYMENT_DELAY_MS=0, SEED_ON_EMPTY=false) */
   extraEnv: Record<string, string> = {},
+  /** the page whose first 200 means "started" */
+  readyPath = "/",
 ): Promise<ShopServer> {
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
@@ -157,6 +159,6 @@ export async function startShop(
   };
   const spawned = performance.now();
   const proc = spawnTracked(process.execPath, [...extraArgs, "server/main.ts"], { cwd: root, env });
-  const ready = await waitFor200(`${url}/`, proc, 120_000);
+  const ready = await waitFor200(`${url}${readyPath}`, proc, 120_000);
   return { url, port, dataDir, proc, startupMs: ready - spawned, stop: () => proc.stop() };
 }

@@ -1,0 +1,140 @@
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+
+/**
+ * What a request must be before React Router sees it (every page and action goes through here,
+ * so a new route cannot forget it):
+ * - a method the shop answers: GET and HEAD read, POST acts (HTML forms know no other) — anything
+ *   else is 405 with an `Allow` header;
+ * - a POST carries a form: `application/x-www-form-urlencoded`, or `multipart/form-data` with a
+ *   boundary — anything else (JSON, XML, text/plain, no type at all) is 415;
+ * - a body no larger than its route family allows (BODY_LIMITS): 413, from the Content-Length
+ *   before a byte is read, or as soon as a chunked body passes the limit;
+ * - a multipart body that parses (small forms are read here whole, which the limit keeps cheap;
+ *   the upload routes stream theirs through their own parser, which answers 400 itself) — else 400.
+ * Routes then read `request.formData()` knowing it cannot fail.
+ */
+
+const KB = 1024;
+const MB = 1024 * KB;
+
+export interface BodyLimitRule {
+  /** matched against the page path (a React Router data request's `.data` suffix removed) */
+  pattern: RegExp;
+  bytes: number;
+  /** what the limit is for, in the 413 message */
+  what: string;
+  /** the route reads its body as a stream (uploads): it is not buffered here */
+  streamed?: true;
+}
+
+/**
+ * Body limits by route family; the first rule that matches wins. Text limits allow every field of
+ * the family's forms at its maximum length even when each character is percent-encoded from
+ * three UTF-8 bytes (9 bytes a character).
+ */
+export const BODY_LIMITS: readonly BodyLimitRule[] = [
+  {
+    // up to 10 images of 10 MB and the text fields (decision 006)
+    pattern: /^\/admin\/products\/(new|\d+)$/,
+    bytes: 10 * 10 * MB + 2 * MB,
+    what: "a product form: at most 10 images of 10 MB each",
+    streamed: true,
+  },
+  {
+    pattern: /^\/admin\/products\/import$/,
+    bytes: 5 * MB + 64 * KB,
+    what: "a CSV import: at most 5 MB",
+    streamed: true,
+  },
+  { pattern: /^\/admin(\/|$)/, bytes: 64 * KB, what: "an admin form" },
+  // a contact message (5 000 characters) or a review (2 000)
+  { pattern: /^\/(contact|products\/[^/]+)$/, bytes: 64 * KB, what: "this form" },
+  { pattern: /^/, bytes: 16 * KB, what: "this form" },
+];
+
+export const ALLOWED_METHODS = "GET, HEAD, POST";
+
+/** The page a request is for: `/cart.data` (a client-side submission) → `/cart`, `/_root.data` → `/`. */
+export function pagePathOf(pathname: string): string {
+  if (pathname === "/_root.data") return "/";
+  return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+}
+
+export function bodyLimitFor(pathname: string): BodyLimitRule {
+  const path = pagePathOf(pathname);
+  // the last rule matches everything
+  return BODY_LIMITS.find((rule) => rule.pattern.test(path)) ?? BODY_LIMITS[BODY_LIMITS.length - 1]!;
+}
+
+type FormType = "urlencoded" | "multipart";
+
+/** The form encoding of a Content-Type header, or null for anything that is not a form. */
+export function formTypeOf(contentType: string | undefined): FormType | null {
+  if (!contentType) return null;
+  const [type = "", ...params] = contentType.split(";").map((part) => part.trim());
+  switch (type.toLowerCase()) {
+    case "application/x-www-form-urlencoded":
+      return "urlencoded";
+    case "multipart/form-data": {
+      // RFC 2046: 1–70 characters, not ending in a space; quoted or not
+      const boundary = params
+        .map((param) => /^boundary=(?:"([^"]{1,70})"|([^\s";]{1,70}))$/i.exec(param))
+        .find(Boolean);
+      return boundary ? "multipart" : null;
+    }
+    default:
+      return null;
+  }
+}
+
+export function requestGuard(): MiddlewareHandler {
+  const tooLarge = (rule: BodyLimitRule) =>
+    `Request too large: ${rule.what} is at most ${formatBytes(rule.bytes)}.`;
+  // Small bodies: Hono's limiter (by Content-Length, or counting a chunked body as it arrives).
+  const limiters = new Map(
+    BODY_LIMITS.filter((rule) => !rule.streamed).map((rule) => [
+      rule,
+      bodyLimit({ maxSize: rule.bytes, onError: (c) => c.text(tooLarge(rule), 413) }),
+    ]),
+  );
+  return async (c, next) => {
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD") return next();
+    if (method !== "POST") {
+      return c.text(`Method ${method.slice(0, 20)} is not allowed here.`, 405, { Allow: ALLOWED_METHODS });
+    }
+    const contentType = c.req.header("Content-Type");
+    const type = formTypeOf(contentType);
+    if (!type) {
+      return c.text(
+        "Unsupported content type: send a form (application/x-www-form-urlencoded or multipart/form-data).",
+        415,
+      );
+    }
+    const rule = bodyLimitFor(c.req.path);
+    if (rule.streamed) {
+      // Uploads are never buffered here: a declared size over the limit is refused at once, and the
+      // route's streaming parser cuts a chunked body off at the same limit (maxTotalSize).
+      const declared = Number(c.req.header("Content-Length") ?? 0);
+      return declared > rule.bytes ? c.text(tooLarge(rule), 413) : next();
+    }
+    return limiters.get(rule)!(c, async () => {
+      if (type === "multipart") {
+        const bytes = await c.req.raw.arrayBuffer();
+        try {
+          await new Response(bytes, { headers: { "Content-Type": contentType ?? "" } }).formData();
+        } catch {
+          c.res = c.text("The form could not be read (malformed multipart body).", 400);
+          return;
+        }
+        c.req.raw = new Request(c.req.raw, { body: bytes });
+      }
+      await next();
+    });
+  };
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / KB)} KB`;
+}
