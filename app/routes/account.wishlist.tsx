@@ -13,7 +13,7 @@ import {
   WISHLIST_MESSAGES,
   type WishlistChange,
 } from "../domain/wishlist/wishlist.server.ts";
-import { safeRedirectPath } from "../lib/safe-redirect.ts";
+import { safeRedirectPath, signInPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { getSessionUser, requireUser } from "../services/auth/session.server.ts";
 import { createToastHeaders, redirectWithToast } from "../services/toast.server.ts";
@@ -64,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
 
   const user = await getSessionUser(request);
   if (!user) {
-    if (intent === "remove") return redirect(`/account?redirectTo=${encodeURIComponent(backTo)}`);
+    if (intent === "remove") return redirect(signInPath(backTo));
     return redirectWithToast(signInToSaveUrl(backTo, productId), {
       type: "info",
       message: WISHLIST_MESSAGES.signInFirst,

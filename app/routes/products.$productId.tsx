@@ -37,6 +37,7 @@ import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { productsUrl } from "../lib/catalog-constants.ts";
 import { formatCount } from "../lib/format.ts";
 import { discountPercent, formatCents } from "../lib/money.ts";
+import { signInPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { stockLevel, stockMessage } from "../lib/stock.ts";
 import type { loader as rootLoader } from "../root.tsx";
@@ -132,7 +133,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 
   const user = await getSessionUser(request);
   if (!user) {
-    return redirectWithToast(`/account?redirectTo=${encodeURIComponent(reviewsPath)}`, {
+    return redirectWithToast(signInPath(reviewsPath), {
       type: "info",
       message: REVIEW_MESSAGES.signInFirst,
     });
@@ -314,7 +315,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                   rating={product.rating}
                   reviewCount={product.reviewCount}
                   reviews={reviews}
-                  signInHref={`/account?redirectTo=${encodeURIComponent(`${path}#reviews`)}`}
+                  signInHref={signInPath(`${path}#reviews`)}
                   formAction={path}
                   viewer={viewer}
                   feedback={actionData ?? null}

@@ -1,4 +1,4 @@
-import { safeRedirectPath } from "../../lib/safe-redirect.ts";
+import { safeRedirectPath, signInPath } from "../../lib/safe-redirect.ts";
 
 /**
  * A signed-out visitor who clicks Add to Wishlist is sent to sign in with the page to come back
@@ -14,7 +14,7 @@ export function signInToSaveUrl(backTo: string, productId: number): string {
   const url = new URL(safeRedirectPath(backTo, "/"), BASE);
   url.searchParams.set(PENDING_WISHLIST_PARAM, String(productId));
   const target = url.pathname + url.search + url.hash;
-  return `/account?redirectTo=${encodeURIComponent(target)}`;
+  return signInPath(target);
 }
 
 /** Splits a (safe) redirect path into where to go and the product waiting to be saved, if any. */

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { getAuth } from "../../db/client.server.ts";
 import { pagePath } from "../../lib/page-url.ts";
+import { signInPath } from "../../lib/safe-redirect.ts";
 import { displayName } from "../../lib/user-display.ts";
 
 export type Role = "customer" | "admin";
@@ -29,7 +30,7 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (user) return user;
-  throw redirect(`/account?redirectTo=${encodeURIComponent(pagePath(request))}`);
+  throw redirect(signInPath(pagePath(request)));
 }
 
 /** Thrown (as a Response) when a signed-in user without the admin role asks for an admin page. */
