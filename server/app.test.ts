@@ -151,6 +151,15 @@ describe("GET / (home page)", () => {
     expect(response.headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
   });
 
+  it("lets a route's stricter header win over the global one (the reset link's token stays out of Referer)", async () => {
+    const r = await app.request("/reset-password?token=secret-token");
+    await r.text();
+    expect(r.headers.get("referrer-policy")).toBe("no-referrer");
+    // the other global headers are still there
+    expect(r.headers.get("content-security-policy")).toContain("script-src");
+    expect(r.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
   it("keeps a request id the caller sends", async () => {
     const r = await app.request("/healthz", { headers: { "X-Request-Id": "trace-abc-123" } });
     expect(r.headers.get("x-request-id")).toBe("trace-abc-123");
