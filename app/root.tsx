@@ -17,11 +17,12 @@ import { useNonce } from "./components/nonce.tsx";
 import { NotFoundPage } from "./components/not-found-page.tsx";
 import { ToastProvider } from "./components/toasts.tsx";
 import { getDb } from "./db/client.server.ts";
+import { findCartId } from "./domain/cart/cart-owner.server.ts";
 import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
 import { listWishlistProductIds } from "./domain/wishlist/wishlist.server.ts";
 import { getEnv } from "./env.server.ts";
 import { getSessionUser } from "./services/auth/session.server.ts";
-import { readCartId } from "./services/cart-session.server.ts";
+import { cartOwnerFor } from "./services/cart-session.server.ts";
 import { getToast } from "./services/toast.server.ts";
 
 export const links: Route.LinksFunction = () => [
@@ -31,12 +32,12 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request }: Route.LoaderArgs) {
   const env = getEnv();
   const { toast, headers } = await getToast(request);
-  // The header badge: one query, and none at all for a visitor without a cart cookie.
-  const cartId = await readCartId(request);
-  const [cartQuantity, user] = await Promise.all([
-    cartId ? getCartQuantity(await getDb(), cartId) : 0,
-    getSessionUser(request),
-  ]);
+  const user = await getSessionUser(request);
+  // The header badge: the account's cart when signed in, else the cookie's guest cart; no query
+  // at all for a guest without a cart cookie.
+  const owner = await cartOwnerFor(request, user);
+  const cartId = owner.userId !== null || owner.guestCartId ? await findCartId(await getDb(), owner) : null;
+  const cartQuantity = cartId ? await getCartQuantity(await getDb(), cartId) : 0;
   // The header's count and the product cards' hearts: one query, none for a signed-out visitor.
   const wishlist = user ? await listWishlistProductIds(await getDb(), user.id) : [];
   return data(

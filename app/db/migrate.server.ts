@@ -11,6 +11,7 @@ import * as catalogRollups from "./migrations/2026-11-23T0800-catalog-rollups.ts
 import * as orderConfirmations from "./migrations/2026-11-23T0900-order-confirmations.ts";
 import * as confirmationClaims from "./migrations/2026-11-23T1000-confirmation-claims.ts";
 import * as catalogVersion from "./migrations/2026-11-23T1100-catalog-version.ts";
+import * as accountCarts from "./migrations/2026-11-25T0110-account-carts.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-23T0900-order-confirmations": orderConfirmations,
   "2026-11-23T1000-confirmation-claims": confirmationClaims,
   "2026-11-23T1100-catalog-version": catalogVersion,
+  "2026-11-25T0110-account-carts": accountCarts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

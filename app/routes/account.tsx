@@ -1,21 +1,16 @@
 import { data, Form, NavLink, Outlet, redirect, useLocation } from "react-router";
 import { AuthPanel } from "../components/account/auth-panel.tsx";
 import { getAuth, getDb } from "../db/client.server.ts";
-import {
-  AUTH_MESSAGES,
-  adoptGuestCart,
-  register,
-  signIn,
-  signOut,
-} from "../domain/accounts/authentication.server.ts";
+import { AUTH_MESSAGES, register, signIn, signOut } from "../domain/accounts/authentication.server.ts";
+import { claimGuestCart } from "../domain/cart/cart-owner.server.ts";
 import { takePendingWishlist } from "../domain/wishlist/pending-wishlist.ts";
 import { addToWishlist, WISHLIST_MESSAGES } from "../domain/wishlist/wishlist.server.ts";
 import { pageUrl } from "../lib/page-url.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
-import { safeRedirectPath } from "../lib/safe-redirect.ts";
+import { safeRedirectPath, signInPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { getSessionUser } from "../services/auth/session.server.ts";
-import { clearCartCookie, readCartId, serializeCartCookie } from "../services/cart-session.server.ts";
+import { clearCartCookie, readCartId } from "../services/cart-session.server.ts";
 import { createToastHeaders } from "../services/toast.server.ts";
 import type { Route } from "./+types/account";
 
@@ -50,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const url = pageUrl(request);
   if (!user && url.pathname !== "/account") {
-    throw redirect(`/account?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+    throw redirect(signInPath(url.pathname + url.search));
   }
   return {
     user: user && { name: user.name, email: user.email, displayName: user.displayName, role: user.role },
@@ -68,6 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "sign-out") {
     const cleared = await signOut({ auth }, request);
     if (!cleared) return redirectWith("/account", { type: "error", message: AUTH_MESSAGES.signOutFailed });
+    // the account keeps its cart in the database; this browser is a guest with none again
     cleared.append("Set-Cookie", await clearCartCookie());
     return redirectWith("/", { type: "success", message: AUTH_MESSAGES.signedOut }, cleared);
   }
@@ -92,9 +88,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: outcome.status },
     );
   }
-  const cartId = await adoptGuestCart(db, { userId: outcome.userId, guestCartId: await readCartId(request) });
+  // this browser's guest cart joins the account's cart, which is found by the account from now on
+  await claimGuestCart(db, { userId: outcome.userId, guestCartId: await readCartId(request) });
   const headers = outcome.headers;
-  headers.append("Set-Cookie", cartId ? await serializeCartCookie(cartId) : await clearCartCookie());
+  headers.append("Set-Cookie", await clearCartCookie());
   // A product the visitor wanted to save before signing in is saved now (pending-wishlist.ts).
   const { to, productId } = takePendingWishlist(safeRedirectPath(form.get("redirectTo"), "/account"));
   const saved = productId === null ? null : await addToWishlist(db, outcome.userId, productId);

@@ -1,46 +1,172 @@
-import { Link } from "react-router";
-import { adminMeta } from "../components/admin/admin-meta.ts";
+import { data, Form, Link } from "react-router";
+import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
+import { StockBadge } from "../components/admin/stock-badge.tsx";
+import { imageUrl } from "../components/product-image.tsx";
 import { getDb } from "../db/client.server.ts";
-import { getAdminDashboard } from "../domain/admin/dashboard.server.ts";
+import { PRODUCT_FORM_MESSAGES } from "../domain/admin/product-form.ts";
+import { listAdminProducts } from "../domain/admin/products.server.ts";
+import { formatCents } from "../lib/money.ts";
 import { requireAdmin } from "../services/auth/session.server.ts";
-import type { Route } from "./+types/admin._index";
+import { logger } from "../services/logger.server.ts";
+import type { Route } from "./+types/admin.products._index";
 
-export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Dashboard", "/admin");
+export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Products", "/admin/products");
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return getAdminDashboard(await getDb());
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("search") ?? "").slice(0, 100);
+  const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
+  try {
+    const result = await listAdminProducts(await getDb(), { search, page });
+    return { ...result, search, error: null };
+  } catch (error) {
+    logger.error({ err: error }, "admin product list failed");
+    return data(
+      { products: [], total: 0, page, pageCount: 1, search, error: PRODUCT_FORM_MESSAGES.fetchFailed },
+      { status: 500 },
+    );
+  }
 }
 
-export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const cards = [
-    { to: "/admin/products", label: "Live products", value: loaderData.products },
-    { to: "/admin/low-stock", label: "Low on stock (10 or fewer)", value: loaderData.lowStock },
-    { to: "/admin/orders?status=paid", label: "Paid orders to ship", value: loaderData.ordersToShip },
-  ];
+export default function AdminProducts({ loaderData }: Route.ComponentProps) {
+  const { products, total, page, pageCount, search, error } = loaderData;
+  const pageLink = (n: number) => {
+    const params = new URLSearchParams();
+    if (search) params.set("search", search);
+    if (n > 1) params.set("page", String(n));
+    const query = params.toString();
+    return query ? `/admin/products?${query}` : "/admin/products";
+  };
   return (
-    <section aria-labelledby="dashboard-heading">
-      <h1 id="dashboard-heading" className="text-3xl font-bold">
-        Dashboard
-      </h1>
-      <ul className="mt-6 grid gap-4 sm:grid-cols-3">
-        {cards.map((card) => (
-          <li key={card.to}>
-            <Link to={card.to} className="block rounded-xl border border-gray-200 p-5 hover:border-brand-600">
-              <span className="block text-3xl font-bold">{card.value}</span>
-              <span className="mt-1 block text-gray-800">{card.label}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-      <p className="mt-6">
+    <section aria-labelledby="products-heading">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 id="products-heading" className="text-3xl font-bold">
+          Products
+        </h1>
         <Link
           to="/admin/products/new"
-          className="inline-block rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
+          className="rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800"
         >
           Add Product
         </Link>
-      </p>
+      </div>
+      <Form method="get" role="search" className="mt-4 flex max-w-xl gap-2">
+        <label htmlFor="admin-product-search" className="sr-only">
+          Search products
+        </label>
+        <input
+          id="admin-product-search"
+          type="search"
+          name="search"
+          defaultValue={search}
+          maxLength={100}
+          placeholder="Name, brand, category or id"
+          className="block w-full rounded-lg border border-gray-400 px-3 py-2"
+        />
+        <button
+          type="submit"
+          className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
+        >
+          Search
+        </button>
+      </Form>
+      <div className="mt-4">
+        <AdminMessage feedback={error ? { type: "error", message: error } : null} />
+      </div>
+      {!error && (
+        <p className="mt-4 text-sm text-gray-700" aria-live="polite">
+          {total} {total === 1 ? "product" : "products"}
+          {search ? ` matching “${search}”` : ""}
+        </p>
+      )}
+      {products.length > 0 && (
+        <div className="mt-2 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-gray-300">
+              <tr>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  <span className="sr-only">Image</span>
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Product
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Category
+                </th>
+                <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                  Price
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Stock
+                </th>
+                <th scope="col" className="py-2 font-semibold">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-200">
+              {products.map((product) => (
+                <tr key={product.id}>
+                  <td className="py-2 pr-4">
+                    {product.image ? (
+                      <img
+                        src={imageUrl(product.image.key, product.image.widths[0] ?? 320)}
+                        alt=""
+                        width={48}
+                        height={48}
+                        className="size-12 rounded object-cover"
+                      />
+                    ) : null}
+                  </td>
+                  <th scope="row" className="py-2 pr-4 font-semibold">
+                    <Link to={`/admin/products/${product.id}`} className="text-brand-700 hover:underline">
+                      {product.name}
+                    </Link>
+                    <span className="block font-normal text-gray-700">{product.brand}</span>
+                  </th>
+                  <td className="py-2 pr-4">{product.categoryId}</td>
+                  <td className="py-2 pr-4 text-right">{formatCents(product.priceCents)}</td>
+                  <td className="py-2 pr-4">
+                    <StockBadge stock={product.stock} />
+                  </td>
+                  <td className="py-2">
+                    <div className="flex justify-end gap-2">
+                      <Link
+                        to={`/admin/products/${product.id}`}
+                        className="rounded-lg border border-gray-400 px-3 py-1.5 text-sm font-semibold hover:bg-gray-100"
+                      >
+                        Edit<span className="sr-only"> {product.name}</span>
+                      </Link>
+                      <DeleteProductButton productId={product.id} productName={product.name} />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {!error && products.length === 0 && <p className="mt-6 text-gray-700">No products found.</p>}
+      {pageCount > 1 && (
+        <nav aria-label="Pagination" className="mt-6 flex items-center gap-4">
+          {page > 1 ? (
+            <Link to={pageLink(page - 1)} className="font-semibold text-brand-700 hover:underline">
+              Previous page
+            </Link>
+          ) : null}
+          <span className="text-sm text-gray-700">
+            Page {page} of {pageCount}
+          </span>
+          {page < pageCount ? (
+            <Link to={pageLink(page + 1)} className="font-semibold text-brand-700 hover:underline">
+              Next page
+            </Link>
+          ) : null}
+        </nav>
+      )}
     </section>
   );
 }

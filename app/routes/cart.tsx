@@ -3,6 +3,7 @@ import { CartPage } from "../components/cart/cart-page.tsx";
 import { getDb } from "../db/client.server.ts";
 import { addToCart } from "../domain/cart/add-item.server.ts";
 import { parseCartAction } from "../domain/cart/cart-action.server.ts";
+import { findCartId, openCart } from "../domain/cart/cart-owner.server.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import {
   addToCartToast,
@@ -16,7 +17,7 @@ import { applyCouponToCart, removeCouponFromCart } from "../domain/coupons/coupo
 import { getEnv } from "../env.server.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { cartIdFor, readCartId, serializeCartCookie } from "../services/cart-session.server.ts";
+import { cartOwnerFor, serializeCartCookie } from "../services/cart-session.server.ts";
 import { createToastHeaders } from "../services/toast.server.ts";
 import type { Route } from "./+types/cart";
 
@@ -39,8 +40,9 @@ export function headers() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const cartId = await readCartId(request);
-  return { cart: cartId ? await getCart(await getDb(), cartId) : emptyCart() };
+  const db = await getDb();
+  const cartId = await findCartId(db, await cartOwnerFor(request));
+  return { cart: cartId ? await getCart(db, cartId) : emptyCart() };
 }
 
 /** POST /cart: add, buy-now, update, remove, clear, apply-coupon, remove-coupon; POST → redirect → toast. */
@@ -49,12 +51,16 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.ok) return data({ error: parsed.message }, { status: 400 });
   const input = parsed.action;
   const backTo = (fallback: string) => safeRedirectPath(input.redirectTo, fallback);
+  const db = await getDb();
+  const owner = await cartOwnerFor(request);
+  // the signed-in shopper's cart is the account's; a guest's is the cookie's (cart-owner.server.ts)
+  const existingCartId = () => findCartId(db, owner);
 
   switch (input.intent) {
     case "add":
     case "buy-now": {
-      const { cartId } = await cartIdFor(request);
-      const result = await addToCart(await getDb(), {
+      const cartId = await openCart(db, owner);
+      const result = await addToCart(db, {
         cartId,
         productId: input.productId,
         quantity: input.quantity,
@@ -64,12 +70,14 @@ export async function action({ request }: Route.ActionArgs) {
         input.intent === "buy-now" && inCart
           ? "/checkout"
           : backTo(safeRedirectPath(refererPath(request), "/cart"));
-      return redirectWithCart(to, addToCartToast(result, input.quantity), inCart ? cartId : null);
+      // a guest's cookie (re)starts its 30 days with every add; an account needs none
+      const guestCartId = owner.userId === null && inCart ? cartId : null;
+      return redirectWithCart(to, addToCartToast(result, input.quantity), guestCartId);
     }
     case "update": {
-      const cartId = await readCartId(request);
+      const cartId = await existingCartId();
       const result = cartId
-        ? await updateCartItem(await getDb(), {
+        ? await updateCartItem(db, {
             cartId,
             productId: input.productId,
             quantity: input.quantity,
@@ -78,21 +86,20 @@ export async function action({ request }: Route.ActionArgs) {
       return redirectWithCart(backTo("/cart"), updateCartItemToast(result));
     }
     case "remove": {
-      const cartId = await readCartId(request);
-      if (cartId) await removeCartItem(await getDb(), { cartId, productId: input.productId });
+      const cartId = await existingCartId();
+      if (cartId) await removeCartItem(db, { cartId, productId: input.productId });
       return redirectWithCart(backTo("/cart"), { type: "success", message: CART_MESSAGES.removed });
     }
     case "clear": {
-      const cartId = await readCartId(request);
-      if (cartId) await clearCart(await getDb(), cartId);
+      const cartId = await existingCartId();
+      if (cartId) await clearCart(db, cartId);
       return redirectWithCart(backTo("/cart"), { type: "success", message: CART_MESSAGES.cleared });
     }
     case "apply-coupon": {
       const code = normalizeCouponCode(input.code);
       if (code === "")
         return redirectWithCart(backTo("/cart"), { type: "error", message: COUPON_MESSAGES.missing });
-      const cartId = await readCartId(request);
-      const db = await getDb();
+      const cartId = await existingCartId();
       const cart = cartId ? await getCart(db, cartId) : emptyCart();
       if (!cartId || cart.totalQuantity === 0) {
         return redirectWithCart(backTo("/cart"), { type: "error", message: CART_MESSAGES.couponNeedsItems });
@@ -106,14 +113,14 @@ export async function action({ request }: Route.ActionArgs) {
       );
     }
     case "remove-coupon": {
-      const cartId = await readCartId(request);
-      if (cartId) await removeCouponFromCart(await getDb(), cartId);
+      const cartId = await existingCartId();
+      if (cartId) await removeCouponFromCart(db, cartId);
       return redirectWithCart(backTo("/cart"), { type: "success", message: COUPON_MESSAGES.removed });
     }
   }
 }
 
-/** Redirect with a toast, and (after a successful add) the cart cookie, restarting its 30 days. */
+/** Redirect with a toast, and (after a guest's successful add) the cart cookie, restarting its 30 days. */
 async function redirectWithCart(to: string, toast: CartToast, cartId: string | null = null) {
   const headers = await createToastHeaders(toast);
   if (cartId) headers.append("Set-Cookie", await serializeCartCookie(cartId));

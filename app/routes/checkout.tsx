@@ -7,6 +7,7 @@ import { ReviewStep } from "../components/checkout/review-step.tsx";
 import { ShippingStep } from "../components/checkout/shipping-step.tsx";
 import { getDb } from "../db/client.server.ts";
 import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
+import { findCartId } from "../domain/cart/cart-owner.server.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import {
   type CheckoutStep,
@@ -21,7 +22,7 @@ import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { calculateTotals } from "../lib/pricing.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { getSessionUser } from "../services/auth/session.server.ts";
-import { readCartId } from "../services/cart-session.server.ts";
+import { cartOwnerFor } from "../services/cart-session.server.ts";
 import {
   commitCheckoutSession,
   flashStepFeedback,
@@ -87,7 +88,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     } as const;
   }
 
-  const cartId = await readCartId(request);
+  const cartId = await findCartId(db, await cartOwnerFor(request));
   const cart = cartId ? await getCart(db, cartId) : emptyCart();
   if (cart.totalQuantity === 0) throw redirect("/cart");
   if (step !== "shipping" && !state.shipping) throw redirect(stepPath("shipping"));
@@ -151,15 +152,17 @@ export async function action({ request }: Route.ActionArgs) {
     case "back-to-shipping":
       outcome = { to: stepPath("shipping"), state };
       break;
-    case "place-order":
+    case "place-order": {
+      const [db, user] = await Promise.all([getDb(), getSessionUser(request)]);
       outcome = await submitPlaceOrder(form, state, {
-        db: await getDb(),
+        db,
         gateway: getPaymentGateway(),
         mailer: getMailer(),
-        cartId: await readCartId(request),
-        userId: (await getSessionUser(request))?.id ?? null,
+        cartId: await findCartId(db, await cartOwnerFor(request, user)),
+        userId: user?.id ?? null,
       });
       break;
+    }
     default:
       outcome = { to: stepPath("shipping"), state };
   }

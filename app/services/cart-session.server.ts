@@ -1,5 +1,7 @@
-import { isCartId, newCartId } from "../domain/cart/cart-store.server.ts";
+import type { CartOwner } from "../domain/cart/cart-owner.server.ts";
+import { isCartId } from "../domain/cart/cart-store.server.ts";
 import { getEnv } from "../env.server.ts";
+import { getSessionUser } from "./auth/session.server.ts";
 import { createSignedCookie } from "./signed-cookie.server.ts";
 
 /** A guest cart lives 30 days after its last change. */
@@ -34,10 +36,14 @@ export async function readCartId(request: Request): Promise<string | null> {
   }
 }
 
-/** The visitor's cart id, or a fresh one (not stored anywhere until something is added). */
-export async function cartIdFor(request: Request): Promise<{ cartId: string; isNew: boolean }> {
-  const existing = await readCartId(request);
-  return existing ? { cartId: existing, isNew: false } : { cartId: newCartId(), isNew: true };
+/**
+ * Whose cart this request works on (cart-owner.server.ts): the signed-in account's, else the
+ * guest cookie's. Pass the session user when the caller already has it (null: signed out).
+ */
+export async function cartOwnerFor(request: Request, user?: { id: string } | null): Promise<CartOwner> {
+  const signedIn = user === undefined ? await getSessionUser(request) : user;
+  if (signedIn) return { userId: signedIn.id };
+  return { userId: null, guestCartId: await readCartId(request) };
 }
 
 /** Set-Cookie value that (re)stores the cart id, restarting its 30 days. */
@@ -45,7 +51,7 @@ export async function serializeCartCookie(cartId: string): Promise<string> {
   return cartCookie().serialize(cartId);
 }
 
-/** Set-Cookie value that removes the cart cookie (signing out leaves no cart behind). */
+/** Set-Cookie value that removes the cart cookie (signing in and out: the account keeps its cart). */
 export async function clearCartCookie(): Promise<string> {
   return cartCookie().serialize("", { maxAge: 0 });
 }

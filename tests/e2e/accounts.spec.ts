@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
 import { readOutbox } from "../helpers/outbox.ts";
 import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
+import { closeShopDatabase, createTestProduct, removeTestProducts } from "./shop-helpers.ts";
 
 /**
  * Accounts in the browser: register, the header's name, sign out, sign in (wrong password
@@ -160,6 +161,58 @@ test.describe("accounts", () => {
     await expect(page.getByTestId("cart-badge")).toContainText("1");
     await page.getByRole("button", { name: "Sign Out" }).click();
     await expect(page.getByTestId("cart-badge")).toHaveCount(0);
+  });
+
+  test("a cart filled while signed in stays with the account, on every device", async ({
+    page,
+    browser,
+    baseURL,
+    browserErrors,
+  }) => {
+    const lamp = await createTestProduct("Account Cart Lamp", { stock: 5 });
+    const email = uniqueEmail("owner");
+    const cartLine = (p: Page) =>
+      p.getByRole("listitem").filter({ has: p.getByRole("heading", { name: lamp.name, exact: true }) });
+    const quantity = (p: Page) => cartLine(p).getByRole("spinbutton", { name: `Quantity of ${lamp.name}` });
+    const addLamp = async (p: Page) => {
+      await visit(p, `/products/${lamp.slug}`);
+      await p.getByRole("button", { name: "Add to Cart", exact: true }).click();
+      await expect(toast(p, `${lamp.name} added to cart!`)).toBeVisible();
+    };
+    const phoneContext = await browser.newContext({ baseURL });
+    browserErrors.watchContext(phoneContext);
+    try {
+      await register(page, { name: "Cart Owner", email, password: "cart password" });
+      await expect(toast(page, "Account created successfully!")).toBeVisible();
+      await addLamp(page);
+
+      await visit(page, "/account");
+      await page.getByRole("button", { name: "Sign Out" }).click();
+      await expect(toast(page, "Successfully logged out!")).toBeVisible();
+      await visit(page, "/cart");
+      await expect(page.getByRole("heading", { name: "Your cart is empty" })).toBeVisible();
+
+      await visit(page, "/account");
+      await signIn(page, email, "cart password");
+      await expect(toast(page, "Successfully logged in!")).toBeVisible();
+      await visit(page, "/cart");
+      await expect(quantity(page)).toHaveValue("1");
+
+      // another device: a guest cart there joins the account's at sign-in (quantities added)
+      const phone = await phoneContext.newPage();
+      await addLamp(phone);
+      await visit(phone, "/account");
+      await signIn(phone, email, "cart password");
+      await expect(toast(phone, "Successfully logged in!")).toBeVisible();
+      await visit(phone, "/cart");
+      await expect(quantity(phone)).toHaveValue("2");
+      await visit(page, "/cart");
+      await expect(quantity(page)).toHaveValue("2");
+    } finally {
+      await phoneContext.close();
+      await removeTestProducts(lamp);
+      await closeShopDatabase();
+    }
   });
 
   test("sign in and out without JavaScript", async ({ noJsPage: page, browserErrors }) => {

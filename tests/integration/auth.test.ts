@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AUTH_MESSAGES,
-  adoptGuestCart,
-  register,
-  signIn,
-  signOut,
-} from "../../app/domain/accounts/authentication.server.ts";
+import { AUTH_MESSAGES, register, signIn, signOut } from "../../app/domain/accounts/authentication.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
+import { claimGuestCart } from "../../app/domain/cart/cart-owner.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { type Auth, createAuth } from "../../app/services/auth/auth.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
@@ -226,7 +221,7 @@ describe.each(ENGINES)("accounts on %s", (engine) => {
       .execute();
     await addToCart(test.db, { cartId: "guest-cart-000000000000000000001", productId: lamp, quantity: 2 });
     await addToCart(test.db, { cartId: "guest-cart-000000000000000000001", productId: mug, quantity: 1 });
-    const cartId = await adoptGuestCart(test.db, {
+    const cartId = await claimGuestCart(test.db, {
       userId: user.id,
       guestCartId: "guest-cart-000000000000000000001",
     });

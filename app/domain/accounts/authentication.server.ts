@@ -3,7 +3,6 @@ import type { Database } from "../../db/database.server.ts";
 import type { Auth } from "../../services/auth/auth.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../services/auth/auth.server.ts";
 import { hitRateLimit, resetRateLimit } from "../../services/rate-limit.server.ts";
-import { assignCartToUser, findUserCartId, mergeCarts } from "../cart/merge-carts.server.ts";
 
 /** Spec §8 texts, word for word, plus the ones the spec leaves open. */
 export const AUTH_MESSAGES = {
@@ -132,36 +131,4 @@ export async function signOut(deps: { auth: Auth }, request: Request): Promise<H
   } catch {
     return null;
   }
-}
-
-/**
- * After sign-in: the guest cart (if any) joins the user's cart (quantities added, capped at
- * stock). Returns the cart id the cookie should carry from now on, or null to keep none.
- */
-export async function adoptGuestCart(
-  db: Database,
-  { userId, guestCartId }: { userId: string; guestCartId: string | null },
-): Promise<string | null> {
-  const userCartId = await findUserCartId(db, userId);
-  if (!guestCartId) return userCartId;
-  if (!userCartId) {
-    const owner = await db
-      .selectFrom("carts")
-      .select("userId")
-      .where("id", "=", guestCartId)
-      .executeTakeFirst();
-    if (!owner) return null;
-    if (owner.userId !== null && owner.userId !== userId) return null;
-    await assignCartToUser(db, guestCartId, userId);
-    return guestCartId;
-  }
-  if (userCartId === guestCartId) return userCartId;
-  const guest = await db
-    .selectFrom("carts")
-    .select("userId")
-    .where("id", "=", guestCartId)
-    .executeTakeFirst();
-  // Only a guest cart is merged; another user's cart (a shared browser) is left alone.
-  if (guest && guest.userId === null) await mergeCarts(db, guestCartId, userCartId);
-  return userCartId;
 }

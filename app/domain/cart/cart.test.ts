@@ -3,9 +3,10 @@ import { createTestDatabase, ENGINES, type TestDatabase } from "../../../tests/d
 import { insertImage, insertProduct } from "../../../tests/helpers/catalog.ts";
 import type { NewProduct } from "../../db/schema.ts";
 import { addToCart } from "./add-item.server.ts";
+import { claimGuestCart, ensureAccountCart, findCartId, openCart } from "./cart-owner.server.ts";
 import { isCartId, newCartId } from "./cart-store.server.ts";
 import { emptyCart, getCart, getCartQuantity } from "./get-cart.server.ts";
-import { assignCartToUser, findUserCartId, mergeCarts } from "./merge-carts.server.ts";
+import { mergeCarts } from "./merge-carts.server.ts";
 import { clearCart, removeCartItem, updateCartItem } from "./update-item.server.ts";
 
 describe.each(ENGINES)("server-side cart on %s", (engine) => {
@@ -430,15 +431,103 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       expect(await mergeCarts(t.db, newCartId(), target)).toEqual({ merged: 0, capped: [], dropped: 0 });
       expect(await cartExists(target)).toBe(false);
     });
+  });
 
-    it("attaches a cart to a user and finds it again", async () => {
+  describe("whose cart (cart-owner)", () => {
+    const userCart = async (userId: string) =>
+      t.db.selectFrom("carts").select(["id", "userId"]).where("userId", "=", userId).execute();
+
+    it("a signed-in shopper's add creates the account's cart, and every later request finds it", async () => {
+      const id = await product({ stock: 5 });
+      const userId = `user-${newCartId()}`;
+      expect(await findCartId(t.db, { userId })).toBeNull();
+      // two first adds at once (two tabs, two devices) end in one cart
+      const [a, b] = await Promise.all([openCart(t.db, { userId }), openCart(t.db, { userId })]);
+      expect(a).toBe(b);
+      await addToCart(t.db, { cartId: a, productId: id, quantity: 2 });
+      expect(await userCart(userId)).toEqual([{ id: a, userId }]);
+      expect(await findCartId(t.db, { userId })).toBe(a);
+      // the same account's cart from a browser with another guest cookie
+      expect(await findCartId(t.db, { userId })).toBe(a);
+      expect(await openCart(t.db, { userId })).toBe(a);
+    });
+
+    it("one cart per account: a second cart for the same user is refused by the database", async () => {
+      const userId = `user-${newCartId()}`;
+      await ensureAccountCart(t.db, userId);
+      const now = new Date().toISOString();
+      await expect(
+        t.db
+          .insertInto("carts")
+          .values({ id: newCartId(), userId, createdAt: now, updatedAt: now })
+          .execute(),
+      ).rejects.toThrow(/unique/i);
+    });
+
+    it("a guest cookie reaches only a guest cart, never an account's", async () => {
       const id = await product();
-      const cartId = newCartId();
-      await addToCart(t.db, { cartId, productId: id, quantity: 1 });
-      const userId = `user-${cartId}`;
-      expect(await findUserCartId(t.db, userId)).toBeNull();
-      await assignCartToUser(t.db, cartId, userId);
-      expect(await findUserCartId(t.db, userId)).toBe(cartId);
+      const userId = `user-${newCartId()}`;
+      const accountCart = await openCart(t.db, { userId });
+      await addToCart(t.db, { cartId: accountCart, productId: id, quantity: 1 });
+      const stale = { userId: null, guestCartId: accountCart };
+      expect(await findCartId(t.db, stale)).toBeNull();
+      const fresh = await openCart(t.db, stale);
+      expect(fresh).not.toBe(accountCart);
+
+      const guest = newCartId();
+      expect(await findCartId(t.db, { userId: null, guestCartId: guest })).toBeNull();
+      expect(await openCart(t.db, { userId: null, guestCartId: guest })).toBe(guest);
+      await addToCart(t.db, { cartId: guest, productId: id, quantity: 1 });
+      expect(await findCartId(t.db, { userId: null, guestCartId: guest })).toBe(guest);
+      expect(await findCartId(t.db, { userId: null, guestCartId: null })).toBeNull();
+    });
+
+    it("at sign-in without an account cart, the guest cart becomes the account's (coupon kept)", async () => {
+      const id = await product();
+      const userId = `user-${newCartId()}`;
+      const guest = newCartId();
+      await addToCart(t.db, { cartId: guest, productId: id, quantity: 2 });
+      await t.db.updateTable("carts").set({ couponCode: "WELCOME10" }).where("id", "=", guest).execute();
+      expect(await claimGuestCart(t.db, { userId, guestCartId: guest })).toBe(guest);
+      expect(await userCart(userId)).toEqual([{ id: guest, userId }]);
+      const row = await t.db
+        .selectFrom("carts")
+        .select("couponCode")
+        .where("id", "=", guest)
+        .executeTakeFirst();
+      expect(row?.couponCode).toBe("WELCOME10");
+      // signing in again with no guest cart finds it; with none at all there is nothing
+      expect(await claimGuestCart(t.db, { userId, guestCartId: null })).toBe(guest);
+      expect(await claimGuestCart(t.db, { userId: `user-${newCartId()}`, guestCartId: null })).toBeNull();
+    });
+
+    it("at sign-in with an account cart, the guest cart is merged in (capped at stock) and deleted", async () => {
+      const shared = await product({ name: "Shared", stock: 4 });
+      const gone = await product({ name: "Gone", stock: 0 });
+      const userId = `user-${newCartId()}`;
+      const accountCart = await openCart(t.db, { userId });
+      await addToCart(t.db, { cartId: accountCart, productId: shared, quantity: 3 });
+      const guest = newCartId();
+      await addToCart(t.db, { cartId: guest, productId: shared, quantity: 2 });
+      await t.db
+        .insertInto("cartItems")
+        .values({ cartId: guest, productId: gone, quantity: 1, addedAt: new Date().toISOString() })
+        .execute();
+      expect(await claimGuestCart(t.db, { userId, guestCartId: guest })).toBe(accountCart);
+      expect(await lineQuantity(accountCart, shared)).toBe(4);
+      expect(await lineQuantity(accountCart, gone)).toBeNull();
+      expect(await cartExists(guest)).toBe(false);
+    });
+
+    it("another account's cart in this browser is left alone at sign-in", async () => {
+      const id = await product();
+      const owner = `user-${newCartId()}`;
+      const ownersCart = await openCart(t.db, { userId: owner });
+      await addToCart(t.db, { cartId: ownersCart, productId: id, quantity: 1 });
+      const other = `user-${newCartId()}`;
+      expect(await claimGuestCart(t.db, { userId: other, guestCartId: ownersCart })).toBeNull();
+      expect(await userCart(owner)).toEqual([{ id: ownersCart, userId: owner }]);
+      expect(await lineQuantity(ownersCart, id)).toBe(1);
     });
   });
 });

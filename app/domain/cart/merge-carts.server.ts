@@ -13,7 +13,7 @@ export interface MergeCartsResult {
 /**
  * Moves a (guest) cart into another (the user's) cart: quantities of the same product are added
  * and capped at the stock; archived and sold-out products are dropped. The source cart is
- * deleted. Meant for sign-in (Accounts); one transaction.
+ * deleted. Used at sign-in (cart-owner.server.ts claimGuestCart); one transaction.
  */
 export async function mergeCarts(
   db: Database,
@@ -60,16 +60,7 @@ export async function mergeCarts(
   });
 }
 
-/** Hands a cart to a signed-in user (carts.user_id); for the Accounts issue. */
-export async function assignCartToUser(db: Database, cartId: string, userId: string, now: Date = new Date()) {
-  await db
-    .updateTable("carts")
-    .set({ userId, updatedAt: now.toISOString() })
-    .where("id", "=", cartId)
-    .execute();
-}
-
-/** The user's most recently used cart, if any. */
+/** The account's cart (one per account, `carts.user_id` is unique), if it has one. */
 export async function findUserCartId(db: Database, userId: string): Promise<string | null> {
   const row = await db
     .selectFrom("carts")

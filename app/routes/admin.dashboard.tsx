@@ -1,0 +1,46 @@
+import { Link } from "react-router";
+import { adminMeta } from "../components/admin/admin-meta.ts";
+import { getDb } from "../db/client.server.ts";
+import { getAdminDashboard } from "../domain/admin/dashboard.server.ts";
+import { requireAdmin } from "../services/auth/session.server.ts";
+import type { Route } from "./+types/admin._index";
+
+export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Dashboard", "/admin");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return getAdminDashboard(await getDb());
+}
+
+export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
+  const cards = [
+    { to: "/admin/products", label: "Live products", value: loaderData.products },
+    { to: "/admin/low-stock", label: "Low on stock (10 or fewer)", value: loaderData.lowStock },
+    { to: "/admin/orders?status=paid", label: "Paid orders to ship", value: loaderData.ordersToShip },
+  ];
+  return (
+    <section aria-labelledby="dashboard-heading">
+      <h1 id="dashboard-heading" className="text-3xl font-bold">
+        Dashboard
+      </h1>
+      <ul className="mt-6 grid gap-4 sm:grid-cols-3">
+        {cards.map((card) => (
+          <li key={card.to}>
+            <Link to={card.to} className="block rounded-xl border border-gray-200 p-5 hover:border-brand-600">
+              <span className="block text-3xl font-bold">{card.value}</span>
+              <span className="mt-1 block text-gray-800">{card.label}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-6">
+        <Link
+          to="/admin/products/new"
+          className="inline-block rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
+        >
+          Add Product
+        </Link>
+      </p>
+    </section>
+  );
+}

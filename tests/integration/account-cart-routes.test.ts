@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Database, engineOf } from "../../app/db/database.server.ts";
+import { ENGINES } from "../db-utils.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+import { stubShopEnvOn } from "../helpers/route-engines.ts";
+import { Jar, postForm } from "../helpers/route-harness.ts";
+
+/**
+ * The signed-in shopper's cart belongs to the account (product decision): POST /account
+ * (register, sign-in, sign-out), POST /cart and the cart page and header badge through the real
+ * route modules, on each engine. Each Jar is one browser.
+ */
+const ORIGIN = "http://shop.test";
+const PASSWORD = "correct horse";
+
+describe.each(ENGINES)("the account's cart on %s", (engine) => {
+  let destroy: () => Promise<void>;
+  let db: Database;
+  let closeServices: () => Promise<void>;
+  let account: typeof import("../../app/routes/account.tsx");
+  let cart: typeof import("../../app/routes/cart.tsx");
+  let root: typeof import("../../app/root.tsx");
+  let cartSession: typeof import("../../app/services/cart-session.server.ts");
+  const ids: Record<"lamp" | "mug", number> = { lamp: 0, mug: 0 };
+
+  beforeAll(async () => {
+    ({ destroy } = await stubShopEnvOn(engine, "account-cart", ORIGIN));
+    account = await import("../../app/routes/account.tsx");
+    cart = await import("../../app/routes/cart.tsx");
+    root = await import("../../app/root.tsx");
+    cartSession = await import("../../app/services/cart-session.server.ts");
+    const client = await import("../../app/db/client.server.ts");
+    closeServices = client.closeServices;
+    db = await client.getDb();
+    expect(engineOf(db)).toBe(engine);
+    ids.lamp = await insertProduct(db, { name: "Desk Lamp", stock: 3 });
+    ids.mug = await insertProduct(db, { name: "Mug", stock: 10 });
+  });
+
+  afterAll(async () => {
+    await closeServices?.();
+    await destroy?.();
+    vi.unstubAllEnvs();
+  });
+
+  const post = (
+    module: { action: (args: never) => unknown },
+    path: string,
+    fields: Record<string, string>,
+    jar: Jar,
+  ) => postForm(module, `${ORIGIN}${path}`, fields, jar);
+  const add = (jar: Jar, productId: number, quantity = 1) =>
+    post(cart, "/cart", { intent: "add", productId: String(productId), quantity: String(quantity) }, jar);
+
+  /** What the cart page lists for this browser: [name, quantity]. */
+  async function cartLines(jar: Jar) {
+    const request = new Request(`${ORIGIN}/cart`, { headers: { Cookie: jar.header() } });
+    const { cart: view } = await cart.loader({ request, params: {}, context: {} } as never);
+    return view.lines.map((line) => [line.name, line.quantity]);
+  }
+
+  /** The header badge for this browser. */
+  async function badge(jar: Jar) {
+    const request = new Request(`${ORIGIN}/`, { headers: { Cookie: jar.header() } });
+    const result = (await root.loader({ request, params: {}, context: {} } as never)) as {
+      data: { cartQuantity: number };
+    };
+    return result.data.cartQuantity;
+  }
+
+  const register = (jar: Jar, email: string) =>
+    post(account, "/account", { intent: "register", name: "Cart Owner", email, password: PASSWORD }, jar);
+  const signIn = (jar: Jar, email: string) =>
+    post(account, "/account", { intent: "sign-in", email, password: PASSWORD }, jar);
+  const signOut = (jar: Jar) => post(account, "/account", { intent: "sign-out" }, jar);
+  const accountCarts = async (email: string) =>
+    db
+      .selectFrom("carts")
+      .innerJoin("users", "users.id", "carts.userId")
+      .select("carts.id")
+      .where("users.email", "=", email)
+      .execute();
+
+  it("a cart filled while signed in is the account's: it survives signing out and in again", async () => {
+    const laptop = new Jar();
+    const email = `owner-${engine}@example.com`;
+    await register(laptop, email);
+    expect([...laptop.cookies.keys()].some((name) => name.includes("session_token"))).toBe(true);
+
+    await add(laptop, ids.mug, 2);
+    expect(await cartLines(laptop)).toEqual([["Mug", 2]]);
+    expect(await badge(laptop)).toBe(2);
+
+    await signOut(laptop);
+    expect(laptop.cookies.has("cw_cart")).toBe(false);
+    expect(await cartLines(laptop)).toEqual([]);
+    expect(await badge(laptop)).toBe(0);
+
+    await signIn(laptop, email);
+    expect(await cartLines(laptop)).toEqual([["Mug", 2]]);
+    expect(await badge(laptop)).toBe(2);
+    // one cart, the account's, found by the account: no cart cookie while signed in
+    expect(await accountCarts(email)).toHaveLength(1);
+    expect(laptop.cookies.has("cw_cart")).toBe(false);
+  });
+
+  it("on another device the guest cart is merged into the account's at sign-in (capped at stock)", async () => {
+    const laptop = new Jar();
+    const email = `merge-${engine}@example.com`;
+    await register(laptop, email);
+    await add(laptop, ids.lamp, 2);
+
+    const phone = new Jar();
+    await add(phone, ids.lamp, 2);
+    await add(phone, ids.mug, 1);
+    expect(phone.cookies.has("cw_cart")).toBe(true);
+    const guestCartId = await cartSession.readCartId(
+      new Request(ORIGIN, { headers: { Cookie: phone.header() } }),
+    );
+    await signIn(phone, email);
+    // the cookie is gone, the guest cart merged and deleted
+    expect(phone.cookies.has("cw_cart")).toBe(false);
+    expect(
+      await db.selectFrom("carts").select("id").where("id", "=", guestCartId).executeTakeFirst(),
+    ).toBeUndefined();
+    const merged = [
+      ["Desk Lamp", 3],
+      ["Mug", 1],
+    ];
+    expect(await cartLines(phone)).toEqual(merged);
+    // the laptop, still signed in, sees the same cart
+    expect(await cartLines(laptop)).toEqual(merged);
+    expect(await accountCarts(email)).toHaveLength(1);
+
+    // a change on one device shows on the other
+    await post(cart, "/cart", { intent: "remove", productId: String(ids.mug) }, laptop);
+    expect(await cartLines(phone)).toEqual([["Desk Lamp", 3]]);
+  });
+
+  it("a signed-out browser whose cookie names an account's cart cannot see or change it", async () => {
+    const laptop = new Jar();
+    const email = `stale-${engine}@example.com`;
+    await register(laptop, email);
+    await add(laptop, ids.mug, 1);
+    const [accountCart] = await accountCarts(email);
+    const stranger = new Jar();
+    const cookie = await cartSession.serializeCartCookie(accountCart?.id ?? "");
+    stranger.cookies.set("cw_cart", cookie.slice(cookie.indexOf("=") + 1, cookie.indexOf(";")));
+    expect(await cartLines(stranger)).toEqual([]);
+    expect(await badge(stranger)).toBe(0);
+    await post(cart, "/cart", { intent: "clear" }, stranger);
+    await add(stranger, ids.lamp, 1);
+    expect(await cartLines(stranger)).toEqual([["Desk Lamp", 1]]);
+    expect(await cartLines(laptop)).toEqual([["Mug", 1]]);
+  });
+});
