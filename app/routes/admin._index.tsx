@@ -10,10 +10,14 @@ import { listAdminProducts } from "../domain/admin/products.server.ts";
 import { formatCents } from "../lib/money.ts";
 import { requireAdmin } from "../services/auth/session.server.ts";
 import { logger } from "../services/logger.server.ts";
-import type { Route } from "./+types/admin.products._index";
+import type { Route } from "./+types/admin._index";
 
-export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Products", "/admin/products");
+export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Products", "/admin");
 
+/**
+ * /admin is the spec's product management page: the products from the database with a stock
+ * badge, Add Product and a delete action per product (search and paging on top).
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
@@ -38,7 +42,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
     if (search) params.set("search", search);
     if (n > 1) params.set("page", String(n));
     const query = params.toString();
-    return query ? `/admin/products?${query}` : "/admin/products";
+    return query ? `/admin?${query}` : "/admin";
   };
   return (
     <section aria-labelledby="products-heading">
@@ -53,7 +57,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           Add Product
         </Link>
       </div>
-      <Form method="get" role="search" className="mt-4 flex max-w-xl gap-2">
+      <Form method="get" action="/admin" role="search" className="mt-4 flex max-w-xl gap-2">
         <label htmlFor="admin-product-search" className="sr-only">
           Search products
         </label>

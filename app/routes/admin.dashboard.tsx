@@ -3,10 +3,11 @@ import { adminMeta } from "../components/admin/admin-meta.ts";
 import { getDb } from "../db/client.server.ts";
 import { getAdminDashboard } from "../domain/admin/dashboard.server.ts";
 import { requireAdmin } from "../services/auth/session.server.ts";
-import type { Route } from "./+types/admin._index";
+import type { Route } from "./+types/admin.dashboard";
 
-export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Dashboard", "/admin");
+export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Dashboard", "/admin/dashboard");
 
+/** The counters that were the admin landing page before /admin became the spec's product list. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   return getAdminDashboard(await getDb());
@@ -14,7 +15,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const cards = [
-    { to: "/admin/products", label: "Live products", value: loaderData.products },
+    { to: "/admin", label: "Live products", value: loaderData.products },
     { to: "/admin/low-stock", label: "Low on stock (10 or fewer)", value: loaderData.lowStock },
     { to: "/admin/orders?status=paid", label: "Paid orders to ship", value: loaderData.ordersToShip },
   ];

@@ -24,13 +24,13 @@ export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const id = positiveInt(params.id);
   const fail = () =>
-    redirectWithToast("/admin/products", { type: "error", message: PRODUCT_FORM_MESSAGES.deleteFailed });
+    redirectWithToast("/admin", { type: "error", message: PRODUCT_FORM_MESSAGES.deleteFailed });
   if (!id) return fail();
   try {
     const { db, files } = await getServices();
     const result = await deleteProduct({ db, files }, { id, actor: { id: admin.id, email: admin.email } });
     if (!result.ok) return fail();
-    return redirectWithToast("/admin/products", { type: "success", message: PRODUCT_FORM_MESSAGES.deleted });
+    return redirectWithToast("/admin", { type: "success", message: PRODUCT_FORM_MESSAGES.deleted });
   } catch (error) {
     logger.error({ err: error, productId: id }, "product delete failed");
     return fail();
@@ -59,7 +59,7 @@ export default function ConfirmDelete({ loaderData }: Route.ComponentProps) {
           </button>
         </Form>
         <Link
-          to="/admin/products"
+          to="/admin"
           className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
         >
           Cancel

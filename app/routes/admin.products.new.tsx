@@ -23,7 +23,7 @@ export async function action({ request }: Route.ActionArgs) {
   const { db, files } = await getServices();
   const outcome = await addProductFromRequest({ db, files }, request, { id: admin.id, email: admin.email });
   if (outcome.ok) {
-    return redirectWithToast("/admin/products", { type: "success", message: PRODUCT_FORM_MESSAGES.added });
+    return redirectWithToast("/admin", { type: "success", message: PRODUCT_FORM_MESSAGES.added });
   }
   const { status, ...rest } = outcome;
   return data(rest, { status });

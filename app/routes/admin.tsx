@@ -1,6 +1,6 @@
-import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError } from "react-router";
+import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteError } from "react-router";
 import { adminHeaders, adminMeta } from "../components/admin/admin-meta.ts";
-import { ADMIN_SECTIONS } from "../components/admin/admin-nav.ts";
+import { ADMIN_SECTIONS, currentAdminSection } from "../components/admin/admin-nav.ts";
 import { NotFoundPage } from "../components/not-found-page.tsx";
 import { requireAdmin } from "../services/auth/session.server.ts";
 import type { Route } from "./+types/admin";
@@ -15,29 +15,31 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const current = currentAdminSection(useLocation().pathname);
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="text-2xl font-bold">Product management</p>
-        <p className="text-sm text-gray-700">Signed in as {loaderData.adminEmail}</p>
+        <p className="min-w-0 text-sm break-words text-gray-700">Signed in as {loaderData.adminEmail}</p>
       </div>
       <nav aria-label="Admin" className="mt-4 border-b border-gray-200">
         <ul className="flex flex-wrap gap-1">
-          {ADMIN_SECTIONS.map((section) => (
-            <li key={section.to}>
-              <NavLink
-                to={section.to}
-                end={section.end}
-                className={({ isActive }) =>
-                  `inline-block rounded-t-lg px-3 py-2 text-sm font-semibold ${
-                    isActive ? "bg-brand-50 text-brand-800 underline" : "text-gray-800 hover:bg-gray-100"
-                  }`
-                }
-              >
-                {section.label}
-              </NavLink>
-            </li>
-          ))}
+          {ADMIN_SECTIONS.map((section) => {
+            const isCurrent = section === current;
+            return (
+              <li key={section.to}>
+                <Link
+                  to={section.to}
+                  aria-current={isCurrent ? "page" : undefined}
+                  className={`inline-block rounded-t-lg px-3 py-2 text-sm font-semibold ${
+                    isCurrent ? "bg-brand-50 text-brand-800 underline" : "text-gray-800 hover:bg-gray-100"
+                  }`}
+                >
+                  {section.label}
+                </Link>
+              </li>
+            );
+          })}
         </ul>
       </nav>
       <div className="mt-6">

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
+import { expect, expectNoA11yViolations, test, visit, waitForHydration } from "./fixtures.ts";
 
 /**
  * The admin area in the browser: who may enter (signed out → sign in, customer → 403), and an
@@ -34,12 +34,17 @@ async function jpeg(color: string) {
 
 test.describe("admin access", () => {
   test("signed out: /admin sends to sign in, and back after signing in as admin", async ({ page }) => {
-    await visit(page, "/admin/products");
+    await visit(page, "/admin");
     expect(new URL(page.url()).pathname).toBe("/account");
-    expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/admin/products");
+    expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/admin");
     await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL("**/admin/products");
+    await page.waitForURL((url) => url.pathname === "/admin");
+    // /admin is the spec's product list: stock badges, Add Product, a delete action per product
     await expect(page.getByRole("heading", { name: "Products", level: 1 })).toBeVisible();
+    const list = page.getByRole("region", { name: "Products" });
+    await expect(list.getByRole("link", { name: "Add Product" })).toBeVisible();
+    await expect(list.getByRole("button", { name: /^Delete / }).first()).toBeVisible();
+    await expect(list.getByText(/^\d+ in stock$|^Out of stock$/).first()).toBeVisible();
   });
 
   test("a signed-in customer gets the 403 page", async ({ page, browserErrors }) => {
@@ -56,6 +61,58 @@ test.describe("admin access", () => {
       await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
       await expect(page.getByRole("button", { name: "Add Product" })).toHaveCount(0);
     }
+  });
+});
+
+test.describe("admin navigation", () => {
+  test("exactly one tab is the current page on every admin page", async ({ page }) => {
+    await signInAsAdmin(page);
+    const product = await page
+      .getByRole("link", { name: /^Edit / })
+      .first()
+      .getAttribute("href");
+    await page.goto("/admin/coupons");
+    const coupon = await page
+      .getByRole("link", { name: /^Edit / })
+      .first()
+      .getAttribute("href");
+    expect(product).toMatch(/^\/admin\/products\/\d+$/);
+    expect(coupon).toMatch(/^\/admin\/coupons\/\d+$/);
+    const nav = page.getByRole("navigation", { name: "Admin" });
+    const current = nav.locator('[aria-current="page"]');
+    for (const [path, label] of [
+      ["/admin", "Products"],
+      ["/admin?search=a", "Products"],
+      [product, "Products"],
+      [`${product}/delete`, "Products"],
+      ["/admin/products/new", "Add Product"],
+      ["/admin/products/import", "Import / Export"],
+      ["/admin/dashboard", "Dashboard"],
+      ["/admin/orders", "Orders"],
+      ["/admin/low-stock", "Low stock"],
+      ["/admin/coupons", "Coupons"],
+      ["/admin/coupons/new", "Coupons"],
+      [coupon, "Coupons"],
+      ["/admin/reviews", "Reported reviews"],
+      ["/admin/audit", "Audit log"],
+    ] as const) {
+      await page.goto(path!);
+      await expect(current, path!).toHaveCount(1);
+      await expect(current, path!).toHaveText(label);
+    }
+    // the same after client-side navigation between the tabs
+    await waitForHydration(page);
+    await nav.getByRole("link", { name: "Add Product" }).click();
+    await expect(page).toHaveURL(/\/admin\/products\/new$/);
+    await expect(current).toHaveCount(1);
+    await expect(current).toHaveText("Add Product");
+    await nav.getByRole("link", { name: "Dashboard" }).click();
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect(current).toHaveText("Dashboard");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    await page.getByRole("link", { name: /Live products/ }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(current).toHaveText("Products");
   });
 });
 
@@ -105,7 +162,7 @@ test.describe("admin products", () => {
     ]);
     await page.getByRole("button", { name: "Add Product" }).click();
     await expect(toast(page, "Product added successfully!")).toBeVisible();
-    await expect(page).toHaveURL(/\/admin\/products$/);
+    await expect(page).toHaveURL(/\/admin$/);
     const row = page.getByRole("row").filter({ hasText: name });
     await expect(row.getByText("25 in stock")).toBeVisible();
     await expectNoA11yViolations(page, "product list");
@@ -114,8 +171,10 @@ test.describe("admin products", () => {
     await visit(page, `/products?search=${encodeURIComponent(name.toLowerCase())}`);
     await expect(page.getByRole("link", { name }).first()).toBeVisible();
 
-    // edit
+    // edit; the list's old address still leads to it, search kept
     await visit(page, "/admin/products?search=aurora");
+    await expect(page).toHaveURL(/\/admin\?search=aurora$/);
+    await expect(page.getByRole("searchbox", { name: "Search products" })).toHaveValue("aurora");
     await page.getByRole("link", { name: `Edit ${name}` }).click();
     await page.waitForURL(/\/admin\/products\/\d+$/);
     await expectNoA11yViolations(page, "edit page");
@@ -140,7 +199,7 @@ test.describe("admin products", () => {
     await expect(page.getByText(`Stock of "${name} II" -20 (25 → 5)`)).toBeVisible();
 
     // delete with the browser's confirm dialog
-    await visit(page, "/admin/products?search=aurora");
+    await visit(page, "/admin?search=aurora");
     page.once("dialog", async (dialog) => {
       expect(dialog.message()).toBe("Are you sure you want to delete this product?");
       await dialog.accept();
@@ -154,11 +213,11 @@ test.describe("admin products", () => {
     await signInAsAdmin(page, "/admin/orders");
     await visit(page, "/admin/orders");
     await visit(page, "/admin/orders?status=paid");
-    await visit(page, "/admin/products");
+    await visit(page, "/admin");
 
-    await noJsPage.goto("/account?redirectTo=%2Fadmin%2Fproducts");
+    await noJsPage.goto("/account?redirectTo=%2Fadmin");
     await signIn(noJsPage, ADMIN.email, ADMIN.password);
-    await noJsPage.waitForURL("**/admin/products");
+    await noJsPage.waitForURL((url) => url.pathname === "/admin");
     await noJsPage
       .getByRole("button", { name: /^Delete / })
       .first()
@@ -166,6 +225,6 @@ test.describe("admin products", () => {
     await noJsPage.waitForURL(/\/admin\/products\/\d+\/delete\?/);
     await expect(noJsPage.getByText("Are you sure you want to delete this product?")).toBeVisible();
     await noJsPage.getByRole("link", { name: "Cancel" }).click();
-    await noJsPage.waitForURL("**/admin/products");
+    await noJsPage.waitForURL((url) => url.pathname === "/admin");
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
 import { insertImage, insertProduct } from "../helpers/catalog.ts";
-import { routeStatus, stubShopEnv } from "../helpers/route-harness.ts";
+import { callRoute, routeStatus, stubShopEnv } from "../helpers/route-harness.ts";
 
 /**
  * Every admin route's loader and action called as the server calls them: anonymous → redirect
@@ -23,7 +23,7 @@ type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) =
 const modules: Record<string, () => Promise<RouteModule>> = {
   "/admin": () => import("../../app/routes/admin.tsx"),
   "/admin/": () => import("../../app/routes/admin._index.tsx"),
-  "/admin/products": () => import("../../app/routes/admin.products._index.tsx"),
+  "/admin/dashboard": () => import("../../app/routes/admin.dashboard.tsx"),
   "/admin/products/new": () => import("../../app/routes/admin.products.new.tsx"),
   "/admin/products/:id": () => import("../../app/routes/admin.products.$id.tsx"),
   "/admin/products/:id/delete": () => import("../../app/routes/admin.products.$id_.delete.tsx"),
@@ -124,11 +124,40 @@ describe("admin routes", () => {
 
   it("an admin's delete answers with the spec's toast and removes the product from the shop", async () => {
     const outcome = await call("/admin/products/:id/delete", "action", adminCookie);
-    expect(outcome).toMatchObject({ status: 302, location: "/admin/products" });
+    expect(outcome).toMatchObject({ status: 302, location: "/admin" });
     const row = await db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
     expect(row).toBeUndefined();
     const audit = await db.selectFrom("auditLog").select(["action", "actorEmail"]).execute();
     expect(audit).toEqual([{ action: "product.delete", actorEmail: "admin@example.com" }]);
+  });
+});
+
+describe("/admin/products, moved to /admin", () => {
+  it("answers a permanent redirect to /admin with the query kept, for anyone (/admin checks who asks)", async () => {
+    const module = await import("../../app/routes/admin_.products._index.tsx");
+    for (const cookie of ["", customerCookie, adminCookie]) {
+      expect(await routeStatus(module, "loader", `${ORIGIN}/admin/products`, { cookie })).toEqual({
+        status: 308,
+        location: "/admin",
+      });
+      expect(
+        await routeStatus(module, "loader", `${ORIGIN}/admin/products?search=desk+lamp&page=2`, { cookie }),
+      ).toEqual({ status: 308, location: "/admin?search=desk+lamp&page=2" });
+    }
+  });
+
+  it("the product list itself is /admin: an admin gets the products with their stock", async () => {
+    await insertProduct(db, { name: "Listed Lantern", stock: 7 });
+    const module = await import("../../app/routes/admin._index.tsx");
+    const answer = await callRoute(module, "loader", `${ORIGIN}/admin?search=lantern`, {
+      cookie: adminCookie,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.data).toMatchObject({
+      search: "lantern",
+      total: 1,
+      products: [expect.objectContaining({ name: "Listed Lantern", stock: 7 })],
+    });
   });
 });
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { ADMIN_SECTIONS, currentAdminSection } from "./admin-nav.ts";
+
+describe("currentAdminSection", () => {
+  // every page of the admin area → the one tab marked as the current page
+  const PAGES: [string, string][] = [
+    ["/admin", "Products"],
+    ["/admin/", "Products"],
+    ["/admin/products/12", "Products"],
+    ["/admin/products/12/delete", "Products"],
+    ["/admin/products/new", "Add Product"],
+    ["/admin/products/import", "Import / Export"],
+    ["/admin/dashboard", "Dashboard"],
+    ["/admin/orders", "Orders"],
+    ["/admin/orders/CW-ABC123", "Orders"],
+    ["/admin/low-stock", "Low stock"],
+    ["/admin/coupons", "Coupons"],
+    ["/admin/coupons/new", "Coupons"],
+    ["/admin/coupons/3", "Coupons"],
+    ["/admin/reviews", "Reported reviews"],
+    ["/admin/audit", "Audit log"],
+  ];
+
+  it.each(PAGES)("%s is %s", (path, label) => {
+    expect(currentAdminSection(path)?.label).toBe(label);
+  });
+
+  it("each section's own link is its current page", () => {
+    for (const section of ADMIN_SECTIONS) expect(currentAdminSection(section.to)).toBe(section);
+  });
+
+  it("matches whole path segments only, and nothing outside the admin area", () => {
+    expect(currentAdminSection("/admin/products/newest")?.label).toBe("Products");
+    expect(currentAdminSection("/admin/ordersx")).toBeNull();
+    expect(currentAdminSection("/administrator")).toBeNull();
+    expect(currentAdminSection("/products")).toBeNull();
+  });
+});
