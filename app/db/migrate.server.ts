@@ -12,6 +12,7 @@ import * as orderConfirmations from "./migrations/2026-11-23T0900-order-confirma
 import * as confirmationClaims from "./migrations/2026-11-23T1000-confirmation-claims.ts";
 import * as catalogVersion from "./migrations/2026-11-23T1100-catalog-version.ts";
 import * as accountCarts from "./migrations/2026-11-25T0110-account-carts.ts";
+import * as checkoutProgress from "./migrations/2026-11-25T0120-checkout-progress.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-23T1000-confirmation-claims": confirmationClaims,
   "2026-11-23T1100-catalog-version": catalogVersion,
   "2026-11-25T0110-account-carts": accountCarts,
+  "2026-11-25T0120-checkout-progress": checkoutProgress,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

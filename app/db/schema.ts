@@ -66,6 +66,33 @@ export interface CartsTable {
   updatedAt: Timestamp;
 }
 
+/** The checkout in progress of one cart (decision 012); every column but the key may be null. */
+export interface CheckoutProgressTable {
+  cartId: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zipCode: string | null;
+  country: string | null;
+  shippingMethod: "standard" | "express" | null;
+  paymentToken: string | null;
+  paymentBrand: string | null;
+  paymentLast4: string | null;
+  paymentExpiry: string | null;
+  cardName: string | null;
+  /** 0/1: save the card to the account when the order is placed */
+  saveInfo: Generated<number>;
+  idempotencyKey: string | null;
+  placedOrderNumber: string | null;
+  /** JSON: the refused step's values and field messages (known fields only), shown once */
+  feedback: string | null;
+  updatedAt: Timestamp;
+}
+
 export interface CartItemsTable {
   cartId: string;
   productId: number;
@@ -333,6 +360,7 @@ export interface DB {
   newsletterSubscribers: NewsletterSubscribersTable;
   carts: CartsTable;
   cartItems: CartItemsTable;
+  checkoutProgress: CheckoutProgressTable;
   reviews: ReviewsTable;
   contactMessages: ContactMessagesTable;
   catalogFacets: CatalogFacetsTable;

@@ -10,6 +10,12 @@ import { findDefaultAddress } from "../domain/accounts/account-overview.server.t
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import {
+  clearCheckoutFeedback,
+  readCheckoutProgress,
+  saveCheckoutProgress,
+} from "../domain/checkout/checkout-progress.server.ts";
+import {
+  CHECKOUT_MESSAGES,
   type CheckoutStep,
   type StepOutcome,
   stepPath,
@@ -21,16 +27,9 @@ import { DEFAULT_COUNTRY } from "../domain/checkout/shipping-form.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { calculateTotals } from "../lib/pricing.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { getSessionUser } from "../services/auth/session.server.ts";
+import { getSessionUser, type SessionUser } from "../services/auth/session.server.ts";
 import { cartOwnerFor } from "../services/cart-session.server.ts";
-import {
-  commitCheckoutSession,
-  flashStepFeedback,
-  getCheckoutSession,
-  readCheckoutState,
-  takeStepFeedback,
-  writeCheckoutState,
-} from "../services/checkout-session.server.ts";
+import { clearLegacyCheckoutCookie } from "../services/checkout-session.server.ts";
 import { getMailer } from "../services/mailer.server.ts";
 import { getPaymentGateway } from "../services/payments/index.server.ts";
 import { createToastHeaders } from "../services/toast.server.ts";
@@ -59,40 +58,46 @@ const parseStep = (value: string | null): CheckoutStep => STEPS.find((step) => s
 
 export async function loader({ request }: Route.LoaderArgs) {
   const step = parseStep(new URL(request.url).searchParams.get("step"));
-  const session = await getCheckoutSession(request);
-  const state = readCheckoutState(session);
-  const feedback = takeStepFeedback(session);
-  const headers = new Headers();
-  if (feedback) headers.append("Set-Cookie", await commitCheckoutSession(session));
   const db = await getDb();
+  const user = await getSessionUser(request);
+  // the checkout in progress is the cart's (decision 012): the account's, or the guest cookie's
+  const cartId = await findCartId(db, await cartOwnerFor(request, user));
+  const { state, feedback } = cartId ? await readCheckoutProgress(db, cartId) : { state: {}, feedback: null };
+  if (cartId && feedback) await clearCheckoutFeedback(db, cartId);
+  const headers = new Headers();
+  const legacy = clearLegacyCheckoutCookie(request);
+  if (legacy) headers.append("Set-Cookie", legacy);
 
   if (step === "confirmation") {
     const order = state.placedOrder ? await getOrderByNumber(db, state.placedOrder) : null;
-    if (!order) throw redirect("/cart");
-    return {
-      step,
-      order: {
-        number: order.number,
-        email: order.email,
-        estimatedDelivery: order.estimatedDelivery,
-        shippingMethod: order.shippingMethod,
-        couponCode: order.couponCode,
-        totals: order.totals,
-        lines: order.items.map((item) => ({
-          productId: item.productId,
-          name: item.name,
-          quantity: item.quantity,
-          lineTotalCents: item.lineTotalCents,
-        })),
-      },
-    } as const;
+    if (!order) throw redirect("/cart", { headers });
+    return data(
+      {
+        step,
+        order: {
+          number: order.number,
+          email: order.email,
+          estimatedDelivery: order.estimatedDelivery,
+          shippingMethod: order.shippingMethod,
+          couponCode: order.couponCode,
+          totals: order.totals,
+          lines: order.items.map((item) => ({
+            productId: item.productId,
+            name: item.name,
+            quantity: item.quantity,
+            lineTotalCents: item.lineTotalCents,
+          })),
+        },
+      } as const,
+      { headers },
+    );
   }
 
-  const cartId = await findCartId(db, await cartOwnerFor(request));
   const cart = cartId ? await getCart(db, cartId) : emptyCart();
-  if (cart.totalQuantity === 0) throw redirect("/cart");
-  if (step !== "shipping" && !state.shipping) throw redirect(stepPath("shipping"));
-  if (step === "review" && (!state.payment || !state.idempotencyKey)) throw redirect(stepPath("payment"));
+  if (cart.totalQuantity === 0) throw redirect("/cart", { headers });
+  if (step !== "shipping" && !state.shipping) throw redirect(stepPath("shipping"), { headers });
+  if (step === "review" && (!state.payment || !state.idempotencyKey))
+    throw redirect(stepPath("payment"), { headers });
 
   const method = state.method ?? "standard";
   const lines = cart.lines
@@ -121,7 +126,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         discountCents: cart.coupon?.discountCents ?? 0,
       }),
       discountLabel: cart.coupon?.label ?? null,
-      shipping: state.shipping ?? (step === "shipping" ? await prefillFromAccount(request) : null),
+      shipping: state.shipping ?? (step === "shipping" ? await prefillFromAccount(user) : null),
       values: feedback?.values ?? {},
       fieldErrors: feedback?.fieldErrors ?? {},
       card: payment,
@@ -134,8 +139,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** POST /checkout: one intent per step; every answer is a redirect (works without JavaScript). */
 export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
-  const session = await getCheckoutSession(request);
-  const state = readCheckoutState(session);
+  const db = await getDb();
+  const user = await getSessionUser(request);
+  const cartId = await findCartId(db, await cartOwnerFor(request, user));
+  const headers = new Headers();
+  const legacy = clearLegacyCheckoutCookie(request);
+  if (legacy) headers.append("Set-Cookie", legacy);
+  if (!cartId)
+    return redirectWithToast("/cart", { type: "error", message: CHECKOUT_MESSAGES.emptyCart }, headers);
+  const { state } = await readCheckoutProgress(db, cartId);
   const intent = form.get("intent");
 
   let outcome: StepOutcome;
@@ -152,26 +164,29 @@ export async function action({ request }: Route.ActionArgs) {
     case "back-to-shipping":
       outcome = { to: stepPath("shipping"), state };
       break;
-    case "place-order": {
-      const [db, user] = await Promise.all([getDb(), getSessionUser(request)]);
+    case "place-order":
       outcome = await submitPlaceOrder(form, state, {
         db,
         gateway: getPaymentGateway(),
         mailer: getMailer(),
-        cartId: await findCartId(db, await cartOwnerFor(request, user)),
+        cartId,
         userId: user?.id ?? null,
       });
       break;
-    }
     default:
       outcome = { to: stepPath("shipping"), state };
   }
 
-  writeCheckoutState(session, outcome.state);
-  if (outcome.feedback) flashStepFeedback(session, outcome.feedback);
-  const headers = outcome.toast ? await createToastHeaders(outcome.toast) : new Headers();
-  headers.append("Set-Cookie", await commitCheckoutSession(session));
-  return redirect(outcome.to, { headers });
+  if (outcome.state !== state || outcome.feedback) {
+    await saveCheckoutProgress(db, cartId, outcome.state, outcome.feedback ?? null);
+  }
+  return redirectWithToast(outcome.to, outcome.toast ?? null, headers);
+}
+
+async function redirectWithToast(to: string, toast: StepOutcome["toast"] | null, extra: Headers) {
+  const headers = toast ? await createToastHeaders(toast) : new Headers();
+  for (const cookie of extra.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return redirect(to, { headers });
 }
 
 export default function Checkout({ loaderData: page }: Route.ComponentProps) {
@@ -219,8 +234,7 @@ export default function Checkout({ loaderData: page }: Route.ComponentProps) {
 }
 
 /** A signed-in shopper starts from their default address and e-mail. */
-async function prefillFromAccount(request: Request) {
-  const user = await getSessionUser(request);
+async function prefillFromAccount(user: SessionUser | null) {
   if (!user) return null;
   const address = await findDefaultAddress(await getDb(), user.id);
   return {

@@ -1,4 +1,5 @@
 import { getDb } from "../db/client.server.ts";
+import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
 import { getEnv } from "../env.server.ts";
 import { logger } from "./logger.server.ts";
@@ -7,11 +8,12 @@ import { pruneRateLimits } from "./rate-limit.server.ts";
 
 /**
  * Housekeeping each app process runs while it serves: resending order confirmations that failed
- * (every minute) and forgetting rate-limit windows that ended a day ago (every hour). Both are
- * safe with several processes on one database (a resend attempt is claimed by one process; a
- * prune deletes the same rows whoever runs it). Timers never keep the process alive.
+ * (every minute), forgetting rate-limit windows that ended a day ago and checkouts in progress
+ * untouched for a day (every hour). All are safe with several processes on one database (a resend
+ * attempt is claimed by one process; a prune deletes the same rows whoever runs it). Timers never
+ * keep the process alive.
  */
-export const JOB_INTERVALS = { confirmationsMs: 60_000, rateLimitsMs: 60 * 60_000 } as const;
+export const JOB_INTERVALS = { confirmationsMs: 60_000, prunesMs: 60 * 60_000 } as const;
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60_000;
 
 export function startBackgroundJobs(): () => void {
@@ -35,9 +37,11 @@ export function startBackgroundJobs(): () => void {
   const rateLimits = run("rate-limit-prune", async () =>
     pruneRateLimits(await getDb(), RATE_LIMIT_RETENTION_MS),
   );
+  const checkouts = run("checkout-progress-prune", async () => pruneCheckoutProgress(await getDb()));
   const timers = [
     setInterval(confirmations, JOB_INTERVALS.confirmationsMs),
-    setInterval(rateLimits, JOB_INTERVALS.rateLimitsMs),
+    setInterval(rateLimits, JOB_INTERVALS.prunesMs),
+    setInterval(checkouts, JOB_INTERVALS.prunesMs),
   ];
   for (const timer of timers) timer.unref();
   return () => {

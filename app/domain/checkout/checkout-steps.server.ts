@@ -3,7 +3,6 @@ import type { Database } from "../../db/database.server.ts";
 import { getEnv } from "../../env.server.ts";
 import { formatExpiry, validatePaymentForm } from "../../lib/payment-card.ts";
 import type { Toast } from "../../lib/toast.ts";
-import type { CheckoutState, StepFeedback } from "../../services/checkout-session.server.ts";
 import { logger } from "../../services/logger.server.ts";
 import type { Mailer } from "../../services/mailer.server.ts";
 import type { PaymentGateway } from "../../services/payments/payment-gateway.ts";
@@ -11,6 +10,7 @@ import { saveCard } from "../accounts/payment-methods.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
 import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";
 import { placeOrder } from "../orders/place-order.server.ts";
+import { boundFeedback, type CheckoutState, type StepFeedback } from "./checkout-progress.server.ts";
 import {
   INVALID_FIELDS_MESSAGE,
   parseShippingMethod,
@@ -51,11 +51,6 @@ export function submitShipping(form: FormData, state: CheckoutState): StepOutcom
   const method = parseShippingMethod(fields.shippingMethod);
   const checked = validateShipping(fields);
   if (!checked.ok) {
-    const values = Object.fromEntries(
-      Object.entries(fields)
-        .filter(([name]) => name !== "intent")
-        .map(([k, v]) => [k, v.slice(0, 300)]),
-    );
     return {
       to: stepPath("shipping"),
       state: { ...state, method },
@@ -63,7 +58,8 @@ export function submitShipping(form: FormData, state: CheckoutState): StepOutcom
         type: "error",
         message: checked.missing.length > 0 ? requiredFieldsMessage(checked.missing) : INVALID_FIELDS_MESSAGE,
       },
-      feedback: { values, fieldErrors: checked.fieldErrors as Record<string, string> },
+      // the nine fields' values (cut short) and messages; any other posted name is ignored
+      feedback: boundFeedback({ values: fields, fieldErrors: checked.fieldErrors }),
     };
   }
   return { to: stepPath("payment"), state: { ...state, shipping: checked.value, method } };
@@ -81,7 +77,7 @@ export async function submitPayment(
 ): Promise<StepOutcome> {
   if (!state.shipping) return { to: stepPath("shipping"), state };
   const fields = fieldsOf(form);
-  // Never echo the card number or CVV back (not even into the signed cookie).
+  // Never echo the card number or CVV back (not even into the checkout in progress).
   const keep = {
     cardName: (fields.cardName ?? "").slice(0, 100),
     expiryDate: (fields.expiryDate ?? "").slice(0, 5),
@@ -95,7 +91,7 @@ export async function submitPayment(
         type: "error",
         message: checked.missing.length > 0 ? requiredFieldsMessage(checked.missing) : INVALID_FIELDS_MESSAGE,
       },
-      feedback: { values: keep, fieldErrors: checked.fieldErrors as Record<string, string> },
+      feedback: boundFeedback({ values: keep, fieldErrors: checked.fieldErrors }),
     };
   }
   const card = checked.value;
