@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { data, redirect } from "react-router";
 import { CheckoutProgress } from "../components/checkout/checkout-progress.tsx";
 import { CheckoutSummary } from "../components/checkout/checkout-summary.tsx";
@@ -25,7 +26,7 @@ import {
 } from "../domain/checkout/checkout-steps.server.ts";
 import { DEFAULT_COUNTRY } from "../domain/checkout/shipping-form.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
-import { calculateTotals } from "../lib/pricing.ts";
+import { calculateTotals, type ShippingMethod } from "../lib/pricing.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { getSessionUser, type SessionUser } from "../services/auth/session.server.ts";
 import { cartOwnerFor } from "../services/cart-session.server.ts";
@@ -199,37 +200,68 @@ export default function Checkout({ loaderData: page }: Route.ComponentProps) {
           <ConfirmationStep order={page.order} />
         ) : (
           <div className="grid items-start gap-8 lg:grid-cols-3">
-            <div className="lg:col-span-2">
-              {page.step === "shipping" && (
-                <ShippingStep
-                  values={{ country: DEFAULT_COUNTRY, ...page.shipping, ...page.values }}
-                  fieldErrors={page.fieldErrors}
-                  method={page.method}
-                  subtotalCents={page.totals.subtotalCents}
-                />
-              )}
-              {page.step === "payment" && (
-                <PaymentStep values={page.values} fieldErrors={page.fieldErrors} savedCard={page.card} />
-              )}
-              {page.step === "review" && page.shipping && page.card && page.idempotencyKey && (
-                <ReviewStep
-                  lines={page.lines}
-                  totals={page.totals}
-                  discountLabel={page.discountLabel}
-                  shipping={page.shipping}
-                  method={page.method}
-                  card={page.card}
-                  idempotencyKey={page.idempotencyKey}
-                />
-              )}
-            </div>
-            {page.step !== "review" && (
-              <CheckoutSummary lines={page.lines} totals={page.totals} discountLabel={page.discountLabel} />
+            {page.step === "shipping" ? (
+              <ShippingWithSummary key={page.method} page={page} />
+            ) : (
+              <>
+                <div className="lg:col-span-2">
+                  {page.step === "payment" && (
+                    <PaymentStep values={page.values} fieldErrors={page.fieldErrors} savedCard={page.card} />
+                  )}
+                  {page.step === "review" && page.shipping && page.card && page.idempotencyKey && (
+                    <ReviewStep
+                      lines={page.lines}
+                      totals={page.totals}
+                      discountLabel={page.discountLabel}
+                      shipping={page.shipping}
+                      method={page.method}
+                      card={page.card}
+                      idempotencyKey={page.idempotencyKey}
+                    />
+                  )}
+                </div>
+                {page.step !== "review" && (
+                  <CheckoutSummary
+                    lines={page.lines}
+                    totals={page.totals}
+                    discountLabel={page.discountLabel}
+                  />
+                )}
+              </>
             )}
           </div>
         )}
       </div>
     </div>
+  );
+}
+
+type StepPage = Exclude<Route.ComponentProps["loaderData"], { step: "confirmation" }>;
+
+/**
+ * The shipping step beside its Order Summary. With JavaScript the summary follows the method as
+ * it is picked, priced by the same rules as the server (app/lib/pricing.ts); without it, the
+ * method is saved with the step and the next step's summary shows it.
+ */
+function ShippingWithSummary({ page }: { page: StepPage }) {
+  const [method, setMethod] = useState<ShippingMethod>(page.method);
+  const totals = calculateTotals(page.totals.subtotalCents, {
+    method,
+    discountCents: page.totals.discountCents,
+  });
+  return (
+    <>
+      <div className="lg:col-span-2">
+        <ShippingStep
+          values={{ country: DEFAULT_COUNTRY, ...page.shipping, ...page.values }}
+          fieldErrors={page.fieldErrors}
+          method={page.method}
+          subtotalCents={page.totals.subtotalCents}
+          onMethodChange={setMethod}
+        />
+      </div>
+      <CheckoutSummary lines={page.lines} totals={totals} discountLabel={page.discountLabel} />
+    </>
   );
 }
 

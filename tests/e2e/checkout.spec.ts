@@ -564,6 +564,30 @@ test.describe("checkout", () => {
       await removeProducts(lamp);
     }
   });
+  test("the Order Summary follows the shipping method as it is picked", async ({ page }) => {
+    const tag = uniqueTag();
+    // $60.00: standard shipping is free, express $9.99; 7 % tax $4.20
+    const lamp = await createProduct(tag, { priceCents: 6_000 });
+    try {
+      await visit(page, "/");
+      await addByPost(page, lamp.id);
+      await visit(page, "/checkout");
+      const summary = page.getByRole("region", { name: "Order Summary" });
+      await expect(summary.getByTestId("checkout-shipping")).toHaveText("Free");
+      await expect(summary.getByTestId("checkout-total")).toHaveText("$64.20");
+
+      await page.getByRole("radio", { name: /Express Shipping/ }).check();
+      await expect(summary.getByTestId("checkout-shipping")).toHaveText("$9.99");
+      await expect(summary.getByTestId("checkout-total")).toHaveText("$74.19");
+      await page.getByRole("radio", { name: /Standard Shipping/ }).check();
+      await expect(summary.getByTestId("checkout-shipping")).toHaveText("Free");
+      await expect(summary.getByTestId("checkout-total")).toHaveText("$64.20");
+      // the page was not sent: the shopper is still on the shipping step
+      await expect(page).toHaveURL("/checkout");
+    } finally {
+      await removeProducts(lamp);
+    }
+  });
 });
 
 test.describe("order tracking", () => {
@@ -729,6 +753,74 @@ test.describe("checkout without JavaScript", () => {
       await page.goto("/checkout");
       await expect(page).toHaveURL("/cart");
       await expect(page.getByRole("heading", { name: "Your cart is empty" })).toBeVisible();
+    } finally {
+      await removeProducts(lamp);
+    }
+  });
+
+  test("the chosen method is saved with the shipping step: the payment step's summary shows it", async ({
+    noJsPage: page,
+  }) => {
+    const tag = uniqueTag();
+    const lamp = await createProduct(tag, { priceCents: 6_000 });
+    try {
+      await visit(page, "/", { javaScript: false });
+      await addByPost(page, lamp.id);
+      await visit(page, "/checkout", { javaScript: false });
+      const summary = page.getByRole("region", { name: "Order Summary" });
+      await expect(summary.getByTestId("checkout-shipping")).toHaveText("Free");
+      await fillShipping(page, shopper(tag));
+      await page.getByRole("radio", { name: /Express Shipping/ }).check();
+      await page.getByRole("button", { name: "Continue to Payment" }).click();
+      await expect(page).toHaveURL("/checkout?step=payment");
+      await expect(summary.getByTestId("checkout-shipping")).toHaveText("$9.99");
+      await expect(summary.getByTestId("checkout-total")).toHaveText("$74.19");
+    } finally {
+      await removeProducts(lamp);
+    }
+  });
+
+  test("over-long shipping fields come back with a message beside each field, no error page", async ({
+    noJsPage: page,
+  }) => {
+    const tag = uniqueTag();
+    const lamp = await createProduct(tag);
+    try {
+      await visit(page, "/", { javaScript: false });
+      await addByPost(page, lamp.id);
+      await visit(page, "/checkout", { javaScript: false });
+      // what a browser would not send (the inputs have a maxlength), but any client can
+      const long = (label: string) => `${label} ${"x".repeat(320)}`;
+      const response = await page.request.post("/checkout", {
+        form: {
+          intent: "shipping",
+          ...Object.fromEntries(Object.keys(SHIPPING_LABELS).map((name) => [name, long(name)])),
+          country: long("country"),
+          shippingMethod: "standard",
+          notAField: "z".repeat(5_000),
+        },
+        maxRedirects: 0,
+      });
+      expect(response.status()).toBe(302);
+      expect(response.headers().location).toBe("/checkout");
+      await visit(page, "/checkout", { javaScript: false });
+      await expect(field(page, "First Name")).toHaveAccessibleDescription(
+        "First Name is too long (at most 100 characters).",
+      );
+      await expect(field(page, "Address")).toHaveAccessibleDescription(
+        "Address is too long (at most 200 characters).",
+      );
+      await expect(field(page, "Country")).toHaveAttribute("aria-invalid", "true");
+      // nothing of it in a cookie: the browser keeps the cart's id and the toast, no checkout cookie
+      const cookies = await page.context().cookies();
+      expect(cookies.map((c) => c.name).sort()).not.toContain("cw_checkout");
+      for (const cookie of cookies) {
+        const text = decodeURIComponent(cookie.value);
+        const payload = Buffer.from(text.slice(0, Math.max(0, text.lastIndexOf("."))), "base64").toString(
+          "utf8",
+        );
+        expect(`${text} ${payload}`).not.toContain("xxxxxxxxxx");
+      }
     } finally {
       await removeProducts(lamp);
     }

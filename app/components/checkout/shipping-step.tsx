@@ -24,11 +24,14 @@ export function ShippingStep({
   fieldErrors,
   method,
   subtotalCents,
+  onMethodChange,
 }: {
   values: Partial<Record<ShippingField, string>>;
   fieldErrors: Partial<Record<string, string>>;
   method: ShippingMethod;
   subtotalCents: number;
+  /** the method as the shopper picks it, before the step is sent (the summary follows it) */
+  onMethodChange?: (method: ShippingMethod) => void;
 }) {
   const field = (name: Exclude<ShippingField, "country">, className = "") => (
     <FormField
@@ -92,7 +95,15 @@ export function ShippingStep({
                   key={id}
                   className="flex cursor-pointer items-center gap-3 rounded-lg border border-gray-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
                 >
-                  <input type="radio" name="shippingMethod" value={id} defaultChecked={method === id} />
+                  <input
+                    type="radio"
+                    name="shippingMethod"
+                    value={id}
+                    defaultChecked={method === id}
+                    onChange={(event) => {
+                      if (event.currentTarget.checked) onMethodChange?.(id);
+                    }}
+                  />
                   <span className="flex-1">
                     <span className="block font-semibold">{SHIPPING_METHODS[id].label}</span>
                     <span className="block text-sm text-gray-700">{SHIPPING_METHODS[id].days}</span>
