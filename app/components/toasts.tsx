@@ -1,5 +1,15 @@
 import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from "lucide-react";
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
+import { useLocation } from "react-router";
 import { TOAST_LIFETIME_MS, type Toast, type ToastType } from "../lib/toast.ts";
 
 interface ToastApi {
@@ -14,18 +24,39 @@ export function useToast(): ToastApi {
   return api;
 }
 
+/** A toast, and the page (path and query) it was shown on. */
+type ShownToast = Toast & { page: string };
+
 /**
  * Holds the toast stack. A toast from the server (set before a redirect) is rendered in the
  * HTML itself, so it shows without JavaScript; with JavaScript each one closes after 5 s.
+ *
+ * A toast belongs to the page it was shown on: once the shopper moves on to another page (another
+ * path or query: the next checkout step, say) the earlier toasts go, so a failed step's error
+ * never shows on the step after it. The toast that arrives with a page (from the server) or is
+ * shown on it stays for its 5 s.
  */
 export function ToastProvider({ serverToast, children }: { serverToast: Toast | null; children: ReactNode }) {
-  const [toasts, setToasts] = useState<Toast[]>(() => (serverToast ? [serverToast] : []));
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  const [toasts, setToasts] = useState<ShownToast[]>(() =>
+    serverToast ? [{ ...serverToast, page: here }] : [],
+  );
   const seen = useRef(new Set(serverToast ? [serverToast.id] : []));
+  // The page a toast shown from now on belongs to. Set in a layout effect, which runs before the
+  // effects of the new page's components, which may show a toast on it at once.
+  const page = useRef(here);
+  useLayoutEffect(() => {
+    page.current = here;
+    setToasts((current) =>
+      current.every((t) => t.page === here) ? current : current.filter((t) => t.page === here),
+    );
+  }, [here]);
 
   useEffect(() => {
     if (serverToast && !seen.current.has(serverToast.id)) {
       seen.current.add(serverToast.id);
-      setToasts((current) => [...current, serverToast]);
+      setToasts((current) => [...current, { ...serverToast, page: page.current }]);
     }
   }, [serverToast]);
 
@@ -36,7 +67,10 @@ export function ToastProvider({ serverToast, children }: { serverToast: Toast | 
   const showToast = useCallback((message: string, type: ToastType = "info") => {
     // Not crypto.randomUUID(): browsers only offer it on HTTPS or localhost.
     nextId.current += 1;
-    setToasts((current) => [...current, { id: `client-${nextId.current}`, message, type }]);
+    setToasts((current) => [
+      ...current,
+      { id: `client-${nextId.current}`, message, type, page: page.current },
+    ]);
   }, []);
 
   return (
@@ -46,9 +80,12 @@ export function ToastProvider({ serverToast, children }: { serverToast: Toast | 
         aria-label="Notifications"
         className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col gap-2"
       >
-        {toasts.map((toast) => (
-          <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />
-        ))}
+        {/* the filter too: the page that moved on never renders, even once, with the old toasts */}
+        {toasts
+          .filter((toast) => toast.page === here)
+          .map((toast) => (
+            <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />
+          ))}
       </section>
     </ToastContext.Provider>
   );

@@ -1,5 +1,11 @@
 import type { Page } from "@playwright/test";
-import { expect, test, visit } from "./fixtures.ts";
+import { expect, test, visit, waitForHydration } from "./fixtures.ts";
+import {
+  closeShopDatabase,
+  createTestProduct,
+  removeTestProducts,
+  type TestProduct,
+} from "./shop-helpers.ts";
 
 const SUBSCRIBED = "Thanks for subscribing! Watch your inbox for our best deals.";
 
@@ -89,3 +95,76 @@ test.describe("toasts", () => {
     });
   });
 });
+
+test.describe("toasts and navigation", () => {
+  const products: TestProduct[] = [];
+  test.afterAll(async () => {
+    await removeTestProducts(...products);
+    await closeShopDatabase();
+  });
+
+  test("a declined card's toast does not follow the shopper to the review step", async ({ page }) => {
+    const lamp = await createTestProduct("Toast Lamp", { stock: 20 });
+    products.push(lamp);
+    const added = await page.request.post("/cart", {
+      form: { intent: "add", productId: String(lamp.id), quantity: "1", redirectTo: "/cart" },
+      maxRedirects: 0,
+    });
+    expect(added.status()).toBe(302);
+    await visit(page, "/checkout");
+    for (const [label, value] of [
+      ["First Name", "Tia"],
+      ["Last Name", "Toast"],
+      ["Email", "tia.toast@example.com"],
+      ["Phone", "+1 555 0100"],
+      ["Address", "1 Toast Street"],
+      ["City", "Springfield"],
+      ["State / Province", "IL"],
+      ["ZIP / Postal Code", "62701"],
+    ]) {
+      await field(page, label).fill(value);
+    }
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await expect(page).toHaveURL("/checkout?step=payment");
+    await waitForHydration(page);
+
+    // The page's clock stands still from here: no toast closes by its own 5 s, so what is left on
+    // the next page is what the navigation left, however slow this machine is.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1_000);
+    await fillCard(page, "4000 0000 0000 0002");
+    await page.getByRole("button", { name: "Review Order" }).click();
+    const declined = page
+      .getByRole("region", { name: "Notifications" })
+      .getByText("Your card was declined. Please use a different card.", { exact: true });
+    await expect(declined).toBeVisible();
+    await expect(page).toHaveURL("/checkout?step=payment");
+
+    await fillCard(page, "4242 4242 4242 4242");
+    await expect(declined).toBeVisible();
+    await page.getByRole("button", { name: "Review Order" }).click();
+    await expect(page).toHaveURL("/checkout?step=review");
+    await expect(page.getByRole("heading", { name: "Review Your Order" })).toBeVisible();
+    // counted once, not waited for: the toast must be gone as the review step shows
+    expect(await declined.count()).toBe(0);
+    await page.clock.resume();
+
+    // a toast of the page itself still shows there (the payment step's own error, shown again)
+    await page.goto("/checkout?step=payment");
+    await waitForHydration(page);
+    await fillCard(page, "4000 0000 0000 0002");
+    await page.getByRole("button", { name: "Review Order" }).click();
+    await expect(declined).toBeVisible();
+  });
+});
+
+/** A checkout form field by its label; the required marker ("*", hidden from assistive tech) aside. */
+const field = (page: Page, label: string) =>
+  page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\s*\\*?$`));
+
+async function fillCard(page: Page, number: string) {
+  await field(page, "Card Number").fill(number);
+  await field(page, "Cardholder Name").fill("Tia Toast");
+  await field(page, "Expiry Date").fill("12/30");
+  await field(page, "CVV").fill("123");
+}
