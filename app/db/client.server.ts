@@ -1,6 +1,7 @@
 import { createOrUpdateUser, DEMO_ADMIN } from "../domain/accounts/users.server.ts";
 import { attachSearchIndex, detachSearchIndex } from "../domain/catalog/search-index.server.ts";
 import { getEnv } from "../env.server.ts";
+import { settleAfterResponseTasks } from "../services/after-response.server.ts";
 import { type Auth, createAuth } from "../services/auth/auth.server.ts";
 import { sendPasswordResetEmail } from "../services/auth/password-reset-email.server.ts";
 import { createFileStore, type FileStore } from "../services/file-store.server.ts";
@@ -94,6 +95,8 @@ export async function getAuth(): Promise<Auth> {
 
 export async function closeServices(): Promise<void> {
   if (!services) return;
+  // work started by requests that already answered (a password reset's e-mail) finishes first
+  await settleAfterResponseTasks();
   const { db } = await services;
   services = undefined;
   openDb = null;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
+import { runAfterResponse } from "../../services/after-response.server.ts";
 import type { Auth } from "../../services/auth/auth.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../services/auth/auth.server.ts";
 import { hitRateLimit } from "../../services/rate-limit.server.ts";
@@ -12,6 +13,10 @@ export const RESET_REQUEST_LIMIT = { limit: 5, windowMs: 15 * 60_000 };
 
 export type ResetRequestResult = { ok: true } | { ok: false; status: 400 | 429; message: string };
 
+/**
+ * Forgot password: the same answer, after the same work (the address checked, the rate limit
+ * counted), whether or not an account has this e-mail; the reset itself runs after the response.
+ */
 export async function requestPasswordReset(
   { auth, db }: { auth: Auth; db: Database },
   emailInput: unknown,
@@ -22,10 +27,12 @@ export async function requestPasswordReset(
     return { ok: false, status: 400, message: RESET_MESSAGES.invalidEmail };
   const limited = await hitRateLimit(db, `reset:ip:${clientIp}`, RESET_REQUEST_LIMIT);
   if (!limited.allowed) return { ok: false, status: 429, message: RESET_MESSAGES.tooMany };
-  // Better Auth answers the same for unknown e-mails (and sends nothing then).
-  await auth.api
-    .requestPasswordReset({ body: { email: email.data, redirectTo: "/reset-password" } })
-    .catch(() => {});
+  // Whether the account exists is looked up after the answer, for every address alike: the
+  // token and the e-mail (existing accounts only) must not make this answer slower.
+  const address = email.data;
+  runAfterResponse("password-reset", () =>
+    auth.api.requestPasswordReset({ body: { email: address, redirectTo: "/reset-password" } }),
+  );
   return { ok: true };
 }
 
