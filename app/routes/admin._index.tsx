@@ -2,8 +2,18 @@ import { data, Form, Link } from "react-router";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
+import {
+  CardLabel,
+  Cell,
+  ColumnHeader,
+  Row,
+  RowHeader,
+  STACKED_TABLE,
+  StackedTable,
+} from "../components/admin/stacked-table.tsx";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { imageUrl } from "../components/product-image.tsx";
+import { TableScroll } from "../components/table-scroll.tsx";
 import { getDb } from "../db/client.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/admin/product-form.ts";
 import { listAdminProducts } from "../domain/admin/products.server.ts";
@@ -87,57 +97,55 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         </p>
       )}
       {products.length > 0 && (
-        <div className="mt-2 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-gray-300">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">
+        <TableScroll label="Product list" className="mt-2">
+          <StackedTable>
+            <thead className={STACKED_TABLE.head}>
+              <Row>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>
                   <span className="sr-only">Image</span>
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Product
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Category
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                  Price
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Stock
-                </th>
-                <th scope="col" className="py-2 font-semibold">
+                </ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Product</ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Category</ColumnHeader>
+                <ColumnHeader className={`${STACKED_TABLE.columnHeader} text-right`}>Price</ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Stock</ColumnHeader>
+                <ColumnHeader className="py-2 font-semibold">
                   <span className="sr-only">Actions</span>
-                </th>
-              </tr>
+                </ColumnHeader>
+              </Row>
             </thead>
-            <tbody className="divide-y divide-gray-200">
+            <tbody className={STACKED_TABLE.body}>
               {products.map((product) => (
-                <tr key={product.id}>
-                  <td className="py-2 pr-4">
+                <Row key={product.id} className={`${STACKED_TABLE.row} grid-cols-[3rem_minmax(0,1fr)]`}>
+                  <Cell className={`${STACKED_TABLE.cell} row-span-5 md:w-16`}>
                     {product.image ? (
                       <img
                         src={imageUrl(product.image.key, product.image.widths[0] ?? 320)}
                         alt=""
                         width={48}
                         height={48}
-                        className="size-12 rounded object-cover"
+                        className="size-12 max-w-none rounded object-cover"
                       />
                     ) : null}
-                  </td>
-                  <th scope="row" className="py-2 pr-4 font-semibold">
+                  </Cell>
+                  <RowHeader className={`${STACKED_TABLE.cell} col-start-2 font-semibold`}>
                     <Link to={`/admin/products/${product.id}`} className="text-brand-700 hover:underline">
                       {product.name}
                     </Link>
                     <span className="block font-normal text-gray-700">{product.brand}</span>
-                  </th>
-                  <td className="py-2 pr-4">{product.categoryId}</td>
-                  <td className="py-2 pr-4 text-right">{formatCents(product.priceCents)}</td>
-                  <td className="py-2 pr-4">
+                  </RowHeader>
+                  <Cell className={`${STACKED_TABLE.cell} col-start-2`}>
+                    <CardLabel>Category</CardLabel>
+                    {product.categoryId}
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} col-start-2 md:text-right md:whitespace-nowrap`}>
+                    <CardLabel>Price</CardLabel>
+                    {formatCents(product.priceCents)}
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} col-start-2 md:whitespace-nowrap`}>
                     <StockBadge stock={product.stock} />
-                  </td>
-                  <td className="py-2">
-                    <div className="flex justify-end gap-2">
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} col-start-2 pt-1`}>
+                    <div className="flex flex-wrap gap-2 md:justify-end">
                       <Link
                         to={`/admin/products/${product.id}`}
                         className="rounded-lg border border-gray-400 px-3 py-1.5 text-sm font-semibold hover:bg-gray-100"
@@ -146,12 +154,12 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                       </Link>
                       <DeleteProductButton productId={product.id} productName={product.name} />
                     </div>
-                  </td>
-                </tr>
+                  </Cell>
+                </Row>
               ))}
             </tbody>
-          </table>
-        </div>
+          </StackedTable>
+        </TableScroll>
       )}
       {!error && products.length === 0 && <p className="mt-6 text-gray-700">No products found.</p>}
       {pageCount > 1 && (
