@@ -1,10 +1,17 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { CouponFields } from "../components/admin/coupon-fields.tsx";
 import { getDb } from "../db/client.server.ts";
-import { COUPON_STATE_LABELS, couponFormValues } from "../domain/admin/coupon-form.ts";
+import {
+  COUPON_FORM_MESSAGES,
+  COUPON_STATE_LABELS,
+  couponFormValues,
+  disableQuestion,
+} from "../domain/admin/coupon-form.ts";
 import { editCouponFromForm, getAdminCoupon } from "../domain/admin/coupons.server.ts";
+import { isConfirmed } from "../lib/confirm.ts";
 import { requireAdmin } from "../services/auth/session.server.ts";
 import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/admin.coupons.$id";
@@ -30,6 +37,13 @@ export async function action({ request, params }: Route.ActionArgs) {
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
   const form = await request.formData().catch(() => new FormData());
+  // shoppers' carts lose a disabled coupon at once: only from the confirm step
+  if (form.get("intent") === "disable" && !isConfirmed(form)) {
+    return data(
+      { intent: "disable" as const, message: COUPON_FORM_MESSAGES.disableUnconfirmed },
+      { status: 400 },
+    );
+  }
   const outcome = await editCouponFromForm(await getDb(), form, {
     id,
     actor: { id: admin.id, email: admin.email },
@@ -95,20 +109,25 @@ export default function EditCoupon({ loaderData, actionData }: Route.ComponentPr
             ? "Shoppers can use this coupon. A disabled coupon is refused at the cart and at checkout."
             : "This coupon is disabled: the cart refuses it. Enable it to let shoppers use it again."}
         </p>
-        <Form method="post" className="mt-3">
-          <input type="hidden" name="intent" value={coupon.active ? "disable" : "enable"} />
-          <button
-            type="submit"
-            disabled={busy}
-            className={
-              coupon.active
-                ? "rounded-lg border border-red-700 px-4 py-2 font-semibold text-red-800 hover:bg-red-50"
-                : BUTTON
-            }
-          >
-            {coupon.active ? "Disable coupon" : "Enable coupon"}
-          </button>
-        </Form>
+        <div className="mt-3">
+          {coupon.active ? (
+            <ConfirmAction
+              label="Disable coupon"
+              question={disableQuestion(coupon.code)}
+              confirmLabel="Yes, disable coupon"
+              keepLabel="Keep it active"
+              keepTo={`/admin/coupons/${coupon.id}`}
+              fields={{ intent: "disable" }}
+            />
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value="enable" />
+              <button type="submit" disabled={busy} className={BUTTON}>
+                Enable coupon
+              </button>
+            </Form>
+          )}
+        </div>
       </section>
     </div>
   );

@@ -2,10 +2,28 @@ import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { couponValueText } from "../components/admin/coupon-fields.tsx";
+import {
+  CardLabel,
+  Cell,
+  ColumnHeader,
+  Row,
+  RowHeader,
+  STACKED_TABLE,
+  StackedTable,
+} from "../components/admin/stacked-table.tsx";
+import { TableScroll } from "../components/table-scroll.tsx";
 import { getDb } from "../db/client.server.ts";
-import { COUPON_KIND_LABELS, COUPON_STATE_LABELS, lastDayOfExpiry } from "../domain/admin/coupon-form.ts";
+import {
+  COUPON_FORM_MESSAGES,
+  COUPON_KIND_LABELS,
+  COUPON_STATE_LABELS,
+  disableQuestion,
+  lastDayOfExpiry,
+} from "../domain/admin/coupon-form.ts";
 import { editCouponFromForm, listAdminCoupons } from "../domain/admin/coupons.server.ts";
+import { isConfirmed } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
 import { requireAdmin } from "../services/auth/session.server.ts";
 import { redirectWithToast } from "../services/toast.server.ts";
@@ -23,6 +41,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const form = await request.formData().catch(() => new FormData());
+  // shoppers' carts lose a disabled coupon at once: only from the confirm step
+  if (form.get("intent") === "disable" && !isConfirmed(form)) {
+    return data({ message: COUPON_FORM_MESSAGES.disableUnconfirmed }, { status: 400 });
+  }
   const outcome = await editCouponFromForm(await getDb(), form, {
     id: null,
     actor: { id: admin.id, email: admin.email },
@@ -59,84 +81,100 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
       {coupons.length === 0 ? (
         <p className="mt-6 text-gray-700">No coupons yet.</p>
       ) : (
-        <div className="mt-6 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-gray-300">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Code
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Kind
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Value
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Valid through
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">
+        <TableScroll label="Coupon list" className="mt-6">
+          <StackedTable>
+            <thead className={STACKED_TABLE.head}>
+              <Row>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Code</ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Kind</ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Value</ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Valid through</ColumnHeader>
+                <ColumnHeader className={`${STACKED_TABLE.columnHeader} text-right`}>
                   Minimum subtotal
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                </ColumnHeader>
+                <ColumnHeader className={`${STACKED_TABLE.columnHeader} text-right`}>
                   Used / limit
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Status
-                </th>
-                <th scope="col" className="py-2 font-semibold">
+                </ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Status</ColumnHeader>
+                <ColumnHeader className="py-2 font-semibold">
                   <span className="sr-only">Actions</span>
-                </th>
-              </tr>
+                </ColumnHeader>
+              </Row>
             </thead>
-            <tbody className="divide-y divide-gray-200">
+            <tbody className={STACKED_TABLE.body}>
               {coupons.map((coupon) => (
-                <tr key={coupon.id}>
-                  <th scope="row" className="py-2 pr-4 font-mono font-semibold">
+                <Row key={coupon.id} className={`${STACKED_TABLE.row} grid-cols-[minmax(0,1fr)_auto]`}>
+                  <RowHeader className={`${STACKED_TABLE.cell} font-mono font-semibold`}>
                     {coupon.code}
-                  </th>
-                  <td className="py-2 pr-4">{COUPON_KIND_LABELS[coupon.kind]}</td>
-                  <td className="py-2 pr-4">{couponValueText(coupon)}</td>
-                  <td className="py-2 pr-4">
+                  </RowHeader>
+                  <Cell className={`${STACKED_TABLE.cell} col-span-2`}>
+                    <CardLabel>Kind</CardLabel>
+                    {COUPON_KIND_LABELS[coupon.kind]}
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} col-span-2`}>
+                    <CardLabel>Value</CardLabel>
+                    {couponValueText(coupon)}
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} col-span-2`}>
+                    <CardLabel>Valid through</CardLabel>
                     {coupon.expiresAt ? <OrderDate iso={lastDayOfExpiry(coupon.expiresAt)} /> : "No expiry"}
-                  </td>
-                  <td className="py-2 pr-4 text-right">{formatCents(coupon.minSubtotalCents)}</td>
-                  <td className="py-2 pr-4 text-right">
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} col-span-2 md:text-right`}>
+                    <CardLabel>Minimum subtotal</CardLabel>
+                    {formatCents(coupon.minSubtotalCents)}
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} col-span-2 md:text-right`}>
+                    <CardLabel>Used / limit</CardLabel>
                     {coupon.usedCount} / {coupon.usageLimit ?? "no limit"}
-                  </td>
-                  <td className="py-2 pr-4">
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} col-start-2 row-start-1`}>
                     <span
-                      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATE_STYLES[coupon.state]}`}
+                      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset ${STATE_STYLES[coupon.state]}`}
                     >
                       {COUPON_STATE_LABELS[coupon.state]}
                     </span>
-                  </td>
-                  <td className="py-2">
-                    <div className="flex flex-wrap justify-end gap-2">
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} col-span-2 pt-1`}>
+                    <div className="flex flex-wrap items-start gap-2 md:justify-end">
                       <Link
                         to={`/admin/coupons/${coupon.id}`}
                         className="rounded-lg border border-gray-400 px-3 py-1.5 font-semibold hover:bg-gray-100"
                       >
                         Edit<span className="sr-only"> {coupon.code}</span>
                       </Link>
-                      <Form method="post">
-                        <input type="hidden" name="couponId" value={coupon.id} />
-                        <input type="hidden" name="intent" value={coupon.active ? "disable" : "enable"} />
-                        <button
-                          type="submit"
-                          className="rounded-lg border border-gray-400 px-3 py-1.5 font-semibold hover:bg-gray-100"
-                        >
-                          {coupon.active ? "Disable" : "Enable"}
-                          <span className="sr-only"> {coupon.code}</span>
-                        </button>
-                      </Form>
+                      {coupon.active ? (
+                        <ConfirmAction
+                          size="sm"
+                          label={
+                            <>
+                              Disable<span className="sr-only"> {coupon.code}</span>
+                            </>
+                          }
+                          question={disableQuestion(coupon.code)}
+                          confirmLabel="Yes, disable coupon"
+                          keepLabel="Keep it active"
+                          keepTo={page > 1 ? `/admin/coupons?page=${page}` : "/admin/coupons"}
+                          fields={{ couponId: coupon.id, intent: "disable" }}
+                        />
+                      ) : (
+                        <Form method="post">
+                          <input type="hidden" name="couponId" value={coupon.id} />
+                          <input type="hidden" name="intent" value="enable" />
+                          <button
+                            type="submit"
+                            className="rounded-lg border border-gray-400 px-3 py-1.5 font-semibold hover:bg-gray-100"
+                          >
+                            Enable<span className="sr-only"> {coupon.code}</span>
+                          </button>
+                        </Form>
+                      )}
                     </div>
-                  </td>
-                </tr>
+                  </Cell>
+                </Row>
               ))}
             </tbody>
-          </table>
-        </div>
+          </StackedTable>
+        </TableScroll>
       )}
       {(page > 1 || hasMore) && (
         <nav aria-label="Pagination" className="mt-6 flex gap-4">

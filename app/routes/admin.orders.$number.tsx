@@ -2,9 +2,12 @@ import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
+import { ConfirmAction } from "../components/admin/confirm-action.tsx";
+import { TableScroll } from "../components/table-scroll.tsx";
 import { getDb } from "../db/client.server.ts";
 import { advanceOrder, getAdminOrder } from "../domain/admin/orders.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
+import { isConfirmed } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
 import { requireAdmin } from "../services/auth/session.server.ts";
 import { redirectWithToast } from "../services/toast.server.ts";
@@ -22,6 +25,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { order };
 }
 
+const ORDER_CANCEL_UNCONFIRMED =
+  "The order was not cancelled: confirm with “Yes, cancel order” to cancel it.";
+
 const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
   shipped: "Mark as shipped",
   delivered: "Mark as delivered",
@@ -34,6 +40,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   const to = form.get("to");
   if (!isOrderStatus(to) || !NUMBER.test(params.number)) {
     return data({ message: "Unknown order action." }, { status: 400 });
+  }
+  // cancelling restores stock and cannot be undone: only from the confirm step
+  if (to === "cancelled" && !isConfirmed(form)) {
+    return data({ message: ORDER_CANCEL_UNCONFIRMED }, { status: 400 });
   }
   const result = await advanceOrder(await getDb(), {
     number: params.number,
@@ -106,22 +116,30 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <h2 id="order-actions-heading" className="text-xl font-bold">
             Actions
           </h2>
-          <div className="mt-3 flex flex-wrap gap-3">
-            {order.nextStatuses.map((to) => (
-              <Form method="post" key={to}>
-                <input type="hidden" name="to" value={to} />
-                <button
-                  type="submit"
-                  className={`rounded-lg px-4 py-2 font-semibold ${
-                    to === "cancelled"
-                      ? "border border-red-700 text-red-800 hover:bg-red-50"
-                      : "bg-brand-700 text-white hover:bg-brand-800"
-                  }`}
-                >
-                  {ACTION_LABELS[to] ?? to}
-                </button>
-              </Form>
-            ))}
+          <div className="mt-3 flex flex-wrap items-start gap-3">
+            {order.nextStatuses.map((to) =>
+              to === "cancelled" ? (
+                <ConfirmAction
+                  key={to}
+                  label={ACTION_LABELS.cancelled}
+                  question={`Cancel order ${order.number}? Its items go back into stock and the order cannot be shipped any more. This cannot be undone.`}
+                  confirmLabel="Yes, cancel order"
+                  keepLabel="Keep order"
+                  keepTo={`/admin/orders/${order.number}`}
+                  fields={{ to }}
+                />
+              ) : (
+                <Form method="post" key={to}>
+                  <input type="hidden" name="to" value={to} />
+                  <button
+                    type="submit"
+                    className="rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800"
+                  >
+                    {ACTION_LABELS[to] ?? to}
+                  </button>
+                </Form>
+              ),
+            )}
           </div>
         </section>
       )}
@@ -129,43 +147,48 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <h2 id="order-items-heading" className="text-xl font-bold">
           Items
         </h2>
-        <table className="mt-3 w-full text-left text-sm">
-          <thead className="border-b border-gray-300">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Product
-              </th>
-              <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                Quantity
-              </th>
-              <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                Unit price
-              </th>
-              <th scope="col" className="py-2 text-right font-semibold">
-                Line total
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-200">
-            {order.items.map((item, index) => (
-              <tr key={index}>
-                <td className="py-2 pr-4">
-                  {item.productId ? (
-                    <Link to={`/admin/products/${item.productId}`} className="text-brand-700 hover:underline">
-                      {item.name}
-                    </Link>
-                  ) : (
-                    item.name
-                  )}{" "}
-                  <span className="text-gray-700">({item.brand})</span>
-                </td>
-                <td className="py-2 pr-4 text-right">{item.quantity}</td>
-                <td className="py-2 pr-4 text-right">{formatCents(item.unitPriceCents)}</td>
-                <td className="py-2 text-right">{formatCents(item.lineTotalCents)}</td>
+        <TableScroll label="Order items" className="mt-3">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-gray-300">
+              <tr>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Product
+                </th>
+                <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                  Quantity
+                </th>
+                <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                  Unit price
+                </th>
+                <th scope="col" className="py-2 text-right font-semibold">
+                  Line total
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="divide-y divide-gray-200">
+              {order.items.map((item, index) => (
+                <tr key={index}>
+                  <td className="py-2 pr-4">
+                    {item.productId ? (
+                      <Link
+                        to={`/admin/products/${item.productId}`}
+                        className="text-brand-700 hover:underline"
+                      >
+                        {item.name}
+                      </Link>
+                    ) : (
+                      item.name
+                    )}{" "}
+                    <span className="text-gray-700">({item.brand})</span>
+                  </td>
+                  <td className="py-2 pr-4 text-right">{item.quantity}</td>
+                  <td className="py-2 pr-4 text-right">{formatCents(item.unitPriceCents)}</td>
+                  <td className="py-2 text-right">{formatCents(item.lineTotalCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
         <dl className="mt-4 ml-auto max-w-xs space-y-1 text-sm">
           {(
             [

@@ -2,8 +2,10 @@ import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { getDb } from "../db/client.server.ts";
 import { listReportedReviews, moderateReviewFromForm } from "../domain/admin/reported-reviews.server.ts";
+import { isConfirmed } from "../lib/confirm.ts";
 import { requireAdmin } from "../services/auth/session.server.ts";
 import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/admin.reviews";
@@ -17,10 +19,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   return listReportedReviews(await getDb(), { page });
 }
 
+const REVIEW_REMOVE_UNCONFIRMED =
+  "The review was not removed: confirm with “Yes, remove review” to remove it.";
+
 /** Keep (clear the reports) or Remove (delete the review; the product's rating follows). */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const form = await request.formData().catch(() => new FormData());
+  // removing deletes the review for good: only from the confirm step
+  if (form.get("intent") === "remove" && !isConfirmed(form)) {
+    return data({ message: REVIEW_REMOVE_UNCONFIRMED }, { status: 400 });
+  }
   const outcome = await moderateReviewFromForm(await getDb(), form, { id: admin.id, email: admin.email });
   if (outcome.ok) return redirectWithToast("/admin/reviews", { type: "success", message: outcome.message });
   return data({ message: outcome.message }, { status: outcome.status });
@@ -81,7 +90,7 @@ export default function ReportedReviews({ loaderData, actionData }: Route.Compon
                   </div>
                 </dl>
                 <p className="mt-3 whitespace-pre-line break-words text-gray-900">{review.body}</p>
-                <div className="mt-4 flex flex-wrap gap-3">
+                <div className="mt-4 flex flex-wrap items-start gap-3">
                   <Form method="post">
                     <input type="hidden" name="reviewId" value={review.id} />
                     <input type="hidden" name="intent" value="keep" />
@@ -92,16 +101,18 @@ export default function ReportedReviews({ loaderData, actionData }: Route.Compon
                       Keep<span className="sr-only"> review “{review.title}”</span>
                     </button>
                   </Form>
-                  <Form method="post">
-                    <input type="hidden" name="reviewId" value={review.id} />
-                    <input type="hidden" name="intent" value="remove" />
-                    <button
-                      type="submit"
-                      className="rounded-lg border border-red-700 px-4 py-2 font-semibold text-red-800 hover:bg-red-50"
-                    >
-                      Remove<span className="sr-only"> review “{review.title}”</span>
-                    </button>
-                  </Form>
+                  <ConfirmAction
+                    label={
+                      <>
+                        Remove<span className="sr-only"> review “{review.title}”</span>
+                      </>
+                    }
+                    question={`Remove the review “${review.title}” by ${review.authorName}? It is deleted and the product's rating is updated. This cannot be undone.`}
+                    confirmLabel="Yes, remove review"
+                    keepLabel="Don't remove"
+                    keepTo={page > 1 ? `/admin/reviews?page=${page}` : "/admin/reviews"}
+                    fields={{ reviewId: review.id, intent: "remove" }}
+                  />
                 </div>
               </article>
             </li>

@@ -138,7 +138,15 @@ test.describe("admin coupons", () => {
       await expect(summary.getByTestId("summary-discount")).toHaveText("−$8.00");
 
       // the admin disables it: the cart that carries it loses the discount, and it is refused
-      await page.getByRole("button", { name: "Disable coupon" }).click();
+      // one click only asks; "Keep it active" leaves it as it is
+      await page.locator("summary", { hasText: "Disable coupon" }).click();
+      await expect(
+        page.getByText(`Disable coupon ${code}? Carts that carry it lose the discount`),
+      ).toBeVisible();
+      await page.getByRole("link", { name: "Keep it active" }).click();
+      await expect(page.getByRole("button", { name: "Yes, disable coupon" })).toBeHidden();
+      await page.locator("summary", { hasText: "Disable coupon" }).click();
+      await page.getByRole("button", { name: "Yes, disable coupon" }).click();
       await expect(toast(page, `Coupon ${code} disabled`)).toBeVisible();
       await visit(page, "/admin/coupons");
       await expect(page.getByRole("row").filter({ hasText: code })).toContainText("Disabled");
@@ -192,7 +200,15 @@ test.describe("admin coupons without JavaScript", () => {
     await page.waitForURL("**/admin/coupons");
     const row = page.getByRole("row").filter({ hasText: code });
     await expect(row).toContainText("1 / 3");
-    await row.getByRole("button", { name: `Disable ${code}` }).click();
+    // the confirm step without JavaScript: the toggle opens the question, "Keep it active" reloads
+    // the page with it closed, "Yes, disable coupon" posts
+    await row.locator("summary", { hasText: `Disable ${code}` }).click();
+    await expect(row.getByText(`Disable coupon ${code}?`)).toBeVisible();
+    await row.getByRole("link", { name: "Keep it active" }).click();
+    await expect(row.getByText(`Disable coupon ${code}?`)).toBeHidden();
+    await expect(row).toContainText("Active");
+    await row.locator("summary", { hasText: `Disable ${code}` }).click();
+    await row.getByRole("button", { name: "Yes, disable coupon" }).click();
     await expect(page.getByText(`Coupon ${code} disabled`)).toBeVisible();
     await expect(row).toContainText("Disabled");
     await row.getByRole("button", { name: `Enable ${code}` }).click();
@@ -273,7 +289,10 @@ test.describe("admin reported reviews", () => {
     await expect(toast(page, "Review kept: the reports were cleared.")).toBeVisible();
     await expect(page.getByRole("article", { name: glowing })).toHaveCount(0);
 
-    await harshCard.getByRole("button", { name: /^Remove/ }).click();
+    await harshCard.locator("summary", { hasText: "Remove" }).click();
+    await expect(harshCard.getByText(`Remove the review “${harsh}” by Hana Harsh?`)).toBeVisible();
+    await expectNoA11yViolations(page, "remove question open");
+    await harshCard.getByRole("button", { name: "Yes, remove review" }).click();
     await expect(toast(page, "Review removed.")).toBeVisible();
     await expect(page.getByRole("article", { name: harsh })).toHaveCount(0);
     await expectNoA11yViolations(page, "reported reviews after moderation");

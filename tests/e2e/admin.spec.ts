@@ -1,6 +1,21 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect, expectNoA11yViolations, test, visit, waitForHydration } from "./fixtures.ts";
+import {
+  expect,
+  expectNoA11yViolations,
+  expectNoA11yViolationsWithoutJs,
+  test,
+  visit,
+  waitForHydration,
+} from "./fixtures.ts";
+import {
+  closeShopDatabase,
+  createTestProduct,
+  insertTestOrder,
+  removeTestProducts,
+  shopDatabase,
+  type TestProduct,
+} from "./shop-helpers.ts";
 
 /**
  * The admin area in the browser: who may enter (signed out → sign in, customer → 403), and an
@@ -226,5 +241,86 @@ test.describe("admin products", () => {
     await expect(noJsPage.getByText("Are you sure you want to delete this product?")).toBeVisible();
     await noJsPage.getByRole("link", { name: "Cancel" }).click();
     await noJsPage.waitForURL((url) => url.pathname === "/admin");
+  });
+});
+
+test.describe("admin orders: cancelling asks first", () => {
+  const products: TestProduct[] = [];
+  test.afterAll(async () => {
+    await removeTestProducts(...products);
+    await closeShopDatabase();
+  });
+
+  const stockOf = async (product: TestProduct) =>
+    (
+      await shopDatabase()
+        .selectFrom("products")
+        .select("stock")
+        .where("id", "=", product.id)
+        .executeTakeFirstOrThrow()
+    ).stock;
+
+  test("with JavaScript: Keep order changes nothing; Yes, cancel order cancels and restores stock", async ({
+    page,
+  }) => {
+    const lamp = await createTestProduct("Cancel Lamp", { stock: 5 });
+    products.push(lamp);
+    const number = await insertTestOrder(lamp, { quantity: 2 });
+    await signInAsAdmin(page);
+    await visit(page, `/admin/orders/${number}`);
+    const toggle = page.locator("summary", { hasText: "Cancel order (restore stock)" });
+    const question = page.getByText(`Cancel order ${number}? Its items go back into stock`);
+    const yes = page.getByRole("button", { name: "Yes, cancel order" });
+    await expect(question).toBeHidden();
+
+    // one click only asks
+    await toggle.click();
+    await expect(question).toBeVisible();
+    await expect(page.getByText("Paid — preparing for shipment")).toBeVisible();
+    await expectNoA11yViolations(page, "cancel question open");
+    await page.getByRole("link", { name: "Keep order" }).click();
+    await expect(question).toBeHidden();
+    await expect(toggle).toBeFocused();
+    expect(await stockOf(lamp)).toBe(5);
+
+    // from the keyboard: Enter opens, Escape closes, Tab reaches the choices
+    await page.keyboard.press("Enter");
+    await expect(question).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(question).toBeHidden();
+    await expect(toggle).toBeFocused();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await expect(yes).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(toast(page, `Order ${number}: Cancelled`)).toBeVisible();
+    await expect(page.getByRole("main").getByText("Cancelled", { exact: true })).toBeVisible();
+    await expect(toggle).toHaveCount(0);
+    expect(await stockOf(lamp)).toBe(7);
+  });
+
+  test("without JavaScript: the same confirm step, as plain links and form posts", async ({
+    noJsPage: page,
+  }) => {
+    const lamp = await createTestProduct("Cancel Lamp NoJS", { stock: 5 });
+    products.push(lamp);
+    const number = await insertTestOrder(lamp, { quantity: 3 });
+    await page.goto(`/account?redirectTo=${encodeURIComponent(`/admin/orders/${number}`)}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === `/admin/orders/${number}`);
+    const toggle = page.locator("summary", { hasText: "Cancel order (restore stock)" });
+    const question = page.getByText(`Cancel order ${number}? Its items go back into stock`);
+    await toggle.click();
+    await expect(question).toBeVisible();
+    await expectNoA11yViolationsWithoutJs(page, "cancel question open");
+    await page.getByRole("link", { name: "Keep order" }).click();
+    await expect(question).toBeHidden();
+    expect(await stockOf(lamp)).toBe(5);
+
+    await toggle.click();
+    await page.getByRole("button", { name: "Yes, cancel order" }).click();
+    await expect(page.getByText(`Order ${number}: Cancelled`)).toBeVisible();
+    await expect(toggle).toHaveCount(0);
+    expect(await stockOf(lamp)).toBe(8);
   });
 });

@@ -56,6 +56,69 @@ export async function removeTestProducts(...products: TestProduct[]) {
     .execute();
 }
 
+/**
+ * A paid order of `quantity` × the product (at $1,499.99 each unless told), as if placed by a guest,
+ * with an order number of the test's own. Stock is left as it is. Returns the order number.
+ */
+export async function insertTestOrder(
+  product: TestProduct,
+  { quantity = 1, unitPriceCents = 149_999, email = "e2e.buyer@example.com" } = {},
+): Promise<string> {
+  const number = `CW-E2E${uniqueTag()
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, "")}`.slice(0, 23);
+  const now = new Date().toISOString();
+  const subtotalCents = quantity * unitPriceCents;
+  const db = shopDatabase();
+  const { id } = await db
+    .insertInto("orders")
+    .values({
+      number,
+      idempotencyKey: `e2e-${number}`,
+      userId: null,
+      email,
+      firstName: "Eve",
+      lastName: "Buyer",
+      phone: "+1 555 0100",
+      address: "1 Test Street",
+      city: "Springfield",
+      state: "IL",
+      zipCode: "62701",
+      country: "US",
+      shippingMethod: "standard",
+      subtotalCents,
+      discountCents: 0,
+      shippingCents: 0,
+      taxCents: 0,
+      totalCents: subtotalCents,
+      couponCode: null,
+      status: "paid",
+      paymentBrand: "Visa",
+      paymentLast4: "4242",
+      paymentReference: `auth_${number}`,
+      estimatedDelivery: now.slice(0, 10),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("orderItems")
+    .values({
+      orderId: id,
+      productId: product.id,
+      productSlug: product.slug,
+      name: product.name,
+      brand: "Testbrand",
+      imageKey: null,
+      unitPriceCents,
+      quantity,
+      lineTotalCents: subtotalCents,
+    })
+    .execute();
+  return number;
+}
+
 export async function userIdOf(email: string): Promise<string> {
   const row = await shopDatabase()
     .selectFrom("users")

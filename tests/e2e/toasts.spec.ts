@@ -121,7 +121,7 @@ test.describe("toasts and navigation", () => {
       ["City", "Springfield"],
       ["State / Province", "IL"],
       ["ZIP / Postal Code", "62701"],
-    ]) {
+    ] as const) {
       await field(page, label).fill(value);
     }
     await page.getByRole("button", { name: "Continue to Payment" }).click();

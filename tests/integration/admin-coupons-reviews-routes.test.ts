@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
-import { routeStatus, stubShopEnv } from "../helpers/route-harness.ts";
+import { callRoute, routeStatus, stubShopEnv } from "../helpers/route-harness.ts";
 
 /**
  * The coupon and reported-review admin routes called as the server calls them (the style of
@@ -33,7 +33,7 @@ const modules: Record<string, () => Promise<RouteModule>> = {
 function bodyFor(pattern: string): Record<string, string> {
   switch (pattern) {
     case "/admin/coupons":
-      return { intent: "disable", couponId: String(couponId) };
+      return { intent: "disable", couponId: String(couponId), confirm: "yes" };
     case "/admin/coupons/new":
       return {
         code: "SNEAKY50",
@@ -53,7 +53,7 @@ function bodyFor(pattern: string): Record<string, string> {
         validThrough: "",
       };
     default:
-      return { intent: "remove", reviewId: String(reviewId) };
+      return { intent: "remove", reviewId: String(reviewId), confirm: "yes" };
   }
 }
 
@@ -181,6 +181,28 @@ describe("admin coupon and review routes", () => {
     for (const pattern of patterns) {
       expect(await call(pattern, "loader", adminCookie), pattern).toMatchObject({ status: 200 });
     }
+  });
+
+  it("disable and remove without the confirm step's field are refused with 400, and nothing changes", async () => {
+    const attempts: [string, Record<string, string>][] = [
+      ["/admin/coupons", { intent: "disable", couponId: String(couponId) }],
+      ["/admin/coupons/:id", { intent: "disable" }],
+      ["/admin/coupons", { intent: "disable", couponId: String(couponId), confirm: "no" }],
+      ["/admin/reviews", { intent: "remove", reviewId: String(reviewId) }],
+    ];
+    for (const [pattern, fields] of attempts) {
+      const module = await modules[pattern]!();
+      const answer = await callRoute(module, "action", `${ORIGIN}${pathOf(pattern)}`, {
+        cookie: adminCookie,
+        fields,
+        params: { id: String(couponId) },
+      });
+      expect(answer.status, `${pattern} ${JSON.stringify(fields)}`).toBe(400);
+      expect((answer.data as unknown as { message: string }).message).toMatch(
+        /^The (coupon|review) was not (disabled|removed): confirm with “Yes, (disable coupon|remove review)”/,
+      );
+    }
+    await unchanged();
   });
 
   it("an admin's actions go through: create, edit, disable, remove (rating follows), each audited", async () => {

@@ -132,6 +132,47 @@ describe("admin routes", () => {
   });
 });
 
+describe("cancelling an order (restores stock, cannot be undone)", () => {
+  const cancel = async (fields: Record<string, string>) => {
+    const module = await modules["/admin/orders/:number"]!();
+    return callRoute(module, "action", `${ORIGIN}/admin/orders/${orderNumber}`, {
+      cookie: adminCookie,
+      fields,
+      params: { number: orderNumber },
+    });
+  };
+  const status = async () =>
+    (
+      await db
+        .selectFrom("orders")
+        .select("status")
+        .where("number", "=", orderNumber)
+        .executeTakeFirstOrThrow()
+    ).status;
+
+  it("is refused with 400 without the confirm step's field; the order stays paid", async () => {
+    for (const fields of [
+      { to: "cancelled" } as Record<string, string>,
+      { to: "cancelled", confirm: "" },
+      { to: "cancelled", confirm: "no" },
+    ]) {
+      const answer = await cancel(fields);
+      expect(answer.status, JSON.stringify(fields)).toBe(400);
+      expect(answer.data).toEqual({
+        message: "The order was not cancelled: confirm with “Yes, cancel order” to cancel it.",
+      });
+    }
+    expect(await status()).toBe("paid");
+  });
+
+  it("goes through from the confirm step", async () => {
+    const answer = await cancel({ to: "cancelled", confirm: "yes" });
+    expect(answer.response?.status).toBe(302);
+    expect(answer.response?.headers.get("Location")).toBe(`/admin/orders/${orderNumber}`);
+    expect(await status()).toBe("cancelled");
+  });
+});
+
 describe("/admin/products, moved to /admin", () => {
   it("answers a permanent redirect to /admin with the query kept, for anyone (/admin checks who asks)", async () => {
     const module = await import("../../app/routes/admin_.products._index.tsx");

@@ -27,7 +27,12 @@ export const COUPON_FORM_MESSAGES = {
   enabled: (code: string) => `Coupon ${code} enabled`,
   notFound: "This coupon no longer exists.",
   badRequest: "Unknown action.",
+  disableUnconfirmed: "The coupon was not disabled: confirm with “Yes, disable coupon” to disable it.",
 } as const;
+
+/** The confirm step's question before a coupon is disabled (list and edit page). */
+export const disableQuestion = (code: string) =>
+  `Disable coupon ${code}? Carts that carry it lose the discount and checkout refuses it until it is enabled again.`;
 
 export const COUPON_KINDS = ["percent", "fixed"] as const;
 export type CouponKind = (typeof COUPON_KINDS)[number];
