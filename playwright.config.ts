@@ -57,6 +57,7 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: "127.0.0.1",
       NODE_ENV: "production",
+      MALLOC_ARENA_MAX: "2",
       CARTWHEEL_LOCAL: "true",
       DATA_DIR,
       BUILD_DIR,

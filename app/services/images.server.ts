@@ -1,5 +1,9 @@
 import sharp from "sharp";
 
+// libvips keeps up to 50 MB of decoded images and 1 000 operations by default, for pipelines that
+// repeat; ours never do (each upload is encoded once), so nothing is kept between images.
+sharp.cache(false);
+
 /** Widths every product image is rendered at; `srcset` offers all of them. */
 export const IMAGE_WIDTHS = [320, 640, 960] as const;
 

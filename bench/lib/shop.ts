@@ -155,6 +155,8 @@ export async function startShop(
     FILE_STORE_URL: `file:${join(dataDir, "uploads")}`,
     MAIL_URL: `file:${join(dataDir, "mail")}`,
     LOG_LEVEL: "warn",
+    // as `npm start` runs it (package.json): two malloc arenas, not one per thread (README, Operations)
+    MALLOC_ARENA_MAX: "2",
     ...extraEnv,
   };
   const spawned = performance.now();

@@ -11,6 +11,7 @@ import { catalog } from "./catalog.ts";
 import { checkout } from "./checkout.ts";
 import { http } from "./http.ts";
 import { lighthouse } from "./lighthouse.ts";
+import { memory } from "./memory.ts";
 import { startup } from "./startup.ts";
 
-export const sections: Section[] = [startup, http, lighthouse, bundle, catalog, checkout];
+export const sections: Section[] = [startup, http, memory, lighthouse, bundle, catalog, checkout];
