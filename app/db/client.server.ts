@@ -3,6 +3,7 @@ import { attachSearchIndex, detachSearchIndex } from "../domain/catalog/search-i
 import { getEnv } from "../env.server.ts";
 import { settleAfterResponseTasks } from "../services/after-response.server.ts";
 import { type Auth, createAuth } from "../services/auth/auth.server.ts";
+import { queueEmailChangeLink } from "../services/auth/email-change.server.ts";
 import { sendPasswordResetEmail } from "../services/auth/password-reset-email.server.ts";
 import { createFileStore, type FileStore } from "../services/file-store.server.ts";
 import { logger } from "../services/logger.server.ts";
@@ -57,6 +58,7 @@ async function openServices(): Promise<AppServices> {
     baseURL: env.PUBLIC_URL,
     shopName: env.SHOP_NAME,
     sendResetPassword: sendPasswordResetEmail,
+    sendEmailChangeLink: queueEmailChangeLink,
   });
   if (env.SEED_ON_EMPTY === "true") {
     // processes started together on one empty PostgreSQL take turns: one seeds, the others find it

@@ -8,6 +8,7 @@ import {
   changePassword,
   SETTINGS_MESSAGES,
   type SettingsOutcome,
+  type SettingsRefusal,
 } from "../domain/accounts/account-settings.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../services/auth/auth.server.ts";
@@ -45,14 +46,26 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const intent = form.get("intent");
   const [auth, db] = await Promise.all([getAuth(), getDb()]);
-  let outcome: SettingsOutcome;
+  let outcome: SettingsOutcome | SettingsRefusal;
   let success: string;
   if (intent === "name") {
     outcome = await changeName({ auth }, request, form);
     success = SETTINGS_MESSAGES.nameChanged;
   } else if (intent === "email") {
-    outcome = await changeEmail({ auth, db }, request, user, form);
-    success = SETTINGS_MESSAGES.emailChanged;
+    const asked = await changeEmail({ auth, db }, request, user, form);
+    if (asked.ok) {
+      // Beside the form, the same whether the address is free or taken; nothing changed yet.
+      const sent: SettingsFeedback = {
+        form: "email",
+        message: "",
+        notice: SETTINGS_MESSAGES.emailLinkSent(asked.pendingEmail),
+        fieldErrors: {},
+        values: {},
+      };
+      return data(sent);
+    }
+    outcome = asked;
+    success = "";
   } else if (intent === "password") {
     outcome = await changePassword({ auth, db }, request, user.id, form);
     success = SETTINGS_MESSAGES.passwordChanged;

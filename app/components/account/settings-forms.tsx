@@ -5,6 +5,8 @@ import { FormAlert, SUBMIT_BUTTON } from "./form-alert.tsx";
 export interface SettingsFeedback {
   form: "name" | "email" | "password";
   message: string;
+  /** what happens next after a form was taken (the e-mail change's link), shown beside it */
+  notice?: string;
   fieldErrors: Record<string, string>;
   values: { name?: string; newEmail?: string };
 }
@@ -38,6 +40,14 @@ export function EmailForm({
         Current e-mail address: <span className="font-semibold">{currentEmail}</span>
       </p>
       <FormAlert message={feedback?.message} />
+      {feedback?.notice && (
+        <p
+          role="status"
+          className="rounded-lg border border-green-700 bg-green-50 p-3 text-sm font-medium text-green-900"
+        >
+          {feedback.notice}
+        </p>
+      )}
       <FormField
         id="settings-new-email"
         name="newEmail"

@@ -7,13 +7,21 @@ import { hitRateLimit, resetRateLimit } from "../../services/rate-limit.server.t
 export const SETTINGS_MESSAGES = {
   nameChanged: "Your name has been updated.",
   emailChanged: "Your e-mail address has been updated.",
+  /** the same answer whether or not another account has the address (nothing tells them apart) */
+  emailLinkSent: (email: string) =>
+    `Check your inbox at ${email} and open the link we sent within an hour to confirm the change. Until then, your e-mail address stays as it is.`,
+  emailLinkInvalid: "This link is invalid or has expired. Please ask for a new one in your account settings.",
+  emailLinkOtherAccount: "This link is for another account. Sign out, then open the link again.",
+  emailLinkTaken:
+    "This e-mail address now belongs to another account, so it can't be used. Please choose another one in your account settings.",
+  tooManyEmailChanges: (minutes: number) =>
+    `Too many e-mail changes asked for. Please wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`,
   passwordChanged: "Your password has been changed. You have been signed out everywhere else.",
   invalid: "Please correct the highlighted fields.",
   nameRequired: "Enter your name.",
   nameTooLong: "Your name can be at most 100 characters.",
   emailInvalid: "Enter a valid e-mail address, like name@example.com.",
   emailSame: "That is already your e-mail address.",
-  emailTaken: "An account with this e-mail address already exists.",
   currentPasswordRequired: "Enter your current password.",
   currentPasswordWrong: "Your current password is not correct.",
   passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
@@ -26,9 +34,22 @@ export const SETTINGS_MESSAGES = {
 /** Current-password checks per user and 15 minutes (a stolen session must not become a password oracle). */
 export const PASSWORD_CHECK_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
 
-export type SettingsOutcome =
-  | { ok: true; headers: Headers }
-  | { ok: false; status: 400 | 429; message: string; fieldErrors: Record<string, string> };
+/** Links to confirm a new e-mail address per user and hour (each one is an e-mail to any address). */
+export const EMAIL_CHANGE_LIMIT = { limit: 5, windowMs: 60 * 60_000 } as const;
+
+/** A refused settings form: the message above it and the messages beside its fields. */
+export type SettingsRefusal = {
+  ok: false;
+  status: 400 | 429;
+  message: string;
+  fieldErrors: Record<string, string>;
+};
+
+export type SettingsOutcome = { ok: true; headers: Headers } | SettingsRefusal;
+
+export type EmailChangeOutcome =
+  /** a link went to the new address — or, if another account has it, nothing did: the same answer */
+  { ok: true; pendingEmail: string } | SettingsRefusal;
 
 const nameSchema = z.object({
   name: z
@@ -74,13 +95,13 @@ function fieldsOf(form: FormData): Record<string, string> {
   return fields;
 }
 
-function invalid(error: z.ZodError): SettingsOutcome {
+function invalid(error: z.ZodError): SettingsRefusal {
   const fieldErrors: Record<string, string> = {};
   for (const issue of error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
   return { ok: false, status: 400, message: SETTINGS_MESSAGES.invalid, fieldErrors };
 }
 
-function wrongPassword(): SettingsOutcome {
+function wrongPassword(): SettingsRefusal {
   return {
     ok: false,
     status: 400,
@@ -96,7 +117,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** Counts one current-password check; a refusal when the user has used up the window. */
-async function limitPasswordChecks(db: Database, userId: string): Promise<SettingsOutcome | null> {
+async function limitPasswordChecks(db: Database, userId: string): Promise<SettingsRefusal | null> {
   const result = await hitRateLimit(db, `password-check:${userId}`, PASSWORD_CHECK_LIMIT);
   if (result.allowed) return null;
   const message = SETTINGS_MESSAGES.tooManyAttempts(Math.ceil(result.retryAfterSeconds / 60));
@@ -120,17 +141,17 @@ export async function changeName(
 }
 
 /**
- * Changes the signed-in user's e-mail after checking the current password. Better Auth's own
- * change-email flow needs e-mail verification (which the shop does not run) and answers a taken
- * address with a silent success, so the change is made here: lower-cased, unique, with a clear
- * message when another account has the address.
+ * Asks to change the signed-in user's e-mail (current password checked, rate limited per user):
+ * Better Auth's change-email flow sends a link to the new address, and nothing changes until it
+ * is opened (/account/confirm-email). The answer is the same whether another account has the
+ * address or not — Better Auth then sends nothing — so this form tells no one who has an account.
  */
 export async function changeEmail(
   deps: { auth: Auth; db: Database },
   request: Request,
   user: { id: string; email: string },
   form: FormData,
-): Promise<SettingsOutcome> {
+): Promise<EmailChangeOutcome> {
   const parsed = emailSchema.safeParse(fieldsOf(form));
   if (!parsed.success) return invalid(parsed.error);
   const { newEmail, currentPassword: password } = parsed.data;
@@ -152,32 +173,13 @@ export async function changeEmail(
     throw error;
   }
   await resetRateLimit(deps.db, `password-check:${user.id}`);
-  const taken: SettingsOutcome = {
-    ok: false,
-    status: 400,
-    message: SETTINGS_MESSAGES.emailTaken,
-    fieldErrors: { newEmail: SETTINGS_MESSAGES.emailTaken },
-  };
-  if (await emailInUse(deps.db, newEmail, user.id)) return taken;
-  const context = await deps.auth.$context;
-  try {
-    await context.internalAdapter.updateUser(user.id, { email: newEmail, emailVerified: false });
-  } catch (error) {
-    // two accounts claiming the same address at once: the unique index decides
-    if (await emailInUse(deps.db, newEmail, user.id)) return taken;
-    throw error;
+  const links = await hitRateLimit(deps.db, `email-change:${user.id}`, EMAIL_CHANGE_LIMIT);
+  if (!links.allowed) {
+    const message = SETTINGS_MESSAGES.tooManyEmailChanges(Math.ceil(links.retryAfterSeconds / 60));
+    return { ok: false, status: 429, message, fieldErrors: { newEmail: message } };
   }
-  return { ok: true, headers: new Headers() };
-}
-
-async function emailInUse(db: Database, email: string, exceptUserId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("users")
-    .select("id")
-    .where("email", "=", email)
-    .where("id", "!=", exceptUserId)
-    .executeTakeFirst();
-  return row !== undefined;
+  await deps.auth.api.changeEmail({ body: { newEmail }, headers: request.headers });
+  return { ok: true, pendingEmail: newEmail };
 }
 
 /**
