@@ -17,12 +17,12 @@ import { useNonce } from "./components/nonce.tsx";
 import { NotFoundPage } from "./components/not-found-page.tsx";
 import { ToastProvider } from "./components/toasts.tsx";
 import { getDb } from "./db/client.server.ts";
-import { findCartId } from "./domain/cart/cart-owner.server.ts";
+import { claimGuestCart, findCartId } from "./domain/cart/cart-owner.server.ts";
 import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
 import { listWishlistProductIds } from "./domain/wishlist/wishlist.server.ts";
 import { getEnv } from "./env.server.ts";
 import { getSessionUser } from "./services/auth/session.server.ts";
-import { cartOwnerFor } from "./services/cart-session.server.ts";
+import { cartOwnerFor, clearCartCookie, readCartId } from "./services/cart-session.server.ts";
 import { getToast } from "./services/toast.server.ts";
 
 export const links: Route.LinksFunction = () => [
@@ -31,8 +31,18 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const env = getEnv();
-  const { toast, headers } = await getToast(request);
+  const { toast, headers: toastHeaders } = await getToast(request);
+  const headers = toastHeaders ?? new Headers();
   const user = await getSessionUser(request);
+  if (user) {
+    // A guest cart cookie while signed in (a session from before carts belonged to accounts)
+    // joins the account's cart once, as at sign-in (decision 011).
+    const strayGuestCartId = await readCartId(request);
+    if (strayGuestCartId) {
+      await claimGuestCart(await getDb(), { userId: user.id, guestCartId: strayGuestCartId });
+      headers.append("Set-Cookie", await clearCartCookie());
+    }
+  }
   // The header badge: the account's cart when signed in, else the cookie's guest cart; no query
   // at all for a guest without a cart cookie.
   const owner = await cartOwnerFor(request, user);
@@ -55,7 +65,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         address: env.CONTACT_ADDRESS,
       },
     },
-    headers ? { headers } : undefined,
+    { headers },
   );
 }
 

@@ -137,6 +137,30 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
     expect(await cartLines(phone)).toEqual([["Desk Lamp", 3]]);
   });
 
+  it("a signed-in browser still holding a guest cart cookie (a session from before) gets that cart joined in", async () => {
+    const laptop = new Jar();
+    const email = `legacy-${engine}@example.com`;
+    await register(laptop, email);
+    await add(laptop, ids.mug, 1);
+    const guest = new Jar();
+    await add(guest, ids.lamp, 1);
+    laptop.cookies.set("cw_cart", guest.cookies.get("cw_cart") ?? "");
+
+    const request = new Request(`${ORIGIN}/`, { headers: { Cookie: laptop.header() } });
+    const result = (await root.loader({ request, params: {}, context: {} } as never)) as {
+      data: { cartQuantity: number };
+      init: { headers: Headers };
+    };
+    expect(result.data.cartQuantity).toBe(2);
+    expect(result.init.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^cw_cart=; Max-Age=0/));
+    laptop.cookies.delete("cw_cart");
+    expect(await cartLines(laptop)).toEqual([
+      ["Mug", 1],
+      ["Desk Lamp", 1],
+    ]);
+    expect(await accountCarts(email)).toHaveLength(1);
+  });
+
   it("a signed-out browser whose cookie names an account's cart cannot see or change it", async () => {
     const laptop = new Jar();
     const email = `stale-${engine}@example.com`;
