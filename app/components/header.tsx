@@ -20,21 +20,22 @@ export function Header({
   return (
     <header className="sticky top-0 z-40 border-b border-gray-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
-        <Link to="/" className="shrink-0 text-2xl font-extrabold tracking-tight text-brand-700">
+        {/* On a phone the logo gives way (smaller, then cut short) so the icons beside it fit at 320 px. */}
+        <Link
+          to="/"
+          className="min-w-0 truncate text-xl font-extrabold tracking-tight text-brand-700 sm:shrink-0 sm:text-2xl"
+        >
           {shopName}
         </Link>
         <SearchForm id="header-search" defaultValue={searchQuery} className="hidden flex-1 md:flex" />
-        <nav aria-label="Account and cart" className="ml-auto flex items-center gap-1">
+        <nav aria-label="Account and cart" className="ml-auto flex shrink-0 items-center sm:gap-1">
           <HeaderLink
             to="/account/wishlist"
             label="Wishlist"
             icon={<Heart aria-hidden="true" className="size-5" />}
             badge={
               wishlistCount > 0 ? (
-                <span
-                  data-testid="wishlist-badge"
-                  className="ml-0.5 min-w-5 rounded-full bg-brand-700 px-1.5 text-center text-xs leading-5 font-bold text-white"
-                >
+                <span data-testid="wishlist-badge" className={`${BADGE} bg-brand-700`}>
                   {wishlistCount}
                   <span className="sr-only"> saved</span>
                 </span>
@@ -46,22 +47,19 @@ export function Header({
             label={userName ?? "Account"}
             icon={<User aria-hidden="true" className="size-5" />}
           />
-          <Link
+          <HeaderLink
             to="/cart"
-            className="relative flex items-center gap-1 rounded-lg px-2 py-2 text-sm font-medium hover:bg-gray-100"
-          >
-            <ShoppingCart aria-hidden="true" className="size-5" />
-            <span>Cart</span>
-            {cartQuantity > 0 && (
-              <span
-                data-testid="cart-badge"
-                className="ml-0.5 min-w-5 rounded-full bg-red-700 px-1.5 text-center text-xs leading-5 font-bold text-white"
-              >
-                {cartQuantity}
-                <span className="sr-only"> items</span>
-              </span>
-            )}
-          </Link>
+            label="Cart"
+            icon={<ShoppingCart aria-hidden="true" className="size-5" />}
+            badge={
+              cartQuantity > 0 ? (
+                <span data-testid="cart-badge" className={`${BADGE} bg-red-700`}>
+                  {cartQuantity}
+                  <span className="sr-only"> items</span>
+                </span>
+              ) : null
+            }
+          />
           <MobileMenu />
         </nav>
       </div>
@@ -97,6 +95,13 @@ export function Header({
   );
 }
 
+/**
+ * A count on a header link: beside the label from `sm` up; on a phone, where the label is hidden,
+ * over the icon's corner, so the header's icons still fit beside the logo at 320 px.
+ */
+const BADGE =
+  "absolute -top-0.5 -right-0.5 min-w-5 rounded-full px-1.5 text-center text-xs leading-5 font-bold text-white sm:static sm:ml-0.5";
+
 function HeaderLink({
   to,
   label,
@@ -111,7 +116,7 @@ function HeaderLink({
   return (
     <Link
       to={to}
-      className="flex items-center gap-1 rounded-lg px-2 py-2 text-sm font-medium hover:bg-gray-100"
+      className="relative flex items-center gap-1 rounded-lg px-2 py-2 text-sm font-medium hover:bg-gray-100"
     >
       {icon}
       <span className="hidden max-w-32 truncate sm:inline">{label}</span>
