@@ -12,7 +12,8 @@ export function Price({
 }) {
   const hasSaving = originalCents != null && originalCents > cents;
   return (
-    <p className="flex items-baseline gap-2">
+    // wraps in a narrow card (two per row on a phone) rather than clipping the original price
+    <p className="flex flex-wrap items-baseline gap-x-2">
       <span className={size === "lg" ? "text-3xl font-bold" : "text-lg font-bold"}>
         {hasSaving && <span className="sr-only">Sale price </span>}
         {formatCents(cents)}

@@ -42,8 +42,15 @@ export function CartLineItem({ line }: { line: CartLine }) {
 
   return (
     <li className="flex gap-4 p-4" aria-busy={fetcher.state !== "idle" || undefined}>
-      <div className="size-24 shrink-0 overflow-hidden rounded-lg bg-gray-100">
-        {line.image && <ProductImage image={line.image} sizes="6rem" className="size-full object-cover" />}
+      {/* 4rem on a phone: with the quantity stepper beside it the line fits 320 px */}
+      <div className="size-16 shrink-0 overflow-hidden rounded-lg bg-gray-100 sm:size-24">
+        {line.image && (
+          <ProductImage
+            image={line.image}
+            sizes="(min-width: 640px) 6rem, 4rem"
+            className="size-full object-cover"
+          />
+        )}
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <div className="flex flex-wrap justify-between gap-2">
@@ -84,7 +91,8 @@ export function CartLineItem({ line }: { line: CartLine }) {
               <label htmlFor={quantityInputId} className="block text-sm font-medium text-gray-800">
                 Quantity<span className="sr-only"> of {line.name}</span>
               </label>
-              <div className="mt-1 flex items-center gap-2">
+              {/* wraps on a phone: Update goes under the stepper instead of past the page's edge */}
+              <div className="mt-1 flex flex-wrap items-center gap-2">
                 <fetcher.Form method="post" action="/cart" preventScrollReset>
                   {hidden("update")}
                   <input type="hidden" name="quantity" value={quantity - 1} />

@@ -20,7 +20,7 @@ export function CartPage({ cart, error }: { cart: CartView; error: string | null
       {cart.lines.length === 0 ? (
         <EmptyCart />
       ) : (
-        <div className="mt-8 grid items-start gap-8 lg:grid-cols-3">
+        <div className="mt-8 grid grid-cols-1 items-start gap-8 lg:grid-cols-3">
           <section aria-labelledby="cart-items-heading" className="lg:col-span-2">
             <h2 id="cart-items-heading" className="sr-only">
               Items in your cart
