@@ -24,7 +24,7 @@ export function TableScroll({
       aria-label={label}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard to be scrolled
       tabIndex={0}
-      className={`relative overflow-x-auto [contain:inline-size] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 ${className}`}
+      className={`relative overflow-x-auto [contain:inline-size] ${className}`}
     >
       {children}
     </section>

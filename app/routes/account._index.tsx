@@ -28,7 +28,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
         <h2 id="overview-heading" className="text-xl font-bold">
           Account Overview
         </h2>
-        <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2">
+        <dl className="mt-4 grid grid-cols-1 gap-4 text-sm sm:grid-cols-2">
           <div>
             <dt className="font-semibold">Name</dt>
             <dd>{overview.name}</dd>

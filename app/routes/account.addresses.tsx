@@ -107,7 +107,7 @@ export default function AccountAddresses({ loaderData, actionData }: Route.Compo
         {addresses.length === 0 ? (
           <p className="mt-3 text-gray-700">You have no saved addresses yet. Add one below.</p>
         ) : (
-          <ul className="mt-4 grid gap-4 sm:grid-cols-2">
+          <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
             {addresses.map((address) => {
               const label = `${address.firstName} ${address.lastName}, ${address.address}`;
               return (

@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
+import { TableScroll } from "../components/table-scroll.tsx";
 import { getDb } from "../db/client.server.ts";
 import { listOrdersPage } from "../domain/accounts/account-orders.server.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
@@ -46,7 +47,7 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : (
-        <div className="mt-4 overflow-x-auto">
+        <TableScroll label="Your orders" className="mt-4">
           <table className="w-full text-left text-sm">
             <thead className="border-b border-gray-300">
               <tr>
@@ -85,7 +86,7 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {(page > 1 || hasMore) && (
         <nav aria-label="Order pages" className="mt-4 flex justify-between text-sm font-semibold">

@@ -54,7 +54,7 @@ export default function AccountPaymentMethods({ loaderData }: Route.ComponentPro
           No saved payment methods. Cards you choose to save at checkout appear here.
         </p>
       ) : (
-        <ul className="mt-4 grid gap-4 sm:grid-cols-2">
+        <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
           {cards.map((card) => (
             <li key={card.id} className="rounded-lg border border-gray-200 p-4 text-sm">
               <p className="flex items-center gap-2 font-semibold">

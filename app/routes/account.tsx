@@ -132,7 +132,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
     <div className="mx-auto max-w-7xl px-4 py-8 md:py-12">
       <h1 className="text-3xl font-bold">My Account</h1>
       <p className="mt-1 text-gray-700">Signed in as {user.email}</p>
-      <div className="mt-8 grid gap-8 md:grid-cols-4">
+      {/* grid-cols-1 (minmax(0, 1fr)): on a phone no long word in a section widens the page */}
+      <div className="mt-8 grid grid-cols-1 gap-8 md:grid-cols-4">
         <nav aria-label="Account" className="md:col-span-1">
           <ul className="space-y-1">
             {ACCOUNT_SECTIONS.map((section) => (

@@ -24,7 +24,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <h1 id="dashboard-heading" className="text-3xl font-bold">
         Dashboard
       </h1>
-      <ul className="mt-6 grid gap-4 sm:grid-cols-3">
+      <ul className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-3">
         {cards.map((card) => (
           <li key={card.to}>
             <Link to={card.to} className="block rounded-xl border border-gray-200 p-5 hover:border-brand-600">

@@ -76,7 +76,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       </p>
       <h1 className="text-3xl font-bold">Order {order.number}</h1>
       <AdminMessage feedback={actionData ? { type: "error", message: actionData.message } : null} />
-      <dl className="grid gap-4 text-sm sm:grid-cols-3">
+      <dl className="grid grid-cols-1 gap-4 text-sm break-words sm:grid-cols-3">
         <div>
           <dt className="font-semibold">Status</dt>
           <dd>{ORDER_STATUS_LABELS[order.status]}</dd>

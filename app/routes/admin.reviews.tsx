@@ -61,7 +61,7 @@ export default function ReportedReviews({ loaderData, actionData }: Route.Compon
                 <h2 id={`review-${review.id}-title`} className="text-lg font-bold break-words">
                   {review.title}
                 </h2>
-                <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+                <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
                   <div className="flex gap-1">
                     <dt className="font-semibold">Product:</dt>
                     <dd>
@@ -72,7 +72,7 @@ export default function ReportedReviews({ loaderData, actionData }: Route.Compon
                   </div>
                   <div className="flex gap-1">
                     <dt className="font-semibold">Author:</dt>
-                    <dd className="break-words">{review.authorName}</dd>
+                    <dd className="min-w-0 break-words">{review.authorName}</dd>
                   </div>
                   <div className="flex gap-1">
                     <dt className="font-semibold">Rating:</dt>

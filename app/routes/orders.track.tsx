@@ -149,7 +149,7 @@ function TrackedOrder({
       <h2 id="tracked-order-heading" className="text-xl font-bold">
         Order {order.number}
       </h2>
-      <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-2">
+      <dl className="mt-4 grid grid-cols-1 gap-3 text-sm sm:grid-cols-2">
         <div>
           <dt className="font-semibold">Status</dt>
           <dd data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</dd>

@@ -6,6 +6,7 @@ import { formatDeliveryDate } from "../../lib/delivery.ts";
 import { formatShortDate } from "../../lib/format.ts";
 import { formatCents } from "../../lib/money.ts";
 import { SHIPPING_METHODS, TAX_LABEL } from "../../lib/pricing.ts";
+import { TableScroll } from "../table-scroll.tsx";
 
 /** An order as the account pages show it: the order's details without its id, e-mail and images. */
 export type AccountOrder = Omit<StoredOrder, "id" | "email" | "items"> & {
@@ -30,7 +31,7 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
         <h2 id="order-heading" className="text-xl font-bold">
           Order {order.number}
         </h2>
-        <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2">
+        <dl className="mt-4 grid grid-cols-1 gap-4 text-sm break-words sm:grid-cols-2">
           <div>
             <dt className="font-semibold">Placed on</dt>
             <dd>
@@ -79,7 +80,7 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
         <h2 id="order-items-heading" className="text-xl font-bold">
           Items
         </h2>
-        <div className="mt-4 overflow-x-auto">
+        <TableScroll label="Items of this order" className="mt-4">
           <table className="w-full text-left text-sm">
             <thead className="border-b border-gray-300">
               <tr>
@@ -120,7 +121,7 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         <dl className="mt-4 ml-auto max-w-xs space-y-1 border-t border-gray-200 pt-3 text-sm">
           <div className="flex justify-between">
             <dt>Subtotal</dt>

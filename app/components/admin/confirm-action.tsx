@@ -2,7 +2,7 @@ import { type ReactNode, useRef } from "react";
 import { Form, Link } from "react-router";
 import { CONFIRM_FIELD, CONFIRM_VALUE } from "../../lib/confirm.ts";
 
-const BUTTON = "inline-block cursor-pointer rounded-lg font-semibold";
+const BUTTON = "inline-block rounded-lg font-semibold";
 
 /**
  * A destructive action with a confirm step that needs no JavaScript: the action's button is the
@@ -52,7 +52,7 @@ export function ConfirmAction({
       }}
     >
       <summary
-        className={`${BUTTON} ${padding} list-none border border-red-700 text-red-800 hover:bg-red-50 group-open:bg-red-50 [&::-webkit-details-marker]:hidden`}
+        className={`${BUTTON} ${padding} border border-red-700 text-red-800 hover:bg-red-50 group-open:bg-red-50`}
       >
         {label}
       </summary>

@@ -19,10 +19,10 @@ export function ConfirmationStep({
   };
 }) {
   return (
-    <div className="grid items-start gap-8 lg:grid-cols-3">
+    <div className="grid grid-cols-1 items-start gap-8 lg:grid-cols-3">
       <section
         aria-labelledby="confirmation-heading"
-        className="rounded-xl border border-green-700 bg-green-50 p-6 text-center lg:col-span-2"
+        className="rounded-xl border border-green-700 bg-green-50 p-6 text-center break-words lg:col-span-2"
       >
         <CircleCheck aria-hidden="true" className="mx-auto size-14 text-green-700" />
         <h2 id="confirmation-heading" className="mt-3 text-2xl font-bold">
@@ -32,7 +32,11 @@ export function ConfirmationStep({
           Order number: <strong data-testid="order-number">{order.number}</strong>
         </p>
         <p className="mt-3 text-gray-800">
-          We&apos;ve sent a confirmation email to <strong data-testid="order-email">{order.email}</strong>.
+          We&apos;ve sent a confirmation email to{" "}
+          <strong data-testid="order-email" className="wrap-anywhere">
+            {order.email}
+          </strong>
+          .
         </p>
         <p className="mt-3 text-gray-800">
           Estimated delivery:{" "}

@@ -36,7 +36,7 @@ export function ReviewStep({
         Review Your Order
       </h2>
 
-      <div className="mt-4 grid gap-6 sm:grid-cols-2">
+      <div className="mt-4 grid grid-cols-1 gap-6 sm:grid-cols-2">
         <ReviewBlock title="Shipping Address" editTo="/checkout" editLabel="Edit shipping address">
           <address className="not-italic">
             {shipping.firstName} {shipping.lastName}
@@ -134,7 +134,8 @@ function ReviewBlock({
           Edit
         </Link>
       </div>
-      <div className="mt-2 text-gray-800">{children}</div>
+      {/* an e-mail address breaks anywhere: at 320 px a long one is wider than this box */}
+      <div className="mt-2 text-gray-800 wrap-anywhere">{children}</div>
     </div>
   );
 }
