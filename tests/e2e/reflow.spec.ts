@@ -37,7 +37,7 @@ test.afterAll(async () => {
 interface Overflow {
   innerWidth: number;
   scrollWidth: number;
-  /** what sticks out furthest: the outermost such element, and the innermost one inside it */
+  /** what sticks out furthest: the innermost such element, and the outermost one it is in */
   offender: string | null;
   /** icons a flex row squeezed narrower than they are tall */
   squeezedIcons: string[];
@@ -76,29 +76,41 @@ function measure(page: Page): Promise<Overflow> {
       });
     if (scrollWidth <= innerWidth) return { innerWidth, scrollWidth, offender: null, squeezedIcons };
 
-    // Elements reaching past an edge that no ancestor inside the viewport clips (a table's own
-    // scroll box may hold a wider table), furthest first.
-    const clippedByAncestor = (element: Element) => {
-      for (
-        let parent = element.parentElement;
-        parent && parent !== document.body;
-        parent = parent.parentElement
-      ) {
-        if (getComputedStyle(parent).overflowX === "visible") continue;
-        const box = parent.getBoundingClientRect();
-        if (box.right <= innerWidth + 0.5 && box.left >= -0.5) return true;
+    // Elements reaching past the right edge that no box inside the viewport clips (a table's own
+    // scroll box may hold a wider table), furthest first. A box clips what lies in its containing
+    // block chain: an absolutely positioned element (visually hidden text) escapes every
+    // overflow box between it and its nearest positioned ancestor. Fixed elements never scroll.
+    const clips = (box: Element) => {
+      const style = getComputedStyle(box);
+      return (
+        style.overflowX !== "visible" ||
+        /paint|content|strict/.test(style.contain) ||
+        style.contentVisibility === "auto"
+      );
+    };
+    const containingBlock = (element: Element): Element | null => {
+      const { position } = getComputedStyle(element);
+      if (position !== "absolute") return element.parentElement;
+      let parent = element.parentElement;
+      while (parent && parent !== document.body && getComputedStyle(parent).position === "static") {
+        parent = parent.parentElement;
+      }
+      return parent;
+    };
+    const clippedInside = (element: Element) => {
+      for (let box = containingBlock(element); box && box !== document.body; box = containingBlock(box)) {
+        if (clips(box) && box.getBoundingClientRect().right <= innerWidth + 0.5) return true;
       }
       return false;
     };
     const offenders: { element: Element; overflow: number }[] = [];
     for (const element of document.body.querySelectorAll("*")) {
-      if (!visible(element)) continue;
+      if (!visible(element) || getComputedStyle(element).position === "fixed") continue;
       const rect = element.getBoundingClientRect();
-      // its box, or (overflow visible) its content, such as a long word in a heading
-      const contentRight =
-        getComputedStyle(element).overflowX === "visible" ? rect.left + element.scrollWidth : rect.right;
-      const overflow = Math.max(rect.right - innerWidth, contentRight - innerWidth, -rect.left);
-      if (overflow > 0.5 && !clippedByAncestor(element)) offenders.push({ element, overflow });
+      // its box, or (when it does not clip) its content, such as a long word in a heading
+      const contentRight = clips(element) ? rect.right : rect.left + element.scrollWidth;
+      const overflow = Math.max(rect.right, contentRight) - innerWidth;
+      if (overflow > 0.5 && !clippedInside(element)) offenders.push({ element, overflow });
     }
     if (offenders.length === 0) {
       return {
@@ -115,7 +127,7 @@ function measure(page: Page): Promise<Overflow> {
     return {
       innerWidth,
       scrollWidth,
-      offender: inner === outer ? describe(outer) : `${describe(outer)}, innermost ${describe(inner)}`,
+      offender: inner === outer ? describe(outer) : `${describe(inner)}, inside ${describe(outer)}`,
       squeezedIcons,
     };
   });
