@@ -14,7 +14,7 @@ function guarded() {
   return app;
 }
 
-const post = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+const post = (path: string, init: RequestInit = {}) =>
   guarded().request(`http://shop.test${path}`, { method: "POST", ...init });
 
 /** A body that never ends: a server that waited to read it would never answer. */
@@ -51,15 +51,18 @@ describe("request guard: methods", () => {
     expect(response.status).toBe(200);
   });
 
-  it.each(["DELETE", "PUT", "PATCH", "OPTIONS", "PROPFIND"])("answers %s with 405 and Allow", async (method) => {
-    const response = await guarded().request("http://shop.test/contact", {
-      method,
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: method === "OPTIONS" ? undefined : "name=x",
-    });
-    expect(response.status).toBe(405);
-    expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
-  });
+  it.each(["DELETE", "PUT", "PATCH", "OPTIONS", "PROPFIND"])(
+    "answers %s with 405 and Allow",
+    async (method) => {
+      const response = await guarded().request("http://shop.test/contact", {
+        method,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: method === "OPTIONS" ? undefined : "name=x",
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
+    },
+  );
 });
 
 describe("request guard: only forms are posted", () => {
@@ -131,27 +134,30 @@ describe("request guard: body limits per route family", () => {
     { path: "/admin/orders/CW-0000000000", bytes: 64 * 1024 },
   ];
 
-  it.each(families)("$path: a declared size over $bytes bytes is refused with 413 before the body is read", async ({
-    path,
-    bytes,
-  }) => {
-    const response = await post(path, {
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(bytes + 1) },
-      body: endlessBody(),
-      duplex: "half",
-    } as RequestInit);
-    expect(response.status).toBe(413);
-    expect(await response.text()).toMatch(/^Request too large: .* at most \d+ KB\.$/);
-  });
+  it.each(families)(
+    "$path: a declared size over $bytes bytes is refused with 413 before the body is read",
+    async ({ path, bytes }) => {
+      const response = await post(path, {
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(bytes + 1) },
+        body: endlessBody(),
+        duplex: "half",
+      } as RequestInit);
+      expect(response.status).toBe(413);
+      expect(await response.text()).toMatch(/^Request too large: .* at most \d+ KB\.$/);
+    },
+  );
 
-  it.each(families)("$path: a chunked body over $bytes bytes is cut off with 413", async ({ path, bytes }) => {
-    const response = await post(path, {
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: chunkedBody(bytes + 8192),
-      duplex: "half",
-    } as RequestInit);
-    expect(response.status).toBe(413);
-  });
+  it.each(families)(
+    "$path: a chunked body over $bytes bytes is cut off with 413",
+    async ({ path, bytes }) => {
+      const response = await post(path, {
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: chunkedBody(bytes + 8192),
+        duplex: "half",
+      } as RequestInit);
+      expect(response.status).toBe(413);
+    },
+  );
 
   it.each(families)("$path: a form of exactly $bytes bytes gets through", async ({ path, bytes }) => {
     const body = `f=${"a".repeat(bytes - 2)}`;
@@ -168,7 +174,10 @@ describe("request guard: body limits per route family", () => {
       const rule = bodyLimitFor(path);
       expect(rule.streamed).toBe(true);
       const over = await post(path, {
-        headers: { "Content-Type": "multipart/form-data; boundary=b", "Content-Length": String(rule.bytes + 1) },
+        headers: {
+          "Content-Type": "multipart/form-data; boundary=b",
+          "Content-Length": String(rule.bytes + 1),
+        },
         body: endlessBody(),
         duplex: "half",
       } as RequestInit);
@@ -183,7 +192,10 @@ describe("request guard: body limits per route family", () => {
     expect(pagePathOf("/_root.data")).toBe("/");
     expect(bodyLimitFor("/contact.data")).toBe(bodyLimitFor("/contact"));
     const response = await post("/cart.data", {
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(16 * 1024 + 1) },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Length": String(16 * 1024 + 1),
+      },
       body: endlessBody(),
       duplex: "half",
     } as RequestInit);
