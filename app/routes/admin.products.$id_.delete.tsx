@@ -1,8 +1,9 @@
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { getDb, getServices } from "../db/client.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/admin/product-form.ts";
 import { deleteProduct, getAdminProduct } from "../domain/admin/products.server.ts";
+import { CONFIRM_FIELD, CONFIRM_VALUE, isConfirmed } from "../lib/confirm.ts";
 import { requireAdmin } from "../services/auth/session.server.ts";
 import { logger } from "../services/logger.server.ts";
 import { redirectWithToast } from "../services/toast.server.ts";
@@ -26,6 +27,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   const fail = () =>
     redirectWithToast("/admin", { type: "error", message: PRODUCT_FORM_MESSAGES.deleteFailed });
   if (!id) return fail();
+  // a post that was not confirmed (an old page, a replayed request) lands on the question instead
+  const form = await request.formData();
+  if (!isConfirmed(form)) return redirect(`/admin/products/${id}/delete`, 303);
   try {
     const { db, files } = await getServices();
     const result = await deleteProduct({ db, files }, { id, actor: { id: admin.id, email: admin.email } });
@@ -51,6 +55,7 @@ export default function ConfirmDelete({ loaderData }: Route.ComponentProps) {
       <div className="mt-6 flex gap-3">
         <Form method="post">
           <input type="hidden" name="intent" value="delete" />
+          <input type="hidden" name={CONFIRM_FIELD} value={CONFIRM_VALUE} />
           <button
             type="submit"
             className="rounded-lg bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800"

@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import type { Route } from "./+types/admin_.products._index";
 
 /**
@@ -7,5 +8,6 @@ import type { Route } from "./+types/admin_.products._index";
  * the admin layout, so it answers at once; /admin itself checks who is asking.
  */
 export function loader({ request }: Route.LoaderArgs) {
-  return redirect(`/admin${new URL(request.url).search}`, 308);
+  // a query too long to carry back is dropped (the Location header stays short)
+  return redirect(safeRedirectPath(`/admin${new URL(request.url).search}`, "/admin"), 308);
 }

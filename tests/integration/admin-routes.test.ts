@@ -71,7 +71,7 @@ async function call(pattern: string, kind: "loader" | "action", cookie: string) 
   const module = await modules[pattern]!();
   return routeStatus(module, kind, `${ORIGIN}${pathOf(pattern)}`, {
     cookie,
-    fields: kind === "action" ? { intent: "delete", to: "cancelled" } : undefined,
+    fields: kind === "action" ? { intent: "delete", to: "cancelled", confirm: "yes" } : undefined,
     params: { id: String(productId), number: orderNumber },
   });
 }
@@ -120,6 +120,18 @@ describe("admin routes", () => {
       if (outcome === null) continue;
       expect(outcome, pattern).toMatchObject({ status: 200 });
     }
+  });
+
+  it("an admin's delete that was not confirmed lands on the question and deletes nothing", async () => {
+    const module = await modules["/admin/products/:id/delete"]!();
+    const outcome = await routeStatus(module, "action", `${ORIGIN}${pathOf("/admin/products/:id/delete")}`, {
+      cookie: adminCookie,
+      fields: { intent: "delete" },
+      params: { id: String(productId) },
+    });
+    expect(outcome).toMatchObject({ status: 303, location: `/admin/products/${productId}/delete` });
+    const row = await db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
+    expect(row).toBeDefined();
   });
 
   it("an admin's delete answers with the spec's toast and removes the product from the shop", async () => {
@@ -185,6 +197,10 @@ describe("/admin/products, moved to /admin", () => {
         await routeStatus(module, "loader", `${ORIGIN}/admin/products?search=desk+lamp&page=2`, { cookie }),
       ).toEqual({ status: 308, location: "/admin?search=desk+lamp&page=2" });
     }
+    // a padded query is not copied into the Location header
+    expect(
+      await routeStatus(module, "loader", `${ORIGIN}/admin/products?search=${"a".repeat(8_000)}`, {}),
+    ).toEqual({ status: 308, location: "/admin" });
   });
 
   it("the product list itself is /admin: an admin gets the products with their stock", async () => {

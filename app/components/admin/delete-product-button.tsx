@@ -1,5 +1,6 @@
 import { Form, useSubmit } from "react-router";
 import { PRODUCT_FORM_MESSAGES } from "../../domain/admin/product-form.ts";
+import { CONFIRM_FIELD, CONFIRM_VALUE } from "../../lib/confirm.ts";
 
 /**
  * Delete with a confirm step. Without JavaScript the button opens the confirmation page
@@ -16,7 +17,7 @@ export function DeleteProductButton({ productId, productName }: { productId: num
       onSubmit={(event) => {
         event.preventDefault();
         if (window.confirm(PRODUCT_FORM_MESSAGES.deleteConfirm)) {
-          submit({ intent: "delete" }, { method: "post", action });
+          submit({ intent: "delete", [CONFIRM_FIELD]: CONFIRM_VALUE }, { method: "post", action });
         }
       }}
     >
