@@ -1,5 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -41,13 +50,99 @@ export interface TestDatabase {
   destroy(): Promise<void>;
 }
 
+/**
+ * Migrations run once per run of the suite, not once per test database: the first test to ask
+ * migrates a template (a SQLite file, a PostgreSQL database), and every test database is a copy of
+ * it (`copyFileSync`; `create database … template …`). A template is named after a hash of the
+ * migrations and the migrator, so changing either makes a new one; forks race harmlessly (a SQLite
+ * template appears by rename, a PostgreSQL one is made under an advisory lock).
+ */
+const MIGRATIONS_HASH = (() => {
+  const hash = createHash("sha256");
+  const root = join(import.meta.dirname, "../app/db");
+  for (const file of [
+    "migrate.server.ts",
+    ...readdirSync(join(root, "migrations"))
+      .sort()
+      .map((f) => `migrations/${f}`),
+  ]) {
+    hash.update(file).update(readFileSync(join(root, file)));
+  }
+  return hash.digest("hex").slice(0, 16);
+})();
+
+const TEMPLATE_DIR = join(tmpdir(), "cartwheel-test-templates");
+let sqliteTemplate: Promise<string> | undefined;
+
+function sqliteTemplateFile(): Promise<string> {
+  sqliteTemplate ??= (async () => {
+    const file = join(TEMPLATE_DIR, `${MIGRATIONS_HASH}.db`);
+    if (existsSync(file)) return file;
+    mkdirSync(TEMPLATE_DIR, { recursive: true });
+    const scratch = `${file}.${randomBytes(6).toString("hex")}`;
+    const db = createDatabase(`file:${scratch}`);
+    await migrateToLatest(db);
+    await db.destroy(); // closing checkpoints the WAL into the file
+    renameSync(scratch, file);
+    return file;
+  })();
+  return sqliteTemplate;
+}
+
+let postgresTemplate: Promise<string> | undefined;
+
+function postgresTemplateName(): Promise<string> {
+  postgresTemplate ??= (async () => {
+    const name = `cartwheel_template_${MIGRATIONS_HASH}`;
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query("select pg_advisory_lock(hashtext('cartwheel_test_template'))");
+      const { rowCount } = await admin.query("select 1 from pg_database where datname = $1", [name]);
+      if (!rowCount) {
+        const scratch = `${name}_${randomBytes(4).toString("hex")}`;
+        await admin.query(`create database ${scratch}`);
+        const url = new URL(POSTGRES_ADMIN_URL);
+        url.pathname = `/${scratch}`;
+        const db = createDatabase(url.toString(), { poolSize: 1 });
+        await migrateToLatest(db);
+        await db.destroy();
+        await waitUntilUnused(admin, scratch);
+        await admin.query(`alter database ${scratch} rename to ${name}`);
+        // templates of other migration sets (older checkouts) are dropped once nobody uses them
+        const { rows } = await admin.query(
+          "select datname from pg_database where datname like 'cartwheel\\_template\\_%' and datname <> $1",
+          [name],
+        );
+        for (const row of rows) await admin.query(`drop database if exists ${row.datname} with (force)`);
+      }
+    } finally {
+      await admin.query("select pg_advisory_unlock(hashtext('cartwheel_test_template'))").catch(() => {});
+      await admin.end();
+    }
+    return name;
+  })();
+  return postgresTemplate;
+}
+
+/** pool.end() resolves before its sockets have closed: wait until the server saw them go. */
+async function waitUntilUnused(admin: pg.Client, name: string) {
+  for (let waited = 0; waited < 5000; waited += 20) {
+    const { rows } = await admin.query("select count(*)::int as n from pg_stat_activity where datname = $1", [
+      name,
+    ]);
+    if (rows[0].n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A fresh, migrated database of its own (a temp SQLite file, or a new PostgreSQL database). */
 export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "cartwheel-test-"));
   if (engine === "sqlite") {
     const url = `file:${join(dir, "test.db")}`;
+    copyFileSync(await sqliteTemplateFile(), join(dir, "test.db"));
     const db = createDatabase(url);
-    await migrateToLatest(db);
     return {
       db,
       url,
@@ -59,15 +154,15 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       },
     };
   }
+  const template = await postgresTemplateName();
   const name = `cartwheel_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name} template ${template}`);
   await admin.end();
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   const db = createDatabase(url.toString(), { poolSize: 20 });
-  await migrateToLatest(db);
   return {
     db,
     url: url.toString(),
@@ -77,16 +172,9 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       await db.destroy();
       const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await client.connect();
-      // pool.end() resolves before its sockets have closed; dropping "with (force)" while they
-      // are still open kills them mid-goodbye and their clients raise an uncaught 57P01 error.
-      for (let waited = 0; waited < 5000; waited += 20) {
-        const { rows } = await client.query(
-          "select count(*)::int as n from pg_stat_activity where datname = $1",
-          [name],
-        );
-        if (rows[0].n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      // dropping "with (force)" while the pool's sockets are still open kills them mid-goodbye
+      // and their clients raise an uncaught 57P01 error
+      await waitUntilUnused(client, name);
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
       rmSync(dir, { recursive: true, force: true });

@@ -67,7 +67,13 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           Add Product
         </Link>
       </div>
-      <Form method="get" action="/admin" role="search" className="mt-4 flex max-w-xl gap-2">
+      <Form
+        method="get"
+        action="/admin"
+        role="search"
+        aria-label="Product search"
+        className="mt-4 flex max-w-xl gap-2"
+      >
         <label htmlFor="admin-product-search" className="sr-only">
           Search products
         </label>

@@ -1,16 +1,13 @@
-import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
 import { readOutbox } from "../helpers/outbox.ts";
 import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
-import { closeShopDatabase, createTestProduct, removeTestProducts } from "./shop-helpers.ts";
+import { closeShopDatabase, createTestProduct, removeTestProducts, shopMailDir } from "./shop-helpers.ts";
 
 /**
  * Accounts in the browser: register, the header's name, sign out, sign in (wrong password
  * first), forgot/reset password with the link from the outbox, the guest cart joining the
  * account, and the same sign-in without JavaScript.
  */
-const DATA_DIR = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
-const MAIL_DIR = resolve(import.meta.dirname, "../..", DATA_DIR, "mail");
 const uniqueEmail = (label: string) =>
   `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
@@ -112,7 +109,7 @@ test.describe("accounts", () => {
 
     let link = "";
     await expect(async () => {
-      const mail = (await readOutbox(MAIL_DIR)).filter((m) => m.to.toLowerCase().includes(email));
+      const mail = (await readOutbox(shopMailDir())).filter((m) => m.to.toLowerCase().includes(email));
       link = mail.at(-1)?.text.match(/https?:\/\/\S+\/reset-password\?token=\S+/)?.[0] ?? "";
       expect(link).not.toBe("");
     }).toPass();
@@ -188,7 +185,7 @@ test.describe("accounts", () => {
 
     let link = "";
     await expect(async () => {
-      const mail = (await readOutbox(MAIL_DIR)).filter((m) => m.to.toLowerCase().includes(newEmail));
+      const mail = (await readOutbox(shopMailDir())).filter((m) => m.to.toLowerCase().includes(newEmail));
       link = mail.at(-1)?.text.match(/https?:\/\/\S+\/account\/confirm-email\?token=\S+/)?.[0] ?? "";
       expect(link).not.toBe("");
     }).toPass();

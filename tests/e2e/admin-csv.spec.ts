@@ -1,19 +1,17 @@
-import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
 import { createDatabase } from "../../app/db/database.server.ts";
 import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
+import { shopDatabaseUrl } from "./shop-env.ts";
 
 /**
  * Products CSV in the admin area: the export downloads every product, an import with a bad row
  * lists the problems by line and imports nothing, a good one creates the product in the shop.
  */
 const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
-// The e2e server's database (playwright.config.ts gives it this data directory).
-const DATA_DIR = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
 
 /** The imported product goes again at the end: other spec files count the catalogue. */
 async function removeProduct(slug: string) {
-  const db = createDatabase(`file:${resolve(import.meta.dirname, "../..", DATA_DIR, "cartwheel.db")}`);
+  const db = createDatabase(shopDatabaseUrl());
   try {
     await db.deleteFrom("products").where("slug", "=", slug).execute();
   } finally {

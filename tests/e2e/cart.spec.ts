@@ -1,8 +1,8 @@
-import { resolve } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { expect, test, visit, waitForHydration } from "./fixtures.ts";
+import { shopDatabaseUrl } from "./shop-env.ts";
 
 /**
  * The server-side cart: adding from cards and the product page, the cart page's steppers,
@@ -17,10 +17,9 @@ const CHAIR = { name: "Nordhaus Oak Lounge Chair", slug: "nordhaus-oak-lounge-ch
 const WATCH = { name: "Veltro Classic Leather Watch", slug: "veltro-classic-leather-watch" };
 
 // The database the e2e server uses (playwright.config.ts gives it the same data directory).
-const DATA_DIR = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
 let shopDb: Database | undefined;
 function db(): Database {
-  shopDb ??= createDatabase(`file:${resolve(import.meta.dirname, "../..", DATA_DIR, "cartwheel.db")}`);
+  shopDb ??= createDatabase(shopDatabaseUrl());
   return shopDb;
 }
 test.afterAll(async () => {

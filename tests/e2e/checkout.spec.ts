@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { insertProduct } from "../helpers/catalog.ts";
@@ -11,6 +10,7 @@ import {
   visit,
   waitForHydration,
 } from "./fixtures.ts";
+import { shopDatabaseUrl, shopMailDir } from "./shop-env.ts";
 
 /**
  * The four-step guest checkout (shipping, payment, review, confirmation) from a product page to
@@ -19,12 +19,9 @@ import {
  */
 
 // The database and outbox the e2e server uses (playwright.config.ts gives it the same data directory).
-const DATA_DIR = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
-const ROOT = resolve(import.meta.dirname, "../..");
-const MAIL_DIR = resolve(ROOT, DATA_DIR, "mail");
 let shopDb: Database | undefined;
 function db(): Database {
-  shopDb ??= createDatabase(`file:${resolve(ROOT, DATA_DIR, "cartwheel.db")}`);
+  shopDb ??= createDatabase(shopDatabaseUrl());
   return shopDb;
 }
 test.afterAll(async () => {
@@ -148,9 +145,11 @@ function deliveryPattern(days: number, before: Date): RegExp {
 
 async function expectInOutbox(email: string, orderNumber: string) {
   await expect
-    .poll(async () => (await readOutbox(MAIL_DIR)).filter((m) => m.to.includes(email)).map((m) => m.subject))
+    .poll(async () =>
+      (await readOutbox(shopMailDir())).filter((m) => m.to.includes(email)).map((m) => m.subject),
+    )
     .toEqual([expect.stringContaining(orderNumber)]);
-  const [message] = (await readOutbox(MAIL_DIR)).filter((m) => m.to.includes(email));
+  const [message] = (await readOutbox(shopMailDir())).filter((m) => m.to.includes(email));
   expect(message?.text).toContain(`Order number: ${orderNumber}`);
 }
 

@@ -1,8 +1,10 @@
+import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Locator, Page } from "@playwright/test";
 import { DEMO_PRODUCTS } from "../../app/db/seed/demo-catalog.ts";
 import { CATEGORY_TREE } from "../../app/lib/catalog-constants.ts";
 import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
+import { shopDataDir } from "./shop-env.ts";
 
 const HELP_PAGES = [
   { path: "/help/shipping", h1: "Shipping Information", nav: "Shipping" },
@@ -154,10 +156,9 @@ test.describe("help pages", () => {
   });
 });
 
-/** Reads the contact messages the test server stored (its database file is set by playwright.config.ts). */
+/** Reads the contact messages this worker's shop stored (fixtures.ts). */
 function storedMessages(subject: string) {
-  const dataDir = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
-  const db = new DatabaseSync(`${dataDir}/cartwheel.db`, { readOnly: true });
+  const db = new DatabaseSync(join(shopDataDir(), "cartwheel.db"), { readOnly: true });
   try {
     return db
       .prepare("select name, email, subject, message from contact_messages where subject = ?")

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
 
 /**
  * A shopper who closes the tab (or a client that drops the connection) while a page streams must

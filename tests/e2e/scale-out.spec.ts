@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { type ShopServer, startShop } from "../../bench/lib/shop.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { expect, test, visit } from "./fixtures.ts";
+import { E2E_BUILD_DIR, ROOT } from "./shop-env.ts";
 
 /**
  * Scaling out (architecture: "N identical app processes behind any load balancer, PostgreSQL,
@@ -14,8 +15,6 @@ import { expect, test, visit } from "./fixtures.ts";
  * — cart, checkout, order tracking, pages hydrating and navigating — and a rate limit must work as
  * on one process.
  */
-const ROOT = resolve(import.meta.dirname, "../..");
-const BUILD_DIR = resolve(ROOT, process.env.BUILD_DIR ?? "test-results/e2e-build");
 const PRODUCT = { slug: "kestrel-x12-smartphone", name: "Kestrel X12 Smartphone" };
 
 let database: TestDatabase | undefined;
@@ -78,7 +77,7 @@ test.beforeAll(async () => {
   };
   // both at once on the empty catalogue: the seed's lock makes them take turns
   shops = await Promise.all(
-    ["a", "b"].map((name) => startShop(ROOT, BUILD_DIR, join(shared, `process-${name}`), [], env)),
+    ["a", "b"].map((name) => startShop(ROOT, E2E_BUILD_DIR, join(shared, `process-${name}`), [], env)),
   );
   ports.push(...shops.map((shop) => shop.port));
 });

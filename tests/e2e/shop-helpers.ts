@@ -3,19 +3,19 @@
  * database (playwright.config.ts gives it the same data directory), products of a test's own,
  * registering and signing in through the UI, and the toast stack.
  */
-import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import type { NewProduct } from "../../app/db/schema.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { expect, visit } from "./fixtures.ts";
+import { shopDatabaseUrl } from "./shop-env.ts";
 
-const DATA_DIR = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
-const ROOT = resolve(import.meta.dirname, "../..");
+export { shopDataDir, shopMailDir } from "./shop-env.ts";
 
 let shopDb: Database | undefined;
+/** This worker's shop database (fixtures.ts gives every worker a shop of its own). */
 export function shopDatabase(): Database {
-  shopDb ??= createDatabase(`file:${resolve(ROOT, DATA_DIR, "cartwheel.db")}`);
+  shopDb ??= createDatabase(shopDatabaseUrl());
   return shopDb;
 }
 export async function closeShopDatabase() {
