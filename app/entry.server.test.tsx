@@ -4,7 +4,7 @@ import handleRequest from "./entry.server.tsx";
 import { requestInfoContext } from "./lib/request-context.ts";
 
 // The stylesheet vanished (a concurrent build removed it): inlineCss throws before the render starts.
-vi.mock("./services/inline-css.server.ts", () => ({
+vi.mock("./http/inline-css.server.ts", () => ({
   inlineCss: () => {
     throw new Error("ENOENT: no such file or directory, open 'build/client/assets/app.css'");
   },

@@ -10,19 +10,19 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
+import { logger } from "./adapters/logger.server.ts";
 import { InlineCssProvider } from "./components/document-styles.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
+import { inlineCss } from "./http/inline-css.server.ts";
+import { deferHydrationStream } from "./infra/deferred-hydration.server.ts";
 import { requestInfoContext } from "./lib/request-context.ts";
-import { deferHydrationStream } from "./services/deferred-hydration.server.ts";
-import { inlineCss } from "./services/inline-css.server.ts";
-import { logger } from "./services/logger.server.ts";
 
+export { setMailWorker } from "./adapters/mail/mailer.server.ts";
 // The HTTP server (server/) reaches the app's single copy of these through the build's entry module.
-export { closeServices, dataStamp, getServices, setSearchIndexWorker } from "./db/client.server.ts";
+export { closeServices, dataStamp, getServices, setSearchIndexWorker } from "./composition.server.ts";
 export { checkHealth } from "./domain/health.server.ts";
+export { startBackgroundJobs } from "./jobs/background-jobs.server.ts";
 export { requestInfoContext } from "./lib/request-context.ts";
-export { startBackgroundJobs } from "./services/background-jobs.server.ts";
-export { setMailWorker } from "./services/mailer.server.ts";
 
 export const streamTimeout = 5_000;
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { parseFileStoreUrl } from "./services/file-store-url.ts";
+import { parseFileStoreUrl } from "./adapters/files/file-store-url.ts";
 
 const urlOf = (schemes: string[], example: string) =>
   z

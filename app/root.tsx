@@ -10,24 +10,26 @@ import {
   useSearchParams,
 } from "react-router";
 import type { Route } from "./+types/root";
+import { getSessionUser } from "./adapters/auth/session.server.ts";
 import { DocumentStyles } from "./components/document-styles.tsx";
 import { Footer } from "./components/footer.tsx";
 import { Header } from "./components/header.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { NotFoundPage } from "./components/not-found-page.tsx";
 import { ToastProvider } from "./components/toasts.tsx";
-import { getDb } from "./db/client.server.ts";
+import { getDb, provideServices } from "./composition.server.ts";
 import { claimGuestCart, findCartId } from "./domain/cart/cart-owner.server.ts";
 import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
 import { listWishlistProductIds } from "./domain/wishlist/wishlist.server.ts";
 import { getEnv } from "./env.server.ts";
-import { getSessionUser } from "./services/auth/session.server.ts";
-import { cartOwnerFor, clearCartCookie, readCartId } from "./services/cart-session.server.ts";
-import { getToast } from "./services/toast.server.ts";
+import { cartOwnerFor, clearCartCookie, readCartId } from "./http/cart-session.server.ts";
+import { getToast } from "./http/toast.server.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+export const middleware: Route.MiddlewareFunction[] = [provideServices];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const env = getEnv();

@@ -3,15 +3,15 @@ import { readFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
+import { createAuth } from "../app/adapters/auth/auth.server.ts";
+import { createFileStore } from "../app/adapters/files/file-store.server.ts";
 import { createDatabase } from "../app/db/database.server.ts";
 import { migrateToLatest } from "../app/db/migrate.server.ts";
 import { seedDemoCatalog } from "../app/db/seed/seed.server.ts";
 import { generateSyntheticCatalog } from "../app/db/seed/synthetic-catalog.ts";
 import { createOrUpdateUser } from "../app/domain/accounts/users.server.ts";
-import { exportProductsCsv, importProductsCsv } from "../app/domain/catalog-admin/products-csv.server.ts";
+import { exportProductsCsv, importProductsCsv } from "../app/domain/catalog/admin/products-csv.server.ts";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
-import { createAuth } from "../app/services/auth/auth.server.ts";
-import { createFileStore } from "../app/services/file-store.server.ts";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedCategories } from "../app/db/seed/seed.server.ts";
-import { PRODUCT_CSV_COLUMNS } from "../app/domain/catalog-admin/products-csv.ts";
+import { PRODUCT_CSV_COLUMNS } from "../app/domain/catalog/admin/products-csv.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../tests/db-utils.ts";
 import { insertProduct } from "../tests/helpers/catalog.ts";
 

@@ -1,6 +1,6 @@
 import type { RouterContext } from "react-router";
+import type { FileStore } from "../app/adapters/files/file-store.ts";
 import type { RequestInfo } from "../app/lib/request-context.ts";
-import type { FileStore } from "../app/services/file-store.server.ts";
 
 /**
  * What the server uses from the app build (app/entry.server.tsx re-exports these), so the

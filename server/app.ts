@@ -6,8 +6,8 @@ import { requestId } from "hono/request-id";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { Logger } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { PageCache, withSharedCacheRules } from "../app/infra/page-cache.server.ts";
 import type { AppEntry } from "./app-entry.ts";
-import { PageCache, withSharedCacheRules } from "./page-cache.ts";
 import { requestGuard } from "./request-guard.ts";
 
 export interface ServerAppOptions {

@@ -24,8 +24,8 @@ async function main() {
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
   const entry = build.entry.module as unknown as AppEntry;
   // the search index's and the mail's worker threads run the app's source file (Node strips its types)
-  entry.setSearchIndexWorker(new URL("../app/domain/catalog/search-index-worker.ts", import.meta.url));
-  entry.setMailWorker(new URL("../app/services/mail-worker.ts", import.meta.url));
+  entry.setSearchIndexWorker(new URL("../app/infra/search-index/search-index-worker.ts", import.meta.url));
+  entry.setMailWorker(new URL("../app/adapters/mail/mail-worker.ts", import.meta.url));
   await entry.getServices(); // migrate, and seed an empty catalogue, before accepting traffic
   const stopBackgroundJobs = entry.startBackgroundJobs();
 

@@ -1,9 +1,19 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { useEffect, useRef } from "react";
 import { useFetcher, useLocation } from "react-router";
 
+/** What /newsletter answers to a refused sign-up: Conform's submission result. */
 export interface NewsletterActionData {
-  error: string;
-  email: string;
+  result: SubmissionResult;
+}
+
+/**
+ * The message of a refused sign-up: the address's own error, else the form's (rate limit). This
+ * form is on every page, so it reads the submission result without Conform's client library
+ * (decision 017: the first-load JavaScript budget).
+ */
+export function formMessage(result: SubmissionResult): string | undefined {
+  return result.error?.email?.[0] ?? result.error?.[""]?.[0];
 }
 
 /**
@@ -15,7 +25,7 @@ export function NewsletterForm({ id, tone = "light" }: { id: string; tone?: "lig
   const location = useLocation();
   const formRef = useRef<HTMLFormElement>(null);
   const busy = fetcher.state !== "idle";
-  const error = fetcher.data?.error;
+  const error = fetcher.data ? formMessage(fetcher.data.result) : undefined;
   const errorId = `${id}-error`;
 
   useEffect(() => {

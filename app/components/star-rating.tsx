@@ -1,4 +1,4 @@
-import { formatCount } from "../lib/format.ts";
+import { formatCount } from "../infra/format.ts";
 
 /** Five stars filled to the rating (one element, no per-star SVG), with the number for screen readers. */
 export function StarRating({ rating, reviewCount }: { rating: number; reviewCount?: number }) {

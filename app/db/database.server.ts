@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect } from "kysely";
 import pg from "pg";
+import { createNodeSqliteDialect } from "../infra/sqlite-dialect.server.ts";
 import type { DB } from "./schema.ts";
-import { createNodeSqliteDialect } from "./sqlite-dialect.server.ts";
 
 export type Database = Kysely<DB>;
 export type Engine = "sqlite" | "postgres";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 
 /** Liveness and readiness in one: the process answers and the database does too. */
 export async function checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }> {

@@ -1,5 +1,5 @@
 /** Estimated delivery (spec §9): order day + 5 days standard, + 2 days express. */
-import { formatLongDateWithWeekday } from "./format.ts";
+import { formatLongDateWithWeekday } from "../infra/format.ts";
 import { SHIPPING_METHODS, type ShippingMethod } from "./pricing.ts";
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 /** Money is integer cents everywhere; these are the only conversions. */
-import { groupThousands } from "./format.ts";
+import { groupThousands } from "../infra/format.ts";
 
 /** "129.99" or 129.99 → 12999. Throws on anything that is not a non-negative amount. */
 export function toCents(amount: string | number): number {

@@ -2,7 +2,7 @@ import { BadgePercent, RotateCcw, ShieldCheck, Truck } from "lucide-react";
 import { Link } from "react-router";
 import { NewsletterForm } from "../components/newsletter-form.tsx";
 import { ProductGrid } from "../components/product-card.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import { getHomeSections } from "../domain/catalog/home-sections.server.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { CATEGORY_TILES, productsUrl } from "../lib/catalog-constants.ts";

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
-import { getDb } from "../db/client.server.ts";
+import { requireUser } from "../adapters/auth/session.server.ts";
+import { getDb } from "../composition.server.ts";
 import { findDefaultAddress, listUserOrders } from "../domain/accounts/account-overview.server.ts";
 import { countryName } from "../domain/checkout/shipping-form.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { formatCents } from "../lib/money.ts";
-import { requireUser } from "../services/auth/session.server.ts";
 import type { Route } from "./+types/account._index";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,6 +1,7 @@
 import { data, Form, Link } from "react-router";
+import { requireUser } from "../adapters/auth/session.server.ts";
 import { AddressForm } from "../components/account/address-form.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import {
   ADDRESS_MESSAGES,
   type AddressDetails,
@@ -14,9 +15,8 @@ import {
   validateAddress,
 } from "../domain/accounts/addresses.server.ts";
 import { countryName } from "../domain/checkout/shipping-form.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { requireUser } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/account.addresses";
 
 const PATH = "/account/addresses";

@@ -1,10 +1,10 @@
 import { data, redirect } from "react-router";
+import { requireUser } from "../adapters/auth/session.server.ts";
 import { NameForm } from "../components/account/name-form.tsx";
-import { getAuth } from "../db/client.server.ts";
+import { getAuth } from "../composition.server.ts";
 import { changeName, SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
+import { createToastHeaders } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { requireUser } from "../services/auth/session.server.ts";
-import { createToastHeaders } from "../services/toast.server.ts";
 import type { Route } from "./+types/account.edit-profile";
 
 const PATH = "/account/edit-profile";

@@ -1,9 +1,9 @@
 import { data } from "react-router";
+import { requireUser } from "../adapters/auth/session.server.ts";
 import { OrderDetails } from "../components/account/order-details.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import { getUserOrder } from "../domain/accounts/account-orders.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { requireUser } from "../services/auth/session.server.ts";
 import type { Route } from "./+types/account.orders.$number";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => {

@@ -1,12 +1,12 @@
 import { data, Link } from "react-router";
+import { requireUser } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import { listOrdersPage } from "../domain/accounts/account-orders.server.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { formatCents } from "../lib/money.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { requireUser } from "../services/auth/session.server.ts";
 import type { Route } from "./+types/account.orders._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => {

@@ -1,14 +1,14 @@
 import { CreditCard } from "lucide-react";
 import { data, Form } from "react-router";
-import { getDb } from "../db/client.server.ts";
+import { requireUser } from "../adapters/auth/session.server.ts";
+import { getDb } from "../composition.server.ts";
 import {
   listSavedCards,
   PAYMENT_METHOD_MESSAGES,
   removeSavedCard,
 } from "../domain/accounts/payment-methods.server.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { requireUser } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/account.payment-methods";
 
 const PATH = "/account/payment-methods";

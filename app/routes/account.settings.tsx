@@ -1,7 +1,9 @@
 import { data, redirect } from "react-router";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../adapters/auth/auth.server.ts";
+import { requireUser } from "../adapters/auth/session.server.ts";
 import { NameForm } from "../components/account/name-form.tsx";
 import { EmailForm, PasswordForm, type SettingsFeedback } from "../components/account/settings-forms.tsx";
-import { getAuth, getDb } from "../db/client.server.ts";
+import { getAuth, getDb } from "../composition.server.ts";
 import {
   changeEmail,
   changeName,
@@ -10,10 +12,8 @@ import {
   type SettingsOutcome,
   type SettingsRefusal,
 } from "../domain/accounts/account-settings.server.ts";
+import { createToastHeaders } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../services/auth/auth.server.ts";
-import { requireUser } from "../services/auth/session.server.ts";
-import { createToastHeaders } from "../services/toast.server.ts";
 import type { Route } from "./+types/account.settings";
 
 const PATH = "/account/settings";

@@ -1,17 +1,17 @@
 import { data, Form, NavLink, Outlet, redirect, useLocation } from "react-router";
+import { getSessionUser } from "../adapters/auth/session.server.ts";
 import { AuthPanel } from "../components/account/auth-panel.tsx";
-import { getAuth, getDb } from "../db/client.server.ts";
+import { getAuth, getDb } from "../composition.server.ts";
 import { AUTH_MESSAGES, register, signIn, signOut } from "../domain/accounts/authentication.server.ts";
 import { claimGuestCart } from "../domain/cart/cart-owner.server.ts";
 import { takePendingWishlist } from "../domain/wishlist/pending-wishlist.ts";
 import { addToWishlist, WISHLIST_MESSAGES } from "../domain/wishlist/wishlist.server.ts";
+import { clearCartCookie, readCartId } from "../http/cart-session.server.ts";
+import { createToastHeaders } from "../http/toast.server.ts";
 import { pageUrl } from "../lib/page-url.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { safeRedirectPath, signInPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { getSessionUser } from "../services/auth/session.server.ts";
-import { clearCartCookie, readCartId } from "../services/cart-session.server.ts";
-import { createToastHeaders } from "../services/toast.server.ts";
 import type { Route } from "./+types/account";
 
 export const meta: Route.MetaFunction = ({ matches }) => {

@@ -1,10 +1,11 @@
 import { Heart, ShoppingCart, Trash2 } from "lucide-react";
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
+import { getSessionUser, requireUser } from "../adapters/auth/session.server.ts";
 import { Price } from "../components/price.tsx";
 import { ProductImage } from "../components/product-image.tsx";
 import { StarRating } from "../components/star-rating.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import { signInToSaveUrl } from "../domain/wishlist/pending-wishlist.ts";
 import {
   addToWishlist,
@@ -13,10 +14,9 @@ import {
   WISHLIST_MESSAGES,
   type WishlistChange,
 } from "../domain/wishlist/wishlist.server.ts";
+import { createToastHeaders, redirectWithToast } from "../http/toast.server.ts";
 import { safeRedirectPath, signInPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { getSessionUser, requireUser } from "../services/auth/session.server.ts";
-import { createToastHeaders, redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/account.wishlist";
 
 const PATH = "/account/wishlist";

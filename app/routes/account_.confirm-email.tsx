@@ -1,10 +1,10 @@
 import { data, Form, Link, redirect } from "react-router";
-import { getAuth, getDb } from "../db/client.server.ts";
+import { confirmEmailChange } from "../adapters/auth/email-change.server.ts";
+import { getSessionUser } from "../adapters/auth/session.server.ts";
+import { getAuth, getDb } from "../composition.server.ts";
 import { SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
+import { createToastHeaders } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { confirmEmailChange } from "../services/auth/email-change.server.ts";
-import { getSessionUser } from "../services/auth/session.server.ts";
-import { createToastHeaders } from "../services/toast.server.ts";
 import type { Route } from "./+types/account_.confirm-email";
 
 /**

@@ -1,4 +1,6 @@
 import { data, Form, Link } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
+import { logger } from "../adapters/logger.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
@@ -14,12 +16,10 @@ import {
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { imageUrl } from "../components/product-image.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { getDb } from "../db/client.server.ts";
-import { PRODUCT_FORM_MESSAGES } from "../domain/admin/product-form.ts";
-import { listAdminProducts } from "../domain/admin/products.server.ts";
+import { getDb } from "../composition.server.ts";
+import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
+import { listAdminProducts } from "../domain/catalog/admin/products.server.ts";
 import { formatCents } from "../lib/money.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
-import { logger } from "../services/logger.server.ts";
 import type { Route } from "./+types/admin._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Products", "/admin");

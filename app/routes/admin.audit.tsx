@@ -1,9 +1,9 @@
 import { Link } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
-import { getDb } from "../db/client.server.ts";
-import { listAuditEntries } from "../domain/admin/audit-log.server.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
+import { getDb } from "../composition.server.ts";
+import { listAuditEntries } from "../domain/audit/audit-log.server.ts";
 import type { Route } from "./+types/admin.audit";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Audit log", "/admin/audit");

@@ -1,19 +1,19 @@
 import { data, Form, Link, useNavigation } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { CouponFields } from "../components/admin/coupon-fields.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
+import { editCouponFromForm, getAdminCoupon } from "../domain/coupons/coupon-admin.server.ts";
 import {
   COUPON_FORM_MESSAGES,
   COUPON_STATE_LABELS,
   couponFormValues,
   disableQuestion,
-} from "../domain/admin/coupon-form.ts";
-import { editCouponFromForm, getAdminCoupon } from "../domain/admin/coupons.server.ts";
+} from "../domain/coupons/coupon-form.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { isConfirmed } from "../lib/confirm.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/admin.coupons.$id";
 
 export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>

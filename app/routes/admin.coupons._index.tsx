@@ -1,4 +1,5 @@
 import { data, Form, Link } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
@@ -14,19 +15,18 @@ import {
   StackedTable,
 } from "../components/admin/stacked-table.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
+import { editCouponFromForm, listAdminCoupons } from "../domain/coupons/coupon-admin.server.ts";
 import {
   COUPON_FORM_MESSAGES,
   COUPON_KIND_LABELS,
   COUPON_STATE_LABELS,
   disableQuestion,
   lastDayOfExpiry,
-} from "../domain/admin/coupon-form.ts";
-import { editCouponFromForm, listAdminCoupons } from "../domain/admin/coupons.server.ts";
+} from "../domain/coupons/coupon-form.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { isConfirmed } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/admin.coupons._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Coupons", "/admin/coupons");

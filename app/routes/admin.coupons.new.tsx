@@ -1,12 +1,12 @@
 import { data, Form, Link, useNavigation } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { CouponFields } from "../components/admin/coupon-fields.tsx";
-import { getDb } from "../db/client.server.ts";
-import { EMPTY_COUPON_FORM } from "../domain/admin/coupon-form.ts";
-import { createCouponFromForm } from "../domain/admin/coupons.server.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
+import { getDb } from "../composition.server.ts";
+import { createCouponFromForm } from "../domain/coupons/coupon-admin.server.ts";
+import { EMPTY_COUPON_FORM } from "../domain/coupons/coupon-form.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.coupons.new";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

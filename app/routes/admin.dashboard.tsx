@@ -1,8 +1,8 @@
 import { Link } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { adminMeta } from "../components/admin/admin-meta.ts";
-import { getDb } from "../db/client.server.ts";
-import { getAdminDashboard } from "../domain/admin/dashboard.server.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
+import { getDb } from "../composition.server.ts";
+import { getAdminDashboard } from "../domain/reports/dashboard.server.ts";
 import type { Route } from "./+types/admin.dashboard";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Dashboard", "/admin/dashboard");

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
-import { getDb } from "../db/client.server.ts";
-import { listLowStockProducts } from "../domain/admin/products.server.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
+import { getDb } from "../composition.server.ts";
+import { listLowStockProducts } from "../domain/catalog/admin/products.server.ts";
 import type { Route } from "./+types/admin.low-stock";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Low stock", "/admin/low-stock");

@@ -1,16 +1,16 @@
 import { data, Form, Link } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { getDb } from "../db/client.server.ts";
-import { advanceOrder, getAdminOrder } from "../domain/admin/orders.server.ts";
+import { getDb } from "../composition.server.ts";
+import { advanceOrder, getAdminOrder } from "../domain/orders/order-admin.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { isConfirmed } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/admin.orders.$number";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>

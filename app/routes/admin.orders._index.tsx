@@ -1,11 +1,11 @@
 import { Form, Link } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
-import { getDb } from "../db/client.server.ts";
-import { listAdminOrders } from "../domain/admin/orders.server.ts";
+import { getDb } from "../composition.server.ts";
+import { listAdminOrders } from "../domain/orders/order-admin.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES } from "../domain/orders/order-status.ts";
 import { formatCents } from "../lib/money.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
 import type { Route } from "./+types/admin.orders._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Orders", "/admin/orders");

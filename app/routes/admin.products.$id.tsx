@@ -1,4 +1,5 @@
 import { data, Form, Link, useNavigation } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
@@ -7,12 +8,11 @@ import { ProductFields } from "../components/admin/product-fields.tsx";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { imageUrl } from "../components/product-image.tsx";
-import { getDb, getServices } from "../db/client.server.ts";
-import { editProductFromRequest } from "../domain/admin/edit-product.server.ts";
-import type { ProductFormValues } from "../domain/admin/product-form.ts";
-import { getAdminProduct } from "../domain/admin/products.server.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
+import { getDb, getServices } from "../composition.server.ts";
+import { editProductFromRequest } from "../domain/catalog/admin/edit-product.server.ts";
+import type { ProductFormValues } from "../domain/catalog/admin/product-form.ts";
+import { getAdminProduct } from "../domain/catalog/admin/products.server.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.products.$id";
 
 export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>

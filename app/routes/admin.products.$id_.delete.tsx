@@ -1,12 +1,12 @@
 import { data, Form, Link, redirect } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
+import { logger } from "../adapters/logger.server.ts";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
-import { getDb, getServices } from "../db/client.server.ts";
-import { PRODUCT_FORM_MESSAGES } from "../domain/admin/product-form.ts";
-import { deleteProduct, getAdminProduct } from "../domain/admin/products.server.ts";
+import { getDb, getServices } from "../composition.server.ts";
+import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
+import { deleteProduct, getAdminProduct } from "../domain/catalog/admin/products.server.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_FIELD, CONFIRM_VALUE, isConfirmed } from "../lib/confirm.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
-import { logger } from "../services/logger.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/admin.products.$id_.delete";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>

@@ -1,6 +1,6 @@
-import { getDb } from "../db/client.server.ts";
-import { exportProductsCsv } from "../domain/catalog-admin/products-csv.server.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
+import { getDb } from "../composition.server.ts";
+import { exportProductsCsv } from "../domain/catalog/admin/products-csv.server.ts";
 import type { Route } from "./+types/admin.products.export[.csv]";
 
 /** Every live product as CSV (the import format), streamed in batches. */

@@ -1,10 +1,10 @@
 import { data, Form, useNavigation } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
-import { getDb } from "../db/client.server.ts";
-import { importProductsCsvUpload } from "../domain/admin/products-csv-admin.server.ts";
-import { PRODUCT_CSV_COLUMNS } from "../domain/catalog-admin/products-csv.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
+import { getDb } from "../composition.server.ts";
+import { PRODUCT_CSV_COLUMNS } from "../domain/catalog/admin/products-csv.ts";
+import { importProductsCsvUpload } from "../domain/catalog/admin/products-csv-admin.server.ts";
 import type { Route } from "./+types/admin.products.import";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -1,13 +1,13 @@
 import { data, Form, useNavigation } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ImageInput } from "../components/admin/image-input.tsx";
 import { ProductFields } from "../components/admin/product-fields.tsx";
-import { getServices } from "../db/client.server.ts";
-import { addProductFromRequest } from "../domain/admin/add-product.server.ts";
-import { EMPTY_PRODUCT_FORM, PRODUCT_FORM_MESSAGES } from "../domain/admin/product-form.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
+import { getServices } from "../composition.server.ts";
+import { addProductFromRequest } from "../domain/catalog/admin/add-product.server.ts";
+import { EMPTY_PRODUCT_FORM, PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.products.new";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -1,13 +1,13 @@
 import { data, Form, Link } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
-import { getDb } from "../db/client.server.ts";
-import { listReportedReviews, moderateReviewFromForm } from "../domain/admin/reported-reviews.server.ts";
+import { getDb } from "../composition.server.ts";
+import { listReportedReviews, moderateReviewFromForm } from "../domain/reviews/reported-reviews.server.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { isConfirmed } from "../lib/confirm.ts";
-import { requireAdmin } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/admin.reviews";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

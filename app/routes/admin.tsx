@@ -1,8 +1,8 @@
 import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteError } from "react-router";
+import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { adminHeaders, adminMeta } from "../components/admin/admin-meta.ts";
 import { ADMIN_SECTIONS, currentAdminSection } from "../components/admin/admin-nav.ts";
 import { NotFoundPage } from "../components/not-found-page.tsx";
-import { requireAdmin } from "../services/auth/session.server.ts";
 import type { Route } from "./+types/admin";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Product management", "/admin");

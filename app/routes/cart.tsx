@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { CartPage } from "../components/cart/cart-page.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import { addToCart } from "../domain/cart/add-item.server.ts";
 import { parseCartAction } from "../domain/cart/cart-action.server.ts";
 import { findCartId, openCart } from "../domain/cart/cart-owner.server.ts";
@@ -15,10 +15,10 @@ import { clearCart, removeCartItem, updateCartItem } from "../domain/cart/update
 import { COUPON_MESSAGES, normalizeCouponCode } from "../domain/coupons/coupon-rules.ts";
 import { applyCouponToCart, removeCouponFromCart } from "../domain/coupons/coupons.server.ts";
 import { getEnv } from "../env.server.ts";
+import { cartOwnerFor, serializeCartCookie } from "../http/cart-session.server.ts";
+import { createToastHeaders } from "../http/toast.server.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { cartOwnerFor, serializeCartCookie } from "../services/cart-session.server.ts";
-import { createToastHeaders } from "../services/toast.server.ts";
 import type { Route } from "./+types/cart";
 
 export const meta: Route.MetaFunction = ({ matches }) => {

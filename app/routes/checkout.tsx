@@ -1,12 +1,15 @@
 import { useState } from "react";
 import { data, redirect } from "react-router";
+import { getSessionUser, type SessionUser } from "../adapters/auth/session.server.ts";
+import { getMailer } from "../adapters/mail/mailer.server.ts";
+import { getPaymentGateway } from "../adapters/payments/index.server.ts";
 import { CheckoutProgress } from "../components/checkout/checkout-progress.tsx";
 import { CheckoutSummary } from "../components/checkout/checkout-summary.tsx";
 import { ConfirmationStep } from "../components/checkout/confirmation-step.tsx";
 import { PaymentStep } from "../components/checkout/payment-step.tsx";
 import { ReviewStep } from "../components/checkout/review-step.tsx";
 import { ShippingStep } from "../components/checkout/shipping-step.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
@@ -26,14 +29,11 @@ import {
 } from "../domain/checkout/checkout-steps.server.ts";
 import { DEFAULT_COUNTRY } from "../domain/checkout/shipping-form.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
+import { cartOwnerFor } from "../http/cart-session.server.ts";
+import { clearLegacyCheckoutCookie } from "../http/checkout-session.server.ts";
+import { createToastHeaders } from "../http/toast.server.ts";
 import { calculateTotals, type ShippingMethod } from "../lib/pricing.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { getSessionUser, type SessionUser } from "../services/auth/session.server.ts";
-import { cartOwnerFor } from "../services/cart-session.server.ts";
-import { clearLegacyCheckoutCookie } from "../services/checkout-session.server.ts";
-import { getMailer } from "../services/mailer.server.ts";
-import { getPaymentGateway } from "../services/payments/index.server.ts";
-import { createToastHeaders } from "../services/toast.server.ts";
 import type { Route } from "./+types/checkout";
 
 export const meta: Route.MetaFunction = ({ matches }) => {

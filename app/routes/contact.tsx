@@ -1,9 +1,9 @@
 import { Clock, Mail, MapPin, Phone } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
+import { getDb } from "../composition.server.ts";
 import { Breadcrumbs } from "../content/help/help-layout.tsx";
 import { telHref, useShopContact } from "../content/help/shop-contact.ts";
-import { getDb } from "../db/client.server.ts";
 import {
   CONTACT_FIELDS,
   CONTACT_LIMITS,
@@ -15,11 +15,11 @@ import {
   contactTooManyMessage,
 } from "../domain/contact/contact-form.ts";
 import { parseContactForm, saveContactMessage } from "../domain/contact/contact-message.server.ts";
-import { formatCount } from "../lib/format.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
+import { formatCount } from "../infra/format.ts";
+import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { hitRateLimit } from "../services/rate-limit.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/contact";
 
 export const meta: Route.MetaFunction = ({ matches }) => {

@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
-import { getAuth, getDb } from "../db/client.server.ts";
+import { getAuth, getDb } from "../composition.server.ts";
 import { RESET_MESSAGES, requestPasswordReset } from "../domain/accounts/password-reset.server.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";

@@ -1,16 +1,16 @@
 import { PackageSearch } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { findOrderForTracking } from "../domain/orders/orders.server.ts";
 import { TRACK_MESSAGES, TRACK_RATE_LIMIT } from "../domain/orders/track-order.ts";
+import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { formatDeliveryDate } from "../lib/delivery.ts";
 import { formatCents } from "../lib/money.ts";
 import { SHIPPING_METHODS, TAX_LABEL } from "../lib/pricing.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { hitRateLimit } from "../services/rate-limit.server.ts";
 import type { Route } from "./+types/orders.track";
 
 export const meta: Route.MetaFunction = ({ matches }) => {

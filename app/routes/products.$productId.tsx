@@ -1,6 +1,7 @@
 import { CircleCheck, CircleX, Clock } from "lucide-react";
 import { data, Link, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
+import { getSessionUser } from "../adapters/auth/session.server.ts";
 import { Price } from "../components/price.tsx";
 import { Breadcrumb } from "../components/product/breadcrumb.tsx";
 import { JsonLd } from "../components/product/json-ld.tsx";
@@ -21,7 +22,7 @@ import {
 } from "../components/product/structured-data.ts";
 import { ProductGrid } from "../components/product-card.tsx";
 import { StarRating } from "../components/star-rating.tsx";
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import { getProductDetail, getRelatedProducts } from "../domain/catalog/product-detail.server.ts";
 import { listProductReviews } from "../domain/reviews/list-reviews.server.ts";
 import { listUserVotes, type VoteResult, voteOnReview } from "../domain/reviews/review-votes.server.ts";
@@ -33,16 +34,15 @@ import {
   saveReview,
   validateReview,
 } from "../domain/reviews/write-review.server.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
+import { formatCount } from "../infra/format.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { productsUrl } from "../lib/catalog-constants.ts";
-import { formatCount } from "../lib/format.ts";
 import { discountPercent, formatCents } from "../lib/money.ts";
 import { signInPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { stockLevel, stockMessage } from "../lib/stock.ts";
 import type { loader as rootLoader } from "../root.tsx";
-import { getSessionUser } from "../services/auth/session.server.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/products.$productId";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

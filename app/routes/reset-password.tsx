@@ -1,10 +1,10 @@
 import { data, Form, Link } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
-import { getAuth } from "../db/client.server.ts";
+import { getAuth } from "../composition.server.ts";
 import { resetPassword } from "../domain/accounts/password-reset.server.ts";
 import { RESET_MESSAGES } from "../domain/accounts/password-reset-messages.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
-import { redirectWithToast } from "../services/toast.server.ts";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = ({ matches }) => {

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
+import { getDb } from "../composition.server.ts";
 import { Breadcrumbs } from "../content/help/help-layout.tsx";
 import { HELP_PAGE_SLUGS, HELP_PAGES, helpPath } from "../content/help/pages.ts";
-import { getDb } from "../db/client.server.ts";
 import { getHtmlSitemapProducts } from "../domain/catalog/sitemap.server.ts";
+import { formatCount } from "../infra/format.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { CATEGORY_TREE, productsUrl } from "../lib/catalog-constants.ts";
-import { formatCount } from "../lib/format.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { SHOP_LINKS } from "../lib/site-links.ts";
 import type { Route } from "./+types/sitemap";

@@ -1,4 +1,4 @@
-import { getDb } from "../db/client.server.ts";
+import { getDb } from "../composition.server.ts";
 import { buildSitemapXml } from "../domain/catalog/sitemap.server.ts";
 import { getEnv } from "../env.server.ts";
 

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql } from "kysely";
 import { type Migration, Migrator } from "kysely/migration";
+import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { generateSyntheticCatalog } from "../../app/db/seed/synthetic-catalog.ts";
 import { searchProducts } from "../../app/domain/catalog/listing.server.ts";
@@ -27,9 +28,8 @@ import {
   detachSearchIndex,
   searchFromIndex,
   searchIndexReady,
-} from "../../app/domain/catalog/search-index.server.ts";
+} from "../../app/infra/search-index/search-index.server.ts";
 import { parseListingQuery } from "../../app/lib/listing-query.ts";
-import { createLocalFileStore } from "../../app/services/file-store.server.ts";
 import type { Row, Section } from "../lib/types.ts";
 
 interface Timing {
@@ -173,7 +173,7 @@ export const catalog: Section = {
         const buildStarted = performance.now();
         // in a worker thread, as the server builds it (server/main.ts)
         attachSearchIndex(db, {
-          url: new URL("../../app/domain/catalog/search-index-worker.ts", import.meta.url),
+          url: new URL("../../app/infra/search-index/search-index-worker.ts", import.meta.url),
           databaseUrl: `file:${join(dir, "catalog.db")}`,
         });
         const index = await searchIndexReady(db);

@@ -50,6 +50,20 @@ export function requestContext(clientIp = "203.0.113.7") {
   return provider;
 }
 
+/**
+ * Puts the app's services (the composition as stubShopEnv configured it) into a route's context,
+ * as the root route's middleware does in the server, unless the test put its own there. Imported
+ * at call time: after vi.resetModules the routes use fresh module instances, and so must this.
+ */
+export async function withAppServices(context: RouterContextProvider): Promise<RouterContextProvider> {
+  const [{ servicesContext }, { getServices }] = await Promise.all([
+    import("../../app/context.ts"),
+    import("../../app/composition.server.ts"),
+  ]);
+  if (!context.get(servicesContext)) context.set(servicesContext, await getServices());
+  return context;
+}
+
 /** POSTs a form to a route module's action; cookies it sets go into the jar. */
 export async function postForm(
   module: { action: (args: never) => unknown },
@@ -63,7 +77,8 @@ export async function postForm(
     headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: jar.header() },
     body: new URLSearchParams(fields).toString(),
   });
-  const result = await module.action({ request, params: {}, context: requestContext(clientIp) } as never);
+  const context = await withAppServices(requestContext(clientIp));
+  const result = await module.action({ request, params: {}, context } as never);
   if (result instanceof Response) jar.store(result);
   return result;
 }
@@ -100,7 +115,7 @@ export async function callRoute(
   });
   const fn = module[kind] as (args: unknown) => Promise<unknown>;
   try {
-    const result = await fn({ request, params, context });
+    const result = await fn({ request, params, context: await withAppServices(context) });
     if (result instanceof Response) return { response: result };
     const value = result as { type?: string; data?: unknown; init?: { status?: number } };
     if (value?.type === "DataWithResponseInit")

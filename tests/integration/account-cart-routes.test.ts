@@ -20,7 +20,7 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
   let account: typeof import("../../app/routes/account.tsx");
   let cart: typeof import("../../app/routes/cart.tsx");
   let root: typeof import("../../app/root.tsx");
-  let cartSession: typeof import("../../app/services/cart-session.server.ts");
+  let cartSession: typeof import("../../app/http/cart-session.server.ts");
   const ids: Record<"lamp" | "mug", number> = { lamp: 0, mug: 0 };
 
   beforeAll(async () => {
@@ -28,8 +28,8 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
     account = await import("../../app/routes/account.tsx");
     cart = await import("../../app/routes/cart.tsx");
     root = await import("../../app/root.tsx");
-    cartSession = await import("../../app/services/cart-session.server.ts");
-    const client = await import("../../app/db/client.server.ts");
+    cartSession = await import("../../app/http/cart-session.server.ts");
+    const client = await import("../../app/composition.server.ts");
     closeServices = client.closeServices;
     db = await client.getDb();
     expect(engineOf(db)).toBe(engine);

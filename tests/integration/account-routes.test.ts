@@ -18,7 +18,7 @@ let orders: typeof import("../../app/routes/account.orders._index.tsx");
 let order: typeof import("../../app/routes/account.orders.$number.tsx");
 let cards: typeof import("../../app/routes/account.payment-methods.tsx");
 let settings: typeof import("../../app/routes/account.settings.tsx");
-let toasts: typeof import("../../app/services/toast.server.ts");
+let toasts: typeof import("../../app/http/toast.server.ts");
 const users: Record<"ada" | "bob", { id: string; cookie: string }> = {} as never;
 
 beforeAll(async () => {
@@ -28,8 +28,8 @@ beforeAll(async () => {
   order = await import("../../app/routes/account.orders.$number.tsx");
   cards = await import("../../app/routes/account.payment-methods.tsx");
   settings = await import("../../app/routes/account.settings.tsx");
-  toasts = await import("../../app/services/toast.server.ts");
-  const client = await import("../../app/db/client.server.ts");
+  toasts = await import("../../app/http/toast.server.ts");
+  const client = await import("../../app/composition.server.ts");
   closeServices = client.closeServices;
   db = await client.getDb();
   const auth = await client.getAuth();

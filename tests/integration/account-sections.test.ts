@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Auth, createAuth } from "../../app/adapters/auth/auth.server.ts";
 import { getUserOrder, listOrdersPage } from "../../app/domain/accounts/account-orders.server.ts";
 import {
   changeEmail,
@@ -22,8 +23,7 @@ import {
   removeSavedCard,
   saveCard,
 } from "../../app/domain/accounts/payment-methods.server.ts";
-import { type Auth, createAuth } from "../../app/services/auth/auth.server.ts";
-import { hitRateLimit } from "../../app/services/rate-limit.server.ts";
+import { hitRateLimit } from "../../app/infra/rate-limit.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
 

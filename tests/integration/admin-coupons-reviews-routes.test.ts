@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
-import { callRoute, routeStatus, stubShopEnv } from "../helpers/route-harness.ts";
+import { callRoute, routeStatus, stubShopEnv, withAppServices } from "../helpers/route-harness.ts";
 
 /**
  * The coupon and reported-review admin routes called as the server calls them (the style of
@@ -59,7 +59,7 @@ function bodyFor(pattern: string): Record<string, string> {
 
 beforeAll(async () => {
   dir = stubShopEnv("admin-coupons-reviews-routes", ORIGIN);
-  const client = await import("../../app/db/client.server.ts");
+  const client = await import("../../app/composition.server.ts");
   const { createOrUpdateUser } = await import("../../app/domain/accounts/users.server.ts");
   const { saveReview } = await import("../../app/domain/reviews/write-review.server.ts");
   const { voteOnReview } = await import("../../app/domain/reviews/review-votes.server.ts");
@@ -259,7 +259,7 @@ describe("admin coupon and review routes", () => {
     const result = (await (module.action as (args: unknown) => Promise<unknown>)({
       request,
       params: {},
-      context: new RouterContextProvider(),
+      context: await withAppServices(new RouterContextProvider()),
     })) as { type?: string; init?: { status?: number }; data?: { fieldErrors?: Record<string, string> } };
     expect(result.init?.status).toBe(400);
     expect(result.data?.fieldErrors).toMatchObject({ value: "Enter a whole percentage from 1 to 100." });

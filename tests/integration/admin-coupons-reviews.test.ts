@@ -1,23 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listAuditEntries } from "../../app/domain/admin/audit-log.server.ts";
-import { COUPON_FORM_MESSAGES } from "../../app/domain/admin/coupon-form.ts";
+import { listAuditEntries } from "../../app/domain/audit/audit-log.server.ts";
+import { addToCart } from "../../app/domain/cart/add-item.server.ts";
+import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
+import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import {
   createCouponFromForm,
   editCouponFromForm,
   getAdminCoupon,
   listAdminCoupons,
-} from "../../app/domain/admin/coupons.server.ts";
+} from "../../app/domain/coupons/coupon-admin.server.ts";
+import { COUPON_FORM_MESSAGES } from "../../app/domain/coupons/coupon-form.ts";
+import { COUPON_MESSAGES } from "../../app/domain/coupons/coupon-rules.ts";
+import { applyCouponToCart } from "../../app/domain/coupons/coupons.server.ts";
+import { listProductReviews } from "../../app/domain/reviews/list-reviews.server.ts";
 import {
   listReportedReviews,
   moderateReviewFromForm,
   REPORTED_REVIEW_MESSAGES,
-} from "../../app/domain/admin/reported-reviews.server.ts";
-import { addToCart } from "../../app/domain/cart/add-item.server.ts";
-import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
-import { getCart } from "../../app/domain/cart/get-cart.server.ts";
-import { COUPON_MESSAGES } from "../../app/domain/coupons/coupon-rules.ts";
-import { applyCouponToCart } from "../../app/domain/coupons/coupons.server.ts";
-import { listProductReviews } from "../../app/domain/reviews/list-reviews.server.ts";
+} from "../../app/domain/reviews/reported-reviews.server.ts";
 import { listUserVotes, voteOnReview } from "../../app/domain/reviews/review-votes.server.ts";
 import { saveReview } from "../../app/domain/reviews/write-review.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";

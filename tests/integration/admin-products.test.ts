@@ -2,22 +2,23 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
+import type { FileStore } from "../../app/adapters/files/file-store.ts";
 import { seedCategories } from "../../app/db/seed/seed.server.ts";
-import { addProductFromRequest } from "../../app/domain/admin/add-product.server.ts";
-import { listAuditEntries } from "../../app/domain/admin/audit-log.server.ts";
-import { EDIT_MESSAGES, editProductFromRequest } from "../../app/domain/admin/edit-product.server.ts";
-import { advanceOrder, getAdminOrder, listAdminOrders } from "../../app/domain/admin/orders.server.ts";
-import { PRODUCT_FORM_MESSAGES } from "../../app/domain/admin/product-form.ts";
+import { listAuditEntries } from "../../app/domain/audit/audit-log.server.ts";
+import { addProductFromRequest } from "../../app/domain/catalog/admin/add-product.server.ts";
+import { EDIT_MESSAGES, editProductFromRequest } from "../../app/domain/catalog/admin/edit-product.server.ts";
+import { PRODUCT_FORM_MESSAGES } from "../../app/domain/catalog/admin/product-form.ts";
 import {
   deleteProduct,
   getAdminProduct,
   listAdminProducts,
   listLowStockProducts,
-} from "../../app/domain/admin/products.server.ts";
+} from "../../app/domain/catalog/admin/products.server.ts";
 import { listBrands, searchProducts } from "../../app/domain/catalog/listing.server.ts";
 import { getProductDetail } from "../../app/domain/catalog/product-detail.server.ts";
+import { advanceOrder, getAdminOrder, listAdminOrders } from "../../app/domain/orders/order-admin.server.ts";
 import { parseListingQuery } from "../../app/lib/listing-query.ts";
-import { createLocalFileStore, type FileStore } from "../../app/services/file-store.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";
 import { insertImage, insertProduct } from "../helpers/catalog.ts";

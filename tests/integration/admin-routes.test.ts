@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
 import { insertImage, insertProduct } from "../helpers/catalog.ts";
-import { callRoute, routeStatus, stubShopEnv } from "../helpers/route-harness.ts";
+import { callRoute, routeStatus, stubShopEnv, withAppServices } from "../helpers/route-harness.ts";
 
 /**
  * Every admin route's loader and action called as the server calls them: anonymous → redirect
@@ -37,7 +37,7 @@ const modules: Record<string, () => Promise<RouteModule>> = {
 
 beforeAll(async () => {
   dir = stubShopEnv("admin-routes", ORIGIN);
-  const client = await import("../../app/db/client.server.ts");
+  const client = await import("../../app/composition.server.ts");
   const { createOrUpdateUser } = await import("../../app/domain/accounts/users.server.ts");
   closeServices = client.closeServices;
   db = await client.getDb();
@@ -232,7 +232,11 @@ describe("admin products CSV (routes)", () => {
       body: form,
     });
     try {
-      const result = (await action({ request, params: {}, context: new RouterContextProvider() } as never)) as
+      const result = (await action({
+        request,
+        params: {},
+        context: await withAppServices(new RouterContextProvider()),
+      } as never)) as
         | {
             type: "DataWithResponseInit";
             data: { type: string; message: string; problems: unknown[] };
@@ -319,7 +323,7 @@ describe("admin products CSV (routes)", () => {
     const response = (await loader({
       request,
       params: {},
-      context: new RouterContextProvider(),
+      context: await withAppServices(new RouterContextProvider()),
     } as never)) as Response;
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toMatch(

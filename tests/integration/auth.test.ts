@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Auth, createAuth } from "../../app/adapters/auth/auth.server.ts";
 import { AUTH_MESSAGES, register, signIn, signOut } from "../../app/domain/accounts/authentication.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { claimGuestCart } from "../../app/domain/cart/cart-owner.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
-import { type Auth, createAuth } from "../../app/services/auth/auth.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 

@@ -3,7 +3,7 @@ import { type Database, engineOf } from "../../app/db/database.server.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { stubShopEnvOn } from "../helpers/route-engines.ts";
-import { Jar, postForm, requestContext } from "../helpers/route-harness.ts";
+import { Jar, postForm, requestContext, withAppServices } from "../helpers/route-harness.ts";
 
 /**
  * The checkout in progress lives on the server, one row per cart (decision 012): POST /checkout
@@ -31,7 +31,7 @@ describe.each(ENGINES)("checkout in progress on %s", (engine) => {
   let closeServices: () => Promise<void>;
   let checkout: typeof import("../../app/routes/checkout.tsx");
   let cart: typeof import("../../app/routes/cart.tsx");
-  let toasts: typeof import("../../app/services/toast.server.ts");
+  let toasts: typeof import("../../app/http/toast.server.ts");
   let progress: typeof import("../../app/domain/checkout/checkout-progress.server.ts");
   let productId: number;
 
@@ -40,9 +40,9 @@ describe.each(ENGINES)("checkout in progress on %s", (engine) => {
     vi.stubEnv("PAYMENT_DELAY_MS", "0");
     checkout = await import("../../app/routes/checkout.tsx");
     cart = await import("../../app/routes/cart.tsx");
-    toasts = await import("../../app/services/toast.server.ts");
+    toasts = await import("../../app/http/toast.server.ts");
     progress = await import("../../app/domain/checkout/checkout-progress.server.ts");
-    const client = await import("../../app/db/client.server.ts");
+    const client = await import("../../app/composition.server.ts");
     closeServices = client.closeServices;
     db = await client.getDb();
     expect(engineOf(db)).toBe(engine);
@@ -80,7 +80,11 @@ describe.each(ENGINES)("checkout in progress on %s", (engine) => {
     const cookie = typeof jar === "string" ? jar : jar.header();
     const request = new Request(`${ORIGIN}/checkout${search}`, { headers: { Cookie: cookie } });
     try {
-      const result = (await checkout.loader({ request, params: {}, context: requestContext() } as never)) as {
+      const result = (await checkout.loader({
+        request,
+        params: {},
+        context: await withAppServices(requestContext()),
+      } as never)) as {
         data: Record<string, unknown>;
         init: { headers: Headers };
       };

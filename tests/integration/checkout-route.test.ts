@@ -17,7 +17,7 @@ let db: Database;
 let checkout: typeof import("../../app/routes/checkout.tsx");
 let cart: typeof import("../../app/routes/cart.tsx");
 let track: typeof import("../../app/routes/orders.track.tsx");
-let toasts: typeof import("../../app/services/toast.server.ts");
+let toasts: typeof import("../../app/http/toast.server.ts");
 let closeServices: () => Promise<void>;
 let productId: number;
 
@@ -27,8 +27,8 @@ beforeAll(async () => {
   checkout = await import("../../app/routes/checkout.tsx");
   cart = await import("../../app/routes/cart.tsx");
   track = await import("../../app/routes/orders.track.tsx");
-  toasts = await import("../../app/services/toast.server.ts");
-  const client = await import("../../app/db/client.server.ts");
+  toasts = await import("../../app/http/toast.server.ts");
+  const client = await import("../../app/composition.server.ts");
   closeServices = client.closeServices;
   db = await client.getDb();
   productId = await insertProduct(db, { name: "Trail Backpack", stock: 3, priceCents: 4_000 });

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import type { SubmissionResult } from "@conform-to/react";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { Jar, postForm, stubShopEnv } from "../helpers/route-harness.ts";
@@ -18,7 +19,7 @@ beforeAll(async () => {
   dir = stubShopEnv("contact-route", ORIGIN);
   contact = await import("../../app/routes/contact.tsx");
   newsletter = await import("../../app/routes/newsletter.tsx");
-  const client = await import("../../app/db/client.server.ts");
+  const client = await import("../../app/composition.server.ts");
   closeServices = client.closeServices;
   db = await client.getDb();
 });
@@ -131,12 +132,12 @@ describe("POST /newsletter", () => {
       { email: "reader30@example.com" },
       jar,
       "198.51.100.40",
-    )) as DataResult<{ error: string; email: string }>;
+    )) as DataResult<{ result: SubmissionResult }>;
     expect(refused.init.status).toBe(429);
-    expect(refused.data.error).toBe(
+    expect(refused.data.result.error?.[""]).toEqual([
       "Too many sign-ups from your connection. Please wait 60 minutes and try again.",
-    );
-    expect(refused.data.email).toBe("reader30@example.com");
+    ]);
+    expect(refused.data.result.initialValue?.email).toBe("reader30@example.com");
     expect(await subscribers()).toBe(before + 30);
     expect(
       statusOf(

@@ -23,15 +23,15 @@ describe.each(ENGINES)("changing the e-mail on %s", (engine) => {
   let closeServices: () => Promise<void>;
   let settings: typeof import("../../app/routes/account.settings.tsx");
   let confirm: typeof import("../../app/routes/account_.confirm-email.tsx");
-  let tasks: typeof import("../../app/services/after-response.server.ts");
+  let tasks: typeof import("../../app/jobs/after-response.server.ts");
   let signUp: (name: string, email: string) => Promise<{ id: string; cookie: string }>;
 
   beforeAll(async () => {
     ({ dir, destroy } = await stubShopEnvOn(engine, "email-change", ORIGIN));
     settings = await import("../../app/routes/account.settings.tsx");
     confirm = await import("../../app/routes/account_.confirm-email.tsx");
-    tasks = await import("../../app/services/after-response.server.ts");
-    const client = await import("../../app/db/client.server.ts");
+    tasks = await import("../../app/jobs/after-response.server.ts");
+    const client = await import("../../app/composition.server.ts");
     closeServices = client.closeServices;
     db = await client.getDb();
     expect(engineOf(db)).toBe(engine);

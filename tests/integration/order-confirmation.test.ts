@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Mailer, MailMessage } from "../../app/adapters/mail/mail-message.ts";
 import type { Database } from "../../app/db/database.server.ts";
 import {
   CONFIRMATION_RETRY,
   sendPendingConfirmations,
   sendPlacedOrderConfirmation,
 } from "../../app/domain/orders/order-confirmation.server.ts";
-import type { Mailer, MailMessage } from "../../app/services/mailer.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";
 

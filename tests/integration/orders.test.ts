@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAYMENT_MESSAGES, type PaymentGateway } from "../../app/adapters/payments/payment-gateway.ts";
+import { createTestGateway, mintTestToken } from "../../app/adapters/payments/test-gateway.server.ts";
 import type { NewProduct } from "../../app/db/schema.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
@@ -16,8 +18,6 @@ import {
 } from "../../app/domain/orders/orders.server.ts";
 import { type PlaceOrderInput, placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { calculateTotals, type ShippingMethod } from "../../app/lib/pricing.ts";
-import { PAYMENT_MESSAGES, type PaymentGateway } from "../../app/services/payments/payment-gateway.ts";
-import { createTestGateway, mintTestToken } from "../../app/services/payments/test-gateway.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertImage, insertProduct } from "../helpers/catalog.ts";
 

@@ -21,14 +21,14 @@ describe.each(ENGINES)("forgot password on %s", (engine) => {
   let db: Database;
   let closeServices: () => Promise<void>;
   let route: typeof import("../../app/routes/forgot-password.tsx");
-  let tasks: typeof import("../../app/services/after-response.server.ts");
+  let tasks: typeof import("../../app/jobs/after-response.server.ts");
   let ip = 0;
 
   beforeAll(async () => {
     ({ dir, destroy } = await stubShopEnvOn(engine, "password-reset", ORIGIN));
     route = await import("../../app/routes/forgot-password.tsx");
-    tasks = await import("../../app/services/after-response.server.ts");
-    const client = await import("../../app/db/client.server.ts");
+    tasks = await import("../../app/jobs/after-response.server.ts");
+    const client = await import("../../app/composition.server.ts");
     closeServices = client.closeServices;
     db = await client.getDb();
     expect(engineOf(db)).toBe(engine);

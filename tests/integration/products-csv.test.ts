@@ -1,14 +1,14 @@
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import type { Database } from "../../app/db/database.server.ts";
 import { seedDemoCatalog } from "../../app/db/seed/seed.server.ts";
+import { exportProductsCsv, importProductsCsv } from "../../app/domain/catalog/admin/products-csv.server.ts";
+import { PRODUCT_CSV_COLUMNS } from "../../app/domain/catalog/admin/products-csv.ts";
 import { searchProducts } from "../../app/domain/catalog/listing.server.ts";
 import { getProductDetail } from "../../app/domain/catalog/product-detail.server.ts";
-import { exportProductsCsv, importProductsCsv } from "../../app/domain/catalog-admin/products-csv.server.ts";
-import { PRODUCT_CSV_COLUMNS } from "../../app/domain/catalog-admin/products-csv.ts";
 import { parseListingQuery } from "../../app/lib/listing-query.ts";
-import { createLocalFileStore } from "../../app/services/file-store.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 
 async function exportText(db: Database): Promise<string> {

@@ -9,7 +9,7 @@ import {
   readCatalogVersion,
   searchFromIndex,
   searchIndexReady,
-} from "../../app/domain/catalog/search-index.server.ts";
+} from "../../app/infra/search-index/search-index.server.ts";
 import { parseListingQuery, SORT_OPTIONS } from "../../app/lib/listing-query.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { ensureCategory, insertProduct } from "../helpers/catalog.ts";
@@ -194,7 +194,7 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
     const workerDb = createDatabase(t.url);
     try {
       attachSearchIndex(workerDb, {
-        url: new URL("../../app/domain/catalog/search-index-worker.ts", import.meta.url),
+        url: new URL("../../app/infra/search-index/search-index-worker.ts", import.meta.url),
         databaseUrl: t.url,
       });
       const index = await searchIndexReady(workerDb);

@@ -2,9 +2,10 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
+import type { FileStore } from "../../app/adapters/files/file-store.ts";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { isCatalogEmpty, seedDemoCatalog, withSeedLock } from "../../app/db/seed/seed.server.ts";
-import { createLocalFileStore, type FileStore } from "../../app/services/file-store.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 
 /** The spec's category list (§ Data, mega menu) — written out here, not read from the app's constant. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Auth, createAuth } from "../../app/adapters/auth/auth.server.ts";
 import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
-import { type Auth, createAuth } from "../../app/services/auth/auth.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 
 /** `npm run cli -- user:create`: creates, promotes, demotes; refuses bad input. */

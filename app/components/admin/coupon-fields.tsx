@@ -3,7 +3,7 @@ import {
   COUPON_KINDS,
   type CouponField,
   type CouponFormValues,
-} from "../../domain/admin/coupon-form.ts";
+} from "../../domain/coupons/coupon-form.ts";
 import { formatCents } from "../../lib/money.ts";
 import { FormField } from "../checkout/form-field.tsx";
 

@@ -1,5 +1,5 @@
 import { Form, useSubmit } from "react-router";
-import { PRODUCT_FORM_MESSAGES } from "../../domain/admin/product-form.ts";
+import { PRODUCT_FORM_MESSAGES } from "../../domain/catalog/admin/product-form.ts";
 import { CONFIRM_FIELD, CONFIRM_VALUE } from "../../lib/confirm.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { type DragEvent, useRef, useState } from "react";
-import { PRODUCT_FORM_MESSAGES } from "../../domain/admin/product-form.ts";
+import { PRODUCT_FORM_MESSAGES } from "../../domain/catalog/admin/product-form.ts";
 import { useToast } from "../toasts.tsx";
 
 const ACCEPTED = ["image/jpeg", "image/png", "image/gif"];

@@ -1,4 +1,4 @@
-import type { ProductField, ProductFormValues } from "../../domain/admin/product-form.ts";
+import type { ProductField, ProductFormValues } from "../../domain/catalog/admin/product-form.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { FormField } from "../checkout/form-field.tsx";
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
+import { formatCount } from "../../infra/format.ts";
 import type { FacetCount } from "../../lib/catalog-types.ts";
-import { formatCount } from "../../lib/format.ts";
 import {
   type ListingQuery,
   listingHref,

@@ -1,8 +1,8 @@
 import { X } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Form, Link, useLocation, useNavigate } from "react-router";
+import { formatCount } from "../../infra/format.ts";
 import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
-import { formatCount } from "../../lib/format.ts";
 import {
   type ListingQuery,
   listingHref,

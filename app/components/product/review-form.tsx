@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { REVIEW_LIMITS, REVIEW_RATINGS } from "../../domain/reviews/review-limits.ts";
-import { formatCount } from "../../lib/format.ts";
+import { formatCount } from "../../infra/format.ts";
 import { FormAlert, SUBMIT_BUTTON } from "../account/form-alert.tsx";
 
 /** What the server answered to a refused review form (shown beside the fields). */

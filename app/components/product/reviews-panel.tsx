@@ -1,7 +1,7 @@
 import { Flag, LogIn, PenLine, ThumbsUp } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { ProductReview } from "../../domain/reviews/list-reviews.server.ts";
-import { formatCount, formatLongDate } from "../../lib/format.ts";
+import { formatCount, formatLongDate } from "../../infra/format.ts";
 import { StarRating } from "../star-rating.tsx";
 import { DeleteReviewForm, ReviewForm, type ReviewFormFeedback } from "./review-form.tsx";
 

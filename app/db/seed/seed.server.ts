@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
+import type { FileStore } from "../../adapters/files/file-store.ts";
+import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/images/images.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { discountPercent, toCents } from "../../lib/money.ts";
-import type { FileStore } from "../../services/file-store.server.ts";
-import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../services/images.server.ts";
 import { type Database, engineOf } from "../database.server.ts";
 import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
 import { seedDemoCoupons } from "./demo-coupons.ts";

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
+import type { FileStore } from "../../adapters/files/file-store.ts";
+import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/images/images.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { discountPercent } from "../../lib/money.ts";
-import type { FileStore } from "../../services/file-store.server.ts";
-import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../services/images.server.ts";
 import type { Database } from "../database.server.ts";
 import { type ArtShape, drawProductSvg } from "./product-art.ts";
 import { seedCategories } from "./seed.server.ts";

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import type { Auth } from "../../adapters/auth/auth.server.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../adapters/auth/auth.server.ts";
 import type { Database } from "../../db/database.server.ts";
-import type { Auth } from "../../services/auth/auth.server.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../services/auth/auth.server.ts";
-import { hitRateLimit, resetRateLimit } from "../../services/rate-limit.server.ts";
+import { hitRateLimit, resetRateLimit } from "../../infra/rate-limit.server.ts";
 
 /** Spec §8 texts, word for word, plus the ones the spec leaves open. */
 export const AUTH_MESSAGES = {

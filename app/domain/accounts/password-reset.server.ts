@@ -1,9 +1,9 @@
 import { z } from "zod";
+import type { Auth } from "../../adapters/auth/auth.server.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../adapters/auth/auth.server.ts";
 import type { Database } from "../../db/database.server.ts";
-import { runAfterResponse } from "../../services/after-response.server.ts";
-import type { Auth } from "../../services/auth/auth.server.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../services/auth/auth.server.ts";
-import { hitRateLimit } from "../../services/rate-limit.server.ts";
+import { hitRateLimit } from "../../infra/rate-limit.server.ts";
+import { runAfterResponse } from "../../jobs/after-response.server.ts";
 import { RESET_MESSAGES } from "./password-reset-messages.ts";
 
 export { RESET_MESSAGES } from "./password-reset-messages.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { Auth } from "../../adapters/auth/auth.server.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../adapters/auth/auth.server.ts";
 import type { Database } from "../../db/database.server.ts";
-import type { Auth } from "../../services/auth/auth.server.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../services/auth/auth.server.ts";
 
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];

@@ -13,7 +13,7 @@ let dir: string;
 let db: Database;
 let route: typeof import("../../routes/cart.tsx");
 let root: typeof import("../../root.tsx");
-let toasts: typeof import("../../services/toast.server.ts");
+let toasts: typeof import("../../http/toast.server.ts");
 let closeServices: () => Promise<void>;
 const ids: Record<string, number> = {};
 
@@ -21,8 +21,8 @@ beforeAll(async () => {
   dir = stubShopEnv("cart-route", ORIGIN);
   route = await import("../../routes/cart.tsx");
   root = await import("../../root.tsx");
-  toasts = await import("../../services/toast.server.ts");
-  const client = await import("../../db/client.server.ts");
+  toasts = await import("../../http/toast.server.ts");
+  const client = await import("../../composition.server.ts");
   closeServices = client.closeServices;
   db = await client.getDb();
   ids.headphones = await insertProduct(db, { name: "Aurora Headphones", stock: 10, priceCents: 24_999 });

@@ -1,4 +1,4 @@
-import { getDb } from "../../db/client.server.ts";
+import { getDb } from "../../composition.server.ts";
 import { type ListingQuery, PAGE_SIZE, parseListingQuery } from "../../lib/listing-query.ts";
 import { searchProducts } from "./listing.server.ts";
 

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../../../tests/db-utils.ts";
 import { insertImage, insertProduct } from "../../../tests/helpers/catalog.ts";
+import { createLocalFileStore } from "../../adapters/files/file-store.server.ts";
 import { seedDemoCatalog } from "../../db/seed/seed.server.ts";
-import { createLocalFileStore } from "../../services/file-store.server.ts";
 import {
   getProductDetail,
   getRelatedProducts,

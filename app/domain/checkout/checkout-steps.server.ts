@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { logger } from "../../adapters/logger.server.ts";
+import type { Mailer } from "../../adapters/mail/mail-message.ts";
+import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import { getEnv } from "../../env.server.ts";
 import { formatExpiry, validatePaymentForm } from "../../lib/payment-card.ts";
 import type { Toast } from "../../lib/toast.ts";
-import { logger } from "../../services/logger.server.ts";
-import type { Mailer } from "../../services/mailer.server.ts";
-import type { PaymentGateway } from "../../services/payments/payment-gateway.ts";
 import { saveCard } from "../accounts/payment-methods.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
 import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";

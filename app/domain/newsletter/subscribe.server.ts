@@ -12,7 +12,9 @@ export const NEWSLETTER_MESSAGES = {
 /** Sign-ups per visitor address per hour (shared by all app processes through the database). */
 export const NEWSLETTER_RATE_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
 
+/** The sign-up form (footer, /newsletter): the address, and the page to go back to. */
 export const newsletterSchema = z.object({
+  redirectTo: z.string().optional(),
   email: z
     .string({ error: NEWSLETTER_MESSAGES.invalidEmail })
     .trim()
@@ -21,19 +23,17 @@ export const newsletterSchema = z.object({
     .pipe(z.email({ error: NEWSLETTER_MESSAGES.invalidEmail })),
 });
 
-export type SubscribeResult = { status: "subscribed" } | { status: "already-subscribed" };
-
 /** One row per e-mail address (stored lower-cased); a repeat is reported, not an error. */
 export async function subscribeToNewsletter(
   db: Database,
   email: string,
   now: Date = new Date(),
-): Promise<SubscribeResult> {
+): Promise<"subscribed" | "already-subscribed"> {
   const inserted = await db
     .insertInto("newsletterSubscribers")
     .values({ email: email.trim().toLowerCase(), createdAt: now.toISOString() })
     .onConflict((oc) => oc.column("email").doNothing())
     .returning("id")
     .executeTakeFirst();
-  return inserted ? { status: "subscribed" } : { status: "already-subscribed" };
+  return inserted ? "subscribed" : "already-subscribed";
 }

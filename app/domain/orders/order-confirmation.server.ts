@@ -1,8 +1,8 @@
 import type { ExpressionBuilder } from "kysely";
+import { logger } from "../../adapters/logger.server.ts";
+import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
-import { logger } from "../../services/logger.server.ts";
-import type { Mailer } from "../../services/mailer.server.ts";
 import { renderOrderConfirmation } from "./order-email.tsx";
 import { getOrderByNumber } from "./orders.server.ts";
 

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
+import { logger } from "../../adapters/logger.server.ts";
+import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
 import { calculateTotals, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
-import { logger } from "../../services/logger.server.ts";
-import type { PaymentGateway } from "../../services/payments/payment-gateway.ts";
 import type { CartView } from "../cart/cart-types.ts";
 import { getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";

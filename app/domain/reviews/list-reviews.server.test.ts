@@ -2,10 +2,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../../../tests/db-utils.ts";
 import { insertProduct } from "../../../tests/helpers/catalog.ts";
+import { createLocalFileStore } from "../../adapters/files/file-store.server.ts";
 import { DEMO_PRODUCTS } from "../../db/seed/demo-catalog.ts";
 import { DEMO_REVIEWS, seedDemoReviews } from "../../db/seed/demo-reviews.ts";
 import { seedDemoCatalog } from "../../db/seed/seed.server.ts";
-import { createLocalFileStore } from "../../services/file-store.server.ts";
 import { listProductReviews } from "./list-reviews.server.ts";
 
 const at = (day: number, hour = 0) => new Date(Date.UTC(2026, 5, day, hour)).toISOString();

@@ -1,0 +1,105 @@
+import type { Database } from "../../db/database.server.ts";
+import { getEnv } from "../../env.server.ts";
+import { runAfterResponse } from "../../jobs/after-response.server.ts";
+import { getMailer } from "../mail/mailer.server.ts";
+import type { Auth } from "./auth.server.ts";
+
+/**
+ * Changing the e-mail address is confirmed by a link sent to the new address (Better Auth's
+ * change-email flow, its token a signed JWT bound to the user and to the current address, valid
+ * for an hour). The link goes to our own /account/confirm-email page, which asks for one click
+ * (a POST: mail scanners that fetch links change nothing).
+ */
+
+/** Queues the link's e-mail (after the answer: the request's timing must not tell free from taken). */
+export function queueEmailChangeLink({
+  newEmail,
+  name,
+  token,
+}: {
+  newEmail: string;
+  name: string;
+  token: string;
+}) {
+  const env = getEnv();
+  const link = new URL(
+    `/account/confirm-email?token=${encodeURIComponent(token)}`,
+    env.PUBLIC_URL,
+  ).toString();
+  runAfterResponse("email-change-link", () =>
+    getMailer().send({
+      to: newEmail,
+      subject: `Confirm your new ${env.SHOP_NAME} e-mail address`,
+      text: [
+        `Hello ${name},`,
+        "",
+        `Someone (hopefully you) asked to make ${newEmail} the e-mail address of their ${env.SHOP_NAME} account.`,
+        `To confirm, open this link within the next hour: ${link}`,
+        "",
+        "If you did not ask for this, ignore this e-mail: nothing changes.",
+        "",
+        `— ${env.SHOP_NAME}`,
+      ].join("\n"),
+    }),
+  );
+}
+
+export type EmailChangeConfirmation =
+  | { status: "changed"; headers: Headers }
+  | { status: "invalid" }
+  | { status: "other-account" }
+  | { status: "taken" };
+
+/** Better Auth's error code ("TOKEN_EXPIRED", …) of a refused API call, if it has one. */
+function errorCode(error: unknown): string | undefined {
+  const body = (error as { body?: { code?: unknown } } | null)?.body;
+  return typeof body?.code === "string" ? body.code : undefined;
+}
+
+/** The `updateTo` of a token Better Auth has already verified (read, not checked, here). */
+function newAddressOf(token: string): string | null {
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8"));
+    const updateTo = (payload as { updateTo?: unknown }).updateTo;
+    return typeof updateTo === "string" ? updateTo : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Opens a change-email link: the address changes (the session cookie is refreshed when the owner
+ * is signed in here). An expired, used or forged link is `invalid` (a used one no longer matches
+ * the account's current address); a browser signed in as someone else gets `other-account`; an
+ * address another account took meanwhile is `taken` — only the owner of that address sees this.
+ */
+export async function confirmEmailChange(
+  deps: { auth: Auth; db: Database },
+  token: string,
+  request: Request,
+): Promise<EmailChangeConfirmation> {
+  if (token === "" || token.length > 2_000) return { status: "invalid" };
+  try {
+    const { headers } = await deps.auth.api.verifyEmail({
+      query: { token },
+      headers: request.headers,
+      returnHeaders: true,
+    });
+    return { status: "changed", headers };
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "INVALID_USER") return { status: "other-account" };
+    if (code !== undefined) return { status: "invalid" };
+    // not Better Auth's refusal: the token was good and the update failed — the unique e-mail?
+    const address = newAddressOf(token);
+    if (address) {
+      const owner = await deps.db
+        .selectFrom("users")
+        .select("id")
+        .where("email", "=", address)
+        .executeTakeFirst();
+      if (owner) return { status: "taken" };
+    }
+    throw error;
+  }
+}

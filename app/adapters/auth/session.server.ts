@@ -1,0 +1,50 @@
+import { data, redirect } from "react-router";
+import { getAuth } from "../../composition.server.ts";
+import { pagePath } from "../../lib/page-url.ts";
+import { signInPath } from "../../lib/safe-redirect.ts";
+import { displayName } from "../../lib/user-display.ts";
+
+export type Role = "customer" | "admin";
+
+export interface SessionUser {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  /** what the header shows (name, else the e-mail before the @) */
+  displayName: string;
+}
+
+/** The signed-in user of this request (from the session cookie, checked in the database), or null. */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  if (!request.headers.get("Cookie")?.includes("session_token")) return null;
+  const auth = await getAuth();
+  const session = await auth.api.getSession({ headers: request.headers }).catch(() => null);
+  if (!session) return null;
+  const { user } = session;
+  const role: Role = (user as { role?: string | null }).role === "admin" ? "admin" : "customer";
+  return { id: user.id, name: user.name, email: user.email, role, displayName: displayName(user) };
+}
+
+/** The signed-in user, or a redirect to /account that comes back here after signing in. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (user) return user;
+  throw redirect(signInPath(pagePath(request)));
+}
+
+/** Thrown (as a Response) when a signed-in user without the admin role asks for an admin page. */
+export const FORBIDDEN_STATUS = 403;
+
+/**
+ * The signed-in admin. Signed out → redirect to /account and back here after signing in; signed
+ * in without the `admin` role → a thrown 403 response (the error boundary shows the 403 page).
+ * Every admin loader and action calls this before touching any data.
+ */
+export async function requireAdmin(request: Request): Promise<SessionUser & { role: "admin" }> {
+  const user = await requireUser(request);
+  if (user.role !== "admin") {
+    throw data("You do not have access to this page.", { status: FORBIDDEN_STATUS });
+  }
+  return user as SessionUser & { role: "admin" };
+}

@@ -1,0 +1,119 @@
+import type { MiddlewareFunction } from "react-router";
+import { type Auth, createAuth } from "./adapters/auth/auth.server.ts";
+import { queueEmailChangeLink } from "./adapters/auth/email-change.server.ts";
+import { sendPasswordResetEmail } from "./adapters/auth/password-reset-email.server.ts";
+import { createFileStore } from "./adapters/files/file-store.server.ts";
+import type { FileStore } from "./adapters/files/file-store.ts";
+import { logger } from "./adapters/logger.server.ts";
+import { servicesContext } from "./context.ts";
+import { createDatabase, type Database, dataChangeStamp } from "./db/database.server.ts";
+import { migrateToLatest } from "./db/migrate.server.ts";
+import { isCatalogEmpty, seedDemoCatalog, withSeedLock } from "./db/seed/seed.server.ts";
+import { createOrUpdateUser, DEMO_ADMIN } from "./domain/accounts/users.server.ts";
+import { getEnv } from "./env.server.ts";
+import { attachSearchIndex, detachSearchIndex } from "./infra/search-index/search-index.server.ts";
+import { settleAfterResponseTasks } from "./jobs/after-response.server.ts";
+
+/**
+ * The application's one database and file store, opened on first use: migrations are applied
+ * and, on an empty catalogue, the demo data is seeded (unless SEED_ON_EMPTY=false).
+ */
+export interface AppServices {
+  db: Database;
+  files: FileStore;
+  auth: Auth;
+}
+
+let services: Promise<AppServices> | undefined;
+/** the database once the services are open, for synchronous questions (dataStamp) */
+let openDb: Database | null = null;
+let searchIndexWorkerUrl: URL | null = null;
+
+/**
+ * The search index is built in a worker thread running this file (the server passes the source
+ * file's URL, which the bundle cannot know); without it, on the app's thread in slices.
+ */
+export function setSearchIndexWorker(url: URL): void {
+  searchIndexWorkerUrl = url;
+}
+
+export function getServices(): Promise<AppServices> {
+  services ??= openServices().catch((error) => {
+    services = undefined;
+    throw error;
+  });
+  return services;
+}
+
+export async function getDb(): Promise<Database> {
+  return (await getServices()).db;
+}
+
+async function openServices(): Promise<AppServices> {
+  const env = getEnv();
+  const db = createDatabase(env.DATABASE_URL);
+  const files = createFileStore(env.FILE_STORE_URL);
+  const applied = await migrateToLatest(db);
+  if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
+  const auth = createAuth({
+    db,
+    secret: env.SESSION_SECRET,
+    baseURL: env.PUBLIC_URL,
+    shopName: env.SHOP_NAME,
+    sendResetPassword: sendPasswordResetEmail,
+    sendEmailChangeLink: queueEmailChangeLink,
+  });
+  if (env.SEED_ON_EMPTY === "true") {
+    // processes started together on one empty PostgreSQL take turns: one seeds, the others find it
+    await withSeedLock(db, async () => {
+      if (await isCatalogEmpty(db)) {
+        const { created } = await seedDemoCatalog(db, files);
+        logger.info({ products: created }, "empty catalogue: demo data seeded");
+      }
+      if (env.LOCAL && !(await db.selectFrom("users").select("id").executeTakeFirst())) {
+        // Local use only (README): never on a deployment, which creates its admin with the CLI.
+        await createOrUpdateUser({ auth, db }, { ...DEMO_ADMIN, role: "admin" });
+        logger.info({ email: DEMO_ADMIN.email }, "no users yet: demo admin created (local use only)");
+      }
+    });
+  }
+  // searches are answered from memory once the first index is built (decision 004, revision 3)
+  attachSearchIndex(
+    db,
+    searchIndexWorkerUrl ? { url: searchIndexWorkerUrl, databaseUrl: env.DATABASE_URL } : null,
+  );
+  openDb = db;
+  return { db, files, auth };
+}
+
+/**
+ * The app database's change stamp (`dataChangeStamp`): null before the services are open and on
+ * PostgreSQL. The server's page cache keeps a page only while this stays the same.
+ */
+export function dataStamp(): string | null {
+  return openDb ? dataChangeStamp(openDb) : null;
+}
+
+export async function getAuth(): Promise<Auth> {
+  return (await getServices()).auth;
+}
+
+export async function closeServices(): Promise<void> {
+  if (!services) return;
+  // work started by requests that already answered (a password reset's e-mail) finishes first
+  await settleAfterResponseTasks();
+  const { db } = await services;
+  services = undefined;
+  openDb = null;
+  await detachSearchIndex(db);
+  await db.destroy();
+}
+
+/**
+ * The root route's middleware: every loader and action of the request finds the app's services in
+ * its context (`servicesFrom(context)`), unless the caller (a route test) already put its own there.
+ */
+export const provideServices: MiddlewareFunction<Response> = async ({ context }, next) => {
+  if (!context.get(servicesContext)) context.set(servicesContext, await getServices());
+  return next();
+};

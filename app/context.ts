@@ -1,0 +1,16 @@
+import { createContext, type RouterContextProvider } from "react-router";
+import type { AppServices } from "./composition.server.ts";
+
+/**
+ * The shop's services (database, file store, auth) for loaders and actions. The root route's
+ * middleware puts the app's own in (`provideServices`, app/composition.server.ts); a route test
+ * sets its own before calling a loader or action, and the middleware leaves them.
+ */
+export const servicesContext = createContext<AppServices | null>(null);
+
+/** The services of this request: `const { db } = servicesFrom(context)`. */
+export function servicesFrom(context: Readonly<RouterContextProvider>): AppServices {
+  const services = context.get(servicesContext);
+  if (!services) throw new Error("no services in the request context (the root middleware sets them)");
+  return services;
+}

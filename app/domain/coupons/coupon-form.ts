@@ -1,0 +1,231 @@
+import { z } from "zod";
+import { toCents } from "../../lib/money.ts";
+import { normalizeCouponCode } from "./coupon-rules.ts";
+
+/**
+ * The admin coupon form (create and edit). Pure: the server is the authority; uniqueness of the
+ * code (a database question) is checked by `createCoupon`. Amounts are typed in dollars and kept
+ * in cents; a percentage is a whole number. The expiry is typed as the last day the code works
+ * (UTC) and stored as the instant it stops working, the next day's midnight — as the cart's rules
+ * read `expiresAt` ("valid up to, not including").
+ */
+export const COUPON_FORM_MESSAGES = {
+  invalid: "Please correct the highlighted fields.",
+  codeRequired: "Enter a code.",
+  codeFormat: "Use 3 to 32 letters, digits, hyphens or underscores, starting with a letter or digit.",
+  codeTaken: "A coupon with this code already exists.",
+  kind: "Choose percentage or fixed amount.",
+  percent: "Enter a whole percentage from 1 to 100.",
+  fixed: "Enter an amount greater than 0, in steps of 0.01 (at most $100,000).",
+  minSubtotal: "Enter an amount of 0 or more, in steps of 0.01 (at most $100,000).",
+  usageLimit: "Enter a whole number of 1 or more, or leave it empty for no limit.",
+  usageBelowUsed: (used: number) => `This coupon has been used ${used} times; the limit cannot be lower.`,
+  expiry: "Enter a valid date, or leave it empty for no expiry.",
+  created: (code: string) => `Coupon ${code} created`,
+  updated: (code: string) => `Coupon ${code} updated`,
+  disabled: (code: string) => `Coupon ${code} disabled`,
+  enabled: (code: string) => `Coupon ${code} enabled`,
+  notFound: "This coupon no longer exists.",
+  badRequest: "Unknown action.",
+  disableUnconfirmed: "The coupon was not disabled: confirm with “Yes, disable coupon” to disable it.",
+} as const;
+
+/** The confirm step's question before a coupon is disabled (list and edit page). */
+export const disableQuestion = (code: string) =>
+  `Disable coupon ${code}? Carts that carry it lose the discount and checkout refuses it until it is enabled again.`;
+
+export const COUPON_KINDS = ["percent", "fixed"] as const;
+export type CouponKind = (typeof COUPON_KINDS)[number];
+export const COUPON_KIND_LABELS: Record<CouponKind, string> = {
+  percent: "Percentage",
+  fixed: "Fixed amount",
+};
+
+export const COUPON_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
+const MAX_CENTS = 10_000_000; // $100,000.00
+const MAX_USAGE_LIMIT = 1_000_000;
+
+export type CouponField = "code" | "kind" | "value" | "minSubtotal" | "usageLimit" | "validThrough";
+
+/** What the form shows (strings as typed). */
+export interface CouponFormValues {
+  code: string;
+  kind: string;
+  value: string;
+  minSubtotal: string;
+  usageLimit: string;
+  validThrough: string;
+}
+
+export interface CouponInput {
+  code: string;
+  kind: CouponKind;
+  /** percent: 1..100; fixed: cents */
+  amount: number;
+  minSubtotalCents: number;
+  expiresAt: string | null;
+  usageLimit: number | null;
+}
+
+export type CouponFormResult =
+  | { ok: true; value: CouponInput; values: CouponFormValues }
+  | {
+      ok: false;
+      message: string;
+      fieldErrors: Partial<Record<CouponField, string>>;
+      values: CouponFormValues;
+    };
+
+export const EMPTY_COUPON_FORM: CouponFormValues = {
+  code: "",
+  kind: "percent",
+  value: "",
+  minSubtotal: "0.00",
+  usageLimit: "",
+  validThrough: "",
+};
+
+type FormLike = { get(name: string): unknown };
+
+export function readCouponFormValues(form: FormLike): CouponFormValues {
+  const text = (name: string, max: number) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.trim().slice(0, max) : "";
+  };
+  return {
+    code: text("code", 100),
+    kind: text("kind", 20),
+    value: text("value", 20),
+    minSubtotal: text("minSubtotal", 20),
+    usageLimit: text("usageLimit", 20),
+    validThrough: text("validThrough", 20),
+  };
+}
+
+const DOLLARS = /^\d{1,6}(\.\d{1,2})?$/;
+const dollars = (message: string, { positive }: { positive: boolean }) =>
+  z
+    .string()
+    .regex(DOLLARS, message)
+    .transform((value) => toCents(value))
+    .refine((cents) => cents <= MAX_CENTS && (!positive || cents > 0), message);
+
+/** "2027-06-30" (a real calendar day) → "2027-07-01T00:00:00.000Z"; anything else → null. */
+export function expiryFromLastDay(day: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  const start = Date.parse(`${day}T00:00:00.000Z`);
+  if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== day) return null;
+  const year = Number(day.slice(0, 4));
+  if (year < 2000 || year > 9998) return null;
+  return new Date(start + 86_400_000).toISOString();
+}
+
+/** The stored instant the coupon stops working → the last day it works, for the date field. */
+export function lastDayOfExpiry(expiresAt: string | null): string {
+  if (!expiresAt) return "";
+  const end = Date.parse(expiresAt);
+  return Number.isNaN(end) ? "" : new Date(end - 1).toISOString().slice(0, 10);
+}
+
+const fieldSchemas = {
+  code: z
+    .string()
+    .min(1, COUPON_FORM_MESSAGES.codeRequired)
+    .transform(normalizeCouponCode)
+    .pipe(z.string().regex(COUPON_CODE_PATTERN, COUPON_FORM_MESSAGES.codeFormat)),
+  kind: z.enum(COUPON_KINDS, { error: COUPON_FORM_MESSAGES.kind }),
+  minSubtotal: z
+    .string()
+    .transform((v) => v || "0")
+    .pipe(dollars(COUPON_FORM_MESSAGES.minSubtotal, { positive: false })),
+  usageLimit: z
+    .string()
+    .refine((v) => v === "" || /^\d{1,7}$/.test(v), COUPON_FORM_MESSAGES.usageLimit)
+    .transform((v) => (v === "" ? null : Number(v)))
+    .refine((n) => n === null || (n >= 1 && n <= MAX_USAGE_LIMIT), COUPON_FORM_MESSAGES.usageLimit),
+};
+
+const percentValue = z
+  .string()
+  .regex(/^\d{1,3}$/, COUPON_FORM_MESSAGES.percent)
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 100, COUPON_FORM_MESSAGES.percent);
+const fixedValue = dollars(COUPON_FORM_MESSAGES.fixed, { positive: true });
+
+/** Validates the submitted coupon fields, with a message per field. */
+export function parseCouponForm(form: FormLike): CouponFormResult {
+  const values = readCouponFormValues(form);
+  const fieldErrors: Partial<Record<CouponField, string>> = {};
+  const check = <T>(field: CouponField, schema: z.ZodType<T, string>, input: string): T | undefined => {
+    const parsed = schema.safeParse(input);
+    if (parsed.success) return parsed.data;
+    fieldErrors[field] = parsed.error.issues[0]?.message ?? COUPON_FORM_MESSAGES.invalid;
+    return undefined;
+  };
+  const code = check("code", fieldSchemas.code, values.code);
+  const kind = check("kind", fieldSchemas.kind, values.kind);
+  const amount =
+    kind === undefined
+      ? undefined
+      : check("value", kind === "percent" ? percentValue : fixedValue, values.value);
+  const minSubtotalCents = check("minSubtotal", fieldSchemas.minSubtotal, values.minSubtotal);
+  const usageLimit = check("usageLimit", fieldSchemas.usageLimit, values.usageLimit);
+  let expiresAt: string | null = null;
+  if (values.validThrough !== "") {
+    expiresAt = expiryFromLastDay(values.validThrough);
+    if (expiresAt === null) fieldErrors.validThrough = COUPON_FORM_MESSAGES.expiry;
+  }
+  if (
+    Object.keys(fieldErrors).length > 0 ||
+    code === undefined ||
+    kind === undefined ||
+    amount === undefined ||
+    minSubtotalCents === undefined ||
+    usageLimit === undefined
+  ) {
+    return { ok: false, message: COUPON_FORM_MESSAGES.invalid, fieldErrors, values };
+  }
+  return {
+    ok: true,
+    values: { ...values, code },
+    value: { code, kind, amount, minSubtotalCents, expiresAt, usageLimit },
+  };
+}
+
+/** The form's values for a stored coupon (amounts back in dollars). */
+export function couponFormValues(coupon: {
+  code: string;
+  kind: CouponKind;
+  amount: number;
+  minSubtotalCents: number;
+  usageLimit: number | null;
+  expiresAt: string | null;
+}): CouponFormValues {
+  return {
+    code: coupon.code,
+    kind: coupon.kind,
+    value: coupon.kind === "percent" ? String(coupon.amount) : (coupon.amount / 100).toFixed(2),
+    minSubtotal: (coupon.minSubtotalCents / 100).toFixed(2),
+    usageLimit: coupon.usageLimit === null ? "" : String(coupon.usageLimit),
+    validThrough: lastDayOfExpiry(coupon.expiresAt),
+  };
+}
+
+export type CouponState = "active" | "disabled" | "expired" | "used-up";
+export const COUPON_STATE_LABELS: Record<CouponState, string> = {
+  active: "Active",
+  disabled: "Disabled",
+  expired: "Expired",
+  "used-up": "Used up",
+};
+
+/** What a shopper would meet at the cart today: disabled first, then expired, then used up. */
+export function couponState(
+  coupon: { active: boolean; expiresAt: string | null; usageLimit: number | null; usedCount: number },
+  now: Date,
+): CouponState {
+  if (!coupon.active) return "disabled";
+  if (coupon.expiresAt !== null && Date.parse(coupon.expiresAt) <= now.getTime()) return "expired";
+  if (coupon.usageLimit !== null && coupon.usedCount >= coupon.usageLimit) return "used-up";
+  return "active";
+}

@@ -1,0 +1,177 @@
+import type { Database } from "../../db/database.server.ts";
+import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
+import { applyAggregate, lockProduct } from "./write-review.server.ts";
+
+/**
+ * Moderation of reviews that shoppers reported. Keep clears the flag and the report votes (the
+ * review leaves the list; a new report brings it back). Remove deletes the review, its votes
+ * with it, and moves the product's rating and count by difference through the reviews module's
+ * own aggregate step (decision 006), in one transaction with the audit entry — which keeps the
+ * removed review's text.
+ */
+
+export const REPORTED_REVIEWS_PAGE_SIZE = 25;
+
+export const REPORTED_REVIEW_MESSAGES = {
+  kept: "Review kept: the reports were cleared.",
+  removed: "Review removed.",
+  notFound: "That review is no longer in the reported list.",
+  badRequest: "Unknown action.",
+} as const;
+
+export interface ReportedReview {
+  id: number;
+  productId: number;
+  productName: string;
+  productSlug: string;
+  authorName: string;
+  rating: number;
+  title: string;
+  body: string;
+  reports: number;
+  createdAt: string;
+}
+
+/** Reported reviews, newest first, with how many shoppers reported each. */
+export async function listReportedReviews(
+  db: Database,
+  { page = 1 }: { page?: number } = {},
+): Promise<{ reviews: ReportedReview[]; page: number; hasMore: boolean }> {
+  const rows = await db
+    .selectFrom("reviews")
+    .innerJoin("products", "products.id", "reviews.productId")
+    .select((eb) => [
+      "reviews.id",
+      "reviews.productId",
+      "products.name as productName",
+      "products.slug as productSlug",
+      "reviews.authorName",
+      "reviews.rating",
+      "reviews.title",
+      "reviews.body",
+      "reviews.createdAt",
+      eb
+        .selectFrom("reviewVotes")
+        .select((v) => v.fn.countAll().as("n"))
+        .whereRef("reviewVotes.reviewId", "=", "reviews.id")
+        .where("reviewVotes.kind", "=", "report")
+        .as("reports"),
+    ])
+    .where("reviews.reported", "=", 1)
+    .orderBy("reviews.createdAt", "desc")
+    .orderBy("reviews.id", "desc")
+    .limit(REPORTED_REVIEWS_PAGE_SIZE + 1)
+    .offset((Math.max(1, page) - 1) * REPORTED_REVIEWS_PAGE_SIZE)
+    .execute();
+  return {
+    reviews: rows.slice(0, REPORTED_REVIEWS_PAGE_SIZE).map((row) => ({
+      ...row,
+      rating: Number(row.rating),
+      reports: Number(row.reports ?? 0),
+    })),
+    page,
+    hasMore: rows.length > REPORTED_REVIEWS_PAGE_SIZE,
+  };
+}
+
+export type ModerationResult = { ok: true } | { ok: false; reason: "not-found" };
+
+/** Keeps a reported review: the flag and the report votes are cleared. */
+export async function keepReview(
+  db: Database,
+  { reviewId, actor, now = new Date() }: { reviewId: number; actor: Actor; now?: Date },
+): Promise<ModerationResult> {
+  return db.transaction().execute(async (trx): Promise<ModerationResult> => {
+    const review = await trx
+      .selectFrom("reviews")
+      .select(["id", "productId", "title"])
+      .where("id", "=", reviewId)
+      .where("reported", "=", 1)
+      .executeTakeFirst();
+    if (!review) return { ok: false, reason: "not-found" };
+    const cleared = await trx
+      .deleteFrom("reviewVotes")
+      .where("reviewId", "=", reviewId)
+      .where("kind", "=", "report")
+      .executeTakeFirst();
+    await trx.updateTable("reviews").set({ reported: 0 }).where("id", "=", reviewId).execute();
+    await recordAudit(trx, {
+      actor,
+      action: "review.keep",
+      entityType: "review",
+      entityId: reviewId,
+      summary: `Kept reported review "${review.title.slice(0, 100)}" (product #${review.productId})`,
+      before: { reported: true, reports: Number(cleared.numDeletedRows) },
+      after: { reported: false, reports: 0 },
+      now,
+    });
+    return { ok: true };
+  });
+}
+
+/** Removes a reported review; the product's rating and review count follow. */
+export async function removeReportedReview(
+  db: Database,
+  { reviewId, actor, now = new Date() }: { reviewId: number; actor: Actor; now?: Date },
+): Promise<ModerationResult> {
+  const target = await db
+    .selectFrom("reviews")
+    .select("productId")
+    .where("id", "=", reviewId)
+    .where("reported", "=", 1)
+    .executeTakeFirst();
+  if (!target) return { ok: false, reason: "not-found" };
+  return db.transaction().execute(async (trx): Promise<ModerationResult> => {
+    // the product's row first, as every review write takes it (same lock order, no deadlock)
+    const product = await lockProduct(trx, target.productId);
+    if (!product) return { ok: false, reason: "not-found" };
+    const review = await trx
+      .selectFrom("reviews")
+      .select(["id", "productId", "userId", "authorName", "rating", "title", "body", "createdAt"])
+      .where("id", "=", reviewId)
+      .where("productId", "=", target.productId)
+      .where("reported", "=", 1)
+      .executeTakeFirst();
+    if (!review) return { ok: false, reason: "not-found" };
+    await trx.deleteFrom("reviewVotes").where("reviewId", "=", reviewId).execute();
+    await trx.deleteFrom("reviews").where("id", "=", reviewId).execute();
+    await applyAggregate(trx, product, { remove: Number(review.rating) });
+    await recordAudit(trx, {
+      actor,
+      action: "review.remove",
+      entityType: "review",
+      entityId: reviewId,
+      summary: `Removed reported review "${review.title.slice(0, 100)}" by ${review.authorName} (product #${review.productId})`,
+      before: {
+        ...review,
+        rating: Number(review.rating),
+        product: { rating: product.rating, reviewCount: product.reviewCount },
+      },
+      now,
+    });
+    return { ok: true };
+  });
+}
+
+/** The moderation form: `keep` or `remove` with a `reviewId`. */
+export async function moderateReviewFromForm(
+  db: Database,
+  form: { get(name: string): unknown },
+  actor: Actor,
+): Promise<{ ok: true; message: string } | { ok: false; status: 400 | 404; message: string }> {
+  const intent = form.get("intent");
+  const raw = form.get("reviewId");
+  const reviewId = typeof raw === "string" && /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
+  if (reviewId <= 0 || (intent !== "keep" && intent !== "remove")) {
+    return { ok: false, status: 400, message: REPORTED_REVIEW_MESSAGES.badRequest };
+  }
+  const result =
+    intent === "keep"
+      ? await keepReview(db, { reviewId, actor })
+      : await removeReportedReview(db, { reviewId, actor });
+  if (!result.ok) return { ok: false, status: 404, message: REPORTED_REVIEW_MESSAGES.notFound };
+  return {
+    ok: true,
+    message: intent === "keep" ? REPORTED_REVIEW_MESSAGES.kept : REPORTED_REVIEW_MESSAGES.removed,
+  };
+}
