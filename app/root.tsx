@@ -10,7 +10,6 @@ import {
   useSearchParams,
 } from "react-router";
 import type { Route } from "./+types/root";
-import { getSessionUser } from "./adapters/auth/session.server.ts";
 import { DocumentStyles } from "./components/document-styles.tsx";
 import { Footer } from "./components/footer.tsx";
 import { Header } from "./components/header.tsx";
@@ -23,6 +22,7 @@ import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
 import { listWishlistProductIds } from "./domain/wishlist/wishlist.server.ts";
 import { getEnv } from "./env.server.ts";
 import { cartOwnerFor, clearCartCookie, readCartId } from "./http/cart-session.server.ts";
+import { getSessionUser } from "./http/session.server.ts";
 import { getToast } from "./http/toast.server.ts";
 
 export const links: Route.LinksFunction = () => [
@@ -31,11 +31,11 @@ export const links: Route.LinksFunction = () => [
 
 export const middleware: Route.MiddlewareFunction[] = [provideServices];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const env = getEnv();
   const { toast, headers: toastHeaders } = await getToast(request);
   const headers = toastHeaders ?? new Headers();
-  const user = await getSessionUser(request);
+  const user = await getSessionUser(request, context);
   if (user) {
     // A guest cart cookie while signed in (a session from before carts belonged to accounts)
     // joins the account's cart once, as at sign-in (decision 011).
@@ -47,7 +47,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   // The header badge: the account's cart when signed in, else the cookie's guest cart; no query
   // at all for a guest without a cart cookie.
-  const owner = await cartOwnerFor(request, user);
+  const owner = await cartOwnerFor(request, context, user);
   const cartId = owner.userId !== null || owner.guestCartId ? await findCartId(await getDb(), owner) : null;
   const cartQuantity = cartId ? await getCartQuantity(await getDb(), cartId) : 0;
   // The header's count and the product cards' hearts: one query, none for a signed-out visitor.

@@ -1,8 +1,9 @@
-import { getSessionUser } from "../adapters/auth/session.server.ts";
+import type { RouterContextProvider } from "react-router";
 import type { CartOwner } from "../domain/cart/cart-owner.server.ts";
 import { isCartId } from "../domain/cart/cart-store.server.ts";
 import { getEnv } from "../env.server.ts";
 import { createSignedCookie } from "../infra/signed-cookie.server.ts";
+import { getSessionUser } from "./session.server.ts";
 
 /** A guest cart lives 30 days after its last change. */
 export const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
@@ -40,8 +41,12 @@ export async function readCartId(request: Request): Promise<string | null> {
  * Whose cart this request works on (cart-owner.server.ts): the signed-in account's, else the
  * guest cookie's. Pass the session user when the caller already has it (null: signed out).
  */
-export async function cartOwnerFor(request: Request, user?: { id: string } | null): Promise<CartOwner> {
-  const signedIn = user === undefined ? await getSessionUser(request) : user;
+export async function cartOwnerFor(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  user?: { id: string } | null,
+): Promise<CartOwner> {
+  const signedIn = user === undefined ? await getSessionUser(request, context) : user;
   if (signedIn) return { userId: signedIn.id };
   return { userId: null, guestCartId: await readCartId(request) };
 }

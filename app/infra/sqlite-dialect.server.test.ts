@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type Generated, Kysely, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createNodeSqliteDialect, openSqlite } from "./sqlite-dialect.server.ts";
+import { createNodeSqliteDialect, openSqlite, statementKind } from "./sqlite-dialect.server.ts";
 
 interface CounterDb {
   counter: { id: Generated<number>; value: number };
@@ -329,6 +329,76 @@ describe("group commit", () => {
     expect(await labels()).toEqual(["first", "grouped", "member", "single"]);
   });
 
+  it("classifies statements by Kysely's query, not their text: a WITH read runs inside the open group, a WITH insert joins it", async () => {
+    const spy = countCommits();
+    try {
+      await Promise.all([
+        insert("a"),
+        // a select with a CTE is a read: it must not force the open group's COMMIT
+        db
+          .with("labelled", (q) => q.selectFrom("things").select("label"))
+          .selectFrom("labelled")
+          .selectAll()
+          .execute(),
+        // an insert with a CTE is a row change outside a transaction: it joins the group
+        db
+          .with("source", (q) => q.selectFrom("counter").select("value"))
+          .insertInto("things")
+          .columns(["label"])
+          .expression((eb) => eb.selectFrom("source").select(sql<string>`'from-cte'`.as("label")))
+          .execute(),
+        insert("b"),
+      ]);
+      expect(spy.commits()).toBe(1);
+    } finally {
+      spy.restore();
+    }
+    expect(await labels()).toEqual(["a", "b", "from-cte"]);
+    // raw SQL is a read only when it reads; anything else commits the group first (safe)
+    const kind = (text: string, rows: boolean) =>
+      statementKind({ sql: text, query: { kind: "RawNode" }, parameters: [] } as never, () => rows);
+    expect(kind("with x as (select 1) select * from x", true)).toBe("read");
+    expect(kind("/* a note */ select label from things", true)).toBe("read");
+    expect(kind("with x as (select 1) insert into things (label) select 'y' from x returning id", true)).toBe(
+      "other",
+    );
+    expect(kind("pragma table_info(things)", true)).toBe("other");
+    expect(kind("create table z (id integer)", false)).toBe("other");
+  });
+
+  it("a COMMIT and then a ROLLBACK that both fail reject the members and leave the process and the connection working", async () => {
+    const realExec = DatabaseSync.prototype.exec;
+    const failing = { commit: 1, rollback: 1 };
+    const exec = vi.spyOn(DatabaseSync.prototype, "exec").mockImplementation(function (
+      this: DatabaseSync,
+      statement: string,
+    ) {
+      const word = statement.trim().toLowerCase() as keyof typeof failing;
+      if (word in failing && failing[word] > 0) {
+        failing[word]--;
+        throw new Error(`disk I/O error (${word})`);
+      }
+      return realExec.call(this, statement);
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const results = await Promise.allSettled([insert("lost-1"), insert("lost-2")]);
+      expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+      expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/disk I\/O error \(commit\)/);
+      expect(failing).toEqual({ commit: 0, rollback: 0 });
+      // the connection was replaced: later work commits
+      await insert("later");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      exec.mockRestore();
+    }
+    expect(await labels()).toEqual(["later"]);
+  });
+
   it("the write lock is free again once the last member resolved", async () => {
     await Promise.all([insert("x"), insert("y")]);
     const other = otherConnection();
@@ -354,7 +424,7 @@ describe("change stamp (for the page cache)", () => {
       expect(dialect.changeStamp()).toBeNull();
       await kysely.selectFrom("counter").selectAll().execute();
       const stamp = dialect.changeStamp();
-      expect(stamp).toMatch(/^\d+:\d+$/);
+      expect(stamp).toMatch(/^\d+:\d+:\d+$/);
       await kysely.selectFrom("counter").selectAll().execute();
       await kysely.selectFrom("things").selectAll().execute();
       expect(dialect.changeStamp()).toBe(stamp);
@@ -377,6 +447,32 @@ describe("change stamp (for the page cache)", () => {
         insideTransaction = dialect.changeStamp();
       });
       expect(insideTransaction).not.toBe(afterWrite);
+    } finally {
+      await kysely.destroy();
+    }
+  });
+
+  it("moves when a group whose writes reads could see is rolled back by a failed COMMIT", async () => {
+    const { dialect, kysely } = dialectOf();
+    try {
+      await sql`create table parent (id integer primary key)`.execute(kysely);
+      await sql`create table child (id integer primary key, parent_id integer not null
+        references parent(id) deferrable initially deferred)`.execute(kysely);
+      let seenDuringGroup: string | null = null;
+      const results = await Promise.allSettled([
+        kysely.transaction().execute(async (trx) => {
+          await sql`insert into child (id, parent_id) values (1, 42)`.execute(trx);
+        }),
+        // runs after the member released its savepoint, before the group's COMMIT: a page render
+        // here reads the member's write and would be cached under this stamp
+        (async () => {
+          await kysely.selectFrom("counter").selectAll().execute();
+          seenDuringGroup = dialect.changeStamp();
+        })(),
+      ]);
+      expect(results[0].status).toBe("rejected");
+      expect(seenDuringGroup).not.toBeNull();
+      expect(dialect.changeStamp()).not.toBe(seenDuringGroup);
     } finally {
       await kysely.destroy();
     }

@@ -142,10 +142,36 @@ interface Member {
 
 const MEMBER_SAVEPOINT = "cw_group_member";
 
-/** Selects are the only single statements that may run inside an open group (see above). */
-const isSelect = (sql: string) => /^\s*select\b/i.test(sql);
-/** Row changes outside a transaction join a group as one-statement transactions. */
-const isRowWrite = (sql: string) => /^\s*(insert|update|delete|replace)\b/i.test(sql);
+/**
+ * What a statement does, from the query Kysely compiled (never from its text alone):
+ * - "read": a select (CTEs included) — the only single statement that may run inside an open group;
+ * - "row-write": an insert, update or delete — outside a transaction it joins the group;
+ * - "other": DDL, PRAGMAs and raw SQL — the open group commits first and it runs on its own.
+ * Raw SQL (`sql\`…\``) counts as a read only when it returns rows, starts with SELECT or WITH and
+ * names no writing keyword; anything else is "other", which is always safe (it only costs a COMMIT).
+ */
+export type StatementKind = "read" | "row-write" | "other";
+
+export function statementKind(compiled: CompiledQuery, returnsRows: () => boolean): StatementKind {
+  switch (compiled.query.kind) {
+    case "SelectQueryNode":
+      return "read";
+    case "InsertQueryNode":
+    case "UpdateQueryNode":
+    case "DeleteQueryNode":
+    case "MergeQueryNode":
+      return "row-write";
+    case "RawNode": {
+      const text = compiled.sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, " ");
+      const read =
+        /^\s*(select|with)\b/i.test(text) &&
+        !/\b(insert|update|delete|replace|create|drop|alter|pragma|attach|vacuum)\b/i.test(text);
+      return read && returnsRows() ? "read" : "other";
+    }
+    default:
+      return "other";
+  }
+}
 
 class GroupCommitDriver implements Driver {
   readonly #open: () => NodeSqliteDatabase;
@@ -154,6 +180,8 @@ class GroupCommitDriver implements Driver {
   /** members of the open group (an open BEGIN IMMEDIATE), or null when none is open */
   #group: Member[] | null = null;
   #flushQueued = false;
+  /** groups rolled back after their members' writes were visible to reads (part of changeStamp) */
+  #rollbacks = 0;
 
   constructor(open: () => NodeSqliteDatabase) {
     this.#open = open;
@@ -169,14 +197,16 @@ class GroupCommitDriver implements Driver {
   }
 
   /**
-   * Changes as soon as this connection changed a row (even before that change is committed) or
-   * another connection — another process too — committed a change; null until opened. Read on the
-   * connection directly, without the lock: it is connection state, not a query of the data.
+   * Changes as soon as this connection changed a row (even before that change is committed),
+   * another connection — another process too — committed a change, or a group whose writes reads
+   * may have seen was rolled back (a page rendered from them must not outlive them); null until
+   * opened. Read on the connection directly, without the lock: it is connection state, not a
+   * query of the data.
    */
   changeStamp(): string | null {
     if (!this.#db) return null;
     const row = this.#db.prepare(CHANGE_STAMP_SQL).all([])[0] as { version: number; changes: number };
-    return `${row.version}:${row.changes}`;
+    return `${row.version}:${row.changes}:${this.#rollbacks}`;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -268,12 +298,14 @@ class GroupCommitDriver implements Driver {
 
   /** Runs one statement for a lease holding the lock. */
   execute(lease: Lease, compiled: CompiledQuery): QueryResult<unknown> {
-    if (!lease.inTransaction && !isSelect(compiled.sql)) this.#commitGroup();
+    const statement = this.#database.prepare(compiled.sql);
+    if (!lease.inTransaction && statementKind(compiled, () => statement.reader) !== "read") {
+      this.#commitGroup();
+    }
     if (lease.inTransaction && !this.#database.raw.isTransaction) {
       // SQLite rolled the transaction back (disk full, I/O error): nothing more may run outside it
       throw new Error("the transaction was rolled back by SQLite");
     }
-    const statement = this.#database.prepare(compiled.sql);
     if (statement.reader) return { rows: statement.all(compiled.parameters) };
     const { changes, lastInsertRowid } = statement.run(compiled.parameters);
     return {
@@ -301,6 +333,7 @@ class GroupCommitDriver implements Driver {
   #queueFlush(): void {
     if (this.#flushQueued || !this.#group) return;
     this.#flushQueued = true;
+    // #commitGroup never throws and the lock never rejects: nothing here can go unhandled
     setImmediate(async () => {
       await this.#lock.acquire();
       this.#flushQueued = false;
@@ -322,17 +355,44 @@ class GroupCommitDriver implements Driver {
       if (!raw.isTransaction) throw new Error("the group's transaction was rolled back");
       raw.exec("commit");
     } catch (error) {
-      if (raw.isTransaction) raw.exec("rollback");
+      this.#rollbacks++;
+      this.#rollBackOrReopen();
       for (const member of members) member.reject(error);
       return;
     }
     for (const member of members) member.resolve();
   }
 
+  /**
+   * After a failed COMMIT: ROLLBACK; if even that fails (the connection is unusable), close the
+   * connection — SQLite rolls back what it had open — and open a fresh one. Never throws.
+   */
+  #rollBackOrReopen(): void {
+    const db = this.#db;
+    if (!db) return;
+    try {
+      if (db.raw.isTransaction) db.raw.exec("rollback");
+      return;
+    } catch {
+      // fall through: replace the connection
+    }
+    try {
+      db.close();
+    } catch {
+      // already unusable; the new connection is what matters
+    }
+    try {
+      this.#db = this.#open();
+    } catch {
+      this.#db = null; // the next statement fails with "the database is closed", not the process
+    }
+  }
+
   /** Fails the members of a group SQLite already rolled back. */
   #endGroup(error: Error): void {
     const members = this.#group ?? [];
     this.#group = null;
+    if (members.length > 0) this.#rollbacks++;
     for (const member of members) member.reject(error);
   }
 }
@@ -347,7 +407,7 @@ class Lease implements DatabaseConnection {
   }
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     await this.holdLock();
-    if (!this.inTransaction && isRowWrite(compiled.sql)) {
+    if (!this.inTransaction && statementKind(compiled, () => false) === "row-write") {
       return (await this.#driver.executeInGroup(this, compiled)) as QueryResult<R>;
     }
     return this.#driver.execute(this, compiled) as QueryResult<R>;

@@ -1,15 +1,15 @@
 import { Link } from "react-router";
-import { requireUser } from "../adapters/auth/session.server.ts";
 import { getDb } from "../composition.server.ts";
 import { findDefaultAddress, listUserOrders } from "../domain/accounts/account-overview.server.ts";
 import { countryName } from "../domain/checkout/shipping-form.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
+import { requireUser } from "../http/session.server.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/account._index";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   // Signed out, the parent shows the sign-in form: nothing to load here.
-  const user = await requireUser(request).catch(() => null);
+  const user = await requireUser(request, context).catch(() => null);
   if (!user) return { overview: null };
   const db = await getDb();
   const [orders, address] = await Promise.all([

@@ -1,5 +1,4 @@
 import { data, Form, Link } from "react-router";
-import { requireUser } from "../adapters/auth/session.server.ts";
 import { AddressForm } from "../components/account/address-form.tsx";
 import { getDb } from "../composition.server.ts";
 import {
@@ -15,6 +14,7 @@ import {
   validateAddress,
 } from "../domain/accounts/addresses.server.ts";
 import { countryName } from "../domain/checkout/shipping-form.ts";
+import { requireUser } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.addresses";
@@ -42,8 +42,8 @@ function details(address: AddressDetails): AddressDetails {
   return { firstName, lastName, phone, address: line, city, state, zipCode, country };
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
   const db = await getDb();
   const edit = new URL(request.url).searchParams.get("edit");
   const editing = edit === null ? null : await getAddress(db, user.id, toId(edit));
@@ -55,8 +55,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
   const db = await getDb();
   const form = await request.formData().catch(() => new FormData());
   const intent = form.get("intent");

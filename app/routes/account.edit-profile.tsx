@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
-import { requireUser } from "../adapters/auth/session.server.ts";
 import { NameForm } from "../components/account/name-form.tsx";
 import { getAuth } from "../composition.server.ts";
 import { changeName, SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
+import { requireUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.edit-profile";
@@ -23,13 +23,13 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   ];
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
   return { name: user.name };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireUser(request, context);
   const form = await request.formData().catch(() => new FormData());
   if (form.get("intent") !== "name") throw data(null, { status: 400 });
   const outcome = await changeName({ auth: await getAuth() }, request, form);

@@ -1,8 +1,8 @@
 import { data } from "react-router";
-import { requireUser } from "../adapters/auth/session.server.ts";
 import { OrderDetails } from "../components/account/order-details.tsx";
 import { getDb } from "../composition.server.ts";
 import { getUserOrder } from "../domain/accounts/account-orders.server.ts";
+import { requireUser } from "../http/session.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.orders.$number";
 
@@ -20,8 +20,8 @@ export const meta: Route.MetaFunction = ({ matches, params }) => {
   ];
 };
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
   const order = await getUserOrder(await getDb(), user.id, params.number);
   if (!order) throw data(null, { status: 404 });
   const { id: _id, email: _email, ...shown } = order;

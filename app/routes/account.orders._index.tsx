@@ -1,10 +1,10 @@
 import { data, Link } from "react-router";
-import { requireUser } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { getDb } from "../composition.server.ts";
 import { listOrdersPage } from "../domain/accounts/account-orders.server.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
+import { requireUser } from "../http/session.server.ts";
 import { formatCents } from "../lib/money.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.orders._index";
@@ -23,8 +23,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   ];
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
   const raw = new URL(request.url).searchParams.get("page") ?? "1";
   if (!/^\d{1,5}$/.test(raw) || Number(raw) < 1) throw data(null, { status: 404 });
   const result = await listOrdersPage(await getDb(), user.id, Number(raw));

@@ -1,12 +1,12 @@
 import { CreditCard } from "lucide-react";
 import { data, Form } from "react-router";
-import { requireUser } from "../adapters/auth/session.server.ts";
 import { getDb } from "../composition.server.ts";
 import {
   listSavedCards,
   PAYMENT_METHOD_MESSAGES,
   removeSavedCard,
 } from "../domain/accounts/payment-methods.server.ts";
+import { requireUser } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.payment-methods";
@@ -27,13 +27,13 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   ];
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
   return { cards: await listSavedCards(await getDb(), user.id) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
   const form = await request.formData().catch(() => new FormData());
   if (form.get("intent") !== "remove") throw data(null, { status: 400 });
   const raw = form.get("cardId");

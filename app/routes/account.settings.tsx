@@ -1,6 +1,5 @@
 import { data, redirect } from "react-router";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../adapters/auth/auth.server.ts";
-import { requireUser } from "../adapters/auth/session.server.ts";
 import { NameForm } from "../components/account/name-form.tsx";
 import { EmailForm, PasswordForm, type SettingsFeedback } from "../components/account/settings-forms.tsx";
 import { getAuth, getDb } from "../composition.server.ts";
@@ -12,6 +11,7 @@ import {
   type SettingsOutcome,
   type SettingsRefusal,
 } from "../domain/accounts/account-settings.server.ts";
+import { requireUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.settings";
@@ -32,8 +32,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   ];
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
   return {
     name: user.name,
     email: user.email,
@@ -41,8 +41,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
   const form = await request.formData().catch(() => new FormData());
   const intent = form.get("intent");
   const [auth, db] = await Promise.all([getAuth(), getDb()]);

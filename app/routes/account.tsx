@@ -1,5 +1,4 @@
 import { data, Form, NavLink, Outlet, redirect, useLocation } from "react-router";
-import { getSessionUser } from "../adapters/auth/session.server.ts";
 import { AuthPanel } from "../components/account/auth-panel.tsx";
 import { getAuth, getDb } from "../composition.server.ts";
 import { AUTH_MESSAGES, register, signIn, signOut } from "../domain/accounts/authentication.server.ts";
@@ -7,6 +6,7 @@ import { claimGuestCart } from "../domain/cart/cart-owner.server.ts";
 import { takePendingWishlist } from "../domain/wishlist/pending-wishlist.ts";
 import { addToWishlist, WISHLIST_MESSAGES } from "../domain/wishlist/wishlist.server.ts";
 import { clearCartCookie, readCartId } from "../http/cart-session.server.ts";
+import { getSessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { pageUrl } from "../lib/page-url.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
@@ -41,8 +41,8 @@ export const ACCOUNT_SECTIONS = [
   { to: "/account/settings", label: "Account Settings" },
 ] as const;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getSessionUser(request, context);
   const url = pageUrl(request);
   if (!user && url.pathname !== "/account") {
     throw redirect(signInPath(url.pathname + url.search));

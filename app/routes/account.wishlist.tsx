@@ -1,7 +1,6 @@
 import { Heart, ShoppingCart, Trash2 } from "lucide-react";
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
-import { getSessionUser, requireUser } from "../adapters/auth/session.server.ts";
 import { Price } from "../components/price.tsx";
 import { ProductImage } from "../components/product-image.tsx";
 import { StarRating } from "../components/star-rating.tsx";
@@ -14,6 +13,7 @@ import {
   WISHLIST_MESSAGES,
   type WishlistChange,
 } from "../domain/wishlist/wishlist.server.ts";
+import { getSessionUser, requireUser } from "../http/session.server.ts";
 import { createToastHeaders, redirectWithToast } from "../http/toast.server.ts";
 import { safeRedirectPath, signInPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -35,8 +35,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   ];
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
   return { items: await listWishlist(await getDb(), user.id) };
 }
 
@@ -55,14 +55,14 @@ const actionSchema = z.object({
  * page showed, so a second click on an old tab cannot undo the first. Signed out, an add is
  * carried through sign-in (see pending-wishlist.ts).
  */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const parsed = actionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) throw data(null, { status: 400 });
   const { intent, productId } = parsed.data;
   const backTo = safeRedirectPath(parsed.data.redirectTo, PATH);
 
-  const user = await getSessionUser(request);
+  const user = await getSessionUser(request, context);
   if (!user) {
     if (intent === "remove") return redirect(signInPath(backTo));
     return redirectWithToast(signInToSaveUrl(backTo, productId), {

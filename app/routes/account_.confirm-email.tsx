@@ -1,8 +1,8 @@
 import { data, Form, Link, redirect } from "react-router";
 import { confirmEmailChange } from "../adapters/auth/email-change.server.ts";
-import { getSessionUser } from "../adapters/auth/session.server.ts";
 import { getAuth, getDb } from "../composition.server.ts";
 import { SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
+import { getSessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account_.confirm-email";
@@ -39,14 +39,14 @@ export function loader({ request }: Route.LoaderArgs) {
   return { token: usable, problem: usable === "" ? SETTINGS_MESSAGES.emailLinkInvalid : null };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const token = form.get("token");
   const [auth, db] = await Promise.all([getAuth(), getDb()]);
   const result = await confirmEmailChange({ auth, db }, typeof token === "string" ? token : "", request);
   switch (result.status) {
     case "changed": {
-      const signedIn = (await getSessionUser(request)) !== null;
+      const signedIn = (await getSessionUser(request, context)) !== null;
       const headers = await createToastHeaders({ type: "success", message: SETTINGS_MESSAGES.emailChanged });
       for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
       return redirect(signedIn ? "/account/settings" : "/account", { headers });

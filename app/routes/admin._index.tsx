@@ -1,5 +1,4 @@
 import { data, Form, Link } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { logger } from "../adapters/logger.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
@@ -19,6 +18,7 @@ import { TableScroll } from "../components/table-scroll.tsx";
 import { getDb } from "../composition.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { listAdminProducts } from "../domain/catalog/admin/products.server.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin._index";
 
@@ -28,8 +28,8 @@ export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Pro
  * /admin is the spec's product management page: the products from the database with a stock
  * badge, Add Product and a delete action per product (search and paging on top).
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
   const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;

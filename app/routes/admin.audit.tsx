@@ -1,15 +1,15 @@
 import { Link } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { getDb } from "../composition.server.ts";
 import { listAuditEntries } from "../domain/audit/audit-log.server.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.audit";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Audit log", "/admin/audit");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const url = new URL(request.url);
   const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
   const productId = positiveInt(url.searchParams.get("product"));

@@ -1,5 +1,4 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
@@ -12,6 +11,7 @@ import {
   couponFormValues,
   disableQuestion,
 } from "../domain/coupons/coupon-form.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { isConfirmed } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.coupons.$id";
@@ -23,8 +23,8 @@ export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
     `/admin/coupons/${params.id}`,
   );
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const id = positiveInt(params.id);
   const coupon = id ? await getAdminCoupon(await getDb(), id) : null;
   if (!coupon) throw data(null, { status: 404 });
@@ -32,8 +32,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 /** `update` (the terms), `disable`, `enable`. */
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
   const form = await request.formData().catch(() => new FormData());

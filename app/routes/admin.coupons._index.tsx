@@ -1,5 +1,4 @@
 import { data, Form, Link } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
@@ -24,6 +23,7 @@ import {
   disableQuestion,
   lastDayOfExpiry,
 } from "../domain/coupons/coupon-form.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { isConfirmed } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
@@ -31,15 +31,15 @@ import type { Route } from "./+types/admin.coupons._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Coupons", "/admin/coupons");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const page = positiveInt(new URL(request.url).searchParams.get("page"), 100_000) ?? 1;
   return listAdminCoupons(await getDb(), { page });
 }
 
 /** Disable / enable from the list (intent + couponId). */
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
   const form = await request.formData().catch(() => new FormData());
   // shoppers' carts lose a disabled coupon at once: only from the confirm step
   if (form.get("intent") === "disable" && !isConfirmed(form)) {

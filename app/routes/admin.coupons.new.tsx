@@ -1,24 +1,24 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { CouponFields } from "../components/admin/coupon-fields.tsx";
 import { getDb } from "../composition.server.ts";
 import { createCouponFromForm } from "../domain/coupons/coupon-admin.server.ts";
 import { EMPTY_COUPON_FORM } from "../domain/coupons/coupon-form.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.coupons.new";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "New coupon", "/admin/coupons/new");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
   const form = await request.formData().catch(() => new FormData());
   const outcome = await createCouponFromForm(await getDb(), form, { id: admin.id, email: admin.email });
   if (outcome.ok) return redirectWithToast("/admin/coupons", { type: "success", message: outcome.message });

@@ -1,15 +1,15 @@
 import { Link } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { getDb } from "../composition.server.ts";
 import { getAdminDashboard } from "../domain/reports/dashboard.server.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.dashboard";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Dashboard", "/admin/dashboard");
 
 /** The counters that were the admin landing page before /admin became the spec's product list. */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   return getAdminDashboard(await getDb());
 }
 

@@ -1,15 +1,15 @@
 import { Link } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { getDb } from "../composition.server.ts";
 import { listLowStockProducts } from "../domain/catalog/admin/products.server.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.low-stock";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Low stock", "/admin/low-stock");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   return { products: await listLowStockProducts(await getDb()) };
 }
 

@@ -1,5 +1,4 @@
 import { data, Form, Link } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
@@ -8,6 +7,7 @@ import { TableScroll } from "../components/table-scroll.tsx";
 import { getDb } from "../composition.server.ts";
 import { advanceOrder, getAdminOrder } from "../domain/orders/order-admin.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { isConfirmed } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
@@ -18,8 +18,8 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 
 const NUMBER = /^CW-[0-9A-Z]{1,20}$/;
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const order = NUMBER.test(params.number) ? await getAdminOrder(await getDb(), params.number) : null;
   if (!order) throw data(null, { status: 404 });
   return { order };
@@ -34,8 +34,8 @@ const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
   cancelled: "Cancel order (restore stock)",
 };
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
   const form = await request.formData().catch(() => new FormData());
   const to = form.get("to");
   if (!isOrderStatus(to) || !NUMBER.test(params.number)) {

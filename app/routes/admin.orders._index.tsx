@@ -1,17 +1,17 @@
 import { Form, Link } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { getDb } from "../composition.server.ts";
 import { listAdminOrders } from "../domain/orders/order-admin.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES } from "../domain/orders/order-status.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.orders._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Orders", "/admin/orders");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const url = new URL(request.url);
   const rawStatus = url.searchParams.get("status");
   const status = isOrderStatus(rawStatus) ? rawStatus : null;

@@ -1,5 +1,4 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
@@ -12,6 +11,7 @@ import { getDb, getServices } from "../composition.server.ts";
 import { editProductFromRequest } from "../domain/catalog/admin/edit-product.server.ts";
 import type { ProductFormValues } from "../domain/catalog/admin/product-form.ts";
 import { getAdminProduct } from "../domain/catalog/admin/products.server.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.products.$id";
 
@@ -29,13 +29,13 @@ async function productOr404(id: string) {
   return product;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   return { product: await productOr404(params.id) };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
   const productId = positiveInt(params.id);
   if (!productId) throw data(null, { status: 404 });
   const { db, files } = await getServices();

@@ -1,10 +1,10 @@
 import { data, Form, Link, redirect } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { logger } from "../adapters/logger.server.ts";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { getDb, getServices } from "../composition.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { deleteProduct, getAdminProduct } from "../domain/catalog/admin/products.server.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_FIELD, CONFIRM_VALUE, isConfirmed } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.products.$id_.delete";
@@ -13,16 +13,16 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
   adminMeta(matches, "Delete product", `/admin/products/${params.id}/delete`);
 
 /** The confirmation step without JavaScript (with it, the browser's confirm dialog asks instead). */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const id = positiveInt(params.id);
   const product = id ? await getAdminProduct(await getDb(), id) : null;
   if (!product || product.archivedAt) throw data(null, { status: 404 });
   return { product: { id: product.id, name: product.name } };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
   const id = positiveInt(params.id);
   const fail = () =>
     redirectWithToast("/admin", { type: "error", message: PRODUCT_FORM_MESSAGES.deleteFailed });

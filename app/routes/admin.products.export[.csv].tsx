@@ -1,11 +1,11 @@
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { getDb } from "../composition.server.ts";
 import { exportProductsCsv } from "../domain/catalog/admin/products-csv.server.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.products.export[.csv]";
 
 /** Every live product as CSV (the import format), streamed in batches. */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const rows = exportProductsCsv(await getDb());
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

@@ -1,23 +1,23 @@
 import { data, Form, useNavigation } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { getDb } from "../composition.server.ts";
 import { PRODUCT_CSV_COLUMNS } from "../domain/catalog/admin/products-csv.ts";
 import { importProductsCsvUpload } from "../domain/catalog/admin/products-csv-admin.server.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.products.import";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "Import / Export products", "/admin/products/import");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   // from the loader: the CSV module (csv-parse) must stay out of the browser bundle
   return { columns: [...PRODUCT_CSV_COLUMNS] };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
   const outcome = await importProductsCsvUpload(await getDb(), request, { id: admin.id, email: admin.email });
   if (outcome.ok) return { type: "success" as const, message: outcome.message, problems: [] };
   return data(

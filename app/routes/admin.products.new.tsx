@@ -1,5 +1,4 @@
 import { data, Form, useNavigation } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ImageInput } from "../components/admin/image-input.tsx";
@@ -7,19 +6,20 @@ import { ProductFields } from "../components/admin/product-fields.tsx";
 import { getServices } from "../composition.server.ts";
 import { addProductFromRequest } from "../domain/catalog/admin/add-product.server.ts";
 import { EMPTY_PRODUCT_FORM, PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.products.new";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "Add Product", "/admin/products/new");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
   const { db, files } = await getServices();
   const outcome = await addProductFromRequest({ db, files }, request, { id: admin.id, email: admin.email });
   if (outcome.ok) {

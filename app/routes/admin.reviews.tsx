@@ -1,11 +1,11 @@
 import { data, Form, Link } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { getDb } from "../composition.server.ts";
 import { listReportedReviews, moderateReviewFromForm } from "../domain/reviews/reported-reviews.server.ts";
+import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { isConfirmed } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.reviews";
@@ -13,8 +13,8 @@ import type { Route } from "./+types/admin.reviews";
 export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "Reported reviews", "/admin/reviews");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const page = positiveInt(new URL(request.url).searchParams.get("page"), 100_000) ?? 1;
   return listReportedReviews(await getDb(), { page });
 }
@@ -23,8 +23,8 @@ const REVIEW_REMOVE_UNCONFIRMED =
   "The review was not removed: confirm with “Yes, remove review” to remove it.";
 
 /** Keep (clear the reports) or Remove (delete the review; the product's rating follows). */
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
   const form = await request.formData().catch(() => new FormData());
   // removing deletes the review for good: only from the confirm step
   if (form.get("intent") === "remove" && !isConfirmed(form)) {

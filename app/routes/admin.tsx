@@ -1,16 +1,16 @@
 import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteError } from "react-router";
-import { requireAdmin } from "../adapters/auth/session.server.ts";
 import { adminHeaders, adminMeta } from "../components/admin/admin-meta.ts";
 import { ADMIN_SECTIONS, currentAdminSection } from "../components/admin/admin-nav.ts";
 import { NotFoundPage } from "../components/not-found-page.tsx";
+import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Product management", "/admin");
 export const headers = adminHeaders;
 
 /** The admin area's frame: only for the `admin` role (signed out → /account, others → 403). */
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request, context);
   return { adminEmail: admin.email };
 }
 

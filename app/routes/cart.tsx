@@ -39,20 +39,20 @@ export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const db = await getDb();
-  const cartId = await findCartId(db, await cartOwnerFor(request));
+  const cartId = await findCartId(db, await cartOwnerFor(request, context));
   return { cart: cartId ? await getCart(db, cartId) : emptyCart() };
 }
 
 /** POST /cart: add, buy-now, update, remove, clear, apply-coupon, remove-coupon; POST → redirect → toast. */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseCartAction(await request.formData().catch(() => new FormData()));
   if (!parsed.ok) return data({ error: parsed.message }, { status: 400 });
   const input = parsed.action;
   const backTo = (fallback: string) => safeRedirectPath(input.redirectTo, fallback);
   const db = await getDb();
-  const owner = await cartOwnerFor(request);
+  const owner = await cartOwnerFor(request, context);
   // the signed-in shopper's cart is the account's; a guest's is the cookie's (cart-owner.server.ts)
   const existingCartId = () => findCartId(db, owner);
 

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { data, redirect } from "react-router";
-import { getSessionUser, type SessionUser } from "../adapters/auth/session.server.ts";
 import { getMailer } from "../adapters/mail/mailer.server.ts";
 import { getPaymentGateway } from "../adapters/payments/index.server.ts";
 import { CheckoutProgress } from "../components/checkout/checkout-progress.tsx";
@@ -31,6 +30,7 @@ import { DEFAULT_COUNTRY } from "../domain/checkout/shipping-form.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { cartOwnerFor } from "../http/cart-session.server.ts";
 import { clearLegacyCheckoutCookie } from "../http/checkout-session.server.ts";
+import { getSessionUser, type SessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { calculateTotals, type ShippingMethod } from "../lib/pricing.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -57,12 +57,12 @@ export function headers() {
 const STEPS: readonly CheckoutStep[] = ["shipping", "payment", "review", "confirmation"];
 const parseStep = (value: string | null): CheckoutStep => STEPS.find((step) => step === value) ?? "shipping";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const step = parseStep(new URL(request.url).searchParams.get("step"));
   const db = await getDb();
-  const user = await getSessionUser(request);
+  const user = await getSessionUser(request, context);
   // the checkout in progress is the cart's (decision 012): the account's, or the guest cookie's
-  const cartId = await findCartId(db, await cartOwnerFor(request, user));
+  const cartId = await findCartId(db, await cartOwnerFor(request, context, user));
   const { state, feedback } = cartId ? await readCheckoutProgress(db, cartId) : { state: {}, feedback: null };
   if (cartId && feedback) await clearCheckoutFeedback(db, cartId);
   const headers = new Headers();
@@ -138,11 +138,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /** POST /checkout: one intent per step; every answer is a redirect (works without JavaScript). */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const db = await getDb();
-  const user = await getSessionUser(request);
-  const cartId = await findCartId(db, await cartOwnerFor(request, user));
+  const user = await getSessionUser(request, context);
+  const cartId = await findCartId(db, await cartOwnerFor(request, context, user));
   const headers = new Headers();
   const legacy = clearLegacyCheckoutCookie(request);
   if (legacy) headers.append("Set-Cookie", legacy);

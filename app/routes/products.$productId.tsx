@@ -1,7 +1,6 @@
 import { CircleCheck, CircleX, Clock } from "lucide-react";
 import { data, Link, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
-import { getSessionUser } from "../adapters/auth/session.server.ts";
 import { Price } from "../components/price.tsx";
 import { Breadcrumb } from "../components/product/breadcrumb.tsx";
 import { JsonLd } from "../components/product/json-ld.tsx";
@@ -34,6 +33,7 @@ import {
   saveReview,
   validateReview,
 } from "../domain/reviews/write-review.server.ts";
+import { getSessionUser } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { formatCount } from "../infra/format.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
@@ -65,7 +65,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   ];
 };
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const db = await getDb();
   const product = await getProductDetail(db, params.productId);
   if (!product) throw data(null, { status: 404 });
@@ -77,7 +77,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const [reviews, related, user] = await Promise.all([
     listProductReviews(db, product.id),
     getRelatedProducts(db, product),
-    getSessionUser(request),
+    getSessionUser(request, context),
   ]);
   const viewer = user
     ? {
@@ -121,7 +121,7 @@ const actionSchema = z.discriminatedUnion("intent", [
  * (helpful, report). POST → redirect to the Reviews tab → toast; a refused review form comes
  * back beside its fields (400). Signed out → sign in, then back here.
  */
-export async function action({ params, request }: Route.ActionArgs) {
+export async function action({ params, request, context }: Route.ActionArgs) {
   const db = await getDb();
   const product = await getProductDetail(db, params.productId);
   if (!product) throw data(null, { status: 404 });
@@ -131,7 +131,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   const input = parsed.data;
   const reviewsPath = `${productPath(product.slug)}#reviews`;
 
-  const user = await getSessionUser(request);
+  const user = await getSessionUser(request, context);
   if (!user) {
     return redirectWithToast(signInPath(reviewsPath), {
       type: "info",

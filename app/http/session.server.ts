@@ -1,8 +1,8 @@
-import { data, redirect } from "react-router";
-import { getAuth } from "../../composition.server.ts";
-import { pagePath } from "../../lib/page-url.ts";
-import { signInPath } from "../../lib/safe-redirect.ts";
-import { displayName } from "../../lib/user-display.ts";
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { servicesFrom } from "../context.ts";
+import { pagePath } from "../lib/page-url.ts";
+import { signInPath } from "../lib/safe-redirect.ts";
+import { displayName } from "../lib/user-display.ts";
 
 export type Role = "customer" | "admin";
 
@@ -15,10 +15,16 @@ export interface SessionUser {
   displayName: string;
 }
 
-/** The signed-in user of this request (from the session cookie, checked in the database), or null. */
-export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+/** A loader's or action's context: the request's services (`servicesFrom`) come from it. */
+type RequestContext = Readonly<RouterContextProvider>;
+
+/**
+ * The signed-in user of this request (from the session cookie, checked in the database by the
+ * context's auth), or null.
+ */
+export async function getSessionUser(request: Request, context: RequestContext): Promise<SessionUser | null> {
   if (!request.headers.get("Cookie")?.includes("session_token")) return null;
-  const auth = await getAuth();
+  const { auth } = servicesFrom(context);
   const session = await auth.api.getSession({ headers: request.headers }).catch(() => null);
   if (!session) return null;
   const { user } = session;
@@ -27,8 +33,8 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
 }
 
 /** The signed-in user, or a redirect to /account that comes back here after signing in. */
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
+export async function requireUser(request: Request, context: RequestContext): Promise<SessionUser> {
+  const user = await getSessionUser(request, context);
   if (user) return user;
   throw redirect(signInPath(pagePath(request)));
 }
@@ -41,8 +47,11 @@ export const FORBIDDEN_STATUS = 403;
  * in without the `admin` role → a thrown 403 response (the error boundary shows the 403 page).
  * Every admin loader and action calls this before touching any data.
  */
-export async function requireAdmin(request: Request): Promise<SessionUser & { role: "admin" }> {
-  const user = await requireUser(request);
+export async function requireAdmin(
+  request: Request,
+  context: RequestContext,
+): Promise<SessionUser & { role: "admin" }> {
+  const user = await requireUser(request, context);
   if (user.role !== "admin") {
     throw data("You do not have access to this page.", { status: FORBIDDEN_STATUS });
   }
