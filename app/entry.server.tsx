@@ -13,6 +13,8 @@ import {
 import { logger } from "./adapters/logger.server.ts";
 import { InlineCssProvider } from "./components/document-styles.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
+import { getServices } from "./composition.server.ts";
+import { checkDatabase } from "./domain/health.server.ts";
 import { inlineCss } from "./http/inline-css.server.ts";
 import { deferHydrationStream } from "./infra/deferred-hydration.server.ts";
 import { requestInfoContext } from "./lib/request-context.ts";
@@ -20,11 +22,19 @@ import { requestInfoContext } from "./lib/request-context.ts";
 export { setMailWorker } from "./adapters/mail/mailer.server.ts";
 // The HTTP server (server/) reaches the app's single copy of these through the build's entry module.
 export { closeServices, dataStamp, getServices, setSearchIndexWorker } from "./composition.server.ts";
-export { checkHealth } from "./domain/health.server.ts";
 export { startBackgroundJobs } from "./jobs/background-jobs.server.ts";
 export { requestInfoContext } from "./lib/request-context.ts";
 
 export const streamTimeout = 5_000;
+
+/** Liveness and readiness in one (server/app.ts's /healthz): the process answers and the database does too. */
+export async function checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }> {
+  try {
+    return await checkDatabase((await getServices()).db);
+  } catch {
+    return { ok: false, database: "down" };
+  }
+}
 
 export default function handleRequest(
   request: Request,

@@ -2,7 +2,7 @@ import { BadgePercent, RotateCcw, ShieldCheck, Truck } from "lucide-react";
 import { Link } from "react-router";
 import { NewsletterForm } from "../components/newsletter-form.tsx";
 import { ProductGrid } from "../components/product-card.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { getHomeSections } from "../domain/catalog/home-sections.server.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { CATEGORY_TILES, productsUrl } from "../lib/catalog-constants.ts";
@@ -22,8 +22,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   });
 };
 
-export async function loader() {
-  return getHomeSections(await getDb());
+export async function loader({ context }: Route.LoaderArgs) {
+  return getHomeSections(servicesFrom(context).db);
 }
 
 export const headers = sharedPageHeaders;

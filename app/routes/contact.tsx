@@ -1,9 +1,9 @@
 import { Clock, Mail, MapPin, Phone } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
-import { getDb } from "../composition.server.ts";
 import { Breadcrumbs } from "../content/help/help-layout.tsx";
 import { telHref, useShopContact } from "../content/help/shop-contact.ts";
+import { servicesFrom } from "../context.ts";
 import {
   CONTACT_FIELDS,
   CONTACT_LIMITS,
@@ -41,7 +41,7 @@ export function headers() {
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseContactForm(await request.formData());
   if (!parsed.success) return data({ errors: parsed.errors, values: parsed.values }, { status: 400 });
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   // only messages that would be stored count: a visitor correcting the form is never limited
   const { clientIp } = context.get(requestInfoContext);
   const limited = await hitRateLimit(db, `contact:${clientIp}`, CONTACT_RATE_LIMIT);

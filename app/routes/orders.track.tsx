@@ -1,7 +1,7 @@
 import { PackageSearch } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { findOrderForTracking } from "../domain/orders/orders.server.ts";
 import { TRACK_MESSAGES, TRACK_RATE_LIMIT } from "../domain/orders/track-order.ts";
@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (values.orderNumber === "" || values.email === "") {
     return data({ status: "invalid" as const, message: TRACK_MESSAGES.missing, values }, { status: 400 });
   }
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   const { clientIp } = context.get(requestInfoContext);
   const limited = await hitRateLimit(db, `track:${clientIp}`, TRACK_RATE_LIMIT);
   if (!limited.allowed) {

@@ -1,4 +1,5 @@
 import { ListingPage, listingMeta } from "../components/listing/listing-page.tsx";
+import { servicesFrom } from "../context.ts";
 import { type ListingPreset, loadListing } from "../domain/catalog/listing-page.server.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import type { Route } from "./+types/products._index";
@@ -10,7 +11,8 @@ const PRESET: ListingPreset = {
     "Browse electronics, fashion, home, beauty, toys and sports. Filter by brand, price and rating.",
 };
 
-export const loader = ({ request }: Route.LoaderArgs) => loadListing(request, PRESET);
+export const loader = ({ request, context }: Route.LoaderArgs) =>
+  loadListing(servicesFrom(context).db, new URL(request.url).searchParams, PRESET);
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => listingMeta(loaderData, matches);
 export const headers = sharedPageHeaders;
 

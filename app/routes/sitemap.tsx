@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { getDb } from "../composition.server.ts";
 import { Breadcrumbs } from "../content/help/help-layout.tsx";
 import { HELP_PAGE_SLUGS, HELP_PAGES, helpPath } from "../content/help/pages.ts";
+import { servicesFrom } from "../context.ts";
 import { getHtmlSitemapProducts } from "../domain/catalog/sitemap.server.ts";
 import { formatCount } from "../infra/format.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
@@ -21,8 +21,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   });
 };
 
-export async function loader() {
-  return getHtmlSitemapProducts(await getDb());
+export async function loader({ context }: Route.LoaderArgs) {
+  return getHtmlSitemapProducts(servicesFrom(context).db);
 }
 
 export const headers = sharedPageHeaders;

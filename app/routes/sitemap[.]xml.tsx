@@ -1,10 +1,11 @@
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { buildSitemapXml } from "../domain/catalog/sitemap.server.ts";
 import { getEnv } from "../env.server.ts";
+import type { Route } from "./+types/sitemap[.]xml";
 
 /** sitemaps.org urlset of the public pages and every live product, as absolute URLs on PUBLIC_URL. */
-export async function loader() {
-  const xml = await buildSitemapXml(await getDb(), getEnv().PUBLIC_URL);
+export async function loader({ context }: Route.LoaderArgs) {
+  const xml = await buildSitemapXml(servicesFrom(context).db, getEnv().PUBLIC_URL);
   return new Response(xml, {
     headers: {
       "Content-Type": "application/xml; charset=utf-8",

@@ -3,7 +3,7 @@ import { type Database, engineOf } from "../../app/db/database.server.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { stubShopEnvOn } from "../helpers/route-engines.ts";
-import { Jar, postForm } from "../helpers/route-harness.ts";
+import { Jar, postForm, requestContext, withAppServices } from "../helpers/route-harness.ts";
 
 /**
  * The signed-in shopper's cart belongs to the account (product decision): POST /account
@@ -55,14 +55,22 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
   /** What the cart page lists for this browser: [name, quantity]. */
   async function cartLines(jar: Jar) {
     const request = new Request(`${ORIGIN}/cart`, { headers: { Cookie: jar.header() } });
-    const { cart: view } = await cart.loader({ request, params: {}, context: {} } as never);
+    const { cart: view } = await cart.loader({
+      request,
+      params: {},
+      context: await withAppServices(requestContext()),
+    } as never);
     return view.lines.map((line) => [line.name, line.quantity]);
   }
 
   /** The header badge for this browser. */
   async function badge(jar: Jar) {
     const request = new Request(`${ORIGIN}/`, { headers: { Cookie: jar.header() } });
-    const result = (await root.loader({ request, params: {}, context: {} } as never)) as {
+    const result = (await root.loader({
+      request,
+      params: {},
+      context: await withAppServices(requestContext()),
+    } as never)) as {
       data: { cartQuantity: number };
     };
     return result.data.cartQuantity;
@@ -147,7 +155,11 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
     laptop.cookies.set("cw_cart", guest.cookies.get("cw_cart") ?? "");
 
     const request = new Request(`${ORIGIN}/`, { headers: { Cookie: laptop.header() } });
-    const result = (await root.loader({ request, params: {}, context: {} } as never)) as {
+    const result = (await root.loader({
+      request,
+      params: {},
+      context: await withAppServices(requestContext()),
+    } as never)) as {
       data: { cartQuantity: number };
       init: { headers: Headers };
     };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
-import { Jar, postForm, requestContext, stubShopEnv } from "../helpers/route-harness.ts";
+import { Jar, postForm, requestContext, stubShopEnv, withAppServices } from "../helpers/route-harness.ts";
 
 /**
  * POST /checkout step by step and /orders/track, through the real route modules on a SQLite
@@ -40,7 +40,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const context = requestContext;
+const context = () => withAppServices(requestContext());
 const post = (
   module: { action: (args: never) => unknown },
   path: string,
@@ -58,7 +58,11 @@ async function toastIn(jar: Jar) {
 async function load(search: string, jar: Jar) {
   const request = new Request(`${ORIGIN}/checkout${search}`, { headers: { Cookie: jar.header() } });
   try {
-    const result = (await checkout.loader({ request, params: {}, context: context() } as never)) as unknown;
+    const result = (await checkout.loader({
+      request,
+      params: {},
+      context: await context(),
+    } as never)) as unknown;
     const value = result as { data?: unknown; init?: { headers?: Headers } };
     return (value.data ?? value) as Record<string, unknown>;
   } catch (thrown) {

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { insertProduct } from "../../../tests/helpers/catalog.ts";
-import { stubShopEnv } from "../../../tests/helpers/route-harness.ts";
+import { requestContext, stubShopEnv, withAppServices } from "../../../tests/helpers/route-harness.ts";
 import type { Database } from "../../db/database.server.ts";
 
 /**
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 type ActionArgs = Parameters<typeof route.action>[0];
 
-function post(
+async function post(
   fields: Record<string, string>,
   { cookie, referer }: { cookie?: string; referer?: string } = {},
 ) {
@@ -50,7 +50,11 @@ function post(
     headers,
     body: new URLSearchParams(fields).toString(),
   });
-  return route.action({ request, params: {}, context: {} } as unknown as ActionArgs);
+  return route.action({
+    request,
+    params: {},
+    context: await withAppServices(requestContext()),
+  } as unknown as ActionArgs);
 }
 
 /** The cookies a response sets, as name → whole Set-Cookie line. */
@@ -76,12 +80,16 @@ async function redirected(result: unknown) {
 
 async function cartFor(cookie: string) {
   const request = new Request(`${ORIGIN}/cart`, { headers: { Cookie: cookie } });
-  return route.loader({ request, params: {}, context: {} } as never);
+  return route.loader({ request, params: {}, context: await withAppServices(requestContext()) } as never);
 }
 
 async function badgeFor(cookie: string) {
   const request = new Request(`${ORIGIN}/`, { headers: cookie ? { Cookie: cookie } : {} });
-  const result = (await root.loader({ request, params: {}, context: {} } as never)) as unknown as {
+  const result = (await root.loader({
+    request,
+    params: {},
+    context: await withAppServices(requestContext()),
+  } as never)) as unknown as {
     data: { cartQuantity: number };
   };
   return result.data.cartQuantity;
@@ -313,11 +321,11 @@ describe("POST /cart", () => {
 
 describe("GET /cart", () => {
   it("shows an empty cart to a visitor without a cookie, and prices a cart from the database", async () => {
-    const loader = (cookie?: string) =>
+    const loader = async (cookie?: string) =>
       route.loader({
         request: new Request(`${ORIGIN}/cart`, { headers: cookie ? { Cookie: cookie } : {} }),
         params: {},
-        context: {},
+        context: await withAppServices(requestContext()),
       } as never);
     expect((await loader()).cart).toMatchObject({ lines: [], totalQuantity: 0 });
 

@@ -1,4 +1,4 @@
-import { getDb } from "../../composition.server.ts";
+import type { Database } from "../../db/database.server.ts";
 import { type ListingQuery, PAGE_SIZE, parseListingQuery } from "../../lib/listing-query.ts";
 import { searchProducts } from "./listing.server.ts";
 
@@ -11,9 +11,8 @@ export interface ListingPreset {
 }
 
 /** Shared loader body of /products, /products/new-arrivals and /products/deals. */
-export async function loadListing(request: Request, preset: ListingPreset) {
-  const db = await getDb();
-  const query = parseListingQuery(new URL(request.url).searchParams, preset.fixed);
+export async function loadListing(db: Database, searchParams: URLSearchParams, preset: ListingPreset) {
+  const query = parseListingQuery(searchParams, preset.fixed);
   let result = await searchProducts(db, query);
   const lastPage = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
   if (query.page > lastPage) {
