@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { createRandom } from "../../app/db/seed/synthetic-catalog.ts";
 import { searchProducts } from "../../app/domain/catalog/listing.server.ts";
+import { buildSearchIndex, readCatalogVersion } from "../../app/infra/search-index/build-index.server.ts";
 import {
   attachSearchIndex,
-  buildSearchIndex,
   detachSearchIndex,
-  readCatalogVersion,
   searchFromIndex,
   searchIndexReady,
 } from "../../app/infra/search-index/search-index.server.ts";

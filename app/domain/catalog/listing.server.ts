@@ -1,7 +1,8 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import { type Database, type Engine, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
-import { type IndexAnswer, searchFromIndex } from "../../infra/search-index/search-index.server.ts";
+import type { IndexAnswer } from "../../infra/search-index/catalog-index.ts";
+import { searchFromIndex } from "../../infra/search-index/search-index.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
 import { type ListingQuery, PAGE_SIZE, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { createDatabase } from "../../db/database.server.ts";
-import { buildIndexParts, transferList } from "./search-index.server.ts";
+import { buildIndexParts, transferList } from "./build-index.server.ts";
 
 const { databaseUrl } = workerData as { databaseUrl: string };
 const db = createDatabase(databaseUrl, { poolSize: 1 });

@@ -1,0 +1,378 @@
+import type { Database } from "../../db/database.server.ts";
+import {
+  BEST_SELLER,
+  CatalogSearchIndex,
+  DEAL,
+  FEATURED,
+  type IndexParts,
+  maxOf,
+  NEW_ARRIVAL,
+} from "./catalog-index.ts";
+
+/**
+ * Building the search index's parts (decision 004, revision 3) from the database: every live
+ * product's filter and sort keys and the word postings, in chunks, yielding to requests between
+ * slices of work when it runs on the app's thread (search-index.server.ts keeps it; a worker
+ * thread, search-index-worker.ts, builds without slicing).
+ */
+/** Splits text into the words a search word can be a substring of (searchWords' separators). */
+const SEPARATORS = /[\s\p{Cc}]+/u;
+
+/** A growable typed buffer. */
+class IntList {
+  data = new Int32Array(1024);
+  length = 0;
+  push(value: number) {
+    if (this.length === this.data.length) this.grow();
+    this.data[this.length++] = value;
+  }
+  /** makes data[0 .. length) addressable, new entries set to `fill` */
+  ensure(length: number, fill: number) {
+    while (this.data.length < length) this.grow();
+    if (this.length < length) {
+      this.data.fill(fill, this.length, length);
+      this.length = length;
+    }
+  }
+  private grow() {
+    const grown = new Int32Array(this.data.length * 2);
+    grown.set(this.data);
+    this.data = grown;
+  }
+  toArray(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+class FloatList {
+  data = new Float64Array(1024);
+  length = 0;
+  push(value: number) {
+    if (this.length === this.data.length) {
+      const grown = new Float64Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+  toArray(): Float64Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/** The distinct words, numbered in order of appearance, and the vocabulary string's parts. */
+class Vocabulary {
+  readonly numbers = new Map<string, number>();
+  readonly parts: string[] = [];
+  readonly starts = new IntList();
+  private at = 0;
+
+  number(word: string): number {
+    let number = this.numbers.get(word);
+    if (number === undefined) {
+      number = this.numbers.size;
+      this.numbers.set(word, number);
+      this.parts.push(word);
+      this.starts.push(this.at);
+      this.at += word.length + 1;
+    }
+    return number;
+  }
+
+  /** "\n" after each word, joined in slices; and each word's start with the end after the last */
+  async finish(slice: TimeSlice): Promise<{ text: string; starts: Int32Array }> {
+    const blocks: string[] = [];
+    for (let i = 0; i < this.parts.length; i += 20_000) {
+      blocks.push(`${this.parts.slice(i, i + 20_000).join("\n")}\n`);
+      await slice.maybeYield();
+    }
+    this.starts.push(this.at);
+    return { text: blocks.join(""), starts: this.starts.toArray() };
+  }
+}
+
+/** The word numbers of each product (positions in order) as one list, turned into postings. */
+class PostingsCollector {
+  /** the word numbers of product p: words[starts[p] .. starts[p + 1]) */
+  private readonly words = new IntList();
+  private readonly starts = new IntList();
+  private readonly lastSeen = new IntList();
+
+  constructor() {
+    this.starts.push(0);
+  }
+
+  add(position: number, word: number) {
+    if (word >= this.lastSeen.length) this.lastSeen.ensure(word + 1, -1);
+    if (this.lastSeen.data[word] !== position) {
+      this.lastSeen.data[word] = position;
+      this.words.push(word);
+    }
+  }
+
+  /** closes product `position` (call once per product, in order, words or not) */
+  next() {
+    this.starts.push(this.words.length);
+  }
+
+  /** Postings by word number, positions ascending, built in slices. */
+  async postings(
+    vocabularySize: number,
+    slice: TimeSlice,
+  ): Promise<{ offsets: Int32Array; postings: Int32Array }> {
+    const offsets = new Int32Array(vocabularySize + 1);
+    const words = this.words.data;
+    for (let i = 0; i < this.words.length; i++) offsets[(words[i] as number) + 1]! += 1;
+    for (let w = 0; w < vocabularySize; w++) offsets[w + 1]! += offsets[w] as number;
+    await slice.maybeYield();
+    const postings = new Int32Array(this.words.length);
+    const next = offsets.slice(0, vocabularySize);
+    const starts = this.starts.data;
+    const products = this.starts.length - 1;
+    for (let p = 0; p < products; p++) {
+      for (let i = starts[p] as number; i < (starts[p + 1] as number); i++) {
+        const w = words[i] as number;
+        postings[next[w]!++] = p;
+      }
+      if ((p & 4095) === 0) await slice.maybeYield();
+    }
+    return { offsets, postings };
+  }
+}
+
+/** Yields to requests once the current stretch of work has run for `ms`. */
+class TimeSlice {
+  private started = performance.now();
+  private readonly ms: number;
+  constructor(ms: number) {
+    this.ms = ms;
+  }
+  async maybeYield() {
+    if (performance.now() - this.started < this.ms) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
+  }
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Dense ranks of `values` in descending order (0 = greatest). */
+async function descendingRanks(
+  values: Float64Array,
+  slice: TimeSlice,
+): Promise<{ ranks: Uint32Array; count: number }> {
+  // a native sort of a copy, the distinct values kept, then a binary search per value
+  const sorted = values.slice().sort();
+  let count = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    if (i === 0 || sorted[i] !== sorted[count - 1]) sorted[count++] = sorted[i] as number;
+  }
+  const ranks = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as number;
+    let lo = 0;
+    let hi = count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((sorted[mid] as number) < value) lo = mid + 1;
+      else hi = mid;
+    }
+    ranks[i] = count - 1 - lo;
+    if ((i & 16383) === 0) await slice.maybeYield();
+  }
+  return { ranks, count };
+}
+
+/** The same for text, compared by UTF-16 code unit (the order of ASCII text in both engines). */
+function descendingTextRanks(values: string[]): Uint32Array {
+  const distinct = [...new Set(values)].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const rankOf = new Map(distinct.map((v, i) => [v, i]));
+  return Uint32Array.from(values, (v) => rankOf.get(v) as number);
+}
+
+/**
+ * created_at, kept as time while every value is a toISOString() instant (whose text order is
+ * time order), else as text from the first other value on.
+ */
+class CreatedAtList {
+  private readonly times = new FloatList();
+  private texts: string[] | null = null;
+  push(value: string) {
+    if (this.texts) this.texts.push(value);
+    else if (ISO_INSTANT.test(value)) this.times.push(Date.parse(value));
+    else {
+      this.texts = Array.from(this.times.data.subarray(0, this.times.length), (t) =>
+        new Date(t).toISOString(),
+      );
+      this.texts.push(value);
+    }
+  }
+  /** ranks, 0 = newest */
+  async ranks(slice: TimeSlice): Promise<Uint32Array> {
+    return this.texts
+      ? descendingTextRanks(this.texts)
+      : (await descendingRanks(this.times.toArray(), slice)).ranks;
+  }
+}
+
+const CHUNK = 1_000;
+/** the longest stretch of building work between two chances for requests to run */
+const SLICE_MS = 8;
+
+export async function readCatalogVersion(db: Database): Promise<number> {
+  const row = await db.selectFrom("catalogVersion").select("version").executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+/**
+ * Reads every live product in slices of 1 000 and builds the index, yielding to requests every
+ * few milliseconds of work; null when the catalogue changed while it was read (the index would be
+ * stale at once).
+ */
+export async function buildSearchIndex(
+  db: Database,
+  /** checked between slices: true gives up (null), e.g. when the process is stopping */
+  cancelled: () => boolean = () => false,
+): Promise<CatalogSearchIndex | null> {
+  const parts = await buildIndexParts(db, cancelled, SLICE_MS);
+  return parts ? new CatalogSearchIndex(parts) : null;
+}
+
+/** The index's arrays (a worker thread sends them to the app's thread); see buildSearchIndex. */
+export async function buildIndexParts(
+  db: Database,
+  cancelled: () => boolean,
+  sliceMs: number,
+): Promise<IndexParts | null> {
+  const slice = new TimeSlice(sliceMs);
+  const version = await readCatalogVersion(db);
+  const ids = new FloatList();
+  const categoryOf = new IntList();
+  const subcategoryOf = new IntList();
+  const brandOf = new IntList();
+  const price = new FloatList();
+  const rating = new FloatList();
+  const flags = new IntList();
+  const reviewCount = new FloatList();
+  const createdAt = new CreatedAtList();
+  const categories = new Map<string, number>();
+  const subcategories = new Map<string, number>([["", 0]]);
+  const brands = new Map<string, number>();
+  const numberOf = (map: Map<string, number>, key: string) => {
+    let n = map.get(key);
+    if (n === undefined) {
+      n = map.size;
+      map.set(key, n);
+    }
+    return n;
+  };
+  const vocabulary = new Vocabulary();
+  const all = new PostingsCollector();
+  const names = new PostingsCollector();
+  const addWords = (p: number, text: string | null, collectors: PostingsCollector[]) => {
+    if (!text) return;
+    for (const word of text.toLowerCase().split(SEPARATORS)) {
+      if (!word) continue;
+      const number = vocabulary.number(word);
+      for (const collector of collectors) collector.add(p, number);
+    }
+  };
+  const both = [all, names];
+  const allOnly = [all];
+
+  let lastId = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom("products")
+      .select([
+        "id",
+        "name",
+        "description",
+        "brand",
+        "categoryId",
+        "subcategoryId",
+        "priceCents",
+        "discountPercentage",
+        "rating",
+        "reviewCount",
+        "featured",
+        "newArrival",
+        "bestSeller",
+        "createdAt",
+      ])
+      .where("archivedAt", "is", null)
+      .where("id", ">", lastId)
+      .orderBy("id")
+      .limit(CHUNK)
+      .execute();
+    for (const row of rows) {
+      const p = ids.length;
+      ids.push(row.id);
+      categoryOf.push(numberOf(categories, row.categoryId));
+      subcategoryOf.push(numberOf(subcategories, row.subcategoryId ?? ""));
+      brandOf.push(numberOf(brands, row.brand.toLowerCase()));
+      price.push(Number(row.priceCents));
+      rating.push(Number(row.rating));
+      reviewCount.push(Number(row.reviewCount));
+      flags.push(
+        (row.featured ? FEATURED : 0) |
+          (row.newArrival ? NEW_ARRIVAL : 0) |
+          (row.bestSeller ? BEST_SELLER : 0) |
+          (row.discountPercentage !== null ? DEAL : 0),
+      );
+      createdAt.push(String(row.createdAt));
+      addWords(p, row.name, both);
+      addWords(p, row.description, allOnly);
+      addWords(p, row.brand, allOnly);
+      addWords(p, row.categoryId, allOnly);
+      addWords(p, row.subcategoryId, allOnly);
+      all.next();
+      names.next();
+    }
+    if (rows.length < CHUNK) break;
+    lastId = rows[rows.length - 1]!.id;
+    await slice.maybeYield();
+    if (cancelled()) return null;
+  }
+  if ((await readCatalogVersion(db)) !== version) return null;
+
+  const words = vocabulary.numbers.size;
+  const { text, starts } = await vocabulary.finish(slice);
+  const allPostings = await all.postings(words, slice);
+  const namePostings = await names.postings(words, slice);
+  const ratings = await descendingRanks(rating.toArray(), slice);
+  const createdRank = await createdAt.ranks(slice);
+  await slice.maybeYield();
+  const reviewCounts = reviewCount.toArray();
+  return {
+    version,
+    ids: ids.toArray(),
+    categoryOf: Uint16Array.from(categoryOf.toArray()),
+    subcategoryOf: Uint16Array.from(subcategoryOf.toArray()),
+    brandOf: Uint32Array.from(brandOf.toArray()),
+    price: price.toArray(),
+    rating: rating.toArray(),
+    flags: Uint8Array.from(flags.toArray()),
+    ratingRank: ratings.ranks,
+    ratingRanks: ratings.count,
+    reviewCount: reviewCounts,
+    maxReviewCount: maxOf(reviewCounts),
+    createdRank,
+    categories: [...categories.keys()],
+    subcategories: [...subcategories.keys()],
+    brandKeys: [...brands.keys()],
+    vocabulary: text,
+    wordStarts: starts,
+    offsets: allPostings.offsets,
+    postings: allPostings.postings,
+    nameOffsets: namePostings.offsets,
+    namePostings: namePostings.postings,
+  };
+}
+
+/** The buffers of the parts' typed arrays (moved, not copied, to the receiving thread). */
+export function transferList(parts: IndexParts): ArrayBuffer[] {
+  return Object.values(parts)
+    .filter((value): value is ArrayBufferView => ArrayBuffer.isView(value))
+    .map((view) => view.buffer as ArrayBuffer);
+}

@@ -1,0 +1,419 @@
+import { type ListingQuery, PAGE_SIZE, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
+
+/**
+ * The search index kept in the process's memory (decision 004, revision 3): every live product's
+ * filter and sort keys in typed arrays, and word postings — the lower-cased, whitespace-separated
+ * words of name, description, brand, category and subcategory, each with the products that hold
+ * it. A search word (it holds no whitespace) occurs in a field exactly when it is a substring of
+ * one of the field's words, so the products matching it are the union of the postings of the
+ * vocabulary words that contain it — found by one scan of the vocabulary, whatever its length
+ * (1 or 2 characters included). Counting, facets and the page's order are then loops over the
+ * matches' typed-array keys: no product row is visited.
+ *
+ * It answers only while it is fresh: triggers bump `catalog_version` on every product write that
+ * changes what a listing filters, sorts or searches on (migration 1100), and a search whose
+ * version differs from the index's is answered by SQL while a new index is built in the
+ * background (in slices between requests).
+ */
+export class CatalogSearchIndex {
+  /** the catalogue version the index was built at */
+  readonly version: number;
+  /** live products, ordered by id: position → id */
+  readonly ids: Float64Array;
+  private readonly categoryOf: Uint16Array;
+  private readonly subcategoryOf: Uint16Array;
+  private readonly brandOf: Uint32Array;
+  private readonly price: Float64Array;
+  private readonly maxPrice: number;
+  private readonly rating: Float64Array;
+  private readonly flags: Uint8Array;
+  /** dense rank of the rating, 0 for the highest */
+  private readonly ratingRank: Uint32Array;
+  private readonly ratingRanks: number;
+  private readonly reviewCount: Float64Array;
+  private readonly maxReviewCount: number;
+  /** dense rank of created_at, 0 for the newest */
+  private readonly createdRank: Uint32Array;
+  /** category ids and subcategory ids by number (subcategory 0 = none); brand keys (lower case) */
+  private readonly categories: string[];
+  private readonly subcategories: string[];
+  private readonly brandKeys: string[];
+  /** the vocabulary as one string, "\n" after each word, and where each word starts */
+  private readonly vocabulary: string;
+  private readonly wordStarts: Int32Array;
+  /** postings: the positions holding word w are postings[offsets[w] .. offsets[w + 1]) */
+  private readonly offsets: Int32Array;
+  private readonly postings: Int32Array;
+  /** the same for the names alone (the Featured sort ranks name matches first) */
+  private readonly nameOffsets: Int32Array;
+  private readonly namePostings: Int32Array;
+
+  constructor(parts: IndexParts) {
+    this.version = parts.version;
+    this.ids = parts.ids;
+    this.categoryOf = parts.categoryOf;
+    this.subcategoryOf = parts.subcategoryOf;
+    this.brandOf = parts.brandOf;
+    this.price = parts.price;
+    this.maxPrice = maxOf(parts.price);
+    this.rating = parts.rating;
+    this.flags = parts.flags;
+    this.ratingRank = parts.ratingRank;
+    this.ratingRanks = parts.ratingRanks;
+    this.reviewCount = parts.reviewCount;
+    this.maxReviewCount = parts.maxReviewCount;
+    this.createdRank = parts.createdRank;
+    this.categories = parts.categories;
+    this.subcategories = parts.subcategories;
+    this.brandKeys = parts.brandKeys;
+    this.vocabulary = parts.vocabulary;
+    this.wordStarts = parts.wordStarts;
+    this.offsets = parts.offsets;
+    this.postings = parts.postings;
+    this.nameOffsets = parts.nameOffsets;
+    this.namePostings = parts.namePostings;
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** distinct words in the vocabulary */
+  get wordsCount(): number {
+    return this.wordStarts.length - 1;
+  }
+
+  /** Bytes held by the typed arrays and the vocabulary (an estimate of the index's memory). */
+  get bytes(): number {
+    const arrays = [
+      this.ids,
+      this.categoryOf,
+      this.subcategoryOf,
+      this.brandOf,
+      this.price,
+      this.rating,
+      this.flags,
+      this.ratingRank,
+      this.reviewCount,
+      this.createdRank,
+      this.wordStarts,
+      this.offsets,
+      this.postings,
+      this.nameOffsets,
+      this.namePostings,
+    ];
+    return arrays.reduce((sum, a) => sum + a.byteLength, 0) + this.vocabulary.length * 2;
+  }
+
+  /** The vocabulary words that contain `word` (a lower-cased search word without whitespace). */
+  wordsContaining(word: string): number[] {
+    const found: number[] = [];
+    if (word.length === 0 || word.includes("\n")) return found;
+    const starts = this.wordStarts;
+    let from = 0;
+    for (;;) {
+      const at = this.vocabulary.indexOf(word, from);
+      if (at < 0) break;
+      // the word whose span holds `at`: the last start ≤ at
+      let lo = 0;
+      let hi = starts.length - 2;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((starts[mid] as number) <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      found.push(lo);
+      from = starts[lo + 1] as number; // the next word
+    }
+    return found;
+  }
+
+  /**
+   * Scratch space for one search at a time (searches are synchronous), allocated once: fresh
+   * megabyte-sized typed arrays cost more in page faults than the loops that use them.
+   */
+  private scratchSpace: {
+    marks: Uint8Array;
+    nameMarks: Uint8Array;
+    listed: Int32Array;
+    keys: Float64Array;
+  } | null = null;
+  private scratch() {
+    this.scratchSpace ??= {
+      marks: new Uint8Array(this.size),
+      nameMarks: new Uint8Array(this.size),
+      listed: new Int32Array(this.size),
+      keys: new Float64Array(this.size),
+    };
+    return this.scratchSpace;
+  }
+
+  /**
+   * Marks the products holding every search word: afterwards `marks[p] === words` exactly for
+   * them. `vocabulary[k]` is the vocabulary words containing search word k; `marks` is zeroed.
+   * Calls `found` once per match.
+   */
+  private matchAll(
+    vocabulary: number[][],
+    offsets: Int32Array,
+    postings: Int32Array,
+    marks: Uint8Array,
+    found?: (p: number) => void,
+  ): void {
+    const words = vocabulary.length;
+    for (let k = 0; k < words; k++) {
+      for (const w of vocabulary[k] as number[]) {
+        const end = offsets[w + 1] as number;
+        for (let i = offsets[w] as number; i < end; i++) {
+          const p = postings[i] as number;
+          if (marks[p] === k) marks[p] = k + 1;
+        }
+      }
+    }
+    if (!found) return;
+    // each match once: through the last word's postings, stepping its mark past `words` and back
+    const last = vocabulary[words - 1] as number[];
+    for (const w of last) {
+      const end = offsets[w + 1] as number;
+      for (let i = offsets[w] as number; i < end; i++) {
+        const p = postings[i] as number;
+        if (marks[p] === words) {
+          marks[p] = words + 1;
+          found(p);
+        }
+      }
+    }
+  }
+
+  /**
+   * The listing's answer for a query with a search term: the page's product ids in order, the
+   * total, and the category and brand facet counts — the same as the SQL in listing.server.ts.
+   */
+  search(query: ListingQuery): IndexAnswer {
+    const words = searchWords(query.search ?? "");
+    const answer: IndexAnswer = { ids: [], total: 0, categoryCounts: new Map(), brandCounts: new Map() };
+    if (words.length === 0) return answer;
+    const vocabulary = words.map((word) => this.wordsContaining(word));
+    if (vocabulary.some((found) => found.length === 0)) return answer;
+
+    // filters: -1 = no product can match (an unknown category, subcategory or brand)
+    const category = query.category === null ? null : this.categories.indexOf(query.category);
+    const subcategory = query.subcategory === null ? null : this.subcategories.indexOf(query.subcategory);
+    let brandWanted: Uint8Array | null = null;
+    if (query.brands.length > 0) {
+      const wanted = new Set(query.brands.map((b) => b.toLowerCase()));
+      brandWanted = new Uint8Array(this.brandKeys.length);
+      this.brandKeys.forEach((key, b) => {
+        if (wanted.has(key)) brandWanted![b] = 1;
+      });
+    }
+    const minPrice = query.minPrice > PRICE_MIN ? query.minPrice * 100 : -Infinity;
+    const maxPrice = query.maxPrice < PRICE_MAX ? query.maxPrice * 100 : Infinity;
+    const minRating = query.rating ? query.rating : -Infinity;
+    const flagMask =
+      (query.featured ? FEATURED : 0) |
+      (query.newArrival ? NEW_ARRIVAL : 0) |
+      (query.bestSeller ? BEST_SELLER : 0) |
+      (query.deals ? DEAL : 0);
+
+    const { marks, nameMarks, listed } = this.scratch();
+    marks.fill(0);
+    const categoryCounts = new Float64Array(this.categories.length);
+    const brandCounts = new Float64Array(this.brandKeys.length);
+    let total = 0;
+    this.matchAll(vocabulary, this.offsets, this.postings, marks, (p) => {
+      const price = this.price[p] as number;
+      if (price < minPrice || price > maxPrice) return;
+      if ((this.rating[p] as number) < minRating) return;
+      if (((this.flags[p] as number) & flagMask) !== flagMask) return;
+      const inCategory =
+        (category === null || this.categoryOf[p] === category) &&
+        (subcategory === null || this.subcategoryOf[p] === subcategory);
+      const brand = this.brandOf[p] as number;
+      const inBrands = brandWanted === null || brandWanted[brand] === 1;
+      // the category facet ignores the category filter, the brand facet the brand filter
+      if (inBrands) categoryCounts[this.categoryOf[p] as number]! += 1;
+      if (inCategory) brandCounts[brand]! += 1;
+      if (inCategory && inBrands) listed[total++] = p;
+    });
+    answer.total = total;
+    categoryCounts.forEach((count, c) => {
+      if (count > 0) answer.categoryCounts.set(this.categories[c] as string, count);
+    });
+    brandCounts.forEach((count, b) => {
+      if (count > 0) answer.brandCounts.set(this.brandKeys[b] as string, count);
+    });
+
+    const offset = (query.page - 1) * PAGE_SIZE;
+    if (offset >= total) return answer;
+    let nameMatch: Uint8Array | null = null;
+    if (query.sort === "featured") {
+      nameMarks.fill(0);
+      this.matchAll(vocabulary, this.nameOffsets, this.namePostings, nameMarks);
+      nameMatch = nameMarks;
+    }
+    answer.ids = this.order(
+      listed.subarray(0, total),
+      query.sort,
+      nameMatch,
+      words.length,
+      offset + PAGE_SIZE,
+    )
+      .slice(offset)
+      .map((p) => this.ids[p] as number);
+    return answer;
+  }
+
+  /**
+   * The first `limit` of the positions in the listing's order (listing.server.ts `orderBy`): a
+   * primary key per sort with the id as the tie-break, packed into one number when it fits (a
+   * native numeric sort, or a bounded heap for the first pages), else compared in two steps.
+   */
+  order(
+    positions: Int32Array,
+    sort: ListingQuery["sort"],
+    nameMatch: Uint8Array | null,
+    words: number,
+    limit = positions.length,
+    packLimit = 2 ** 53,
+  ): number[] {
+    const n = this.size;
+    let primary: (p: number) => number;
+    let primaryMax: number;
+    let idDescending: boolean;
+    switch (sort) {
+      case "price-asc":
+        primary = (p) => this.price[p] as number;
+        primaryMax = this.maxPrice;
+        idDescending = false;
+        break;
+      case "price-desc": {
+        const max = this.maxPrice;
+        primary = (p) => max - (this.price[p] as number);
+        primaryMax = max;
+        idDescending = true;
+        break;
+      }
+      case "rating": {
+        const reviews = this.maxReviewCount + 1;
+        primary = (p) =>
+          (this.ratingRank[p] as number) * reviews + (this.maxReviewCount - (this.reviewCount[p] as number));
+        primaryMax = this.ratingRanks * reviews;
+        idDescending = true;
+        break;
+      }
+      case "newest":
+        primary = (p) => this.createdRank[p] as number;
+        primaryMax = n;
+        idDescending = true;
+        break;
+      default: {
+        // name holds every word first, then featured, then rating (all descending), then id
+        const ranks = this.ratingRanks;
+        primary = (p) =>
+          ((nameMatch && nameMatch[p] === words ? 0 : 2) + ((this.flags[p] as number) & FEATURED ? 0 : 1)) *
+            ranks +
+          (this.ratingRank[p] as number);
+        primaryMax = 4 * ranks;
+        idDescending = true;
+      }
+    }
+    // positions are in id order, so the position is the id's tie-break
+    const tie = (p: number) => (idDescending ? n - 1 - p : p);
+    const count = positions.length;
+    const span = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
+    if ((primaryMax + 1) * span >= packLimit) {
+      return [...positions].sort((a, b) => primary(a) - primary(b) || tie(a) - tie(b)).slice(0, limit);
+    }
+    const keys = this.scratch().keys.subarray(0, count);
+    for (let i = 0; i < count; i++) {
+      const p = positions[i] as number;
+      keys[i] = primary(p) * span + tie(p);
+    }
+    const first = smallest(keys, Math.min(limit, count));
+    return Array.from(first, (key) => {
+      const t = key % span;
+      return idDescending ? n - 1 - t : t;
+    });
+  }
+}
+
+/** The `k` smallest of `keys` (distinct), ascending; `keys` may be reordered. */
+function smallest(keys: Float64Array, k: number): Float64Array {
+  if (k * 8 >= keys.length) return keys.sort().subarray(0, k);
+  // a max-heap of the k smallest so far
+  const heap = new Float64Array(k);
+  let size = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as number;
+    if (size < k) {
+      let j = size++;
+      heap[j] = key;
+      while (j > 0) {
+        const parent = (j - 1) >> 1;
+        if ((heap[parent] as number) >= key) break;
+        heap[j] = heap[parent] as number;
+        j = parent;
+      }
+      heap[j] = key;
+    } else if (key < (heap[0] as number)) {
+      let j = 0;
+      for (;;) {
+        const left = 2 * j + 1;
+        if (left >= k) break;
+        const right = left + 1;
+        const child = right < k && (heap[right] as number) > (heap[left] as number) ? right : left;
+        if ((heap[child] as number) <= key) break;
+        heap[j] = heap[child] as number;
+        j = child;
+      }
+      heap[j] = key;
+    }
+  }
+  return heap.sort();
+}
+
+export const FEATURED = 1;
+export const NEW_ARRIVAL = 2;
+export const BEST_SELLER = 4;
+export const DEAL = 8;
+
+export function maxOf(values: Float64Array): number {
+  let max = 0;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}
+
+export interface IndexAnswer {
+  /** the page's product ids, in the listing's order */
+  ids: number[];
+  total: number;
+  categoryCounts: Map<string, number>;
+  /** by brand key (the JavaScript lower case of the brand) */
+  brandCounts: Map<string, number>;
+}
+
+export interface IndexParts {
+  version: number;
+  ids: Float64Array;
+  categoryOf: Uint16Array;
+  subcategoryOf: Uint16Array;
+  brandOf: Uint32Array;
+  price: Float64Array;
+  rating: Float64Array;
+  flags: Uint8Array;
+  ratingRank: Uint32Array;
+  ratingRanks: number;
+  reviewCount: Float64Array;
+  maxReviewCount: number;
+  createdRank: Uint32Array;
+  categories: string[];
+  subcategories: string[];
+  brandKeys: string[];
+  vocabulary: string;
+  wordStarts: Int32Array;
+  offsets: Int32Array;
+  postings: Int32Array;
+  nameOffsets: Int32Array;
+  namePostings: Int32Array;
+}
