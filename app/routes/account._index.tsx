@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { findDefaultAddress, listUserOrders } from "../domain/accounts/account-overview.server.ts";
 import { countryName } from "../domain/checkout/shipping-form.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
@@ -11,7 +11,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Signed out, the parent shows the sign-in form: nothing to load here.
   const user = await requireUser(request, context).catch(() => null);
   if (!user) return { overview: null };
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   const [orders, address] = await Promise.all([
     listUserOrders(db, user.id, 3),
     findDefaultAddress(db, user.id),

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { NameForm } from "../components/account/name-form.tsx";
-import { getAuth } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { changeName, SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
 import { requireUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
@@ -32,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireUser(request, context);
   const form = await request.formData().catch(() => new FormData());
   if (form.get("intent") !== "name") throw data(null, { status: 400 });
-  const outcome = await changeName({ auth: await getAuth() }, request, form);
+  const outcome = await changeName({ auth: servicesFrom(context).auth }, request, form);
   if (!outcome.ok) {
     const value = form.get("name");
     return data(

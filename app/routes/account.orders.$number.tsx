@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { OrderDetails } from "../components/account/order-details.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { getUserOrder } from "../domain/accounts/account-orders.server.ts";
 import { requireUser } from "../http/session.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) => {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const order = await getUserOrder(await getDb(), user.id, params.number);
+  const order = await getUserOrder(servicesFrom(context).db, user.id, params.number);
   if (!order) throw data(null, { status: 404 });
   const { id: _id, email: _email, ...shown } = order;
   return { order: shown };

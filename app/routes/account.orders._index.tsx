@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { listOrdersPage } from "../domain/accounts/account-orders.server.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { requireUser } from "../http/session.server.ts";
@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const raw = new URL(request.url).searchParams.get("page") ?? "1";
   if (!/^\d{1,5}$/.test(raw) || Number(raw) < 1) throw data(null, { status: 404 });
-  const result = await listOrdersPage(await getDb(), user.id, Number(raw));
+  const result = await listOrdersPage(servicesFrom(context).db, user.id, Number(raw));
   if (result.page > 1 && result.orders.length === 0) throw data(null, { status: 404 });
   return result;
 }

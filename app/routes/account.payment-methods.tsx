@@ -1,6 +1,6 @@
 import { CreditCard } from "lucide-react";
 import { data, Form } from "react-router";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import {
   listSavedCards,
   PAYMENT_METHOD_MESSAGES,
@@ -29,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  return { cards: await listSavedCards(await getDb(), user.id) };
+  return { cards: await listSavedCards(servicesFrom(context).db, user.id) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get("intent") !== "remove") throw data(null, { status: 400 });
   const raw = form.get("cardId");
   const id = typeof raw === "string" && /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (!(await removeSavedCard(await getDb(), user.id, id))) throw data(null, { status: 404 });
+  if (!(await removeSavedCard(servicesFrom(context).db, user.id, id))) throw data(null, { status: 404 });
   return redirectWithToast(PATH, { type: "success", message: PAYMENT_METHOD_MESSAGES.removed });
 }
 

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../adapters/auth/auth.server.ts";
 import { NameForm } from "../components/account/name-form.tsx";
 import { EmailForm, PasswordForm, type SettingsFeedback } from "../components/account/settings-forms.tsx";
-import { getAuth, getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import {
   changeEmail,
   changeName,
@@ -45,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await request.formData().catch(() => new FormData());
   const intent = form.get("intent");
-  const [auth, db] = await Promise.all([getAuth(), getDb()]);
+  const { auth, db } = servicesFrom(context);
   let outcome: SettingsOutcome | SettingsRefusal;
   let success: string;
   if (intent === "name") {

@@ -1,6 +1,6 @@
 import { data, Form, NavLink, Outlet, redirect, useLocation } from "react-router";
 import { AuthPanel } from "../components/account/auth-panel.tsx";
-import { getAuth, getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { AUTH_MESSAGES, register, signIn, signOut } from "../domain/accounts/authentication.server.ts";
 import { claimGuestCart } from "../domain/cart/cart-owner.server.ts";
 import { takePendingWishlist } from "../domain/wishlist/pending-wishlist.ts";
@@ -58,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const intent = form.get("intent");
-  const [auth, db] = await Promise.all([getAuth(), getDb()]);
+  const { auth, db } = servicesFrom(context);
 
   if (intent === "sign-out") {
     const cleared = await signOut({ auth }, request);

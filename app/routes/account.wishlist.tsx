@@ -4,7 +4,7 @@ import { z } from "zod";
 import { Price } from "../components/price.tsx";
 import { ProductImage } from "../components/product-image.tsx";
 import { StarRating } from "../components/star-rating.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { signInToSaveUrl } from "../domain/wishlist/pending-wishlist.ts";
 import {
   addToWishlist,
@@ -37,7 +37,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  return { items: await listWishlist(await getDb(), user.id) };
+  return { items: await listWishlist(servicesFrom(context).db, user.id) };
 }
 
 const actionSchema = z.object({
@@ -70,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       message: WISHLIST_MESSAGES.signInFirst,
     });
   }
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   const change =
     intent === "add"
       ? await addToWishlist(db, user.id, productId)

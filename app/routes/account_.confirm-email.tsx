@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
 import { confirmEmailChange } from "../adapters/auth/email-change.server.ts";
-import { getAuth, getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
 import { getSessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
@@ -42,7 +42,7 @@ export function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const token = form.get("token");
-  const [auth, db] = await Promise.all([getAuth(), getDb()]);
+  const { auth, db } = servicesFrom(context);
   const result = await confirmEmailChange({ auth, db }, typeof token === "string" ? token : "", request);
   switch (result.status) {
     case "changed": {

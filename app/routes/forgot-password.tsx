@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
-import { getAuth, getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { RESET_MESSAGES, requestPasswordReset } from "../domain/accounts/password-reset.server.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
-  const [auth, db] = await Promise.all([getAuth(), getDb()]);
+  const { auth, db } = servicesFrom(context);
   const result = await requestPasswordReset(
     { auth, db },
     form.get("email"),

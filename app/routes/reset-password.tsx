@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
-import { getAuth } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { resetPassword } from "../domain/accounts/password-reset.server.ts";
 import { RESET_MESSAGES } from "../domain/accounts/password-reset-messages.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
@@ -31,10 +31,10 @@ export function loader({ request }: Route.LoaderArgs) {
   return { token: token.slice(0, 500) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const result = await resetPassword(
-    { auth: await getAuth() },
+    { auth: servicesFrom(context).auth },
     {
       token: form.get("token"),
       password: form.get("password"),
