@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import type { Kysely } from "kysely";
 import pino from "pino";
 import type { ServerBuild } from "react-router";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DB } from "../app/db/schema.ts";
 import { ensureBuild } from "../tests/helpers/build.ts";
 import { createServerApp } from "./app.ts";
@@ -171,6 +171,32 @@ describe("GET / (home page)", () => {
     expect(r.headers.get("content-encoding")).toBe("gzip");
     const body = gunzipSync(Buffer.from(await r.arrayBuffer())).toString("utf8");
     expect(body).toContain("Featured Products");
+  });
+});
+
+describe("contract with React Router's document format (decision 008)", () => {
+  // app/infra/deferred-hydration only recognises <link rel="modulepreload"> tags and one module
+  // script of `import * as routeN from "…"` lines. When a React Router release changes that
+  // format, the rewrite passes the page through untouched (the shop still works, hydrating
+  // early) — this fails loudly instead. The rewrite runs in production only.
+  let html: string;
+  beforeAll(async () => {
+    vi.stubEnv("NODE_ENV", "production");
+    try {
+      html = await (await app.request("/", { headers: { Cookie: "cw_contract=1" } })).text();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("defers hydration on React Router's real document: no modulepreload left, the routes imported inside boot", () => {
+    expect(html).not.toMatch(/<link rel="modulepreload"/);
+    const script = /<script\b[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+    expect(script).toContain("const boot = async () => {");
+    expect(script).toMatch(/await Promise\.all\(\[import\("\/assets\/root-[^"]+\.js"\)/);
+    expect(script).not.toMatch(/^\s*import \* as route\d+ from/m);
+    expect(script).toContain("window.__reactRouterRouteModules");
+    expect(script).toMatch(/import\("\/assets\/entry\.client-[^"]+\.js"\)/);
   });
 });
 

@@ -2,9 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { type Generated, Kysely, sql } from "kysely";
+import { type Driver, type Generated, Kysely, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createNodeSqliteDialect, openSqlite, statementKind } from "./sqlite-dialect.server.ts";
+import {
+  createNodeSqliteDialect,
+  NodeSqliteDialect,
+  openSqlite,
+  statementKind,
+} from "./sqlite-dialect.server.ts";
 
 interface CounterDb {
   counter: { id: Generated<number>; value: number };
@@ -492,5 +497,86 @@ describe("change stamp (for the page cache)", () => {
       other.close();
       await kysely.destroy();
     }
+  });
+});
+
+describe("contract with Kysely (what the dialect leans on)", () => {
+  /** A dialect whose driver and connections record the calls Kysely makes on them. */
+  class RecordingDialect extends NodeSqliteDialect {
+    readonly calls: string[] = [];
+    override createDriver(): Driver {
+      const record = <T extends object>(target: T, label: (name: string) => string): T =>
+        new Proxy(target, {
+          get: (object, name) => {
+            const value = Reflect.get(object, name, object);
+            if (typeof value !== "function") return value;
+            return (...args: unknown[]) => {
+              this.calls.push(label(String(name)));
+              const result = value.apply(object, args);
+              // connections Kysely acquires are recorded too
+              return name === "acquireConnection"
+                ? (result as Promise<object>).then((c) => record(c, (n) => `connection.${n}`))
+                : result;
+            };
+          },
+        });
+      return record(super.createDriver(), (n) => n);
+    }
+  }
+
+  it("drives a transaction, a query and a stream through the driver calls the dialect implements", async () => {
+    const dialect = new RecordingDialect(path);
+    const kysely = new Kysely<CounterDb>({ dialect });
+    try {
+      await kysely.selectFrom("counter").selectAll().execute();
+      // Kysely's calls (the Driver and DatabaseConnection interfaces), not the dialect's own
+      const kyselyCalls =
+        /^(acquireConnection|beginTransaction|commitTransaction|rollbackTransaction|releaseConnection|connection\.(executeQuery|streamQuery))$/;
+      const calls = () => dialect.calls.filter((c) => kyselyCalls.test(c));
+      expect(calls()).toEqual(["acquireConnection", "connection.executeQuery", "releaseConnection"]);
+      dialect.calls.length = 0;
+      await kysely.transaction().execute(async (trx) => {
+        await trx.updateTable("counter").set({ value: 5 }).execute();
+      });
+      expect(calls()).toEqual([
+        "acquireConnection",
+        "beginTransaction",
+        "connection.executeQuery",
+        "commitTransaction",
+        "releaseConnection",
+      ]);
+      dialect.calls.length = 0;
+      const streamed = [];
+      for await (const row of kysely.selectFrom("counter").selectAll().stream()) streamed.push(row);
+      expect(streamed).toEqual([{ id: 1, value: 5 }]);
+      expect(calls()).toEqual(["acquireConnection", "connection.streamQuery", "releaseConnection"]);
+    } finally {
+      await kysely.destroy();
+    }
+  });
+
+  it("names the query nodes the dialect classifies statements by", () => {
+    const kinds = [
+      db.selectFrom("counter").selectAll(),
+      db
+        .with("c", (q) => q.selectFrom("counter").selectAll())
+        .selectFrom("c")
+        .selectAll(),
+      db.insertInto("things").values({ label: "x" }),
+      db.updateTable("things").set({ label: "y" }),
+      db.deleteFrom("things"),
+    ].map((query) => query.compile().query.kind);
+    expect(kinds).toEqual([
+      "SelectQueryNode",
+      "SelectQueryNode",
+      "InsertQueryNode",
+      "UpdateQueryNode",
+      "DeleteQueryNode",
+    ]);
+    expect(sql`select 1`.compile(db).query.kind).toBe("RawNode");
+  });
+
+  it("lets the driver keep its own lock: Kysely adds no mutex of its own", () => {
+    expect(new NodeSqliteDialect(path).createAdapter().supportsMultipleConnections).toBe(true);
   });
 });

@@ -153,8 +153,12 @@ describe.each(ENGINES)("migrations on %s", (engine) => {
         await t.db.deleteFrom("products").where("id", "=", id).execute();
         expect(await search("verbena")).toEqual([]);
         expect(await search("moonstone")).toEqual([]);
+        // FTS5's integrity check against the content table throws on any mismatch …
         const integrity = sql`insert into products_fts(products_fts, rank) values ('integrity-check', 1)`;
-        await expect(integrity.execute(t.db)).resolves.toBeDefined();
+        await integrity.execute(t.db);
+        // … as it does once an entry without its product is slipped in behind the triggers' back
+        await sql`insert into products_fts(rowid, name) values (987654, 'stray')`.execute(t.db);
+        await expect(integrity.execute(t.db)).rejects.toThrow();
       });
     });
   } else {

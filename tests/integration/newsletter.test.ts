@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  NEWSLETTER_MESSAGES,
-  newsletterSchema,
-  subscribeToNewsletter,
-} from "../../app/domain/newsletter/subscribe.server.ts";
+import { newsletterSchema, subscribeToNewsletter } from "../../app/domain/newsletter/subscribe.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 
 describe("newsletterSchema", () => {
@@ -17,8 +13,8 @@ describe("newsletterSchema", () => {
   ])("rejects %j (%s) with the shop's message", (email) => {
     const result = newsletterSchema.safeParse({ email });
     expect(result.success).toBe(false);
-    expect(result.error!.issues.map((i) => i.message)).toContain(NEWSLETTER_MESSAGES.invalidEmail);
-    expect(NEWSLETTER_MESSAGES.invalidEmail).toBe("Please enter a valid e-mail address.");
+    // the shop's message, word for word
+    expect(result.error!.issues.map((i) => i.message)).toContain("Please enter a valid e-mail address.");
   });
 
   it("rejects a missing or non-string value with the same message", () => {
