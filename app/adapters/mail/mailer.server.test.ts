@@ -1,7 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import nodemailer from "nodemailer";
+import { SMTPServer } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readOutbox } from "../../../tests/helpers/outbox.ts";
 import { logger } from "../logger.server.ts";
@@ -124,34 +126,83 @@ describe("file mailer", () => {
 });
 
 describe("SMTP mailer", () => {
-  it.each(["smtp://127.0.0.1:2525", "smtps://user:pass@mail.example.com:465"])(
-    "uses nodemailer's SMTP transport for %s",
-    async (url) => {
-      const sendMail = vi.fn().mockResolvedValue({ messageId: "<abc@mail.example.com>" });
-      const createTransport = vi
-        .spyOn(nodemailer, "createTransport")
-        .mockReturnValue({ sendMail } as unknown as ReturnType<typeof nodemailer.createTransport>);
-      const info = vi.spyOn(logger, "info");
+  /** A real SMTP server on a free port (nodemailer's smtp-server) that keeps what it receives. */
+  async function startSmtpServer() {
+    const received: { from: string; to: string[]; raw: string }[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = "";
+        stream.setEncoding("utf8");
+        stream.on("data", (chunk: string) => {
+          raw += chunk;
+        });
+        stream.on("end", () => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.server.address() as AddressInfo;
+    return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
 
-      const mailer = createMailer(url, { from: FROM });
-      expect(createTransport).toHaveBeenCalledExactlyOnceWith(smtpUrlWithTimeouts(url));
-
-      const message = { to: "shopper@example.com", subject: "Hello", text: "Body text" };
-      expect(await mailer.send(message)).toEqual({ messageId: "<abc@mail.example.com>" });
-      expect(sendMail).toHaveBeenCalledExactlyOnceWith({ from: FROM, ...message });
+  it("delivers over SMTP: envelope, headers and body as the shopper's mail client sees them, and logs the send", async () => {
+    const smtp = await startSmtpServer();
+    const info = vi.spyOn(logger, "info");
+    try {
+      const mailer = createMailer(`smtp://127.0.0.1:${smtp.port}`, { from: FROM });
+      const { messageId } = await mailer.send({
+        to: "shopper@example.com",
+        subject: "Your order CW-1234",
+        text: "Thanks for your order.",
+      });
+      expect(smtp.received).toHaveLength(1);
+      const [mail] = smtp.received;
+      expect(mail!.from).toBe("hello@cartwheel.example");
+      expect(mail!.to).toEqual(["shopper@example.com"]);
+      expect(mail!.raw).toMatch(/^From: Cartwheel <hello@cartwheel\.example>\r$/m);
+      expect(mail!.raw).toMatch(/^To: shopper@example\.com\r$/m);
+      expect(mail!.raw).toMatch(/^Subject: Your order CW-1234\r$/m);
+      expect(mail!.raw).toContain("Thanks for your order.");
+      // the id the shop keeps is the one the message carries
+      expect(mail!.raw).toContain(`Message-ID: ${messageId}`);
       expect(info).toHaveBeenCalledWith(
-        {
-          mail: {
-            to: "shopper@example.com",
-            subject: "Hello",
-            messageId: "<abc@mail.example.com>",
-            transport: "smtp",
-          },
-        },
+        { mail: { to: "shopper@example.com", subject: "Your order CW-1234", messageId, transport: "smtp" } },
         "mail sent",
       );
-    },
-  );
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("fails a send the server refuses, with the server's answer", async () => {
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onRcptTo(_address, _session, callback) {
+        callback(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }));
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.server.address() as AddressInfo;
+    try {
+      const mailer = createMailer(`smtp://127.0.0.1:${port}`, { from: FROM });
+      await expect(mailer.send({ to: "nobody@example.com", subject: "Hi", text: "x" })).rejects.toThrow(
+        /mailbox unavailable/,
+      );
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 
   it("bounds connecting, the greeting and an idle socket unless MAIL_URL sets them", () => {
     const options = (url: string) =>
