@@ -3,9 +3,8 @@ import { type Auth, createAuth } from "./adapters/auth/auth.server.ts";
 import { queueEmailChangeLink } from "./adapters/auth/email-change.server.ts";
 import { sendPasswordResetEmail } from "./adapters/auth/password-reset-email.server.ts";
 import { createFileStore } from "./adapters/files/file-store.server.ts";
-import type { FileStore } from "./adapters/files/file-store.ts";
 import { logger } from "./adapters/logger.server.ts";
-import { servicesContext } from "./context.ts";
+import { type AppServices, servicesContext } from "./context.ts";
 import { createDatabase, type Database, dataChangeStamp } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { isCatalogEmpty, seedDemoCatalog, withSeedLock } from "./db/seed/seed.server.ts";
@@ -18,11 +17,6 @@ import { settleAfterResponseTasks } from "./jobs/after-response.server.ts";
  * The application's one database and file store, opened on first use: migrations are applied
  * and, on an empty catalogue, the demo data is seeded (unless SEED_ON_EMPTY=false).
  */
-export interface AppServices {
-  db: Database;
-  files: FileStore;
-  auth: Auth;
-}
 
 let services: Promise<AppServices> | undefined;
 /** the database once the services are open, for synchronous questions (dataStamp) */

@@ -1,5 +1,14 @@
 import { createContext, type RouterContextProvider } from "react-router";
-import type { AppServices } from "./composition.server.ts";
+import type { Auth } from "./adapters/auth/auth.server.ts";
+import type { FileStore } from "./adapters/files/file-store.ts";
+import type { Database } from "./db/database.server.ts";
+
+/** What the app is assembled from (app/composition.server.ts opens them). */
+export interface AppServices {
+  db: Database;
+  files: FileStore;
+  auth: Auth;
+}
 
 /**
  * The shop's services (database, file store, auth) for loaders and actions. The root route's

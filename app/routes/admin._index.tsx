@@ -15,7 +15,7 @@ import {
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { imageUrl } from "../components/product-image.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { listAdminProducts } from "../domain/catalog/admin/products.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
   const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
   try {
-    const result = await listAdminProducts(await getDb(), { search, page });
+    const result = await listAdminProducts(servicesFrom(context).db, { search, page });
     return { ...result, search, error: null };
   } catch (error) {
     logger.error({ err: error }, "admin product list failed");

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { listAuditEntries } from "../domain/audit/audit-log.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.audit";
@@ -13,7 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
   const productId = positiveInt(url.searchParams.get("product"));
-  const result = await listAuditEntries(await getDb(), {
+  const result = await listAuditEntries(servicesFrom(context).db, {
     page,
     entity: productId ? { type: "product", id: String(productId) } : undefined,
   });

@@ -3,7 +3,7 @@ import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { CouponFields } from "../components/admin/coupon-fields.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { editCouponFromForm, getAdminCoupon } from "../domain/coupons/coupon-admin.server.ts";
 import {
   COUPON_FORM_MESSAGES,
@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const id = positiveInt(params.id);
-  const coupon = id ? await getAdminCoupon(await getDb(), id) : null;
+  const coupon = id ? await getAdminCoupon(servicesFrom(context).db, id) : null;
   if (!coupon) throw data(null, { status: 404 });
   return { coupon };
 }
@@ -44,7 +44,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const outcome = await editCouponFromForm(await getDb(), form, {
+  const outcome = await editCouponFromForm(servicesFrom(context).db, form, {
     id,
     actor: { id: admin.id, email: admin.email },
   });

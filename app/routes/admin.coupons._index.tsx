@@ -14,7 +14,7 @@ import {
   StackedTable,
 } from "../components/admin/stacked-table.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { editCouponFromForm, listAdminCoupons } from "../domain/coupons/coupon-admin.server.ts";
 import {
   COUPON_FORM_MESSAGES,
@@ -34,7 +34,7 @@ export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Cou
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const page = positiveInt(new URL(request.url).searchParams.get("page"), 100_000) ?? 1;
-  return listAdminCoupons(await getDb(), { page });
+  return listAdminCoupons(servicesFrom(context).db, { page });
 }
 
 /** Disable / enable from the list (intent + couponId). */
@@ -45,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get("intent") === "disable" && !isConfirmed(form)) {
     return data({ message: COUPON_FORM_MESSAGES.disableUnconfirmed }, { status: 400 });
   }
-  const outcome = await editCouponFromForm(await getDb(), form, {
+  const outcome = await editCouponFromForm(servicesFrom(context).db, form, {
     id: null,
     actor: { id: admin.id, email: admin.email },
   });

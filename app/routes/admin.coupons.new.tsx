@@ -2,7 +2,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { CouponFields } from "../components/admin/coupon-fields.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { createCouponFromForm } from "../domain/coupons/coupon-admin.server.ts";
 import { EMPTY_COUPON_FORM } from "../domain/coupons/coupon-form.ts";
 import { requireAdmin } from "../http/session.server.ts";
@@ -20,7 +20,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
   const form = await request.formData().catch(() => new FormData());
-  const outcome = await createCouponFromForm(await getDb(), form, { id: admin.id, email: admin.email });
+  const outcome = await createCouponFromForm(servicesFrom(context).db, form, {
+    id: admin.id,
+    email: admin.email,
+  });
   if (outcome.ok) return redirectWithToast("/admin/coupons", { type: "success", message: outcome.message });
   const { status, ...rest } = outcome;
   return data(rest, { status });

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { adminMeta } from "../components/admin/admin-meta.ts";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { getAdminDashboard } from "../domain/reports/dashboard.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.dashboard";
@@ -10,7 +10,7 @@ export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Das
 /** The counters that were the admin landing page before /admin became the spec's product list. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  return getAdminDashboard(await getDb());
+  return getAdminDashboard(servicesFrom(context).db);
 }
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { listLowStockProducts } from "../domain/catalog/admin/products.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.low-stock";
@@ -10,7 +10,7 @@ export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Low
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  return { products: await listLowStockProducts(await getDb()) };
+  return { products: await listLowStockProducts(servicesFrom(context).db) };
 }
 
 export default function LowStock({ loaderData }: Route.ComponentProps) {

@@ -4,7 +4,7 @@ import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { advanceOrder, getAdminOrder } from "../domain/orders/order-admin.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
 import { requireAdmin } from "../http/session.server.ts";
@@ -20,7 +20,9 @@ const NUMBER = /^CW-[0-9A-Z]{1,20}$/;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  const order = NUMBER.test(params.number) ? await getAdminOrder(await getDb(), params.number) : null;
+  const order = NUMBER.test(params.number)
+    ? await getAdminOrder(servicesFrom(context).db, params.number)
+    : null;
   if (!order) throw data(null, { status: 404 });
   return { order };
 }
@@ -45,7 +47,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (to === "cancelled" && !isConfirmed(form)) {
     return data({ message: ORDER_CANCEL_UNCONFIRMED }, { status: 400 });
   }
-  const result = await advanceOrder(await getDb(), {
+  const result = await advanceOrder(servicesFrom(context).db, {
     number: params.number,
     to,
     actor: { id: admin.id, email: admin.email },

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { listAdminOrders } from "../domain/orders/order-admin.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES } from "../domain/orders/order-status.ts";
 import { requireAdmin } from "../http/session.server.ts";
@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const status = isOrderStatus(rawStatus) ? rawStatus : null;
   const search = (url.searchParams.get("search") ?? "").slice(0, 254);
   const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
-  const result = await listAdminOrders(await getDb(), { status, search, page });
+  const result = await listAdminOrders(servicesFrom(context).db, { status, search, page });
   return { ...result, status, search };
 }
 

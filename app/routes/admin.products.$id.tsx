@@ -7,7 +7,7 @@ import { ProductFields } from "../components/admin/product-fields.tsx";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { imageUrl } from "../components/product-image.tsx";
-import { getDb, getServices } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { editProductFromRequest } from "../domain/catalog/admin/edit-product.server.ts";
 import type { ProductFormValues } from "../domain/catalog/admin/product-form.ts";
 import { getAdminProduct } from "../domain/catalog/admin/products.server.ts";
@@ -22,23 +22,23 @@ export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
     `/admin/products/${params.id}`,
   );
 
-async function productOr404(id: string) {
+async function productOr404(context: Route.LoaderArgs["context"], id: string) {
   const productId = positiveInt(id);
-  const product = productId ? await getAdminProduct(await getDb(), productId) : null;
+  const product = productId ? await getAdminProduct(servicesFrom(context).db, productId) : null;
   if (!product || product.archivedAt) throw data(null, { status: 404 });
   return product;
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  return { product: await productOr404(params.id) };
+  return { product: await productOr404(context, params.id) };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
   const productId = positiveInt(params.id);
   if (!productId) throw data(null, { status: 404 });
-  const { db, files } = await getServices();
+  const { db, files } = servicesFrom(context);
   const outcome = await editProductFromRequest({ db, files }, request, {
     productId,
     actor: { id: admin.id, email: admin.email },

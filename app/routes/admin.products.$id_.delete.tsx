@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect } from "react-router";
 import { logger } from "../adapters/logger.server.ts";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
-import { getDb, getServices } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { deleteProduct, getAdminProduct } from "../domain/catalog/admin/products.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
@@ -16,7 +16,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const id = positiveInt(params.id);
-  const product = id ? await getAdminProduct(await getDb(), id) : null;
+  const product = id ? await getAdminProduct(servicesFrom(context).db, id) : null;
   if (!product || product.archivedAt) throw data(null, { status: 404 });
   return { product: { id: product.id, name: product.name } };
 }
@@ -31,7 +31,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   if (!isConfirmed(form)) return redirect(`/admin/products/${id}/delete`, 303);
   try {
-    const { db, files } = await getServices();
+    const { db, files } = servicesFrom(context);
     const result = await deleteProduct({ db, files }, { id, actor: { id: admin.id, email: admin.email } });
     if (!result.ok) return fail();
     return redirectWithToast("/admin", { type: "success", message: PRODUCT_FORM_MESSAGES.deleted });

@@ -1,7 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { PRODUCT_CSV_COLUMNS } from "../domain/catalog/admin/products-csv.ts";
 import { importProductsCsvUpload } from "../domain/catalog/admin/products-csv-admin.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
@@ -18,7 +18,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  const outcome = await importProductsCsvUpload(await getDb(), request, { id: admin.id, email: admin.email });
+  const outcome = await importProductsCsvUpload(servicesFrom(context).db, request, {
+    id: admin.id,
+    email: admin.email,
+  });
   if (outcome.ok) return { type: "success" as const, message: outcome.message, problems: [] };
   return data(
     { type: "error" as const, message: outcome.message, problems: outcome.problems },

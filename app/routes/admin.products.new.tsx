@@ -3,7 +3,7 @@ import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ImageInput } from "../components/admin/image-input.tsx";
 import { ProductFields } from "../components/admin/product-fields.tsx";
-import { getServices } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { addProductFromRequest } from "../domain/catalog/admin/add-product.server.ts";
 import { EMPTY_PRODUCT_FORM, PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { requireAdmin } from "../http/session.server.ts";
@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  const { db, files } = await getServices();
+  const { db, files } = servicesFrom(context);
   const outcome = await addProductFromRequest({ db, files }, request, { id: admin.id, email: admin.email });
   if (outcome.ok) {
     return redirectWithToast("/admin", { type: "success", message: PRODUCT_FORM_MESSAGES.added });

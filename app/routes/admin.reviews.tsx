@@ -3,7 +3,7 @@ import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { listReportedReviews, moderateReviewFromForm } from "../domain/reviews/reported-reviews.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
@@ -16,7 +16,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const page = positiveInt(new URL(request.url).searchParams.get("page"), 100_000) ?? 1;
-  return listReportedReviews(await getDb(), { page });
+  return listReportedReviews(servicesFrom(context).db, { page });
 }
 
 const REVIEW_REMOVE_UNCONFIRMED =
@@ -30,7 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get("intent") === "remove" && !isConfirmed(form)) {
     return data({ message: REVIEW_REMOVE_UNCONFIRMED }, { status: 400 });
   }
-  const outcome = await moderateReviewFromForm(await getDb(), form, { id: admin.id, email: admin.email });
+  const outcome = await moderateReviewFromForm(servicesFrom(context).db, form, {
+    id: admin.id,
+    email: admin.email,
+  });
   if (outcome.ok) return redirectWithToast("/admin/reviews", { type: "success", message: outcome.message });
   return data({ message: outcome.message }, { status: outcome.status });
 }
