@@ -1,19 +1,23 @@
+import { useForm } from "@conform-to/react";
 import { data, Form, Link, useNavigation } from "react-router";
-import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { CouponFields } from "../components/admin/coupon-fields.tsx";
 import { servicesFrom } from "../context.ts";
-import { editCouponFromForm, getAdminCoupon } from "../domain/coupons/coupon-admin.server.ts";
+import { getAdminCoupon, setCouponActive, updateCoupon } from "../domain/coupons/coupon-admin.server.ts";
 import {
   COUPON_FORM_MESSAGES,
   COUPON_STATE_LABELS,
+  couponActionSchema,
   couponFormValues,
   disableQuestion,
+  readCouponFormValues,
 } from "../domain/coupons/coupon-form.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
-import { isConfirmed } from "../lib/confirm.ts";
+import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.coupons.$id";
 
 export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
@@ -36,22 +40,46 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
-  const form = await request.formData().catch(() => new FormData());
-  // shoppers' carts lose a disabled coupon at once: only from the confirm step
-  if (form.get("intent") === "disable" && !isConfirmed(form)) {
-    return data(
-      { intent: "disable" as const, message: COUPON_FORM_MESSAGES.disableUnconfirmed },
-      { status: 400 },
+  const { db } = servicesFrom(context);
+  const submission = await parseForm(request, couponActionSchema);
+  const intent = submission.payload.intent;
+  const refuse = (status: number, message: string, fieldErrors?: Record<string, string[]>) =>
+    data(
+      {
+        intent: typeof intent === "string" ? intent : null,
+        result: submission.reply({ formErrors: [message], fieldErrors }),
+      },
+      { status },
     );
+  // shoppers' carts lose a disabled coupon at once: only from the confirm step
+  if (intent === "disable" && submission.payload.confirm !== CONFIRM_VALUE) {
+    return refuse(400, COUPON_FORM_MESSAGES.disableUnconfirmed);
   }
-  const outcome = await editCouponFromForm(servicesFrom(context).db, form, {
-    id,
-    actor: { id: admin.id, email: admin.email },
-  });
-  if (outcome.ok)
-    return redirectWithToast(`/admin/coupons/${id}`, { type: "success", message: outcome.message });
-  const { status, ...rest } = outcome;
-  return data(rest, { status });
+  if (submission.status !== "success") {
+    if (intent !== "update") return refuse(400, COUPON_FORM_MESSAGES.badRequest);
+    if (!(await getAdminCoupon(db, id))) return refuse(404, COUPON_FORM_MESSAGES.notFound);
+    Object.assign(submission.payload, readCouponFormValues(submission.payload));
+    return refuse(400, COUPON_FORM_MESSAGES.invalid);
+  }
+  const actor = { id: admin.id, email: admin.email };
+  const done = (message: string) => redirectWithToast(`/admin/coupons/${id}`, { type: "success", message });
+  const form = submission.value;
+  if (form.intent !== "update") {
+    const active = form.intent === "enable";
+    const result = await setCouponActive(db, { id, active, actor });
+    if (!result.ok) return refuse(404, COUPON_FORM_MESSAGES.notFound);
+    const { code } = result.value;
+    return done(active ? COUPON_FORM_MESSAGES.enabled(code) : COUPON_FORM_MESSAGES.disabled(code));
+  }
+  const result = await updateCoupon(db, { id, input: form.terms, actor });
+  if (result.ok) return done(COUPON_FORM_MESSAGES.updated(result.value.code));
+  if (result.error.code === "usage-below-used") {
+    Object.assign(submission.payload, readCouponFormValues(submission.payload));
+    return refuse(409, COUPON_FORM_MESSAGES.invalid, {
+      usageLimit: [COUPON_FORM_MESSAGES.usageBelowUsed(result.error.used)],
+    });
+  }
+  return refuse(404, COUPON_FORM_MESSAGES.notFound);
 }
 
 const BUTTON =
@@ -61,6 +89,10 @@ export default function EditCoupon({ loaderData, actionData }: Route.ComponentPr
   const { coupon } = loaderData;
   const busy = useNavigation().state === "submitting";
   const updateFailed = actionData?.intent === "update";
+  const [form, fields] = useForm({
+    lastResult: updateFailed ? actionData.result : undefined,
+    defaultValue: couponFormValues(coupon),
+  });
   return (
     <div className="max-w-3xl space-y-8">
       <p>
@@ -79,22 +111,15 @@ export default function EditCoupon({ loaderData, actionData }: Route.ComponentPr
           (carts and orders refer to it)
         </p>
       </div>
-      {!updateFailed && (
-        <AdminMessage feedback={actionData ? { type: "error", message: actionData.message } : null} />
-      )}
+      {!updateFailed && <AdminMessage feedback={refusal(actionData?.result)} />}
       <section aria-labelledby="terms-heading">
         <h2 id="terms-heading" className="text-xl font-bold">
           Terms
         </h2>
-        <Form method="post" noValidate className="mt-4 space-y-6">
+        <Form method="post" id={form.id} noValidate className="mt-4 space-y-6">
           <input type="hidden" name="intent" value="update" />
-          <AdminMessage feedback={updateFailed ? { type: "error", message: actionData.message } : null} />
-          <CouponFields
-            key={coupon.updatedAt}
-            values={updateFailed && actionData.values ? actionData.values : couponFormValues(coupon)}
-            errors={updateFailed ? (actionData.fieldErrors ?? {}) : {}}
-            codeEditable={false}
-          />
+          <AdminMessage feedback={updateFailed ? refusal(actionData.result) : null} />
+          <CouponFields key={coupon.updatedAt} fields={fields} codeEditable={false} />
           <button type="submit" disabled={busy} className={BUTTON}>
             Save changes
           </button>

@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
-import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { couponValueText } from "../components/admin/coupon-fields.tsx";
@@ -15,17 +15,19 @@ import {
 } from "../components/admin/stacked-table.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
-import { editCouponFromForm, listAdminCoupons } from "../domain/coupons/coupon-admin.server.ts";
+import { listAdminCoupons, setCouponActive } from "../domain/coupons/coupon-admin.server.ts";
 import {
   COUPON_FORM_MESSAGES,
   COUPON_KIND_LABELS,
   COUPON_STATE_LABELS,
+  couponActionSchema,
   disableQuestion,
   lastDayOfExpiry,
 } from "../domain/coupons/coupon-form.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
-import { isConfirmed } from "../lib/confirm.ts";
+import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.coupons._index";
 
@@ -40,17 +42,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** Disable / enable from the list (intent + couponId). */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  const form = await request.formData().catch(() => new FormData());
+  const submission = await parseForm(request, couponActionSchema);
+  const refuse = (status: number, message: string) =>
+    data({ result: submission.reply({ formErrors: [message] }) }, { status });
   // shoppers' carts lose a disabled coupon at once: only from the confirm step
-  if (form.get("intent") === "disable" && !isConfirmed(form)) {
-    return data({ message: COUPON_FORM_MESSAGES.disableUnconfirmed }, { status: 400 });
+  if (submission.payload.intent === "disable" && submission.payload.confirm !== CONFIRM_VALUE) {
+    return refuse(400, COUPON_FORM_MESSAGES.disableUnconfirmed);
   }
-  const outcome = await editCouponFromForm(servicesFrom(context).db, form, {
-    id: null,
+  const form = submission.status === "success" ? submission.value : null;
+  if (!form || form.intent === "update" || form.couponId === null) {
+    return refuse(400, COUPON_FORM_MESSAGES.badRequest);
+  }
+  const active = form.intent === "enable";
+  const result = await setCouponActive(servicesFrom(context).db, {
+    id: form.couponId,
+    active,
     actor: { id: admin.id, email: admin.email },
   });
-  if (outcome.ok) return redirectWithToast("/admin/coupons", { type: "success", message: outcome.message });
-  return data({ message: outcome.message }, { status: outcome.status });
+  if (!result.ok) return refuse(404, COUPON_FORM_MESSAGES.notFound);
+  const { code } = result.value;
+  return redirectWithToast("/admin/coupons", {
+    type: "success",
+    message: active ? COUPON_FORM_MESSAGES.enabled(code) : COUPON_FORM_MESSAGES.disabled(code),
+  });
 }
 
 const STATE_STYLES = {
@@ -76,7 +90,7 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
         </Link>
       </div>
       <div className="mt-4">
-        <AdminMessage feedback={actionData ? { type: "error", message: actionData.message } : null} />
+        <AdminMessage feedback={refusal(actionData?.result)} />
       </div>
       {coupons.length === 0 ? (
         <p className="mt-6 text-gray-700">No coupons yet.</p>

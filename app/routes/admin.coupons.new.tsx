@@ -1,10 +1,17 @@
+import { useForm } from "@conform-to/react";
 import { data, Form, Link, useNavigation } from "react-router";
-import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { CouponFields } from "../components/admin/coupon-fields.tsx";
 import { servicesFrom } from "../context.ts";
-import { createCouponFromForm } from "../domain/coupons/coupon-admin.server.ts";
-import { EMPTY_COUPON_FORM } from "../domain/coupons/coupon-form.ts";
+import { createCoupon } from "../domain/coupons/coupon-admin.server.ts";
+import {
+  COUPON_FORM_MESSAGES,
+  couponFormSchema,
+  EMPTY_COUPON_FORM,
+  readCouponFormValues,
+} from "../domain/coupons/coupon-form.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.coupons.new";
@@ -19,18 +26,41 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  const form = await request.formData().catch(() => new FormData());
-  const outcome = await createCouponFromForm(servicesFrom(context).db, form, {
-    id: admin.id,
-    email: admin.email,
+  const submission = await parseForm(request, couponFormSchema);
+  // a refused form shows what was typed, trimmed
+  Object.assign(submission.payload, readCouponFormValues(submission.payload));
+  if (submission.status !== "success") {
+    return data(
+      { result: submission.reply({ formErrors: [COUPON_FORM_MESSAGES.invalid] }) },
+      { status: 400 },
+    );
+  }
+  const created = await createCoupon(servicesFrom(context).db, {
+    input: submission.value,
+    actor: { id: admin.id, email: admin.email },
   });
-  if (outcome.ok) return redirectWithToast("/admin/coupons", { type: "success", message: outcome.message });
-  const { status, ...rest } = outcome;
-  return data(rest, { status });
+  if (created.ok) {
+    return redirectWithToast("/admin/coupons", {
+      type: "success",
+      message: COUPON_FORM_MESSAGES.created(created.value.code),
+    });
+  }
+  // the code is taken (whatever its case): shown upper-cased, as it would be stored
+  submission.payload.code = submission.value.code;
+  return data(
+    {
+      result: submission.reply({
+        formErrors: [COUPON_FORM_MESSAGES.invalid],
+        fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] },
+      }),
+    },
+    { status: 409 },
+  );
 }
 
 export default function NewCoupon({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({ lastResult: actionData?.result, defaultValue: EMPTY_COUPON_FORM });
   return (
     <section aria-labelledby="new-coupon-heading" className="max-w-3xl">
       <p>
@@ -42,13 +72,9 @@ export default function NewCoupon({ actionData }: Route.ComponentProps) {
         New coupon
       </h1>
       <p className="mt-1 text-sm text-gray-700">Fields marked * are required.</p>
-      <Form method="post" noValidate className="mt-6 space-y-6">
-        <AdminMessage feedback={actionData ? { type: "error", message: actionData.message } : null} />
-        <CouponFields
-          values={actionData?.values ?? EMPTY_COUPON_FORM}
-          errors={actionData?.fieldErrors ?? {}}
-          codeEditable
-        />
+      <Form method="post" id={form.id} noValidate className="mt-6 space-y-6">
+        <AdminMessage feedback={refusal(actionData?.result)} />
+        <CouponFields fields={fields} codeEditable />
         <button
           type="submit"
           disabled={busy}

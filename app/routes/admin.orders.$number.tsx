@@ -1,15 +1,21 @@
 import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
-import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
-import { advanceOrder, getAdminOrder } from "../domain/orders/order-admin.server.ts";
-import { isOrderStatus, ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
+import {
+  advanceOrder,
+  getAdminOrder,
+  ORDER_ADMIN_MESSAGES,
+  orderActionSchema,
+} from "../domain/orders/order-admin.server.ts";
+import { ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
-import { isConfirmed } from "../lib/confirm.ts";
+import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.orders.$number";
 
@@ -27,9 +33,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { order };
 }
 
-const ORDER_CANCEL_UNCONFIRMED =
-  "The order was not cancelled: confirm with “Yes, cancel order” to cancel it.";
-
 const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
   shipped: "Mark as shipped",
   delivered: "Mark as delivered",
@@ -38,14 +41,16 @@ const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  const form = await request.formData().catch(() => new FormData());
-  const to = form.get("to");
-  if (!isOrderStatus(to) || !NUMBER.test(params.number)) {
-    return data({ message: "Unknown order action." }, { status: 400 });
+  const submission = await parseForm(request, orderActionSchema);
+  const refuse = (message: string, status: number) =>
+    data({ result: submission.reply({ formErrors: [message] }) }, { status });
+  if (submission.status !== "success" || !NUMBER.test(params.number)) {
+    return refuse(ORDER_ADMIN_MESSAGES.badRequest, 400);
   }
+  const { to } = submission.value;
   // cancelling restores stock and cannot be undone: only from the confirm step
-  if (to === "cancelled" && !isConfirmed(form)) {
-    return data({ message: ORDER_CANCEL_UNCONFIRMED }, { status: 400 });
+  if (to === "cancelled" && submission.value.confirm !== CONFIRM_VALUE) {
+    return refuse(ORDER_ADMIN_MESSAGES.cancelUnconfirmed, 400);
   }
   const result = await advanceOrder(servicesFrom(context).db, {
     number: params.number,
@@ -55,16 +60,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (result.ok) {
     return redirectWithToast(`/admin/orders/${params.number}`, {
       type: "success",
-      message: `Order ${params.number}: ${ORDER_STATUS_LABELS[to]}`,
+      message: ORDER_ADMIN_MESSAGES.changed(params.number, to),
     });
   }
-  if (result.reason === "not-found") throw data(null, { status: 404 });
-  return data(
-    {
-      message: `This order is ${ORDER_STATUS_LABELS[result.from ?? "paid"].toLowerCase()} and cannot become ${to}.`,
-    },
-    { status: 409 },
-  );
+  if (result.error.code === "not-found") throw data(null, { status: 404 });
+  return refuse(ORDER_ADMIN_MESSAGES.notAllowed(result.error.from, to), 409);
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
@@ -77,7 +77,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </Link>
       </p>
       <h1 className="text-3xl font-bold">Order {order.number}</h1>
-      <AdminMessage feedback={actionData ? { type: "error", message: actionData.message } : null} />
+      <AdminMessage feedback={refusal(actionData?.result)} />
       <dl className="grid grid-cols-1 gap-4 text-sm break-words sm:grid-cols-3">
         <div>
           <dt className="font-semibold">Status</dt>

@@ -1,13 +1,19 @@
 import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
-import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { servicesFrom } from "../context.ts";
-import { listReportedReviews, moderateReviewFromForm } from "../domain/reviews/reported-reviews.server.ts";
+import {
+  listReportedReviews,
+  moderateReview,
+  REPORTED_REVIEW_MESSAGES,
+  reviewModerationSchema,
+} from "../domain/reviews/reported-reviews.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
-import { isConfirmed } from "../lib/confirm.ts";
+import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.reviews";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -19,23 +25,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return listReportedReviews(servicesFrom(context).db, { page });
 }
 
-const REVIEW_REMOVE_UNCONFIRMED =
-  "The review was not removed: confirm with “Yes, remove review” to remove it.";
-
 /** Keep (clear the reports) or Remove (delete the review; the product's rating follows). */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  const form = await request.formData().catch(() => new FormData());
+  const submission = await parseForm(request, reviewModerationSchema);
+  const refuse = (message: string, status: number) =>
+    data({ result: submission.reply({ formErrors: [message] }) }, { status });
   // removing deletes the review for good: only from the confirm step
-  if (form.get("intent") === "remove" && !isConfirmed(form)) {
-    return data({ message: REVIEW_REMOVE_UNCONFIRMED }, { status: 400 });
+  if (submission.payload.intent === "remove" && submission.payload.confirm !== CONFIRM_VALUE) {
+    return refuse(REPORTED_REVIEW_MESSAGES.removeUnconfirmed, 400);
   }
-  const outcome = await moderateReviewFromForm(servicesFrom(context).db, form, {
-    id: admin.id,
-    email: admin.email,
+  if (submission.status !== "success") return refuse(REPORTED_REVIEW_MESSAGES.badRequest, 400);
+  const outcome = await moderateReview(servicesFrom(context).db, {
+    ...submission.value,
+    actor: { id: admin.id, email: admin.email },
   });
-  if (outcome.ok) return redirectWithToast("/admin/reviews", { type: "success", message: outcome.message });
-  return data({ message: outcome.message }, { status: outcome.status });
+  if (!outcome.ok) return refuse(REPORTED_REVIEW_MESSAGES.notFound, 404);
+  return redirectWithToast("/admin/reviews", {
+    type: "success",
+    message: REPORTED_REVIEW_MESSAGES[outcome.value],
+  });
 }
 
 export default function ReportedReviews({ loaderData, actionData }: Route.ComponentProps) {
@@ -49,7 +58,7 @@ export default function ReportedReviews({ loaderData, actionData }: Route.Compon
         Keep clears the reports; Remove deletes the review and updates the product's rating.
       </p>
       <div className="mt-4">
-        <AdminMessage feedback={actionData ? { type: "error", message: actionData.message } : null} />
+        <AdminMessage feedback={refusal(actionData?.result)} />
       </div>
       {reviews.length === 0 ? (
         <p className="mt-6 text-gray-700">No reported reviews.</p>

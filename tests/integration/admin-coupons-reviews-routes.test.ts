@@ -6,6 +6,10 @@ import { cookieHeader, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { callRoute, routeStatus, stubShopEnv, withAppServices } from "../helpers/route-harness.ts";
 
+/** A refused admin form's answer: Conform's submission result (form message, field messages, values). */
+type Refusal = { result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } };
+const refusalMessage = (data: unknown) => (data as Refusal).result.error?.[""]?.[0];
+
 /**
  * The coupon and reported-review admin routes called as the server calls them (the style of
  * admin-routes.test.ts): anonymous → redirect to sign in (and back), a customer → 403 with nothing
@@ -198,7 +202,7 @@ describe("admin coupon and review routes", () => {
         params: { id: String(couponId) },
       });
       expect(answer.status, `${pattern} ${JSON.stringify(fields)}`).toBe(400);
-      expect((answer.data as unknown as { message: string }).message).toMatch(
+      expect(refusalMessage(answer.data)).toMatch(
         /^The (coupon|review) was not (disabled|removed): confirm with “Yes, (disable coupon|remove review)”/,
       );
     }
@@ -260,8 +264,101 @@ describe("admin coupon and review routes", () => {
       request,
       params: {},
       context: await withAppServices(new RouterContextProvider()),
-    })) as { type?: string; init?: { status?: number }; data?: { fieldErrors?: Record<string, string> } };
+    })) as { type?: string; init?: { status?: number }; data?: Refusal };
     expect(result.init?.status).toBe(400);
-    expect(result.data?.fieldErrors).toMatchObject({ value: "Enter a whole percentage from 1 to 100." });
+    expect(result.data?.result.error).toMatchObject({ value: ["Enter a whole percentage from 1 to 100."] });
+    expect(refusalMessage(result.data)).toBe("Please correct the highlighted fields.");
+  });
+});
+
+describe("admin coupon and review refusals: status, message beside the field, nothing changed", () => {
+  const post = async (pattern: string, fields: Record<string, string>, id = String(couponId)) => {
+    const module = await modules[pattern]!();
+    return callRoute(module, "action", `${ORIGIN}${pattern.replace(":id", id)}`, {
+      cookie: adminCookie,
+      fields,
+      params: { id },
+    });
+  };
+  const TERMS = {
+    kind: "percent",
+    value: "20",
+    minSubtotal: "10.00",
+    usageLimit: "5",
+    validThrough: "2099-12-31",
+  };
+  const auditCount = async () => (await db.selectFrom("auditLog").select("id").execute()).length;
+
+  it("a code that exists, whatever its case: 409 beside the code, shown upper-cased", async () => {
+    const before = await auditCount();
+    for (const code of ["GUARDED10", "guarded10", " Guarded10 "]) {
+      const answer = await post("/admin/coupons/new", { code, ...TERMS });
+      expect(answer.status, code).toBe(409);
+      const { result } = answer.data as unknown as Refusal;
+      expect(result.error).toMatchObject({ code: ["A coupon with this code already exists."] });
+      expect(result.initialValue).toMatchObject({ code: "GUARDED10" });
+      expect(refusalMessage(answer.data)).toBe("Please correct the highlighted fields.");
+    }
+    expect(await auditCount()).toBe(before);
+  });
+
+  it("invalid fields: 400 with every message beside its field", async () => {
+    const answer = await post("/admin/coupons/new", {
+      code: "x",
+      kind: "fixed",
+      value: "0",
+      minSubtotal: "-1",
+      usageLimit: "0",
+      validThrough: "2027-02-30",
+    });
+    expect(answer.status).toBe(400);
+    expect((answer.data as unknown as Refusal).result.error).toMatchObject({
+      code: ["Use 3 to 32 letters, digits, hyphens or underscores, starting with a letter or digit."],
+      value: ["Enter an amount greater than 0, in steps of 0.01 (at most $100,000)."],
+      minSubtotal: ["Enter an amount of 0 or more, in steps of 0.01 (at most $100,000)."],
+      usageLimit: ["Enter a whole number of 1 or more, or leave it empty for no limit."],
+      validThrough: ["Enter a valid date, or leave it empty for no expiry."],
+    });
+  });
+
+  it("a limit below the uses already made: 409 beside the limit; a coupon that is gone: 404", async () => {
+    await db.updateTable("coupons").set({ usedCount: 3 }).where("id", "=", couponId).execute();
+    const answer = await post("/admin/coupons/:id", { intent: "update", ...TERMS, usageLimit: "2" });
+    expect(answer.status).toBe(409);
+    expect((answer.data as unknown as Refusal).result.error).toMatchObject({
+      usageLimit: ["This coupon has been used 3 times; the limit cannot be lower."],
+    });
+    const gone = await post("/admin/coupons/:id", { intent: "update", ...TERMS }, "999999");
+    expect(gone.status).toBe(404);
+    expect(refusalMessage(gone.data)).toBe("This coupon no longer exists.");
+  });
+
+  it("the list answers unknown intents and coupons without changing anything", async () => {
+    const before = await auditCount();
+    expect((await post("/admin/coupons", { intent: "delete", couponId: "1" })).status).toBe(400);
+    expect((await post("/admin/coupons", { intent: "disable", confirm: "yes" })).status).toBe(400);
+    const gone = await post("/admin/coupons", { intent: "disable", couponId: "999999", confirm: "yes" });
+    expect(gone.status).toBe(404);
+    expect(refusalMessage(gone.data)).toBe("This coupon no longer exists.");
+    expect(await auditCount()).toBe(before);
+  });
+
+  it("reviews: one not (or no longer) reported is 404, a malformed form 400", async () => {
+    const before = await auditCount();
+    for (const intent of ["keep", "remove"]) {
+      const answer = await post("/admin/reviews", { intent, reviewId: String(reviewId), confirm: "yes" });
+      expect(answer.status, intent).toBe(404);
+      expect(refusalMessage(answer.data)).toBe("That review is no longer in the reported list.");
+    }
+    for (const fields of [
+      { intent: "keep" } as Record<string, string>,
+      { intent: "nuke", reviewId: "1" },
+      { intent: "keep", reviewId: "1; drop" },
+    ]) {
+      const answer = await post("/admin/reviews", fields);
+      expect(answer.status, JSON.stringify(fields)).toBe(400);
+      expect(refusalMessage(answer.data)).toBe("Unknown action.");
+    }
+    expect(await auditCount()).toBe(before);
   });
 });

@@ -433,7 +433,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     const shipped = await make();
     expect(await advanceOrder(t.db, { number: shipped, to: "delivered", actor: ACTOR })).toMatchObject({
       ok: false,
-      reason: "not-allowed",
+      error: { code: "not-allowed" },
     });
     expect(await advanceOrder(t.db, { number: shipped, to: "shipped", actor: ACTOR })).toMatchObject({
       ok: true,
@@ -453,7 +453,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     expect((await getAdminProduct(t.db, id))?.stock).toBe(5);
     expect(await advanceOrder(t.db, { number: "CW-NOPE", to: "shipped", actor: ACTOR })).toMatchObject({
       ok: false,
-      reason: "not-found",
+      error: { code: "not-found" },
     });
 
     const delivered = await listAdminOrders(t.db, { status: "delivered", search: shipped.toLowerCase() });

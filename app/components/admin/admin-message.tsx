@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { useEffect, useRef } from "react";
 import { useToast } from "../toasts.tsx";
 
@@ -5,6 +6,15 @@ export interface AdminFeedback {
   message: string;
   type: "error" | "success";
   details?: string[];
+}
+
+/**
+ * A refused form's message for AdminMessage: the form's own error (`formErrors` of the route's
+ * `submission.reply`), else null. `details` lists what the message sums up (CSV problems, files).
+ */
+export function refusal(result: SubmissionResult | undefined, details?: string[]): AdminFeedback | null {
+  const message = result?.error?.[""]?.[0];
+  return message ? { type: "error", message, ...(details ? { details } : {}) } : null;
 }
 
 /** An action's outcome shown beside the form (works without JavaScript) and as a toast. */

@@ -1,27 +1,45 @@
-import {
-  COUPON_KIND_LABELS,
-  COUPON_KINDS,
-  type CouponField,
-  type CouponFormValues,
-} from "../../domain/coupons/coupon-form.ts";
+import { COUPON_KIND_LABELS, COUPON_KINDS, type CouponField } from "../../domain/coupons/coupon-form.ts";
+
+const COUPON_FIELDS: readonly CouponField[] = [
+  "code",
+  "kind",
+  "value",
+  "minSubtotal",
+  "usageLimit",
+  "validThrough",
+];
+
 import { formatCents } from "../../lib/money.ts";
 import { FormField } from "../checkout/form-field.tsx";
 
 const SELECT = "mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-gray-900";
 
+/** What CouponFields reads of a field of Conform's `useForm`: its value to show and its errors. */
+export interface FieldState {
+  initialValue?: unknown;
+  errors?: string[];
+}
+
 /**
  * A coupon's fields, shared by the create and edit forms (a label on every input, the server's
- * message beside each). On the edit form the code is shown, not edited.
+ * message beside each, from the route's submission result through `useForm`). On the edit form
+ * the code is shown, not edited.
  */
 export function CouponFields({
-  values,
-  errors,
+  fields,
   codeEditable,
 }: {
-  values: CouponFormValues;
-  errors: Partial<Record<CouponField, string>>;
+  fields: Record<CouponField, FieldState>;
   codeEditable: boolean;
 }) {
+  // Conform's fieldset is a proxy: each field is read by name
+  const values = {} as Record<CouponField, string>;
+  const errors: Partial<Record<CouponField, string>> = {};
+  for (const name of COUPON_FIELDS) {
+    const value = fields[name].initialValue;
+    values[name] = typeof value === "string" ? value : "";
+    errors[name] = fields[name].errors?.[0];
+  }
   return (
     <div className="space-y-5">
       {codeEditable && (

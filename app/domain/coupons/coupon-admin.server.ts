@@ -1,15 +1,8 @@
 import type { Database } from "../../db/database.server.ts";
 import type { CouponKind } from "../../db/schema.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
-import {
-  COUPON_FORM_MESSAGES,
-  type CouponField,
-  type CouponFormValues,
-  type CouponInput,
-  type CouponState,
-  couponState,
-  parseCouponForm,
-} from "./coupon-form.ts";
+import { type CouponInput, type CouponState, couponState } from "./coupon-form.ts";
 
 /**
  * Coupon management. The cart's rules (domain/coupons) read the same rows: a disabled coupon
@@ -100,10 +93,13 @@ function snapshot(coupon: Omit<CouponInput, "code"> & { code: string; active?: b
   };
 }
 
-export type CouponChangeResult =
-  | { ok: true; id: number; code: string }
-  | { ok: false; reason: "invalid"; fieldErrors: Partial<Record<CouponField, string>> }
-  | { ok: false; reason: "not-found" };
+/** Why a coupon change was refused: its code is taken, it is gone, or its limit is below its uses. */
+export type CouponChangeError =
+  | { code: "code-taken" }
+  | { code: "not-found" }
+  | { code: "usage-below-used"; used: number };
+
+export type CouponChangeResult = Result<{ id: number; code: string }, CouponChangeError>;
 
 const isUniqueViolation = (error: unknown) => {
   const e = error as { code?: string; message?: string };
@@ -115,17 +111,13 @@ export async function createCoupon(
   db: Database,
   { input, actor, now = new Date() }: { input: CouponInput; actor: Actor; now?: Date },
 ): Promise<CouponChangeResult> {
-  const taken = {
-    ok: false,
-    reason: "invalid",
-    fieldErrors: { code: COUPON_FORM_MESSAGES.codeTaken },
-  } as const;
+  const taken = fail({ code: "code-taken" } as const);
   const code = input.code.toUpperCase();
   const existing = await db.selectFrom("coupons").select("id").where("code", "=", code).executeTakeFirst();
   if (existing) return taken;
   const at = now.toISOString();
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await db.transaction().execute(async (trx): Promise<CouponChangeResult> => {
       const row = await trx
         .insertInto("coupons")
         .values({
@@ -151,7 +143,7 @@ export async function createCoupon(
         after: snapshot({ ...input, code, active: true }),
         now,
       });
-      return { ok: true, id: row.id, code } as const;
+      return ok({ id: row.id, code });
     });
   } catch (error) {
     // another admin created the same code a moment ago: the unique index answers
@@ -172,14 +164,10 @@ export async function updateCoupon(
 ): Promise<CouponChangeResult> {
   return db.transaction().execute(async (trx): Promise<CouponChangeResult> => {
     const before = await trx.selectFrom("coupons").select(COLUMNS).where("id", "=", id).executeTakeFirst();
-    if (!before) return { ok: false, reason: "not-found" };
+    if (!before) return fail({ code: "not-found" });
     const current = toCoupon(before);
     if (input.usageLimit !== null && input.usageLimit < current.usedCount) {
-      return {
-        ok: false,
-        reason: "invalid",
-        fieldErrors: { usageLimit: COUPON_FORM_MESSAGES.usageBelowUsed(current.usedCount) },
-      };
+      return fail({ code: "usage-below-used", used: current.usedCount });
     }
     await trx
       .updateTable("coupons")
@@ -203,7 +191,7 @@ export async function updateCoupon(
       after: snapshot({ ...input, code: current.code }),
       now,
     });
-    return { ok: true, id, code: current.code };
+    return ok({ id, code: current.code });
   });
 }
 
@@ -214,16 +202,16 @@ export async function updateCoupon(
 export async function setCouponActive(
   db: Database,
   { id, active, actor, now = new Date() }: { id: number; active: boolean; actor: Actor; now?: Date },
-): Promise<{ ok: true; code: string; changed: boolean } | { ok: false; reason: "not-found" }> {
+): Promise<Result<{ code: string; changed: boolean }, { code: "not-found" }>> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom("coupons")
       .select(["code", "active"])
       .where("id", "=", id)
       .executeTakeFirst();
-    if (!row) return { ok: false, reason: "not-found" } as const;
+    if (!row) return fail({ code: "not-found" } as const);
     const wasActive = Number(row.active) === 1;
-    if (wasActive === active) return { ok: true, code: row.code, changed: false } as const;
+    if (wasActive === active) return ok({ code: row.code, changed: false });
     await trx
       .updateTable("coupons")
       .set({ active: active ? 1 : 0, updatedAt: now.toISOString() })
@@ -239,105 +227,6 @@ export async function setCouponActive(
       after: { active },
       now,
     });
-    return { ok: true, code: row.code, changed: true } as const;
+    return ok({ code: row.code, changed: true });
   });
-}
-
-type FormLike = { get(name: string): unknown };
-
-export type CouponFormOutcome =
-  | { ok: true; id: number; message: string }
-  | {
-      ok: false;
-      intent: string | null;
-      status: 400 | 404 | 409;
-      message: string;
-      fieldErrors?: Partial<Record<CouponField, string>>;
-      values?: CouponFormValues;
-    };
-
-const intOf = (value: unknown) =>
-  typeof value === "string" && /^\d{1,10}$/.test(value) && Number(value) > 0 ? Number(value) : null;
-
-/** The new-coupon form: validated field by field, then created (code unique whatever its case). */
-export async function createCouponFromForm(
-  db: Database,
-  form: FormLike,
-  actor: Actor,
-): Promise<CouponFormOutcome> {
-  const parsed = parseCouponForm(form);
-  if (!parsed.ok) {
-    return {
-      ok: false,
-      intent: "create",
-      status: 400,
-      message: parsed.message,
-      fieldErrors: parsed.fieldErrors,
-      values: parsed.values,
-    };
-  }
-  const result = await createCoupon(db, { input: parsed.value, actor });
-  if (result.ok) return { ok: true, id: result.id, message: COUPON_FORM_MESSAGES.created(result.code) };
-  return result.reason === "invalid"
-    ? {
-        ok: false,
-        intent: "create",
-        status: 409,
-        message: COUPON_FORM_MESSAGES.invalid,
-        fieldErrors: result.fieldErrors,
-        values: parsed.values,
-      }
-    : { ok: false, intent: "create", status: 404, message: COUPON_FORM_MESSAGES.notFound };
-}
-
-/**
- * The edit page's and the list's forms: `update` (the terms; the code is fixed), `disable`,
- * `enable`. `id` comes from the URL, or from the form's `couponId` on the list.
- */
-export async function editCouponFromForm(
-  db: Database,
-  form: FormLike,
-  { id, actor }: { id: number | null; actor: Actor },
-): Promise<CouponFormOutcome> {
-  const intent = form.get("intent");
-  const couponId = id ?? intOf(form.get("couponId"));
-  if (couponId === null || (intent !== "update" && intent !== "disable" && intent !== "enable")) {
-    return { ok: false, intent: null, status: 400, message: COUPON_FORM_MESSAGES.badRequest };
-  }
-  if (intent === "update") {
-    const current = await getAdminCoupon(db, couponId);
-    if (!current) return { ok: false, intent, status: 404, message: COUPON_FORM_MESSAGES.notFound };
-    // the code is not editable: validate the rest as the create form does
-    const parsed = parseCouponForm({ get: (name) => (name === "code" ? current.code : form.get(name)) });
-    if (!parsed.ok) {
-      return {
-        ok: false,
-        intent,
-        status: 400,
-        message: parsed.message,
-        fieldErrors: parsed.fieldErrors,
-        values: parsed.values,
-      };
-    }
-    const result = await updateCoupon(db, { id: couponId, input: parsed.value, actor });
-    if (result.ok) return { ok: true, id: couponId, message: COUPON_FORM_MESSAGES.updated(result.code) };
-    return result.reason === "invalid"
-      ? {
-          ok: false,
-          intent,
-          status: 409,
-          message: COUPON_FORM_MESSAGES.invalid,
-          fieldErrors: result.fieldErrors,
-          values: parsed.values,
-        }
-      : { ok: false, intent, status: 404, message: COUPON_FORM_MESSAGES.notFound };
-  }
-  const active = intent === "enable";
-  const result = await setCouponActive(db, { id: couponId, active, actor });
-  if (!result.ok) return { ok: false, intent, status: 404, message: COUPON_FORM_MESSAGES.notFound };
-  return {
-    ok: true,
-    id: couponId,
-    message: active ? COUPON_FORM_MESSAGES.enabled(result.code) : COUPON_FORM_MESSAGES.disabled(result.code),
-  };
 }

@@ -67,15 +67,6 @@ export interface CouponInput {
   usageLimit: number | null;
 }
 
-export type CouponFormResult =
-  | { ok: true; value: CouponInput; values: CouponFormValues }
-  | {
-      ok: false;
-      message: string;
-      fieldErrors: Partial<Record<CouponField, string>>;
-      values: CouponFormValues;
-    };
-
 export const EMPTY_COUPON_FORM: CouponFormValues = {
   code: "",
   kind: "percent",
@@ -85,11 +76,10 @@ export const EMPTY_COUPON_FORM: CouponFormValues = {
   validThrough: "",
 };
 
-type FormLike = { get(name: string): unknown };
-
-export function readCouponFormValues(form: FormLike): CouponFormValues {
+/** What a refused form shows again: the fields as typed, trimmed (from the submission's payload). */
+export function readCouponFormValues(form: Record<string, unknown>): CouponFormValues {
   const text = (name: string, max: number) => {
-    const value = form.get(name);
+    const value = form[name];
     return typeof value === "string" ? value.trim().slice(0, max) : "";
   };
   return {
@@ -152,9 +142,12 @@ const percentValue = z
   .refine((n) => n >= 1 && n <= 100, COUPON_FORM_MESSAGES.percent);
 const fixedValue = dollars(COUPON_FORM_MESSAGES.fixed, { positive: true });
 
-/** Validates the submitted coupon fields, with a message per field. */
-export function parseCouponForm(form: FormLike): CouponFormResult {
-  const values = readCouponFormValues(form);
+type CouponCheck =
+  | { ok: true; value: CouponInput }
+  | { ok: false; fieldErrors: Partial<Record<CouponField, string>> };
+
+/** The rules of the coupon fields (as typed, trimmed), with a message per wrong field. */
+function checkCouponValues(values: CouponFormValues, { withCode }: { withCode: boolean }): CouponCheck {
   const fieldErrors: Partial<Record<CouponField, string>> = {};
   const check = <T>(field: CouponField, schema: z.ZodType<T, string>, input: string): T | undefined => {
     const parsed = schema.safeParse(input);
@@ -162,7 +155,7 @@ export function parseCouponForm(form: FormLike): CouponFormResult {
     fieldErrors[field] = parsed.error.issues[0]?.message ?? COUPON_FORM_MESSAGES.invalid;
     return undefined;
   };
-  const code = check("code", fieldSchemas.code, values.code);
+  const code = withCode ? check("code", fieldSchemas.code, values.code) : values.code;
   const kind = check("kind", fieldSchemas.kind, values.kind);
   const amount =
     kind === undefined
@@ -183,14 +176,62 @@ export function parseCouponForm(form: FormLike): CouponFormResult {
     minSubtotalCents === undefined ||
     usageLimit === undefined
   ) {
-    return { ok: false, message: COUPON_FORM_MESSAGES.invalid, fieldErrors, values };
+    return { ok: false, fieldErrors };
   }
-  return {
-    ok: true,
-    values: { ...values, code },
-    value: { code, kind, amount, minSubtotalCents, expiresAt, usageLimit },
-  };
+  return { ok: true, value: { code, kind, amount, minSubtotalCents, expiresAt, usageLimit } };
 }
+
+/** A text field as the form sends it (Conform gives an empty one as undefined): trimmed, bounded. */
+const typed = (max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value ?? "").trim().slice(0, max));
+
+const couponFields = {
+  kind: typed(20),
+  value: typed(20),
+  minSubtotal: typed(20),
+  usageLimit: typed(20),
+  validThrough: typed(20),
+};
+
+/** Adds the field messages of a refused check to the parse (Conform shows each beside its field). */
+function refuse(ctx: z.RefinementCtx, fieldErrors: Partial<Record<CouponField, string>>) {
+  for (const [field, message] of Object.entries(fieldErrors)) {
+    ctx.addIssue({ code: "custom", path: [field], message });
+  }
+  return z.NEVER;
+}
+
+/** The new-coupon form: every field checked, the code upper-cased (uniqueness is `createCoupon`'s). */
+export const couponFormSchema = z.object({ code: typed(100), ...couponFields }).transform((values, ctx) => {
+  const checked = checkCouponValues(values, { withCode: true });
+  return checked.ok ? checked.value : refuse(ctx, checked.fieldErrors);
+});
+
+const intOf = (value: string | undefined) =>
+  value !== undefined && /^\d{1,10}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+
+/**
+ * The edit page's and the list's forms: `update` (the terms; the code is fixed), `disable`,
+ * `enable`. The list names the coupon in `couponId` (the edit page's comes from the URL).
+ */
+export const couponActionSchema = z
+  .object({
+    intent: z.enum(["update", "disable", "enable"], { error: COUPON_FORM_MESSAGES.badRequest }),
+    couponId: z.string().optional(),
+    confirm: z.string().optional(),
+    ...couponFields,
+  })
+  .transform((form, ctx) => {
+    const couponId = intOf(form.couponId);
+    if (form.intent !== "update") return { intent: form.intent, couponId, confirm: form.confirm };
+    const checked = checkCouponValues({ ...form, code: "" }, { withCode: false });
+    if (!checked.ok) return refuse(ctx, checked.fieldErrors);
+    const { code: _code, ...terms } = checked.value;
+    return { intent: form.intent, couponId, terms };
+  });
 
 /** The form's values for a stored coupon (amounts back in dollars). */
 export function couponFormValues(coupon: {

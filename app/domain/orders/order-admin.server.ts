@@ -1,8 +1,10 @@
 import { sql } from "kysely";
+import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
-import { ORDER_TRANSITIONS } from "./order-status.ts";
+import { ORDER_STATUS_LABELS, ORDER_STATUSES, ORDER_TRANSITIONS } from "./order-status.ts";
 import { getOrderByNumber, type OrderDetails, transitionOrder } from "./orders.server.ts";
 
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
@@ -65,14 +67,30 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
   return { ...order, events, nextStatuses: ORDER_TRANSITIONS[order.status] };
 }
 
+export const ORDER_ADMIN_MESSAGES = {
+  badRequest: "Unknown order action.",
+  cancelUnconfirmed: "The order was not cancelled: confirm with “Yes, cancel order” to cancel it.",
+  changed: (number: string, to: OrderStatus) => `Order ${number}: ${ORDER_STATUS_LABELS[to]}`,
+  notAllowed: (from: OrderStatus, to: OrderStatus) =>
+    `This order is ${ORDER_STATUS_LABELS[from].toLowerCase()} and cannot become ${to}.`,
+} as const;
+
+/** The order page's status buttons: the status to move to, and the confirm step's field (cancel). */
+export const orderActionSchema = z.object({
+  to: z.enum(ORDER_STATUSES as [OrderStatus, ...OrderStatus[]], { error: ORDER_ADMIN_MESSAGES.badRequest }),
+  confirm: z.string().optional(),
+});
+
+export type AdvanceOrderError = { code: "not-found" } | { code: "not-allowed"; from: OrderStatus };
+
 /** Ship, deliver or cancel (stock restored) through the order's transition table, audited. */
 export async function advanceOrder(
   db: Database,
   { number, to, actor }: { number: string; to: OrderStatus; actor: Actor },
-) {
+): Promise<Result<{ from: OrderStatus; to: OrderStatus }, AdvanceOrderError>> {
   const order = await db.selectFrom("orders").select(["id"]).where("number", "=", number).executeTakeFirst();
-  if (!order) return { ok: false, reason: "not-found" } as const;
-  return transitionOrder(db, {
+  if (!order) return fail({ code: "not-found" });
+  const result = await transitionOrder(db, {
     orderId: order.id,
     to,
     actor: actor.id,
@@ -88,4 +106,7 @@ export async function advanceOrder(
         after: { status: change.to },
       }),
   });
+  if (result.ok) return ok({ from: result.from, to });
+  if (result.reason === "not-found") return fail({ code: "not-found" });
+  return fail({ code: "not-allowed", from: result.from ?? "paid" });
 }

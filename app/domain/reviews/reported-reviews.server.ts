@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
 import { applyAggregate, lockProduct } from "./write-review.server.ts";
 
@@ -17,7 +19,19 @@ export const REPORTED_REVIEW_MESSAGES = {
   removed: "Review removed.",
   notFound: "That review is no longer in the reported list.",
   badRequest: "Unknown action.",
+  removeUnconfirmed: "The review was not removed: confirm with “Yes, remove review” to remove it.",
 } as const;
+
+/** The moderation form: `keep` or `remove` a `reviewId` (remove only from the confirm step). */
+export const reviewModerationSchema = z.object({
+  intent: z.enum(["keep", "remove"], { error: REPORTED_REVIEW_MESSAGES.badRequest }),
+  reviewId: z
+    .string({ error: REPORTED_REVIEW_MESSAGES.badRequest })
+    .regex(/^\d{1,10}$/, REPORTED_REVIEW_MESSAGES.badRequest)
+    .transform(Number)
+    .refine((id) => id > 0, REPORTED_REVIEW_MESSAGES.badRequest),
+  confirm: z.string().optional(),
+});
 
 export interface ReportedReview {
   id: number;
@@ -74,7 +88,7 @@ export async function listReportedReviews(
   };
 }
 
-export type ModerationResult = { ok: true } | { ok: false; reason: "not-found" };
+export type ModerationResult = Result<void, { code: "not-found" }>;
 
 /** Keeps a reported review: the flag and the report votes are cleared. */
 export async function keepReview(
@@ -88,7 +102,7 @@ export async function keepReview(
       .where("id", "=", reviewId)
       .where("reported", "=", 1)
       .executeTakeFirst();
-    if (!review) return { ok: false, reason: "not-found" };
+    if (!review) return fail({ code: "not-found" });
     const cleared = await trx
       .deleteFrom("reviewVotes")
       .where("reviewId", "=", reviewId)
@@ -105,7 +119,7 @@ export async function keepReview(
       after: { reported: false, reports: 0 },
       now,
     });
-    return { ok: true };
+    return ok(undefined);
   });
 }
 
@@ -120,11 +134,11 @@ export async function removeReportedReview(
     .where("id", "=", reviewId)
     .where("reported", "=", 1)
     .executeTakeFirst();
-  if (!target) return { ok: false, reason: "not-found" };
+  if (!target) return fail({ code: "not-found" });
   return db.transaction().execute(async (trx): Promise<ModerationResult> => {
     // the product's row first, as every review write takes it (same lock order, no deadlock)
     const product = await lockProduct(trx, target.productId);
-    if (!product) return { ok: false, reason: "not-found" };
+    if (!product) return fail({ code: "not-found" });
     const review = await trx
       .selectFrom("reviews")
       .select(["id", "productId", "userId", "authorName", "rating", "title", "body", "createdAt"])
@@ -132,7 +146,7 @@ export async function removeReportedReview(
       .where("productId", "=", target.productId)
       .where("reported", "=", 1)
       .executeTakeFirst();
-    if (!review) return { ok: false, reason: "not-found" };
+    if (!review) return fail({ code: "not-found" });
     await trx.deleteFrom("reviewVotes").where("reviewId", "=", reviewId).execute();
     await trx.deleteFrom("reviews").where("id", "=", reviewId).execute();
     await applyAggregate(trx, product, { remove: Number(review.rating) });
@@ -149,29 +163,19 @@ export async function removeReportedReview(
       },
       now,
     });
-    return { ok: true };
+    return ok(undefined);
   });
 }
 
-/** The moderation form: `keep` or `remove` with a `reviewId`. */
-export async function moderateReviewFromForm(
+/** Keep or remove a reported review: what was done, or not-found (no longer reported). */
+export async function moderateReview(
   db: Database,
-  form: { get(name: string): unknown },
-  actor: Actor,
-): Promise<{ ok: true; message: string } | { ok: false; status: 400 | 404; message: string }> {
-  const intent = form.get("intent");
-  const raw = form.get("reviewId");
-  const reviewId = typeof raw === "string" && /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
-  if (reviewId <= 0 || (intent !== "keep" && intent !== "remove")) {
-    return { ok: false, status: 400, message: REPORTED_REVIEW_MESSAGES.badRequest };
-  }
+  { intent, reviewId, actor }: { intent: "keep" | "remove"; reviewId: number; actor: Actor },
+): Promise<Result<"kept" | "removed", { code: "not-found" }>> {
   const result =
     intent === "keep"
       ? await keepReview(db, { reviewId, actor })
       : await removeReportedReview(db, { reviewId, actor });
-  if (!result.ok) return { ok: false, status: 404, message: REPORTED_REVIEW_MESSAGES.notFound };
-  return {
-    ok: true,
-    message: intent === "keep" ? REPORTED_REVIEW_MESSAGES.kept : REPORTED_REVIEW_MESSAGES.removed,
-  };
+  if (!result.ok) return result;
+  return ok(intent === "keep" ? "kept" : "removed");
 }
