@@ -1,8 +1,7 @@
 import type { RouterContextProvider } from "react-router";
-import type { CartOwner } from "../domain/cart/cart-owner.server.ts";
-import { isCartId } from "../domain/cart/cart-store.server.ts";
 import { getEnv } from "../env.server.ts";
 import { createSignedCookie } from "../infra/signed-cookie.server.ts";
+import { type CartOwner, isCartId } from "../lib/cart-owner.ts";
 import { getSessionUser } from "./session.server.ts";
 
 /** A guest cart lives 30 days after its last change. */

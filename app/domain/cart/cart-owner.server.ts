@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database.server.ts";
+import type { CartOwner } from "../../lib/cart-owner.ts";
 import { newCartId } from "./cart-store.server.ts";
 import { findUserCartId, mergeCarts } from "./merge-carts.server.ts";
 
@@ -14,7 +15,6 @@ import { findUserCartId, mergeCarts } from "./merge-carts.server.ts";
  * At sign-in the guest cart joins the account's (`claimGuestCart`) and the cookie is cleared; at
  * sign-out the cookie is cleared and the account's cart stays in the database.
  */
-export type CartOwner = { userId: string } | { userId: null; guestCartId: string | null };
 
 /** The cart this shopper reads and changes, or null when they have none yet. */
 export async function findCartId(db: Database, owner: CartOwner): Promise<string | null> {

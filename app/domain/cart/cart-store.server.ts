@@ -6,12 +6,6 @@ export function newCartId(): string {
   return randomUUID();
 }
 
-const CART_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export function isCartId(value: unknown): value is string {
-  return typeof value === "string" && CART_ID.test(value);
-}
-
 export interface CartProduct {
   id: number;
   name: string;
