@@ -1,4 +1,5 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { type AuthSession, authSessionFromHeaders } from "../adapters/auth/auth-session.ts";
 import { servicesFrom } from "../context.ts";
 import { pagePath } from "../lib/page-url.ts";
 import { signInPath } from "../lib/safe-redirect.ts";
@@ -56,4 +57,15 @@ export async function requireAdmin(
     throw data("You do not have access to this page.", { status: FORBIDDEN_STATUS });
   }
   return user as SessionUser & { role: "admin" };
+}
+
+/** The request's auth session (its cookie), for domain functions that act as the signed-in user. */
+export function authSessionOf(request: Request): AuthSession {
+  return authSessionFromHeaders(request.headers);
+}
+
+/** Appends Set-Cookie lines (a session cookie from the domain's outcome) to response headers. */
+export function appendCookies(headers: Headers, cookies: readonly string[]): Headers {
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return headers;
 }

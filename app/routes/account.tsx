@@ -1,12 +1,17 @@
+import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, Form, NavLink, Outlet, redirect, useLocation } from "react-router";
 import { AuthPanel } from "../components/account/auth-panel.tsx";
 import { servicesFrom } from "../context.ts";
-import { AUTH_MESSAGES, register, signIn, signOut } from "../domain/accounts/authentication.server.ts";
-import { claimGuestCart } from "../domain/cart/cart-owner.server.ts";
-import { takePendingWishlist } from "../domain/wishlist/pending-wishlist.ts";
-import { addToWishlist, WISHLIST_MESSAGES } from "../domain/wishlist/wishlist.server.ts";
+import {
+  AUTH_MESSAGES,
+  accountFormSchema,
+  type EnterAccountInput,
+  enterAccount,
+  signOut,
+} from "../domain/accounts/authentication.server.ts";
 import { clearCartCookie, readCartId } from "../http/cart-session.server.ts";
-import { getSessionUser } from "../http/session.server.ts";
+import { parseForm } from "../http/form.server.ts";
+import { appendCookies, authSessionOf, getSessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { pageUrl } from "../lib/page-url.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
@@ -54,64 +59,81 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** POST /account: sign-in, register, sign-out. Success → redirect with the spec's toast. */
+/**
+ * POST /account: sign-in, register, sign-out. Success → redirect with the spec's toast; a refusal
+ * → the form's submission result (its message above the form, field messages beside the fields).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
-  const intent = form.get("intent");
+  const session = authSessionOf(request);
+  const guestCartId = await readCartId(request);
+  const submission = await parseForm(request, accountFormSchema);
+  const intent = submission.payload.intent;
+  if (intent !== "sign-in" && intent !== "register" && intent !== "sign-out")
+    return data(null, { status: 400 });
   const { auth, db } = servicesFrom(context);
 
   if (intent === "sign-out") {
-    const cleared = await signOut({ auth }, request);
-    if (!cleared) return redirectWith("/account", { type: "error", message: AUTH_MESSAGES.signOutFailed });
+    const signedOut = await signOut({ auth }, session);
+    if (!signedOut.ok) return redirectWith("/account", { type: "error", message: signedOut.error.message });
     // the account keeps its cart in the database; this browser is a guest with none again
-    cleared.append("Set-Cookie", await clearCartCookie());
-    return redirectWith("/", { type: "success", message: AUTH_MESSAGES.signedOut }, cleared);
+    const cookies = [...signedOut.value.sessionCookies, await clearCartCookie()];
+    return redirectWith("/", { type: "success", message: AUTH_MESSAGES.signedOut }, cookies);
   }
-  if (intent !== "sign-in" && intent !== "register") return data(null, { status: 400 });
+  if (submission.status !== "success" || submission.value.intent === "sign-out") {
+    // sign-in tells nothing about which field was wrong; register says it beside each field
+    const message = intent === "sign-in" ? AUTH_MESSAGES.signInFailed : AUTH_MESSAGES.registerFailed;
+    return refusal(submission, intent, message, 400, intent === "register");
+  }
+  const { value } = submission;
+  const input: EnterAccountInput =
+    value.intent === "sign-in" ? { intent: "sign-in", fields: value } : { intent: "register", fields: value };
+  const entered = await enterAccount({ auth, db }, input, {
+    session,
+    ip: context.get(requestInfoContext).clientIp,
+    guestCartId,
+    redirectTo: safeRedirectPath(value.redirectTo, "/account"),
+  });
+  if (!entered.ok) {
+    const status = entered.error.code === "rate-limited" ? 429 : intent === "sign-in" ? 401 : 400;
+    return refusal(submission, intent, entered.error.message, status, false);
+  }
+  // this browser's guest cart joined the account's cart, which is found by the account from now on
+  const cookies = [...entered.value.sessionCookies, await clearCartCookie()];
+  return redirectWith(entered.value.to, { type: "success", message: entered.value.message }, cookies);
+}
 
-  const outcome =
-    intent === "sign-in"
-      ? await signIn({ auth, db }, form, request, context.get(requestInfoContext).clientIp)
-      : await register({ auth }, form, request);
-  if (!outcome.ok) {
-    const text = (name: string) => {
-      const value = form.get(name);
-      return typeof value === "string" ? value.slice(0, 254) : "";
-    };
-    return data(
-      {
-        mode: intent as "sign-in" | "register",
-        message: outcome.message,
-        fieldErrors: outcome.fieldErrors,
-        values: { name: text("name"), email: text("email") },
-      },
-      { status: outcome.status },
-    );
+/** A refused sign-in or register form: the message above it, the values kept (never the password). */
+function refusal(
+  submission: Pick<Submission<unknown>, "reply">,
+  mode: "sign-in" | "register",
+  message: string,
+  status: 400 | 401 | 429,
+  withFieldErrors: boolean,
+) {
+  const reply = submission.reply({ formErrors: [message], hideFields: ["password"] });
+  const result: SubmissionResult = {
+    ...reply,
+    initialValue: keptValues(reply.initialValue),
+    error: withFieldErrors ? reply.error : { "": [message] },
+  };
+  return data({ mode, result }, { status });
+}
+
+/** The name and e-mail as typed (cut to 254 characters), for the form to show again. */
+function keptValues(values: SubmissionResult["initialValue"]): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values ?? {})) {
+    if (typeof value === "string") kept[name] = value.slice(0, 254);
   }
-  // this browser's guest cart joins the account's cart, which is found by the account from now on
-  await claimGuestCart(db, { userId: outcome.userId, guestCartId: await readCartId(request) });
-  const headers = outcome.headers;
-  headers.append("Set-Cookie", await clearCartCookie());
-  // A product the visitor wanted to save before signing in is saved now (pending-wishlist.ts).
-  const { to, productId } = takePendingWishlist(safeRedirectPath(form.get("redirectTo"), "/account"));
-  const saved = productId === null ? null : await addToWishlist(db, outcome.userId, productId);
-  const message =
-    saved?.status === "added"
-      ? WISHLIST_MESSAGES.added(saved.product.name)
-      : intent === "sign-in"
-        ? AUTH_MESSAGES.signedIn
-        : AUTH_MESSAGES.registered;
-  return redirectWith(to, { type: "success", message }, headers);
+  return kept;
 }
 
 async function redirectWith(
   to: string,
   toast: { type: "success" | "error"; message: string },
-  extra: Headers = new Headers(),
+  cookies: readonly string[] = [],
 ) {
-  const headers = await createToastHeaders(toast);
-  for (const cookie of extra.getSetCookie()) headers.append("Set-Cookie", cookie);
-  return redirect(to, { headers });
+  return redirect(to, { headers: appendCookies(await createToastHeaders(toast), cookies) });
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Database, engineOf } from "../../app/db/database.server.ts";
 import { ENGINES } from "../db-utils.ts";
@@ -188,5 +189,55 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
     await add(stranger, ids.lamp, 1);
     expect(await cartLines(stranger)).toEqual([["Desk Lamp", 1]]);
     expect(await cartLines(laptop)).toEqual([["Mug", 1]]);
+  });
+
+  it("refused forms: register 400 (message above, each field's beside it, values kept but never the password), a wrong sign-in 401, too many 429", async () => {
+    const browser = new Jar();
+    const short = (await post(
+      account,
+      "/account",
+      { intent: "register", name: "Short", email: `short-${engine}@example.com`, password: "1234567" },
+      browser,
+    )) as { data: { mode: string; result: SubmissionResult }; init: { status: number } };
+    expect(short.init.status).toBe(400);
+    expect(short.data.mode).toBe("register");
+    expect(short.data.result.error).toMatchObject({
+      "": ["Failed to create account. Please try again."],
+      password: ["Password must be at least 8 characters."],
+    });
+    expect(short.data.result.initialValue).toMatchObject({
+      name: "Short",
+      email: `short-${engine}@example.com`,
+    });
+    expect(JSON.stringify(short.data)).not.toContain("1234567");
+
+    const email = `wrong-${engine}@example.com`;
+    await register(new Jar(), email);
+    const wrong = (await post(
+      account,
+      "/account",
+      { intent: "sign-in", email, password: "wrong horse" },
+      browser,
+    )) as {
+      data: { mode: string; result: SubmissionResult };
+      init: { status: number };
+    };
+    expect(wrong.init.status).toBe(401);
+    expect(wrong.data.mode).toBe("sign-in");
+    // the same answer for any wrong field: nothing beside the fields
+    expect(wrong.data.result.error).toEqual({ "": ["Failed to login. Please check your credentials."] });
+    expect(JSON.stringify(wrong.data)).not.toContain("wrong horse");
+
+    const statuses = [];
+    let last: unknown;
+    for (let i = 0; i < 5; i++) {
+      last = await post(account, "/account", { intent: "sign-in", email, password: "wrong horse" }, browser);
+      statuses.push((last as { init: { status: number } }).init.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    expect((last as { data: { result: SubmissionResult } }).data.result.error).toEqual({
+      "": ["Too many sign-in attempts. Please wait 15 minutes and try again."],
+    });
+    expect(browser.cookies.size).toBe(0);
   });
 });

@@ -1,12 +1,12 @@
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { useToast } from "../toasts.tsx";
 
+/** What POST /account answers to a refused form: which form, and Conform's submission result. */
 export interface AuthFeedback {
   mode: "sign-in" | "register";
-  message: string;
-  fieldErrors?: Record<string, string>;
-  values?: { name?: string; email?: string };
+  result: SubmissionResult;
 }
 
 const INPUT =
@@ -14,8 +14,8 @@ const INPUT =
 
 /**
  * /account signed out: the Sign In / Register toggle (spec). The toggle is a pair of links, so it
- * works without JavaScript; a refusal comes back as `feedback`, shown beside the form and, with
- * JavaScript, as a toast.
+ * works without JavaScript; a refusal comes back as `feedback` (read with Conform, no validation in
+ * the browser), shown beside the form and, with JavaScript, as a toast.
  */
 export function AuthPanel({
   mode,
@@ -28,13 +28,18 @@ export function AuthPanel({
 }) {
   const navigation = useNavigation();
   const { showToast } = useToast();
+  const [form, fields] = useForm<{ name: string; email: string; password: string }>({
+    lastResult: feedback?.result,
+    id: "auth",
+  });
+  const message = form.errors?.[0];
   const toasted = useRef<AuthFeedback | null>(null);
   useEffect(() => {
-    if (feedback && toasted.current !== feedback) {
+    if (feedback && message && toasted.current !== feedback) {
       toasted.current = feedback;
-      showToast(feedback.message, "error");
+      showToast(message, "error");
     }
-  }, [feedback, showToast]);
+  }, [feedback, message, showToast]);
   const busy = navigation.state === "submitting";
   const current = feedback?.mode ?? mode;
   const href = (next: "sign-in" | "register") => {
@@ -44,7 +49,12 @@ export function AuthPanel({
     const text = params.toString();
     return text ? `/account?${text}` : "/account";
   };
-  const errors = feedback?.fieldErrors ?? {};
+  const errors: Record<string, string | undefined> = {
+    name: fields.name.errors?.[0],
+    email: fields.email.errors?.[0],
+    password: fields.password.errors?.[0],
+  };
+  const kept = (value: unknown) => (typeof value === "string" ? value : "");
   const tab = (value: "sign-in" | "register", label: string) => (
     <Link
       to={href(value)}
@@ -70,16 +80,22 @@ export function AuthPanel({
         {tab("register", "Register")}
       </nav>
 
-      <Form method="post" action="/account" className="mt-6 space-y-4 rounded-xl border border-gray-200 p-6">
+      <Form
+        id={form.id}
+        onSubmit={form.onSubmit}
+        method="post"
+        action="/account"
+        className="mt-6 space-y-4 rounded-xl border border-gray-200 p-6"
+      >
         <h2 className="text-xl font-bold">{current === "sign-in" ? "Sign In" : "Create Account"}</h2>
         <input type="hidden" name="intent" value={current} />
         {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
-        {feedback && (
+        {message && (
           <p
             role="alert"
             className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-800"
           >
-            {feedback.message}
+            {message}
           </p>
         )}
         {current === "register" && (
@@ -94,7 +110,7 @@ export function AuthPanel({
               autoComplete="name"
               required
               maxLength={100}
-              defaultValue={feedback?.values?.name ?? ""}
+              defaultValue={kept(fields.name.initialValue)}
               aria-invalid={errors.name ? true : undefined}
               aria-describedby={errors.name ? "auth-name-error" : undefined}
               className={INPUT}
@@ -113,7 +129,7 @@ export function AuthPanel({
             autoComplete="email"
             required
             maxLength={254}
-            defaultValue={feedback?.values?.email ?? ""}
+            defaultValue={kept(fields.email.initialValue)}
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={errors.email ? "auth-email-error" : undefined}
             className={INPUT}

@@ -1,8 +1,13 @@
 import { z } from "zod";
 import type { Auth } from "../../adapters/auth/auth.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../adapters/auth/auth.server.ts";
+import { type AuthSession, authHeaders, sessionCookiesOf } from "../../adapters/auth/auth-session.ts";
 import type { Database } from "../../db/database.server.ts";
 import { hitRateLimit, resetRateLimit } from "../../infra/rate-limit.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
+import { claimGuestCart } from "../cart/cart-owner.server.ts";
+import { takePendingWishlist } from "../wishlist/pending-wishlist.ts";
+import { addToWishlist, WISHLIST_MESSAGES } from "../wishlist/wishlist.server.ts";
 
 /** Spec §8 texts, word for word, plus the ones the spec leaves open. */
 export const AUTH_MESSAGES = {
@@ -26,40 +31,57 @@ export const SIGN_IN_LIMITS = {
   perAddress: { limit: 20, windowMs: 15 * 60_000 },
 } as const;
 
-const email = z.string().trim().toLowerCase().pipe(z.email()).pipe(z.string().max(254));
+const EMAIL_INVALID = "Invalid email address";
+const email = z
+  .string(EMAIL_INVALID)
+  .trim()
+  .toLowerCase()
+  .pipe(z.email(EMAIL_INVALID))
+  .pipe(z.string().max(254));
 
 export const signInSchema = z.object({
+  intent: z.literal("sign-in"),
   email,
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  redirectTo: z.string().optional(),
 });
 
 export const registerSchema = z.object({
-  name: z.string().trim().min(1, "Enter your name.").max(100, "Your name can be at most 100 characters."),
+  intent: z.literal("register"),
+  name: z
+    .string("Enter your name.")
+    .trim()
+    .min(1, "Enter your name.")
+    .max(100, "Your name can be at most 100 characters."),
   email,
   password: z
-    .string()
+    .string(AUTH_MESSAGES.passwordHint)
     .min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordHint)
     .max(PASSWORD_MAX_LENGTH, `Password can be at most ${PASSWORD_MAX_LENGTH} characters.`),
+  redirectTo: z.string().optional(),
 });
 
-export type AuthOutcome =
-  | { ok: true; userId: string; headers: Headers }
-  | { ok: false; status: 400 | 401 | 429; message: string; fieldErrors?: Record<string, string> };
+/** POST /account: the sign-in form, the register form, or the Sign Out button. */
+export const accountFormSchema = z.discriminatedUnion("intent", [
+  signInSchema,
+  registerSchema,
+  z.object({ intent: z.literal("sign-out") }),
+]);
 
-function fieldsOf(form: FormData): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of form) if (typeof value === "string" && !(name in fields)) fields[name] = value;
-  return fields;
+export type SignInInput = Pick<z.output<typeof signInSchema>, "email" | "password">;
+export type RegisterInput = Pick<z.output<typeof registerSchema>, "name" | "email" | "password">;
+
+/** A signed-in (or registered and signed-in) account and the cookies of its new session. */
+export interface SignedIn {
+  userId: string;
+  sessionCookies: string[];
 }
 
-function firstErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
+export type AuthError =
+  /** wrong e-mail or password (the same for an unknown e-mail), or a refused registration */
+  | { code: "refused"; message: string }
+  /** too many sign-in attempts for this e-mail or from this address */
+  | { code: "rate-limited"; message: string; retryAfterSeconds: number };
 
 /**
  * E-mail + password sign-in. Attempts are limited per e-mail and per address before any
@@ -67,68 +89,102 @@ function firstErrors(error: z.ZodError): Record<string, string> {
  */
 export async function signIn(
   deps: { auth: Auth; db: Database },
-  form: FormData,
-  request: Request,
-  clientIp: string,
-): Promise<AuthOutcome> {
-  const parsed = signInSchema.safeParse(fieldsOf(form));
-  if (!parsed.success) return { ok: false, status: 400, message: AUTH_MESSAGES.signInFailed };
-  const { email: address, password } = parsed.data;
+  { email: address, password }: SignInInput,
+  client: { session: AuthSession; ip: string },
+): Promise<Result<SignedIn, AuthError>> {
   const emailKey = `sign-in:email:${address}`;
   for (const [key, rule] of [
     [emailKey, SIGN_IN_LIMITS.perEmail],
-    [`sign-in:ip:${clientIp}`, SIGN_IN_LIMITS.perAddress],
+    [`sign-in:ip:${client.ip}`, SIGN_IN_LIMITS.perAddress],
   ] as const) {
     const limited = await hitRateLimit(deps.db, key, rule);
     if (!limited.allowed) {
-      return {
-        ok: false,
-        status: 429,
+      return fail({
+        code: "rate-limited",
         message: AUTH_MESSAGES.tooManyAttempts(Math.ceil(limited.retryAfterSeconds / 60)),
-      };
+        retryAfterSeconds: limited.retryAfterSeconds,
+      });
     }
   }
   try {
     const { headers, response } = await deps.auth.api.signInEmail({
       body: { email: address, password, rememberMe: true },
-      headers: request.headers,
+      headers: authHeaders(client.session),
       returnHeaders: true,
     });
     await resetRateLimit(deps.db, emailKey);
-    return { ok: true, userId: response.user.id, headers };
+    return ok({ userId: response.user.id, sessionCookies: sessionCookiesOf(headers) });
   } catch {
-    return { ok: false, status: 401, message: AUTH_MESSAGES.signInFailed };
+    return fail({ code: "refused", message: AUTH_MESSAGES.signInFailed });
   }
 }
 
 /** Registration: the role is never taken from the form (Better Auth field with `input: false`). */
-export async function register(deps: { auth: Auth }, form: FormData, request: Request): Promise<AuthOutcome> {
-  const parsed = registerSchema.safeParse(fieldsOf(form));
-  if (!parsed.success) {
-    return {
-      ok: false,
-      status: 400,
-      message: AUTH_MESSAGES.registerFailed,
-      fieldErrors: firstErrors(parsed.error),
-    };
-  }
+export async function register(
+  deps: { auth: Auth },
+  { name, email: address, password }: RegisterInput,
+  session: AuthSession,
+): Promise<Result<SignedIn, AuthError>> {
   try {
     const { headers, response } = await deps.auth.api.signUpEmail({
-      body: parsed.data,
-      headers: request.headers,
+      body: { name, email: address, password },
+      headers: authHeaders(session),
       returnHeaders: true,
     });
-    return { ok: true, userId: response.user.id, headers };
+    return ok({ userId: response.user.id, sessionCookies: sessionCookiesOf(headers) });
   } catch {
-    return { ok: false, status: 400, message: AUTH_MESSAGES.registerFailed };
+    return fail({ code: "refused", message: AUTH_MESSAGES.registerFailed });
   }
 }
 
-export async function signOut(deps: { auth: Auth }, request: Request): Promise<Headers | null> {
+/** Ends the session; the cookies clear it in the browser. */
+export async function signOut(
+  deps: { auth: Auth },
+  session: AuthSession,
+): Promise<Result<{ sessionCookies: string[] }, { code: "failed"; message: string }>> {
   try {
-    const { headers } = await deps.auth.api.signOut({ headers: request.headers, returnHeaders: true });
-    return headers;
+    const { headers } = await deps.auth.api.signOut({ headers: authHeaders(session), returnHeaders: true });
+    return ok({ sessionCookies: sessionCookiesOf(headers) });
   } catch {
-    return null;
+    return fail({ code: "failed", message: AUTH_MESSAGES.signOutFailed });
   }
+}
+
+export type EnterAccountInput =
+  | { intent: "sign-in"; fields: SignInInput }
+  | { intent: "register"; fields: RegisterInput };
+
+/** Where to go after signing in, the success message for the toast, and the new session's cookies. */
+export interface EnteredAccount extends SignedIn {
+  to: string;
+  message: string;
+}
+
+/**
+ * The sign-in (or register) workflow of /account: signs in, joins this browser's guest cart into
+ * the account's (found by the account from now on), saves the product the visitor wanted to save
+ * before signing in (pending-wishlist.ts, carried in `redirectTo`), and says where to go and what
+ * to tell them. The route sets the cookies, clears the guest cart cookie and shows the message.
+ */
+export async function enterAccount(
+  deps: { auth: Auth; db: Database },
+  input: EnterAccountInput,
+  client: { session: AuthSession; ip: string; guestCartId: string | null; redirectTo: string },
+): Promise<Result<EnteredAccount, AuthError>> {
+  const signedIn =
+    input.intent === "sign-in"
+      ? await signIn(deps, input.fields, client)
+      : await register(deps, input.fields, client.session);
+  if (!signedIn.ok) return signedIn;
+  const { userId } = signedIn.value;
+  await claimGuestCart(deps.db, { userId, guestCartId: client.guestCartId });
+  const { to, productId } = takePendingWishlist(client.redirectTo);
+  const saved = productId === null ? null : await addToWishlist(deps.db, userId, productId);
+  const message =
+    saved?.status === "added"
+      ? WISHLIST_MESSAGES.added(saved.product.name)
+      : input.intent === "sign-in"
+        ? AUTH_MESSAGES.signedIn
+        : AUTH_MESSAGES.registered;
+  return ok({ ...signedIn.value, to, message });
 }
