@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { paymentSchema } from "../domain/checkout/payment-schema.ts";
+import { checkForm } from "./form-errors.ts";
 import {
   cardBrand,
   digitsOnly,
@@ -9,8 +11,11 @@ import {
   PAYMENT_FIELD_LABELS,
   PAYMENT_FIELDS,
   parseExpiry,
-  validatePaymentForm,
 } from "./payment-card.ts";
+
+/** The payment step's schema (checkout's action parses the same fields) run on plain values. */
+const validatePaymentForm = (fields: Record<string, unknown>, now: Date) =>
+  checkForm(paymentSchema(now), PAYMENT_FIELDS, fields);
 
 const NOW = new Date("2026-11-22T12:00:00Z");
 const VALID = {

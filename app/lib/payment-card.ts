@@ -103,7 +103,7 @@ export const PAYMENT_FIELD_LABELS: Record<PaymentField, string> = {
   cvv: "CVV",
 };
 
-const REQUIRED_MESSAGES: Record<PaymentField, string> = {
+export const PAYMENT_REQUIRED_MESSAGES: Record<PaymentField, string> = {
   cardNumber: "Enter the card number.",
   cardName: "Enter the name on the card.",
   expiryDate: "Enter the expiry date as MM/YY.",
@@ -119,73 +119,4 @@ export interface PaymentDetails {
   expYear: number;
   /** 3 or 4 digits */
   cvv: string;
-}
-
-export type PaymentFormResult =
-  | { ok: true; value: PaymentDetails }
-  | {
-      ok: false;
-      /** keys of the empty fields, in form order */
-      missing: PaymentField[];
-      /** one message per field that is empty or wrong */
-      fieldErrors: Partial<Record<PaymentField, string>>;
-    };
-
-/** Form values as they arrive (FormData entries, JSON, …); anything not a string counts as empty. */
-export type PaymentFormFields = Partial<Record<PaymentField, unknown>>;
-
-/** Checks the payment step's four fields; the server calls it again whatever the browser did. */
-export function validatePaymentForm(fields: PaymentFormFields, now: Date): PaymentFormResult {
-  const text = (key: PaymentField) => {
-    const value = fields[key];
-    return typeof value === "string" ? value.trim() : "";
-  };
-  const missing: PaymentField[] = [];
-  const fieldErrors: Partial<Record<PaymentField, string>> = {};
-  for (const key of PAYMENT_FIELDS) {
-    if (text(key) === "") {
-      missing.push(key);
-      fieldErrors[key] = REQUIRED_MESSAGES[key];
-    }
-  }
-
-  let cardNumber = "";
-  if (!fieldErrors.cardNumber) {
-    const raw = text("cardNumber");
-    cardNumber = digitsOnly(raw);
-    const wellFormed = /^[\d\s-]+$/.test(raw);
-    if (
-      !wellFormed ||
-      cardNumber.length < MIN_CARD_DIGITS ||
-      cardNumber.length > MAX_CARD_DIGITS ||
-      !luhnValid(cardNumber)
-    ) {
-      fieldErrors.cardNumber = "Enter a valid card number.";
-    }
-  }
-
-  const cardName = text("cardName");
-  if (!fieldErrors.cardName && cardName.length > MAX_CARD_NAME_LENGTH) {
-    fieldErrors.cardName = `The name on the card can be at most ${MAX_CARD_NAME_LENGTH} characters.`;
-  }
-
-  let expiry: CardExpiry | null = null;
-  if (!fieldErrors.expiryDate) {
-    expiry = parseExpiry(text("expiryDate"));
-    if (!expiry) fieldErrors.expiryDate = "Enter the expiry date as MM/YY.";
-    else if (isExpired(expiry, now)) fieldErrors.expiryDate = "The card has expired.";
-  }
-
-  const cvv = text("cvv");
-  if (!fieldErrors.cvv && !/^\d{3,4}$/.test(cvv)) {
-    fieldErrors.cvv = "Enter the 3 or 4 digit security code.";
-  }
-
-  if (missing.length > 0 || Object.keys(fieldErrors).length > 0 || !expiry) {
-    return { ok: false, missing, fieldErrors };
-  }
-  return {
-    ok: true,
-    value: { cardNumber, cardName, expMonth: expiry.month, expYear: expiry.year, cvv },
-  };
 }

@@ -1,19 +1,20 @@
 import { data, Form, Link } from "react-router";
+import { z } from "zod";
 import { AddressForm } from "../components/account/address-form.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import {
   ADDRESS_MESSAGES,
   type AddressDetails,
   addAddress,
-  addressValues,
   deleteAddress,
   getAddress,
   listAddresses,
   setDefaultAddress,
   updateAddress,
-  validateAddress,
 } from "../domain/accounts/addresses.server.ts";
+import { addressSchema } from "../domain/checkout/address-schema.ts";
 import { countryName } from "../domain/checkout/shipping-form.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requireUser } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -44,7 +45,7 @@ function details(address: AddressDetails): AddressDetails {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   const edit = new URL(request.url).searchParams.get("edit");
   const editing = edit === null ? null : await getAddress(db, user.id, toId(edit));
   if (edit !== null && !editing) throw data(null, { status: 404 });
@@ -55,43 +56,51 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+const addressId = z.string().optional().transform(toId);
+
+/** One form per intent: the address's fields for create and update, only the id otherwise. */
+const addressActionSchema = z.discriminatedUnion("intent", [
+  addressSchema.extend({ intent: z.literal("create") }),
+  addressSchema.extend({ intent: z.literal("update"), addressId }),
+  z.object({ intent: z.literal("delete"), addressId }),
+  z.object({ intent: z.literal("set-default"), addressId }),
+]);
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const db = await getDb();
-  const form = await request.formData().catch(() => new FormData());
-  const intent = form.get("intent");
-  const id = toId(form.get("addressId"));
-
-  if (intent === "create" || intent === "update") {
-    const checked = validateAddress(Object.fromEntries(form));
-    if (!checked.ok) {
-      return data(
-        {
-          intent,
-          addressId: id,
-          message: ADDRESS_MESSAGES.invalid,
-          fieldErrors: checked.fieldErrors as Record<string, string>,
-          values: addressValues(form),
-        },
-        { status: 400 },
-      );
-    }
-    if (intent === "create") {
-      await addAddress(db, user.id, checked.value);
+  const { db } = servicesFrom(context);
+  const submission = await parseForm(request, addressActionSchema);
+  if (submission.status !== "success") {
+    const intent = submission.payload.intent;
+    if (intent !== "create" && intent !== "update") throw data(null, { status: 400 });
+    return data(
+      {
+        intent,
+        addressId: toId(submission.payload.addressId),
+        result: submission.reply({ formErrors: [ADDRESS_MESSAGES.invalid] }),
+      },
+      { status: 400 },
+    );
+  }
+  const input = submission.value;
+  switch (input.intent) {
+    case "create": {
+      const { intent: _intent, ...details } = input;
+      await addAddress(db, user.id, details);
       return redirectWithToast(PATH, { type: "success", message: ADDRESS_MESSAGES.added });
     }
-    if (!(await updateAddress(db, user.id, id, checked.value))) throw data(null, { status: 404 });
-    return redirectWithToast(PATH, { type: "success", message: ADDRESS_MESSAGES.updated });
+    case "update": {
+      const { intent: _intent, addressId: id, ...details } = input;
+      if (!(await updateAddress(db, user.id, id, details))) throw data(null, { status: 404 });
+      return redirectWithToast(PATH, { type: "success", message: ADDRESS_MESSAGES.updated });
+    }
+    case "delete":
+      if (!(await deleteAddress(db, user.id, input.addressId))) throw data(null, { status: 404 });
+      return redirectWithToast(PATH, { type: "success", message: ADDRESS_MESSAGES.deleted });
+    case "set-default":
+      if (!(await setDefaultAddress(db, user.id, input.addressId))) throw data(null, { status: 404 });
+      return redirectWithToast(PATH, { type: "success", message: ADDRESS_MESSAGES.defaultSet });
   }
-  if (intent === "delete") {
-    if (!(await deleteAddress(db, user.id, id))) throw data(null, { status: 404 });
-    return redirectWithToast(PATH, { type: "success", message: ADDRESS_MESSAGES.deleted });
-  }
-  if (intent === "set-default") {
-    if (!(await setDefaultAddress(db, user.id, id))) throw data(null, { status: 404 });
-    return redirectWithToast(PATH, { type: "success", message: ADDRESS_MESSAGES.defaultSet });
-  }
-  throw data(null, { status: 400 });
 }
 
 export default function AccountAddresses({ loaderData, actionData }: Route.ComponentProps) {
@@ -178,9 +187,8 @@ export default function AccountAddresses({ loaderData, actionData }: Route.Compo
             action={editFormAction}
             intent="update"
             addressId={editing.id}
-            values={refused?.intent === "update" ? refused.values : editing.values}
-            fieldErrors={refused?.intent === "update" ? refused.fieldErrors : {}}
-            message={refused?.intent === "update" ? refused.message : null}
+            values={editing.values}
+            lastResult={refused?.intent === "update" ? refused.result : undefined}
             submitLabel="Save Address"
             cancelTo={PATH}
           />
@@ -194,9 +202,8 @@ export default function AccountAddresses({ loaderData, actionData }: Route.Compo
             idPrefix="new-address"
             action={PATH}
             intent="create"
-            values={refused?.intent === "create" ? refused.values : {}}
-            fieldErrors={refused?.intent === "create" ? refused.fieldErrors : {}}
-            message={refused?.intent === "create" ? refused.message : null}
+            values={{}}
+            lastResult={refused?.intent === "create" ? refused.result : undefined}
             submitLabel="Add Address"
           />
         </section>

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { CartPage } from "../components/cart/cart-page.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { addToCart } from "../domain/cart/add-item.server.ts";
 import { parseCartAction } from "../domain/cart/cart-action.server.ts";
 import { findCartId, openCart } from "../domain/cart/cart-owner.server.ts";
@@ -40,7 +40,7 @@ export function headers() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   const cartId = await findCartId(db, await cartOwnerFor(request, context));
   return { cart: cartId ? await getCart(db, cartId) : emptyCart() };
 }
@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return data({ error: parsed.message }, { status: 400 });
   const input = parsed.action;
   const backTo = (fallback: string) => safeRedirectPath(input.redirectTo, fallback);
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   const owner = await cartOwnerFor(request, context);
   // the signed-in shopper's cart is the account's; a guest's is the cookie's (cart-owner.server.ts)
   const existingCartId = () => findCartId(db, owner);

@@ -8,10 +8,11 @@ import { ConfirmationStep } from "../components/checkout/confirmation-step.tsx";
 import { PaymentStep } from "../components/checkout/payment-step.tsx";
 import { ReviewStep } from "../components/checkout/review-step.tsx";
 import { ShippingStep } from "../components/checkout/shipping-step.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
+import { checkoutActionSchema, postedText } from "../domain/checkout/checkout-form.ts";
 import {
   clearCheckoutFeedback,
   readCheckoutProgress,
@@ -20,18 +21,24 @@ import {
 import {
   CHECKOUT_MESSAGES,
   type CheckoutStep,
+  refusePayment,
+  refuseShipping,
   type StepOutcome,
   stepPath,
   submitPayment,
   submitPlaceOrder,
   submitShipping,
 } from "../domain/checkout/checkout-steps.server.ts";
-import { DEFAULT_COUNTRY } from "../domain/checkout/shipping-form.ts";
+import { paymentDetails } from "../domain/checkout/payment-schema.ts";
+import { DEFAULT_COUNTRY, parseShippingMethod, SHIPPING_FIELDS } from "../domain/checkout/shipping-form.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { cartOwnerFor } from "../http/cart-session.server.ts";
 import { clearLegacyCheckoutCookie } from "../http/checkout-session.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { getSessionUser, type SessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
+import { refusalOf } from "../lib/form-errors.ts";
+import { PAYMENT_FIELDS } from "../lib/payment-card.ts";
 import { calculateTotals, type ShippingMethod } from "../lib/pricing.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/checkout";
@@ -59,7 +66,7 @@ const parseStep = (value: string | null): CheckoutStep => STEPS.find((step) => s
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const step = parseStep(new URL(request.url).searchParams.get("step"));
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   const user = await getSessionUser(request, context);
   // the checkout in progress is the cart's (decision 012): the account's, or the guest cookie's
   const cartId = await findCartId(db, await cartOwnerFor(request, context, user));
@@ -127,7 +134,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         discountCents: cart.coupon?.discountCents ?? 0,
       }),
       discountLabel: cart.coupon?.label ?? null,
-      shipping: state.shipping ?? (step === "shipping" ? await prefillFromAccount(user) : null),
+      shipping:
+        state.shipping ??
+        (step === "shipping"
+          ? prefillFromAccount(user, user && (await findDefaultAddress(db, user.id)))
+          : null),
       values: feedback?.values ?? {},
       fieldErrors: feedback?.fieldErrors ?? {},
       card: payment,
@@ -139,8 +150,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** POST /checkout: one intent per step; every answer is a redirect (works without JavaScript). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
-  const db = await getDb();
+  const submission = await parseForm(request, checkoutActionSchema(new Date()));
+  const { db } = servicesFrom(context);
   const user = await getSessionUser(request, context);
   const cartId = await findCartId(db, await cartOwnerFor(request, context, user));
   const headers = new Headers();
@@ -149,33 +160,56 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!cartId)
     return redirectWithToast("/cart", { type: "error", message: CHECKOUT_MESSAGES.emptyCart }, headers);
   const { state } = await readCheckoutProgress(db, cartId);
-  const intent = form.get("intent");
 
   let outcome: StepOutcome;
-  switch (intent) {
-    case "shipping":
-      outcome = submitShipping(form, state);
-      break;
-    case "payment":
-      outcome = await submitPayment(form, state, getPaymentGateway());
-      break;
-    case "keep-payment":
-      outcome = { to: stepPath(state.payment ? "review" : "payment"), state };
-      break;
-    case "back-to-shipping":
+  if (submission.status !== "success") {
+    // a refused step goes back to itself with its messages (and an unknown intent to the start)
+    const { payload } = submission;
+    const values = postedText(payload);
+    if (payload.intent === "shipping") {
+      const refusal = refusalOf(SHIPPING_FIELDS, payload, submission.error);
+      const method = parseShippingMethod(payload.shippingMethod);
+      outcome = refuseShipping(state, { method, refusal: { ...refusal, values } });
+    } else if (payload.intent === "payment") {
+      outcome = refusePayment(state, { ...refusalOf(PAYMENT_FIELDS, payload, submission.error), values });
+    } else {
       outcome = { to: stepPath("shipping"), state };
-      break;
-    case "place-order":
-      outcome = await submitPlaceOrder(form, state, {
-        db,
-        gateway: getPaymentGateway(),
-        mailer: getMailer(),
-        cartId,
-        userId: user?.id ?? null,
-      });
-      break;
-    default:
-      outcome = { to: stepPath("shipping"), state };
+    }
+  } else {
+    const input = submission.value;
+    switch (input.intent) {
+      case "shipping": {
+        const { intent: _intent, shippingMethod: method, ...shipping } = input;
+        outcome = submitShipping(state, { shipping, method });
+        break;
+      }
+      case "payment":
+        outcome = await submitPayment(
+          state,
+          {
+            card: paymentDetails(input),
+            saveInfo: input.saveInfo,
+            typed: postedText(submission.payload),
+          },
+          getPaymentGateway(),
+        );
+        break;
+      case "keep-payment":
+        outcome = { to: stepPath(state.payment ? "review" : "payment"), state };
+        break;
+      case "back-to-shipping":
+        outcome = { to: stepPath("shipping"), state };
+        break;
+      case "place-order":
+        outcome = await submitPlaceOrder(state, input, {
+          db,
+          gateway: getPaymentGateway(),
+          mailer: getMailer(),
+          cartId,
+          userId: user?.id ?? null,
+        });
+        break;
+    }
   }
 
   if (outcome.state !== state || outcome.feedback) {
@@ -266,9 +300,11 @@ function ShippingWithSummary({ page }: { page: StepPage }) {
 }
 
 /** A signed-in shopper starts from their default address and e-mail. */
-async function prefillFromAccount(user: SessionUser | null) {
+function prefillFromAccount(
+  user: SessionUser | null,
+  address: Awaited<ReturnType<typeof findDefaultAddress>> | null,
+) {
   if (!user) return null;
-  const address = await findDefaultAddress(await getDb(), user.id);
   return {
     firstName: address?.firstName ?? user.name.split(" ")[0] ?? "",
     lastName: address?.lastName ?? user.name.split(" ").slice(1).join(" "),

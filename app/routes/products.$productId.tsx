@@ -21,7 +21,7 @@ import {
 } from "../components/product/structured-data.ts";
 import { ProductGrid } from "../components/product-card.tsx";
 import { StarRating } from "../components/star-rating.tsx";
-import { getDb } from "../composition.server.ts";
+import { servicesFrom } from "../context.ts";
 import { getProductDetail, getRelatedProducts } from "../domain/catalog/product-detail.server.ts";
 import { listProductReviews } from "../domain/reviews/list-reviews.server.ts";
 import { listUserVotes, type VoteResult, voteOnReview } from "../domain/reviews/review-votes.server.ts";
@@ -66,7 +66,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   const product = await getProductDetail(db, params.productId);
   if (!product) throw data(null, { status: 404 });
   const url = new URL(request.url);
@@ -122,7 +122,7 @@ const actionSchema = z.discriminatedUnion("intent", [
  * back beside its fields (400). Signed out → sign in, then back here.
  */
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const db = await getDb();
+  const { db } = servicesFrom(context);
   const product = await getProductDetail(db, params.productId);
   if (!product) throw data(null, { status: 404 });
   const form = await request.formData().catch(() => new FormData());

@@ -215,11 +215,11 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(request.expectedTotalCents).toBe(4_136);
 
       const result = await placeOrder(t.db, base, request);
-      expect(result.status).toBe("placed");
-      if (result.status !== "placed") return;
-      expect(result.replayed).toBe(false);
-      expect(result.order.number).toMatch(/^CW-[0-9A-Z]{10}$/);
-      expect(result.order).toMatchObject({
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      expect(result.value.replayed).toBe(false);
+      expect(result.value.order.number).toMatch(/^CW-[0-9A-Z]{10}$/);
+      expect(result.value.order).toMatchObject({
         email: SHIPPING.email,
         totalCents: 4_136,
         estimatedDelivery: "2026-11-25",
@@ -228,10 +228,10 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const row = await t.db
         .selectFrom("orders")
         .selectAll()
-        .where("id", "=", result.order.id)
+        .where("id", "=", result.value.order.id)
         .executeTakeFirstOrThrow();
       expect(row).toMatchObject({
-        number: result.order.number,
+        number: result.value.order.number,
         idempotencyKey: request.idempotencyKey,
         userId: null,
         email: SHIPPING.email,
@@ -255,7 +255,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       });
       expect(row.paymentReference).toMatch(/^auth_test_/);
 
-      const details = await getOrderByNumber(t.db, result.order.number);
+      const details = await getOrderByNumber(t.db, result.value.order.number);
       expect(details?.items).toEqual([
         {
           productId: a,
@@ -289,7 +289,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         await t.db
           .selectFrom("orderEvents")
           .select(["fromStatus", "toStatus", "actor", "createdAt"])
-          .where("orderId", "=", result.order.id)
+          .where("orderId", "=", result.value.order.id)
           .execute(),
       ).toEqual([{ fromStatus: null, toStatus: "paid", actor: "checkout", createdAt: NOW.toISOString() }]);
     });
@@ -319,10 +319,10 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       for (const [method, quantity, totals, delivery] of cases) {
         const cartId = await cartWith([{ productId: p, quantity }]);
         const result = await placeOrder(t.db, base, await input(cartId, { method }));
-        expect(result.status).toBe("placed");
-        if (result.status !== "placed") return;
-        expect(result.order.estimatedDelivery).toBe(delivery);
-        const details = await getOrderByNumber(t.db, result.order.number);
+        expect(result.ok).toBe(true);
+        if (!result.ok) return;
+        expect(result.value.order.estimatedDelivery).toBe(delivery);
+        const details = await getOrderByNumber(t.db, result.value.order.number);
         expect(details?.shippingMethod).toBe(method);
         expect(details?.estimatedDelivery).toBe(delivery);
         expect(details?.totals).toEqual({ discountCents: 0, ...totals });
@@ -334,7 +334,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         base,
         await input(late, { method: "express", now: new Date("2026-12-31T23:59:59.000Z") }),
       );
-      expect(result).toMatchObject({ status: "placed", order: { estimatedDelivery: "2027-01-02" } });
+      expect(result).toMatchObject({ ok: true, value: { order: { estimatedDelivery: "2027-01-02" } } });
       expect(await stockOf(p)).toBe(20 - 2 - 2 - 1 - 1);
     });
 
@@ -349,8 +349,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const request = await input(cartId, { payment: { token, brand: "Visa", last4: "4242" } });
       const recorder = recordingGateway(base);
       expect(await placeOrder(t.db, recorder.gateway, request)).toEqual({
-        status: "payment-declined",
-        message,
+        ok: false,
+        error: { code: "payment-declined", message },
       });
       expect(message).toMatch(/Please use a different card\.$/);
       expect(recorder.authorized).toEqual([]);
@@ -370,7 +370,10 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         base,
         await input(cartId, { payment: { token: foreign, brand: "Visa", last4: "4242" } }),
       );
-      expect(result).toEqual({ status: "payment-declined", message: PAYMENT_MESSAGES.invalid_token });
+      expect(result).toEqual({
+        ok: false,
+        error: { code: "payment-declined", message: PAYMENT_MESSAGES.invalid_token },
+      });
       expect(await stockOf(p)).toBe(3);
       expect(await cartLines(cartId)).toEqual([{ productId: p, quantity: 1 }]);
     });
@@ -386,7 +389,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         expectedTotalCents: 0,
         now: NOW,
       });
-      expect(result).toEqual({ status: "empty-cart" });
+      expect(result).toEqual({ ok: false, error: { code: "empty-cart" } });
       expect(await rowCounts()).toEqual(before);
     });
 
@@ -402,8 +405,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const before = await rowCounts();
       const recorder = recordingGateway(base);
       expect(await placeOrder(t.db, recorder.gateway, request)).toEqual({
-        status: "out-of-stock",
-        productName: "Scarce Item",
+        ok: false,
+        error: { code: "out-of-stock", productName: "Scarce Item" },
       });
       expect(recorder.authorized).toEqual([]);
       expect(await rowCounts()).toEqual(before);
@@ -423,8 +426,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         .execute();
       const before = await rowCounts();
       expect(await placeOrder(t.db, base, request)).toEqual({
-        status: "out-of-stock",
-        productName: "Retired Item",
+        ok: false,
+        error: { code: "out-of-stock", productName: "Retired Item" },
       });
       expect(await rowCounts()).toEqual(before);
       expect(await stockOf(gone)).toBe(5);
@@ -440,8 +443,11 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const before = await rowCounts();
       const recorder = recordingGateway(base);
       const result = await placeOrder(t.db, recorder.gateway, request);
-      expect(result).toEqual({ status: "price-changed", totalCents: calculateTotals(5_200).totalCents });
-      expect(result).toEqual({ status: "price-changed", totalCents: 5_200 + 0 + 364 });
+      expect(result).toEqual({
+        ok: false,
+        error: { code: "price-changed", totalCents: calculateTotals(5_200).totalCents },
+      });
+      expect(result).toEqual({ ok: false, error: { code: "price-changed", totalCents: 5_200 + 0 + 364 } });
       expect(recorder.authorized).toEqual([]);
       expect(await rowCounts()).toEqual(before);
       expect(await stockOf(p)).toBe(5);
@@ -449,7 +455,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
 
       // with the new total the same cart goes through
       const retry = await placeOrder(t.db, base, { ...request, expectedTotalCents: 5_564 });
-      expect(retry).toMatchObject({ status: "placed", order: { totalCents: 5_564 } });
+      expect(retry).toMatchObject({ ok: true, value: { order: { totalCents: 5_564 } } });
     });
 
     it("rolls back and voids the authorization when the price changes while the card is charged", async () => {
@@ -465,7 +471,10 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       });
       const before = await rowCounts();
       const result = await placeOrder(t.db, recorder.gateway, request);
-      expect(result).toEqual({ status: "price-changed", totalCents: calculateTotals(3_900).totalCents });
+      expect(result).toEqual({
+        ok: false,
+        error: { code: "price-changed", totalCents: calculateTotals(3_900).totalCents },
+      });
       expect(await rowCounts()).toEqual(before);
       expect(await ordersWithKey(request.idempotencyKey)).toEqual([]);
       expect(await stockOf(p)).toBe(6);
@@ -489,8 +498,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       });
       const before = await rowCounts();
       expect(await placeOrder(t.db, recorder.gateway, request)).toEqual({
-        status: "out-of-stock",
-        productName: "Last One",
+        ok: false,
+        error: { code: "out-of-stock", productName: "Last One" },
       });
       expect(await rowCounts()).toEqual(before);
       expect(await stockOf(p)).toBe(0);
@@ -504,13 +513,12 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const cartId = await cartWith([{ productId: p, quantity: 2 }]);
       const request = await input(cartId);
       const first = await placeOrder(t.db, base, request);
-      expect(first).toMatchObject({ status: "placed", replayed: false });
+      expect(first).toMatchObject({ ok: true, value: { replayed: false } });
       const recorder = recordingGateway(base);
       const second = await placeOrder(t.db, recorder.gateway, request);
       expect(second).toEqual({
-        status: "placed",
-        replayed: true,
-        order: first.status === "placed" ? first.order : null,
+        ok: true,
+        value: { replayed: true, order: first.ok ? first.value.order : null },
       });
       expect(recorder.authorized).toEqual([]);
       expect(await ordersWithKey(request.idempotencyKey)).toHaveLength(1);
@@ -526,8 +534,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         const request = await input(cartId);
         const before = await rowCounts();
         const results = await Promise.all([placeOrder(t.db, base, request), placeOrder(t.db, base, request)]);
-        expect(results.map((r) => r.status)).toEqual(["placed", "placed"]);
-        const placed = results.filter((r) => r.status === "placed");
+        expect(results.map((r) => r.ok)).toEqual([true, true]);
+        const placed = results.flatMap((r) => (r.ok ? [r.value] : []));
         expect(placed.map((r) => r.replayed).sort()).toEqual([false, true]);
         expect(new Set(placed.map((r) => r.order.number)).size).toBe(1);
         const orders = await ordersWithKey(request.idempotencyKey);
@@ -568,15 +576,14 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       });
       const late = placeOrder(slowDb, base, request);
       const first = await placeOrder(t.db, base, request);
-      expect(first).toMatchObject({ status: "placed", replayed: false });
+      expect(first).toMatchObject({ ok: true, value: { replayed: false } });
       expect(await cartLines(cartId)).toEqual([]);
       release();
       const second = await late;
       expect(held).toBe(true);
       expect(second).toEqual({
-        status: "placed",
-        replayed: true,
-        order: first.status === "placed" ? first.order : null,
+        ok: true,
+        value: { replayed: true, order: first.ok ? first.value.order : null },
       });
       expect(await ordersWithKey(request.idempotencyKey)).toHaveLength(1);
       expect(await stockOf(p)).toBe(8);
@@ -593,7 +600,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         placeOrder(t.db, base, request),
         placeOrder(t.db, base, { ...request, cartId: second }),
       ]);
-      const placed = results.filter((r) => r.status === "placed");
+      const placed = results.flatMap((r) => (r.ok ? [r.value] : []));
       expect(placed).toHaveLength(2);
       expect(placed.map((r) => r.replayed).sort()).toEqual([false, true]);
       expect(placed[0]!.order.number).toBe(placed[1]!.order.number);
@@ -625,9 +632,9 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       });
       expect(request.expectedTotalCents).toBe(5_778);
       const result = await placeOrder(t.db, base, request);
-      expect(result).toMatchObject({ status: "placed", order: { totalCents: 5_778 } });
-      if (result.status !== "placed") return;
-      const details = await getOrderByNumber(t.db, result.order.number);
+      expect(result).toMatchObject({ ok: true, value: { order: { totalCents: 5_778 } } });
+      if (!result.ok) return;
+      const details = await getOrderByNumber(t.db, result.value.order.number);
       expect(details?.totals).toEqual(expected);
       expect(details?.couponCode).toBe(code);
       expect(await usedCount(code)).toBe(5);
@@ -641,9 +648,9 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       await applyCoupon(cartId, code);
       const result = await placeOrder(t.db, base, await input(cartId));
       // 5,500 − 1,000 = 4,500 taxable; 7 % = 315; shipping free (5,500 ≥ 5,000)
-      expect(result).toMatchObject({ status: "placed", order: { totalCents: 4_815 } });
-      if (result.status !== "placed") return;
-      expect((await getOrderByNumber(t.db, result.order.number))?.totals).toEqual({
+      expect(result).toMatchObject({ ok: true, value: { order: { totalCents: 4_815 } } });
+      if (!result.ok) return;
+      expect((await getOrderByNumber(t.db, result.value.order.number))?.totals).toEqual({
         subtotalCents: 5_500,
         discountCents: 1_000,
         shippingCents: 0,
@@ -668,9 +675,12 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const recorders = [recordingGateway(base), recordingGateway(base)];
       const results = await Promise.all(requests.map((r, i) => placeOrder(t.db, recorders[i]!.gateway, r)));
 
-      expect(results.filter((r) => r.status === "placed")).toHaveLength(1);
-      const refused = results.findIndex((r) => r.status !== "placed");
-      expect(results[refused]).toEqual({ status: "coupon-invalid", message: COUPON_MESSAGES.usedUp });
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      const refused = results.findIndex((r) => !r.ok);
+      expect(results[refused]).toEqual({
+        ok: false,
+        error: { code: "coupon-invalid", message: COUPON_MESSAGES.usedUp },
+      });
       const winner = 1 - refused;
       expect(await usedCount(code)).toBe(1);
       expect(await rowCounts()).toEqual({
@@ -705,8 +715,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         .execute();
       const before = await rowCounts();
       expect(await placeOrder(t.db, base, request)).toEqual({
-        status: "coupon-invalid",
-        message: COUPON_MESSAGES.expired,
+        ok: false,
+        error: { code: "coupon-invalid", message: COUPON_MESSAGES.expired },
       });
       expect(await rowCounts()).toEqual(before);
       expect(await usedCount(code)).toBe(0);
@@ -726,12 +736,15 @@ describe.each(ENGINES)("orders on %s", (engine) => {
 
       const results = await Promise.all(requests.map((r) => placeOrder(t.db, base, r)));
 
-      const placed = results.filter((r) => r.status === "placed");
+      const placed = results.flatMap((r) => (r.ok ? [r.value] : []));
       expect(placed).toHaveLength(5);
       expect(placed.every((r) => !r.replayed)).toBe(true);
       expect(new Set(placed.map((r) => r.order.number)).size).toBe(5);
-      expect(results.filter((r) => r.status === "out-of-stock")).toEqual(
-        Array.from({ length: 45 }, () => ({ status: "out-of-stock", productName: "Hot Item" })),
+      expect(results.filter((r) => !r.ok && r.error.code === "out-of-stock")).toEqual(
+        Array.from({ length: 45 }, () => ({
+          ok: false,
+          error: { code: "out-of-stock", productName: "Hot Item" },
+        })),
       );
       expect(await stockOf(p)).toBe(0);
       const negative = await t.db.selectFrom("products").select("id").where("stock", "<", 0).execute();
@@ -757,8 +770,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const cartId = await cartWith(lines);
       if (coupon) await applyCoupon(cartId, coupon);
       const result = await placeOrder(t.db, base, await input(cartId));
-      if (result.status !== "placed") throw new Error(`not placed: ${result.status}`);
-      return result.order;
+      if (!result.ok) throw new Error(`not placed: ${result.error.code}`);
+      return result.value.order;
     }
     const events = (orderId: number) =>
       t.db
@@ -936,8 +949,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const p = await product({ stock: 5 });
       const cartId = await cartWith([{ productId: p, quantity: 1 }]);
       const result = await placeOrder(t.db, base, await input(cartId));
-      if (result.status !== "placed") throw new Error(result.status);
-      const { number } = result.order;
+      if (!result.ok) throw new Error(result.error.code);
+      const { number } = result.value.order;
 
       for (const [n, email] of [
         [number, SHIPPING.email],
@@ -946,7 +959,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       ] as const) {
         const found = await findOrderForTracking(t.db, { number: n, email });
         expect(found?.number).toBe(number);
-        expect(found?.id).toBe(result.order.id);
+        expect(found?.id).toBe(result.value.order.id);
         expect(found?.items).toHaveLength(1);
       }
 
@@ -976,7 +989,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const spaced = await cardPayment("4242 4242 4242 4242");
       expect(spaced).toMatchObject({ brand: "Visa", last4: "4242" });
       expect(await placeOrder(t.db, base, await input(cartId, { payment: spaced }))).toMatchObject({
-        status: "placed",
+        ok: true,
       });
       const orders = await t.db.selectFrom("orders").select(["paymentBrand", "paymentLast4"]).execute();
       expect(orders.length).toBeGreaterThan(20);

@@ -1,30 +1,12 @@
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
-import { COUNTRIES, DEFAULT_COUNTRY, SHIPPING_LABELS } from "../../domain/checkout/shipping-form.ts";
-import { FormField } from "../checkout/form-field.tsx";
+import {
+  ADDRESS_FIELDS,
+  type AddressDetails,
+  type AddressField,
+} from "../../domain/checkout/shipping-form.ts";
+import { AddressFields } from "./address-fields.tsx";
 import { FormAlert, SECONDARY_BUTTON, SUBMIT_BUTTON } from "./form-alert.tsx";
-
-export type AddressFormField =
-  | "firstName"
-  | "lastName"
-  | "phone"
-  | "address"
-  | "city"
-  | "state"
-  | "zipCode"
-  | "country";
-
-const INPUT_PROPS: Record<
-  Exclude<AddressFormField, "country">,
-  { type: string; autoComplete: string; maxLength: number }
-> = {
-  firstName: { type: "text", autoComplete: "given-name", maxLength: 100 },
-  lastName: { type: "text", autoComplete: "family-name", maxLength: 100 },
-  phone: { type: "tel", autoComplete: "tel", maxLength: 32 },
-  address: { type: "text", autoComplete: "street-address", maxLength: 200 },
-  city: { type: "text", autoComplete: "address-level2", maxLength: 100 },
-  state: { type: "text", autoComplete: "address-level1", maxLength: 100 },
-  zipCode: { type: "text", autoComplete: "postal-code", maxLength: 16 },
-};
 
 /**
  * Add or edit an address (checkout's shipping fields without the e-mail). `noValidate`: the
@@ -36,8 +18,7 @@ export function AddressForm({
   intent,
   addressId,
   values,
-  fieldErrors,
-  message,
+  lastResult,
   submitLabel,
   cancelTo,
 }: {
@@ -45,64 +26,62 @@ export function AddressForm({
   action: string;
   intent: "create" | "update";
   addressId?: number;
-  values: Partial<Record<AddressFormField, string>>;
-  fieldErrors: Partial<Record<string, string>>;
-  message?: string | null;
+  /** the saved address being edited (nothing for a new one) */
+  values: Partial<AddressDetails>;
+  /** the action's answer to a refused post: messages beside the fields, the typed values kept */
+  lastResult?: SubmissionResult;
   submitLabel: string;
   cancelTo?: string;
 }) {
   const location = useLocation();
+  // a new page (after saving, or another address to edit) starts the form afresh
+  return (
+    <AddressFormBody
+      key={location.key}
+      idPrefix={idPrefix}
+      action={action}
+      intent={intent}
+      addressId={addressId}
+      values={values}
+      lastResult={lastResult}
+      submitLabel={submitLabel}
+      cancelTo={cancelTo}
+    />
+  );
+}
+
+function AddressFormBody({
+  idPrefix,
+  action,
+  intent,
+  addressId,
+  values,
+  lastResult,
+  submitLabel,
+  cancelTo,
+}: Parameters<typeof AddressForm>[0]) {
   const navigation = useNavigation();
+  // Conform reads the action's SubmissionResult (no validation in the browser: the server answers)
+  const [form, fields] = useForm({ id: `${idPrefix}-form`, lastResult, defaultValue: values });
+  const shown = {} as Partial<Record<AddressField, string>>;
+  const fieldErrors = {} as Partial<Record<AddressField, string>>;
+  for (const name of ADDRESS_FIELDS) {
+    const initial = fields[name].initialValue;
+    shown[name] = typeof initial === "string" ? initial : "";
+    const error = fields[name].errors?.[0];
+    if (error) fieldErrors[name] = error;
+  }
+  const message = form.errors?.[0] ?? null;
   const busy =
     navigation.state === "submitting" &&
     navigation.formAction === action &&
     navigation.formData?.get("intent") === intent;
-  const field = (name: Exclude<AddressFormField, "country">, className = "") => (
-    <FormField
-      key={name}
-      id={`${idPrefix}-${name}`}
-      name={name}
-      label={SHIPPING_LABELS[name]}
-      required
-      defaultValue={values[name] ?? ""}
-      error={fieldErrors[name]}
-      className={className}
-      {...INPUT_PROPS[name]}
-    />
-  );
-  const countryId = `${idPrefix}-country`;
   return (
-    <Form key={location.key} method="post" action={action} noValidate className="mt-4 space-y-5">
+    <Form method="post" action={action} noValidate className="mt-4 space-y-5">
       <input type="hidden" name="intent" value={intent} />
       {addressId !== undefined && <input type="hidden" name="addressId" value={addressId} />}
       <FormAlert message={message} />
-      <div className="grid gap-5 sm:grid-cols-2">
-        {field("firstName")}
-        {field("lastName")}
-        {field("phone", "sm:col-span-2")}
-        {field("address", "sm:col-span-2")}
-        {field("city")}
-        {field("state")}
-        {field("zipCode")}
-        <FormField id={countryId} label={SHIPPING_LABELS.country} error={fieldErrors.country} required>
-          <select
-            id={countryId}
-            name="country"
-            required
-            autoComplete="country"
-            defaultValue={values.country || DEFAULT_COUNTRY}
-            aria-invalid={fieldErrors.country ? true : undefined}
-            aria-describedby={fieldErrors.country ? `${countryId}-error` : undefined}
-            className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-gray-900"
-          >
-            {COUNTRIES.map((country) => (
-              <option key={country.code} value={country.code}>
-                {country.name}
-              </option>
-            ))}
-          </select>
-        </FormField>
-      </div>
+      <AddressFields idPrefix={idPrefix} values={shown} fieldErrors={fieldErrors} />
       <div className="flex flex-wrap items-center gap-3">
         <button type="submit" disabled={busy} className={SUBMIT_BUTTON}>
           {busy ? "Saving…" : submitLabel}

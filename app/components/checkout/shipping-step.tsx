@@ -1,22 +1,8 @@
 import { Form, Link } from "react-router";
-import { COUNTRIES, SHIPPING_LABELS, type ShippingField } from "../../domain/checkout/shipping-form.ts";
+import type { ShippingField } from "../../domain/checkout/shipping-form.ts";
 import { formatCents } from "../../lib/money.ts";
 import { SHIPPING_METHODS, type ShippingMethod, shippingCents } from "../../lib/pricing.ts";
-import { FormField } from "./form-field.tsx";
-
-const INPUT_PROPS: Record<
-  Exclude<ShippingField, "country">,
-  { type: string; autoComplete: string; maxLength: number }
-> = {
-  firstName: { type: "text", autoComplete: "given-name", maxLength: 100 },
-  lastName: { type: "text", autoComplete: "family-name", maxLength: 100 },
-  email: { type: "email", autoComplete: "email", maxLength: 254 },
-  phone: { type: "tel", autoComplete: "tel", maxLength: 32 },
-  address: { type: "text", autoComplete: "street-address", maxLength: 200 },
-  city: { type: "text", autoComplete: "address-level2", maxLength: 100 },
-  state: { type: "text", autoComplete: "address-level1", maxLength: 100 },
-  zipCode: { type: "text", autoComplete: "postal-code", maxLength: 16 },
-};
+import { AddressFields } from "../account/address-fields.tsx";
 
 /** Step 1. `noValidate`: the server's check (and its toast with the missing fields) always answers. */
 export function ShippingStep({
@@ -33,57 +19,13 @@ export function ShippingStep({
   /** the method as the shopper picks it, before the step is sent (the summary follows it) */
   onMethodChange?: (method: ShippingMethod) => void;
 }) {
-  const field = (name: Exclude<ShippingField, "country">, className = "") => (
-    <FormField
-      key={name}
-      id={`shipping-${name}`}
-      name={name}
-      label={SHIPPING_LABELS[name]}
-      required
-      defaultValue={values[name] ?? ""}
-      error={fieldErrors[name]}
-      className={className}
-      {...INPUT_PROPS[name]}
-    />
-  );
   return (
     <section aria-labelledby="shipping-heading" className="rounded-xl border border-gray-200 p-6">
       <h2 id="shipping-heading" className="text-xl font-bold">
         Shipping Information
       </h2>
       <Form method="post" action="/checkout" noValidate className="mt-4 space-y-5">
-        <div className="grid gap-5 sm:grid-cols-2">
-          {field("firstName")}
-          {field("lastName")}
-          {field("email")}
-          {field("phone")}
-          {field("address", "sm:col-span-2")}
-          {field("city")}
-          {field("state")}
-          {field("zipCode")}
-          <FormField
-            id="shipping-country"
-            label={SHIPPING_LABELS.country}
-            error={fieldErrors.country}
-            required
-          >
-            <select
-              id="shipping-country"
-              name="country"
-              required
-              defaultValue={values.country || "US"}
-              aria-invalid={fieldErrors.country ? true : undefined}
-              aria-describedby={fieldErrors.country ? "shipping-country-error" : undefined}
-              className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-gray-900"
-            >
-              {COUNTRIES.map((country) => (
-                <option key={country.code} value={country.code}>
-                  {country.name}
-                </option>
-              ))}
-            </select>
-          </FormField>
-        </div>
+        <AddressFields idPrefix="shipping" values={values} fieldErrors={fieldErrors} withEmail />
 
         <fieldset>
           <legend className="text-sm font-semibold text-gray-900">Shipping Method</legend>

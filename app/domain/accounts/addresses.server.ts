@@ -1,22 +1,11 @@
 import { type Selectable, sql } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { AddressesTable } from "../../db/schema.ts";
-import { type FormCheck, type ShippingField, validateShipping } from "../checkout/shipping-form.ts";
+import { ADDRESS_FIELDS, type AddressDetails, type AddressField } from "../checkout/shipping-form.ts";
 import { lockUser } from "./user-lock.server.ts";
 
-/** The address book's fields: checkout's shipping fields without the e-mail. */
-export const ADDRESS_FIELDS = [
-  "firstName",
-  "lastName",
-  "phone",
-  "address",
-  "city",
-  "state",
-  "zipCode",
-  "country",
-] as const satisfies readonly ShippingField[];
-export type AddressField = (typeof ADDRESS_FIELDS)[number];
-export type AddressDetails = Record<AddressField, string>;
+export type { AddressDetails };
+export { ADDRESS_FIELDS, type AddressField };
 export type Address = Selectable<AddressesTable>;
 
 export const ADDRESS_MESSAGES = {
@@ -26,33 +15,6 @@ export const ADDRESS_MESSAGES = {
   defaultSet: "Default address updated.",
   invalid: "Please correct the highlighted fields.",
 } as const;
-
-/** The same rules as checkout's shipping form (the e-mail is not part of an address). */
-export function validateAddress(
-  input: Partial<Record<string, unknown>>,
-): FormCheck<AddressDetails, AddressField> {
-  const checked = validateShipping({ ...input, email: "address-book@example.com" });
-  if (checked.ok) {
-    const { email: _email, ...value } = checked.value;
-    return { ok: true, value };
-  }
-  const { email: _email, ...fieldErrors } = checked.fieldErrors;
-  return {
-    ok: false,
-    missing: checked.missing.filter((field): field is AddressField => field !== "email"),
-    fieldErrors,
-  };
-}
-
-/** The submitted address fields as text (for showing them again beside their errors). */
-export function addressValues(form: FormData): AddressDetails {
-  const values = {} as AddressDetails;
-  for (const field of ADDRESS_FIELDS) {
-    const value = form.get(field);
-    values[field] = typeof value === "string" ? value.slice(0, 300) : "";
-  }
-  return values;
-}
 
 /** The user's addresses, the default first, then oldest first. */
 export async function listAddresses(db: Database, userId: string): Promise<Address[]> {

@@ -4,7 +4,9 @@ import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import { getEnv } from "../../env.server.ts";
-import { formatExpiry, validatePaymentForm } from "../../lib/payment-card.ts";
+import type { FormRefusal } from "../../lib/form-errors.ts";
+import { formatExpiry, type PaymentDetails, type PaymentField } from "../../lib/payment-card.ts";
+import type { ShippingMethod } from "../../lib/pricing.ts";
 import type { Toast } from "../../lib/toast.ts";
 import { saveCard } from "../accounts/payment-methods.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
@@ -13,9 +15,9 @@ import { placeOrder } from "../orders/place-order.server.ts";
 import { boundFeedback, type CheckoutState, type StepFeedback } from "./checkout-progress.server.ts";
 import {
   INVALID_FIELDS_MESSAGE,
-  parseShippingMethod,
   requiredFieldsMessage,
-  validateShipping,
+  type ShippingDetails,
+  type ShippingField,
 } from "./shipping-form.ts";
 
 export type CheckoutStep = "shipping" | "payment" | "review" | "confirmation";
@@ -37,32 +39,55 @@ export const CHECKOUT_MESSAGES = {
 export const stepPath = (step: CheckoutStep) =>
   step === "shipping" ? "/checkout" : `/checkout?step=${step}`;
 
-const fieldsOf = (form: FormData): Record<string, string> => {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of form) {
-    if (typeof value === "string" && !(name in fields)) fields[name] = value.slice(0, 1000);
-  }
-  return fields;
-};
+/** What a refused step keeps to show again: the posted values (cut short) and one message per field. */
+export interface StepRefusal<F extends string> extends FormRefusal<F> {
+  values: Record<string, string>;
+}
 
-/** Step 1: all nine fields required, formats checked; the method comes along. */
-export function submitShipping(form: FormData, state: CheckoutState): StepOutcome {
-  const fields = fieldsOf(form);
-  const method = parseShippingMethod(fields.shippingMethod);
-  const checked = validateShipping(fields);
-  if (!checked.ok) {
-    return {
-      to: stepPath("shipping"),
-      state: { ...state, method },
-      toast: {
-        type: "error",
-        message: checked.missing.length > 0 ? requiredFieldsMessage(checked.missing) : INVALID_FIELDS_MESSAGE,
-      },
-      // the nine fields' values (cut short) and messages; any other posted name is ignored
-      feedback: boundFeedback({ values: fields, fieldErrors: checked.fieldErrors }),
-    };
-  }
-  return { to: stepPath("payment"), state: { ...state, shipping: checked.value, method } };
+function refusalToast(refusal: FormRefusal<string>): Omit<Toast, "id"> {
+  return {
+    type: "error",
+    message: refusal.missing.length > 0 ? requiredFieldsMessage(refusal.missing) : INVALID_FIELDS_MESSAGE,
+  };
+}
+
+/** Step 1: the address and e-mail (address-schema.ts's `shippingSchema`); the method comes along. */
+export function submitShipping(
+  state: CheckoutState,
+  { shipping, method }: { shipping: ShippingDetails; method: ShippingMethod },
+): StepOutcome {
+  return { to: stepPath("payment"), state: { ...state, shipping, method } };
+}
+
+/** Step 1 refused: back to it with the toast naming the missing fields; the method is kept. */
+export function refuseShipping(
+  state: CheckoutState,
+  { method, refusal }: { method: ShippingMethod; refusal: StepRefusal<ShippingField> },
+): StepOutcome {
+  return {
+    to: stepPath("shipping"),
+    state: { ...state, method },
+    toast: refusalToast(refusal),
+    // the nine fields' values (cut short) and messages; any other posted name is ignored
+    feedback: boundFeedback({ values: refusal.values, fieldErrors: refusal.fieldErrors }),
+  };
+}
+
+const typedCardFields = (typed: { cardName?: string; expiryDate?: string }) => ({
+  cardName: (typed.cardName ?? "").slice(0, 100),
+  expiryDate: (typed.expiryDate ?? "").slice(0, 5),
+});
+
+/** Step 2 refused: back to it; only the name and expiry are shown again (never the number or CVV). */
+export function refusePayment(state: CheckoutState, refusal: StepRefusal<PaymentField>): StepOutcome {
+  if (!state.shipping) return { to: stepPath("shipping"), state };
+  const keep = typedCardFields(refusal.values);
+  return {
+    to: stepPath("payment"),
+    state: { ...state, payment: undefined },
+    toast: refusalToast(refusal),
+    feedback: boundFeedback({ values: keep, fieldErrors: refusal.fieldErrors }),
+  };
 }
 
 /**
@@ -70,31 +95,22 @@ export function submitShipping(form: FormData, state: CheckoutState): StepOutcom
  * for a token (a declined card stops here). Only the token, brand, last 4 and expiry are kept.
  */
 export async function submitPayment(
-  form: FormData,
   state: CheckoutState,
+  {
+    card,
+    saveInfo,
+    typed,
+  }: {
+    card: PaymentDetails;
+    saveInfo: boolean;
+    /** the name and expiry as typed, shown again if the gateway declines the card */
+    typed: { cardName?: string; expiryDate?: string };
+  },
   gateway: PaymentGateway,
-  now = new Date(),
 ): Promise<StepOutcome> {
   if (!state.shipping) return { to: stepPath("shipping"), state };
-  const fields = fieldsOf(form);
   // Never echo the card number or CVV back (not even into the checkout in progress).
-  const keep = {
-    cardName: (fields.cardName ?? "").slice(0, 100),
-    expiryDate: (fields.expiryDate ?? "").slice(0, 5),
-  };
-  const checked = validatePaymentForm(fields, now);
-  if (!checked.ok) {
-    return {
-      to: stepPath("payment"),
-      state: { ...state, payment: undefined },
-      toast: {
-        type: "error",
-        message: checked.missing.length > 0 ? requiredFieldsMessage(checked.missing) : INVALID_FIELDS_MESSAGE,
-      },
-      feedback: boundFeedback({ values: keep, fieldErrors: checked.fieldErrors }),
-    };
-  }
-  const card = checked.value;
+  const keep = typedCardFields(typed);
   const tokenized = await gateway.tokenize({
     number: card.cardNumber,
     expMonth: card.expMonth,
@@ -122,7 +138,7 @@ export async function submitPayment(
           `${String(tokenized.expMonth).padStart(2, "0")}${String(tokenized.expYear % 100).padStart(2, "0")}`,
         ),
         cardName: card.cardName,
-        saveInfo: fields.saveInfo === "on" || fields.saveInfo === "true",
+        saveInfo,
       },
       idempotencyKey: randomUUID(),
     },
@@ -136,8 +152,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * confirmation; every refusal sends the shopper to the step that can fix it.
  */
 export async function submitPlaceOrder(
-  form: FormData,
   state: CheckoutState,
+  { idempotencyKey: key, expectedTotalCents }: { idempotencyKey: string; expectedTotalCents: number },
   deps: {
     db: Database;
     gateway: PaymentGateway;
@@ -146,9 +162,6 @@ export async function submitPlaceOrder(
     userId?: string | null;
   },
 ): Promise<StepOutcome> {
-  const fields = fieldsOf(form);
-  const key = fields.idempotencyKey ?? "";
-  const expectedTotalCents = Number(fields.expectedTotalCents);
   if (!UUID.test(key)) return { to: stepPath("review"), state };
   if (!state.shipping || !state.payment || !deps.cartId || !Number.isSafeInteger(expectedTotalCents)) {
     // nothing to place with; but this may be a resubmission of an order already placed (its
@@ -178,29 +191,32 @@ export async function submitPlaceOrder(
     expectedTotalCents,
     userId: deps.userId ?? null,
   });
-  switch (result.status) {
-    case "placed":
-      if (!result.replayed) {
-        const env = getEnv();
-        await sendPlacedOrderConfirmation(
-          deps.db,
-          deps.mailer,
-          { shopName: env.SHOP_NAME, publicUrl: env.PUBLIC_URL },
-          result.order.number,
-        );
-        if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
-      }
-      return { to: stepPath("confirmation"), state: { placedOrder: result.order.number } };
+  if (result.ok) {
+    const { order, replayed } = result.value;
+    if (!replayed) {
+      const env = getEnv();
+      await sendPlacedOrderConfirmation(
+        deps.db,
+        deps.mailer,
+        { shopName: env.SHOP_NAME, publicUrl: env.PUBLIC_URL },
+        order.number,
+      );
+      if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
+    }
+    return { to: stepPath("confirmation"), state: { placedOrder: order.number } };
+  }
+  const error = result.error;
+  switch (error.code) {
     case "empty-cart":
       return { to: "/cart", state, toast: { type: "error", message: CHECKOUT_MESSAGES.emptyCart } };
     case "out-of-stock":
       return {
         to: "/cart",
         state,
-        toast: { type: "error", message: CART_MESSAGES.outOfStock(result.productName) },
+        toast: { type: "error", message: CART_MESSAGES.outOfStock(error.productName) },
       };
     case "coupon-invalid":
-      return { to: "/cart", state, toast: { type: "error", message: result.message } };
+      return { to: "/cart", state, toast: { type: "error", message: error.message } };
     case "price-changed":
       return {
         to: stepPath("review"),
@@ -211,10 +227,10 @@ export async function submitPlaceOrder(
       return {
         to: stepPath("payment"),
         state: { ...state, payment: undefined },
-        toast: { type: "error", message: result.message },
+        toast: { type: "error", message: error.message },
         feedback: {
           values: { cardName: state.payment.cardName, expiryDate: state.payment.expiry },
-          fieldErrors: { cardNumber: result.message },
+          fieldErrors: { cardNumber: error.message },
         },
       };
   }

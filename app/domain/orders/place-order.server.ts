@@ -6,6 +6,7 @@ import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
 import { calculateTotals, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import type { CartView } from "../cart/cart-types.ts";
 import { getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
@@ -33,20 +34,23 @@ export interface PlacedOrder {
   estimatedDelivery: string;
 }
 
-export type PlaceOrderResult =
-  | { status: "placed"; order: PlacedOrder; replayed: boolean }
-  | { status: "empty-cart" }
-  | { status: "out-of-stock"; productName: string }
-  | { status: "price-changed"; totalCents: number }
-  | { status: "coupon-invalid"; message: string }
-  | { status: "payment-declined"; message: string };
+/** Why an order was not placed: each names what the shopper can fix. */
+export type PlaceOrderError =
+  | { code: "empty-cart" }
+  | { code: "out-of-stock"; productName: string }
+  | { code: "price-changed"; totalCents: number }
+  | { code: "coupon-invalid"; message: string }
+  | { code: "payment-declined"; message: string };
+
+/** The order placed (or, for a repeated submission, the one placed before: `replayed`). */
+export type PlaceOrderResult = Result<{ order: PlacedOrder; replayed: boolean }, PlaceOrderError>;
 
 /** Thrown inside the order transaction to roll it back with a reason the shopper can act on. */
 class OrderAbort extends Error {
-  readonly result: Exclude<PlaceOrderResult, { status: "placed" }>;
-  constructor(result: Exclude<PlaceOrderResult, { status: "placed" }>) {
-    super(result.status);
-    this.result = result;
+  readonly reason: PlaceOrderError;
+  constructor(reason: PlaceOrderError) {
+    super(reason.code);
+    this.reason = reason;
   }
 }
 
@@ -77,20 +81,20 @@ export async function placeOrder(
   input: PlaceOrderInput,
 ): Promise<PlaceOrderResult> {
   const replay = await findByIdempotencyKey(db, input.idempotencyKey);
-  if (replay) return { status: "placed", order: replay, replayed: true };
+  if (replay) return ok({ order: replay, replayed: true });
 
   const cart = await getCart(db, input.cartId);
   const totals = priceOrder(cart, input.method);
-  const problem: Exclude<PlaceOrderResult, { status: "placed" }> | null =
+  const problem: PlaceOrderError | null =
     cartProblem(cart) ??
     (totals.totalCents !== input.expectedTotalCents
-      ? { status: "price-changed", totalCents: totals.totalCents }
+      ? { code: "price-changed", totalCents: totals.totalCents }
       : null);
   if (problem) {
     // A twin submission may have placed this very order (emptying the cart, clearing its coupon)
     // since the lookup above: then the answer is that order, not the cart's new state.
     const twin = await findByIdempotencyKey(db, input.idempotencyKey);
-    return twin ? { status: "placed", order: twin, replayed: true } : problem;
+    return twin ? ok({ order: twin, replayed: true }) : fail(problem);
   }
 
   const authorization = await gateway.authorize({
@@ -99,7 +103,7 @@ export async function placeOrder(
     currency: "USD",
     idempotencyKey: input.idempotencyKey,
   });
-  if (!authorization.ok) return { status: "payment-declined", message: authorization.message };
+  if (!authorization.ok) return fail({ code: "payment-declined", message: authorization.message });
 
   const now = input.now ?? new Date();
   try {
@@ -113,25 +117,25 @@ export async function placeOrder(
         gateway,
       }),
     );
-    return { status: "placed", order, replayed: false };
+    return ok({ order, replayed: false });
   } catch (error) {
     // A twin submission may have won the race: then this one is that order, and the
     // authorization (the gateway answers the same key with the same one) is the twin's.
     const twin = await findByIdempotencyKey(db, input.idempotencyKey);
-    if (twin) return { status: "placed", order: twin, replayed: true };
+    if (twin) return ok({ order: twin, replayed: true });
     await gateway.void(authorization.authorizationId).catch((voidError: unknown) => {
       logger.error({ err: voidError }, "could not void a payment authorization");
     });
-    if (error instanceof OrderAbort) return error.result;
+    if (error instanceof OrderAbort) return fail(error.reason);
     throw error;
   }
 }
 
-function cartProblem(cart: CartView): Exclude<PlaceOrderResult, { status: "placed" }> | null {
-  if (cart.lines.length === 0) return { status: "empty-cart" };
+function cartProblem(cart: CartView): PlaceOrderError | null {
+  if (cart.lines.length === 0) return { code: "empty-cart" };
   const short = cart.lines.find((line) => line.status !== "ok");
-  if (short) return { status: "out-of-stock", productName: short.name };
-  if (cart.couponProblem) return { status: "coupon-invalid", message: cart.couponProblem.message };
+  if (short) return { code: "out-of-stock", productName: short.name };
+  if (cart.couponProblem) return { code: "coupon-invalid", message: cart.couponProblem.message };
   return null;
 }
 
@@ -171,7 +175,7 @@ async function writeOrder(
       .where("archivedAt", "is", null)
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) {
-      throw new OrderAbort({ status: "out-of-stock", productName: line.name });
+      throw new OrderAbort({ code: "out-of-stock", productName: line.name });
     }
   }
 
@@ -190,15 +194,15 @@ async function writeOrder(
   let discount = 0;
   if (cart.coupon) {
     const coupon = await checkCoupon(trx, cart.coupon.code, subtotal, now);
-    if (!coupon.ok) throw new OrderAbort({ status: "coupon-invalid", message: coupon.message });
+    if (!coupon.ok) throw new OrderAbort({ code: "coupon-invalid", message: coupon.message });
     if (!(await redeemCoupon(trx, coupon.code))) {
-      throw new OrderAbort({ status: "coupon-invalid", message: "This coupon has reached its usage limit." });
+      throw new OrderAbort({ code: "coupon-invalid", message: "This coupon has reached its usage limit." });
     }
     discount = coupon.discountCents;
   }
   const recomputed = calculateTotals(subtotal, { method: input.method, discountCents: discount });
   if (recomputed.totalCents !== totals.totalCents) {
-    throw new OrderAbort({ status: "price-changed", totalCents: recomputed.totalCents });
+    throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
   }
 
   const createdAt = now.toISOString();

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { shippingSchema } from "./address-schema.ts";
+import { paymentFields } from "./payment-schema.ts";
+
+/**
+ * POST /checkout: one form per step, told apart by `intent`. The shipping and payment steps carry
+ * their fields; the review carries its idempotency key and the total the shopper saw (checked by
+ * submitPlaceOrder, which sends a malformed one back to the review).
+ */
+export function checkoutActionSchema(now: Date) {
+  return z.discriminatedUnion("intent", [
+    shippingSchema.extend({ intent: z.literal("shipping") }),
+    z.object({
+      intent: z.literal("payment"),
+      ...paymentFields(now),
+      saveInfo: z
+        .string()
+        .optional()
+        .transform((value) => value === "on" || value === "true"),
+    }),
+    z.object({ intent: z.literal("keep-payment") }),
+    z.object({ intent: z.literal("back-to-shipping") }),
+    z.object({
+      intent: z.literal("place-order"),
+      idempotencyKey: z.string().optional().default(""),
+      expectedTotalCents: z
+        .string()
+        .optional()
+        .transform((value) => Number(value ?? "")),
+    }),
+  ]);
+}
+
+/** The posted values as text, each cut short (what a refused step shows again). */
+export function postedText(payload: Record<string, unknown>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(payload)) {
+    if (typeof value === "string") values[name] = value.slice(0, 1000);
+  }
+  return values;
+}
