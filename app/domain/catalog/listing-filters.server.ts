@@ -1,0 +1,124 @@
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import type { Engine } from "../../db/database.server.ts";
+import type { DB } from "../../db/schema.ts";
+import { type ListingQuery, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
+
+/** The listing's filters, search and order as SQL (both engines). */
+
+export type ProductsExpression = ExpressionBuilder<DB, "products">;
+/** Filters left out: the category facet ignores category/subcategory, the brand facet brands. */
+export type Omit = "category" | "brand" | "facets" | null;
+
+export function filterConditions(
+  eb: ProductsExpression,
+  query: ListingQuery,
+  engine: Engine,
+  omit: Omit,
+): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [eb("products.archivedAt", "is", null)];
+  if (omit !== "category" && omit !== "facets") {
+    if (query.category) conditions.push(eb("products.categoryId", "=", query.category));
+    if (query.subcategory) conditions.push(eb("products.subcategoryId", "=", query.subcategory));
+  }
+  if (omit !== "brand" && omit !== "facets" && query.brands.length > 0) {
+    conditions.push(eb(sql`lower(products.brand)`, "in", query.brands));
+  }
+  if (query.minPrice > PRICE_MIN) conditions.push(eb("products.priceCents", ">=", query.minPrice * 100));
+  if (query.maxPrice < PRICE_MAX) conditions.push(eb("products.priceCents", "<=", query.maxPrice * 100));
+  if (query.rating) conditions.push(eb("products.rating", ">=", query.rating));
+  if (query.featured) conditions.push(eb("products.featured", "=", 1));
+  if (query.newArrival) conditions.push(eb("products.newArrival", "=", 1));
+  if (query.bestSeller) conditions.push(eb("products.bestSeller", "=", 1));
+  if (query.deals) conditions.push(eb("products.discountPercentage", "is not", null));
+  if (query.search) conditions.push(...searchConditions(eb, query.search, engine));
+  return conditions;
+}
+
+const escapeLike = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The text a search looks in; on PostgreSQL exactly the expression of the pg_trgm index. */
+const SEARCH_TEXT = sql`lower(products.name || ' ' || products.brand || ' ' || products.category_id || ' ' || coalesce(products.subcategory_id, '') || ' ' || products.description)`;
+
+/** The fields a search looks in, one by one (SQLite, short words). */
+const SEARCH_FIELDS = [
+  sql`products.name`,
+  sql`products.description`,
+  sql`products.brand`,
+  sql`products.category_id`,
+  sql`products.subcategory_id`,
+];
+
+/**
+ * Every word of the term must occur, as a case-insensitive substring, in the name, description,
+ * brand, category or subcategory. SQLite answers words of 3+ characters from the FTS5 trigram
+ * index (one phrase per word, so FTS syntax in the input is inert) and shorter words with LIKE;
+ * PostgreSQL uses LIKE on the pg_trgm-indexed expression.
+ */
+function searchConditions(eb: ProductsExpression, search: string, engine: Engine): Expression<SqlBool>[] {
+  const words = searchWords(search);
+  if (engine === "postgres") {
+    return words.map((word) => eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(word)} escape '\\'`));
+  }
+  const conditions: Expression<SqlBool>[] = [];
+  const indexed = words.filter((w) => [...w].length >= 3);
+  if (indexed.length > 0) {
+    const match = indexed.map((w) => `"${w.replaceAll('"', '""')}"`).join(" ");
+    conditions.push(
+      eb(
+        "products.id",
+        "in",
+        sql<number>`(select rowid from products_fts where products_fts match ${match})`,
+      ),
+    );
+  }
+  for (const word of words.filter((w) => [...w].length < 3)) {
+    // SQLite's LIKE folds ASCII case itself (no lower() needed) and only ASCII: "él" must also find
+    // "Él". Each field is tested on its own rather than building the lower-cased concatenation per
+    // row (a word holds no space, so it can never span two fields anyway): the scan is ~1.5× faster.
+    const variants = caseVariants(word).flatMap((v) =>
+      SEARCH_FIELDS.map((field) => eb(field, "like", sql<string>`${escapeLike(v)} escape '\\'`)),
+    );
+    conditions.push(eb.or(variants));
+  }
+  return conditions;
+}
+
+/** The word with each non-ASCII letter in lower and upper case (a word here has 1 or 2 letters). */
+function caseVariants(word: string): string[] {
+  let variants = [""];
+  for (const char of word) {
+    const forms = /\P{ASCII}/u.test(char) ? [...new Set([char, char.toUpperCase()])] : [char];
+    variants = variants.flatMap((v) => forms.map((f) => v + f));
+  }
+  return variants;
+}
+
+type Direction = "asc" | "desc";
+
+export function orderBy(query: ListingQuery) {
+  const order: Array<[ReturnType<typeof sql> | string, Direction]> = [];
+  switch (query.sort) {
+    case "price-asc":
+      order.push(["products.priceCents", "asc"], ["products.id", "asc"]);
+      break;
+    case "price-desc":
+      order.push(["products.priceCents", "desc"], ["products.id", "desc"]);
+      break;
+    case "rating":
+      order.push(["products.rating", "desc"], ["products.reviewCount", "desc"], ["products.id", "desc"]);
+      break;
+    case "newest":
+      order.push(["products.createdAt", "desc"], ["products.id", "desc"]);
+      break;
+    default: {
+      const words = query.search ? searchWords(query.search) : [];
+      if (words.length > 0) {
+        // Products whose name holds every word come first.
+        const nameMatches = words.map((w) => sql`lower(products.name) like ${escapeLike(w)} escape '\\'`);
+        order.push([sql`case when ${sql.join(nameMatches, sql` and `)} then 0 else 1 end`, "asc"]);
+      }
+      order.push(["products.featured", "desc"], ["products.rating", "desc"], ["products.id", "desc"]);
+    }
+  }
+  return order as Array<[never, Direction]>;
+}
