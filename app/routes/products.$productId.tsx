@@ -29,10 +29,10 @@ import {
   deleteReview,
   findUserReview,
   REVIEW_MESSAGES,
-  reviewValues,
+  reviewSchema,
   saveReview,
-  validateReview,
 } from "../domain/reviews/write-review.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { getSessionUser } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { formatCount } from "../infra/format.ts";
@@ -105,7 +105,7 @@ function imageIndexFromQuery(value: string | null, count: number): number {
 }
 
 const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("save-review") }),
+  reviewSchema.extend({ intent: z.literal("save-review") }),
   z.object({ intent: z.literal("delete-review") }),
   z.object({
     intent: z.enum(["helpful", "report"]),
@@ -125,10 +125,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const { db } = servicesFrom(context);
   const product = await getProductDetail(db, params.productId);
   if (!product) throw data(null, { status: 404 });
-  const form = await request.formData().catch(() => new FormData());
-  const parsed = actionSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) throw data(null, { status: 400 });
-  const input = parsed.data;
+  const submission = await parseForm(request, actionSchema);
+  // a malformed vote or an unknown intent is refused at once; a review form is answered beside its fields
+  if (submission.status !== "success" && submission.payload.intent !== "save-review")
+    throw data(null, { status: 400 });
   const reviewsPath = `${productPath(product.slug)}#reviews`;
 
   const user = await getSessionUser(request, context);
@@ -138,16 +138,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       message: REVIEW_MESSAGES.signInFirst,
     });
   }
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ formErrors: [REVIEW_MESSAGES.invalid] }) }, { status: 400 });
+  }
+  const input = submission.value;
   switch (input.intent) {
     case "save-review": {
-      const checked = validateReview(Object.fromEntries(form));
-      if (!checked.ok) {
-        return data(
-          { message: REVIEW_MESSAGES.invalid, fieldErrors: checked.fieldErrors, values: reviewValues(form) },
-          { status: 400 },
-        );
-      }
-      const saved = await saveReview(db, { productId: product.id, user, review: checked.value });
+      const { intent: _intent, ...review } = input;
+      const saved = await saveReview(db, { productId: product.id, user, review });
       if (saved.status === "unavailable") throw data(null, { status: 404 });
       return redirectWithToast(reviewsPath, {
         type: "success",
@@ -318,7 +316,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                   signInHref={signInPath(`${path}#reviews`)}
                   formAction={path}
                   viewer={viewer}
-                  feedback={actionData ?? null}
+                  lastResult={actionData?.result}
                 />
               ),
             },

@@ -6,15 +6,22 @@ import {
   deleteReview,
   findUserReview,
   REVIEW_MESSAGES,
+  reviewSchema,
   saveReview,
-  validateReview,
 } from "../../app/domain/reviews/write-review.server.ts";
+import { checkForm } from "../../app/lib/form-errors.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 
 const MARKUP_TITLE = "<script>alert(1)</script>";
 const MARKUP_BODY = 'Nice <img src=x onerror="alert(2)"> & <b>bold</b>';
+
+/** The review form's schema on plain values: the value, or one message per field. */
+function validateReview(input: Record<string, unknown>) {
+  const checked = checkForm(reviewSchema, ["rating", "title", "body"] as const, input);
+  return checked.ok ? checked : { ok: false as const, fieldErrors: checked.fieldErrors };
+}
 
 describe("validateReview", () => {
   it("accepts a rating 1–5, a title and a text, trimmed", () => {

@@ -151,10 +151,13 @@ describe("ReviewsPanel", () => {
           helpful: [],
           reported: [],
         }}
-        feedback={{
-          message: "Please correct the highlighted fields.",
-          fieldErrors: { title: "Enter a title for your review." },
-          values: { rating: "2", title: "", body: "kept" },
+        lastResult={{
+          status: "error",
+          error: {
+            "": ["Please correct the highlighted fields."],
+            title: ["Enter a title for your review."],
+          },
+          initialValue: { intent: "save-review", rating: "2", body: "kept" },
         }}
       />,
     );
@@ -166,6 +169,8 @@ describe("ReviewsPanel", () => {
     expect(editing).toContain('aria-describedby="review-title-error"');
     expect(editing).toContain("Enter a title for your review.");
     expect(editing).toMatch(/<input[^>]*checked="" value="2"/);
+    expect(editing).toContain("Please correct the highlighted fields.");
+    expect(editing).toMatch(/<textarea[^>]*>kept<\/textarea>/);
     expect(editing).not.toContain('value="helpful"');
   });
 

@@ -1,14 +1,8 @@
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { Form } from "react-router";
 import { REVIEW_LIMITS, REVIEW_RATINGS } from "../../domain/reviews/review-limits.ts";
 import { formatCount } from "../../infra/format.ts";
 import { FormAlert, SUBMIT_BUTTON } from "../account/form-alert.tsx";
-
-/** What the server answered to a refused review form (shown beside the fields). */
-export interface ReviewFormFeedback {
-  message: string;
-  fieldErrors: Partial<Record<"rating" | "title" | "body", string>>;
-  values: { rating: string; title: string; body: string };
-}
 
 const INPUT =
   "mt-1 block w-full rounded-lg border border-gray-400 px-3 py-2 text-gray-900 aria-[invalid=true]:border-red-700";
@@ -20,16 +14,28 @@ const INPUT =
 export function ReviewForm({
   action,
   initial,
-  feedback,
+  lastResult,
   editing,
 }: {
   action: string;
   initial: { rating: string; title: string; body: string };
-  feedback: ReviewFormFeedback | null;
+  /** the action's answer to a refused form: messages beside the fields, the typed values kept */
+  lastResult?: SubmissionResult;
   editing: boolean;
 }) {
-  const values = feedback?.values ?? initial;
-  const errors = feedback?.fieldErrors ?? {};
+  // Conform reads the action's SubmissionResult (no validation in the browser: the server answers)
+  const [form, fields] = useForm({ id: "review-form", lastResult, defaultValue: initial });
+  const text = (value: unknown) => (typeof value === "string" ? value : "");
+  const values = {
+    rating: text(fields.rating.initialValue),
+    title: text(fields.title.initialValue),
+    body: text(fields.body.initialValue),
+  };
+  const errors: Partial<Record<"rating" | "title" | "body", string>> = {
+    rating: fields.rating.errors?.[0],
+    title: fields.title.errors?.[0],
+    body: fields.body.errors?.[0],
+  };
   const describedBy = (field: "rating" | "title" | "body", hint?: string) =>
     [hint, errors[field] ? `review-${field}-error` : null].filter(Boolean).join(" ") || undefined;
   const fieldError = (field: "rating" | "title" | "body") =>
@@ -42,7 +48,7 @@ export function ReviewForm({
   return (
     <Form method="post" action={action} className="mt-4 space-y-4">
       <input type="hidden" name="intent" value="save-review" />
-      <FormAlert message={feedback?.message} />
+      <FormAlert message={form.errors?.[0]} />
       <fieldset aria-describedby={describedBy("rating")}>
         <legend className="text-sm font-semibold">Rating</legend>
         <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">

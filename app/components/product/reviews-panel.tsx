@@ -1,9 +1,10 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { Flag, LogIn, PenLine, ThumbsUp } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { ProductReview } from "../../domain/reviews/list-reviews.server.ts";
 import { formatCount, formatLongDate } from "../../infra/format.ts";
 import { StarRating } from "../star-rating.tsx";
-import { DeleteReviewForm, ReviewForm, type ReviewFormFeedback } from "./review-form.tsx";
+import { DeleteReviewForm, ReviewForm } from "./review-form.tsx";
 
 /** The signed-in shopper's side of the reviews: their own review and their votes. */
 export interface ReviewViewer {
@@ -25,7 +26,7 @@ export function ReviewsPanel({
   signInHref,
   formAction,
   viewer = null,
-  feedback = null,
+  lastResult,
 }: {
   rating: number;
   reviewCount: number;
@@ -34,7 +35,8 @@ export function ReviewsPanel({
   /** the product page's path, where the review forms post */
   formAction: string;
   viewer?: ReviewViewer | null;
-  feedback?: ReviewFormFeedback | null;
+  /** the action's answer to a refused review form */
+  lastResult?: SubmissionResult;
 }) {
   const own = viewer?.ownReview ?? null;
   return (
@@ -61,7 +63,7 @@ export function ReviewsPanel({
       <div>
         {viewer && (
           <div className="mb-8 rounded-xl border border-gray-200 p-5">
-            <details open={feedback !== null || undefined}>
+            <details open={lastResult !== undefined || undefined}>
               <summary className="inline-flex cursor-pointer items-center gap-2 font-semibold text-brand-700">
                 <PenLine aria-hidden="true" className="size-4" />
                 {own ? "Edit Your Review" : "Write a Review"}
@@ -74,7 +76,7 @@ export function ReviewsPanel({
                     ? { rating: String(own.rating), title: own.title, body: own.body }
                     : { rating: "", title: "", body: "" }
                 }
-                feedback={feedback}
+                lastResult={lastResult}
               />
             </details>
             {own && (

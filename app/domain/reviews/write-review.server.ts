@@ -46,42 +46,14 @@ function cleanText(value: string): string {
 const text = (required: string, max: number, tooLong: string) =>
   z.string({ error: required }).transform(cleanText).pipe(z.string().min(1, required).max(max, tooLong));
 
-const reviewSchema = z.object({
+/** The review form (the product page's `save-review`): rating 1–5, a title and the text. */
+export const reviewSchema = z.object({
   rating: z
     .enum(["1", "2", "3", "4", "5"], { error: REVIEW_MESSAGES.ratingRequired })
     .transform((value) => Number(value) as ReviewInput["rating"]),
   title: text(REVIEW_MESSAGES.titleRequired, REVIEW_LIMITS.titleMax, REVIEW_MESSAGES.titleTooLong),
   body: text(REVIEW_MESSAGES.bodyRequired, REVIEW_LIMITS.bodyMax, REVIEW_MESSAGES.bodyTooLong),
 });
-
-export type ReviewCheck =
-  | { ok: true; value: ReviewInput }
-  | { ok: false; fieldErrors: Partial<Record<ReviewField, string>> };
-
-/** The review form's fields checked on the server (the authority), with a message per field. */
-export function validateReview(input: Partial<Record<string, unknown>>): ReviewCheck {
-  const parsed = reviewSchema.safeParse({ rating: input.rating, title: input.title, body: input.body });
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const fieldErrors: Partial<Record<ReviewField, string>> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as ReviewField;
-    fieldErrors[field] ??= issue.message;
-  }
-  return { ok: false, fieldErrors };
-}
-
-/** The submitted review fields as text, to show them again beside their errors. */
-export function reviewValues(form: FormData): { rating: string; title: string; body: string } {
-  const value = (name: string, max: number) => {
-    const v = form.get(name);
-    return typeof v === "string" ? v.slice(0, max) : "";
-  };
-  return {
-    rating: value("rating", 1),
-    title: value("title", REVIEW_LIMITS.titleMax + 100),
-    body: value("body", REVIEW_LIMITS.bodyMax + 500),
-  };
-}
 
 /**
  * Locks the product's row for the rest of the transaction (PostgreSQL; SQLite transactions
