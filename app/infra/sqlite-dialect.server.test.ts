@@ -4,12 +4,8 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type Driver, type Generated, Kysely, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  createNodeSqliteDialect,
-  NodeSqliteDialect,
-  openSqlite,
-  statementKind,
-} from "./sqlite-dialect.server.ts";
+import { openSqlite } from "./sqlite-connection.server.ts";
+import { createNodeSqliteDialect, NodeSqliteDialect, statementKind } from "./sqlite-dialect.server.ts";
 
 interface CounterDb {
   counter: { id: Generated<number>; value: number };

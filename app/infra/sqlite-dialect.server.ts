@@ -1,4 +1,3 @@
-import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -8,6 +7,7 @@ import {
   SqliteAdapter,
   SqliteDialect,
 } from "kysely";
+import { type NodeSqliteDatabase, openSqlite } from "./sqlite-connection.server.ts";
 
 /**
  * Kysely has no node:sqlite dialect. This one drives the process's single `DatabaseSync`
@@ -32,62 +32,6 @@ export function createNodeSqliteDialect(path: string): NodeSqliteDialect {
 /** `data_version` moves when another connection commits; `total_changes()` when this one writes. */
 const CHANGE_STAMP_SQL =
   "select data_version as version, total_changes() as changes from pragma_data_version";
-
-export interface NodeSqliteDatabase {
-  raw: DatabaseSync;
-  prepare(sql: string): PreparedStatement;
-  close(): void;
-}
-
-interface PreparedStatement {
-  reader: boolean;
-  all(parameters: ReadonlyArray<unknown>): unknown[];
-  run(parameters: ReadonlyArray<unknown>): { changes: number | bigint; lastInsertRowid: number | bigint };
-  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown>;
-}
-
-export function openSqlite(path: string): NodeSqliteDatabase {
-  const raw = new DatabaseSync(path, { timeout: 5_000 });
-  raw.exec("PRAGMA journal_mode = WAL");
-  raw.exec("PRAGMA synchronous = FULL");
-  raw.exec("PRAGMA foreign_keys = ON");
-  raw.exec("PRAGMA busy_timeout = 5000");
-  raw.exec("PRAGMA cache_size = -65536"); // 64 MiB page cache
-  raw.exec("PRAGMA mmap_size = 1073741824"); // read through the OS page cache, up to 1 GiB
-  raw.exec("PRAGMA temp_store = MEMORY");
-  const cache = new Map<string, PreparedStatement>();
-  return {
-    raw,
-    close: () => raw.close(),
-    prepare(sql: string): PreparedStatement {
-      let statement = cache.get(sql);
-      if (!statement) {
-        statement = wrapStatement(raw.prepare(sql));
-        if (cache.size > 500) cache.clear();
-        cache.set(sql, statement);
-      }
-      return statement;
-    },
-  };
-}
-
-function wrapStatement(statement: StatementSync): PreparedStatement {
-  const reader = statement.columns().length > 0;
-  const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
-  return {
-    reader,
-    all: (parameters) => statement.all(...(params(parameters) as never[])),
-    run: (parameters) => statement.run(...(params(parameters) as never[])),
-    iterate: (parameters) =>
-      statement.iterate(...(params(parameters) as never[])) as IterableIterator<unknown>,
-  };
-}
-
-function toSqliteValue(value: unknown): unknown {
-  if (typeof value === "boolean") return value ? 1 : 0;
-  if (value instanceof Date) return value.toISOString();
-  return value;
-}
 
 export class NodeSqliteDialect extends SqliteDialect {
   readonly #path: string;
