@@ -1,23 +1,13 @@
+import type { ProductInput } from "../../lib/product-input.ts";
 import type { ProductArt } from "./product-art.ts";
 
-export interface DemoProduct {
+/** A demo product: the product's fields (lib/product-input.ts), plus what the seed adds. */
+export interface DemoProduct extends ProductInput {
   slug: string;
-  name: string;
-  description: string;
-  brand: string;
-  categoryId: string;
-  subcategoryId: string;
-  price: string;
-  originalPrice: string;
   rating: number;
   reviewCount: number;
-  stock: number;
-  featured: boolean;
-  newArrival: boolean;
-  bestSeller: boolean;
   /** days before the seed date, so "Newest" has a stable order */
   ageDays: number;
-  specifications: Record<string, string>;
   art: ProductArt;
 }
 
@@ -35,8 +25,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     brand: "Kestrel",
     categoryId: "electronics",
     subcategoryId: "smartphones",
-    price: "899.99",
-    originalPrice: "1099.99",
+    priceCents: 89_999,
+    originalPriceCents: 109_999,
     rating: 4.6,
     reviewCount: 1284,
     stock: 42,
@@ -61,8 +51,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     brand: "Lumen",
     categoryId: "electronics",
     subcategoryId: "laptops",
-    price: "1299.99",
-    originalPrice: "1499.99",
+    priceCents: 129_999,
+    originalPriceCents: 149_999,
     rating: 4.8,
     reviewCount: 642,
     stock: 7,
@@ -87,8 +77,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     brand: "Aurora",
     categoryId: "electronics",
     subcategoryId: "audio",
-    price: "249.99",
-    originalPrice: "329.99",
+    priceCents: 24_999,
+    originalPriceCents: 32_999,
     rating: 4.5,
     reviewCount: 2113,
     stock: 85,
@@ -112,8 +102,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     brand: "Veltro",
     categoryId: "clothing",
     subcategoryId: "accessories",
-    price: "189.99",
-    originalPrice: "229.99",
+    priceCents: 18_999,
+    originalPriceCents: 22_999,
     rating: 4.3,
     reviewCount: 318,
     stock: 15,
@@ -138,8 +128,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     brand: "Nordhaus",
     categoryId: "home",
     subcategoryId: "furniture",
-    price: "549.99",
-    originalPrice: "699.99",
+    priceCents: 54_999,
+    originalPriceCents: 69_999,
     rating: 4.7,
     reviewCount: 96,
     stock: 3,
@@ -163,8 +153,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     brand: "Nordhaus",
     categoryId: "home",
     subcategoryId: "kitchen",
-    price: "329.99",
-    originalPrice: "399.99",
+    priceCents: 32_999,
+    originalPriceCents: 39_999,
     rating: 4.4,
     reviewCount: 871,
     stock: 0,
@@ -188,8 +178,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     brand: "Kestrel",
     categoryId: "home",
     subcategoryId: "security",
-    price: "129.99",
-    originalPrice: "169.99",
+    priceCents: 12_999,
+    originalPriceCents: 16_999,
     rating: 4.2,
     reviewCount: 455,
     stock: 60,
@@ -213,8 +203,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     brand: "Solace",
     categoryId: "beauty",
     subcategoryId: "skincare",
-    price: "149.99",
-    originalPrice: "199.99",
+    priceCents: 14_999,
+    originalPriceCents: 19_999,
     rating: 4.6,
     reviewCount: 734,
     stock: 9,

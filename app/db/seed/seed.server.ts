@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { FileStore } from "../../adapters/files/file-store.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/images/images.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
-import { discountPercent, toCents } from "../../lib/money.ts";
+import { productColumns, productInputOf, productInputSchema } from "../../lib/product-input.ts";
 import { type Database, engineOf } from "../database.server.ts";
 import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
 import { seedDemoCoupons } from "./demo-coupons.ts";
@@ -103,27 +103,14 @@ export async function seedDemoCatalog(
   return { created };
 }
 
+/** A demo product's row: its fields checked against the one product contract, as the admin form's are. */
 function toProductRow(product: DemoProduct, now: Date) {
-  const priceCents = toCents(product.price);
-  const originalPriceCents = toCents(product.originalPrice);
   const createdAt = new Date(now.getTime() - product.ageDays * DAY_MS).toISOString();
   return {
     slug: product.slug,
-    name: product.name,
-    description: product.description,
-    brand: product.brand,
-    categoryId: product.categoryId,
-    subcategoryId: product.subcategoryId,
-    priceCents,
-    originalPriceCents,
-    discountPercentage: discountPercent(priceCents, originalPriceCents),
+    ...productColumns(productInputSchema.parse(productInputOf(product))),
     rating: product.rating,
     reviewCount: product.reviewCount,
-    stock: product.stock,
-    specifications: JSON.stringify(product.specifications),
-    featured: product.featured ? 1 : 0,
-    newArrival: product.newArrival ? 1 : 0,
-    bestSeller: product.bestSeller ? 1 : 0,
     createdAt,
     updatedAt: createdAt,
   } as const;

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { FileStore } from "../../adapters/files/file-store.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/images/images.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
-import { discountPercent } from "../../lib/money.ts";
+import { type ProductInput, productColumns } from "../../lib/product-input.ts";
 import type { Database } from "../database.server.ts";
 import { type ArtShape, drawProductSvg } from "./product-art.ts";
 import { seedCategories } from "./seed.server.ts";
@@ -201,23 +201,30 @@ export async function generateSyntheticCatalog(
       const discounted = random.next() < 0.3;
       const originalPriceCents = discounted ? Math.round(priceCents / (1 - random.int(5, 50) / 100)) : null;
       const createdAt = new Date(now.getTime() - Math.floor(random.next() * threeYearsMs)).toISOString();
-      return {
-        slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
+      // drawn in this order (the generator is seeded: the same catalogue every time)
+      const description = `${brand} ${noun.toLowerCase()} for ${categoryId}. ${random.pick(PHRASES)} ${random.pick(PHRASES)}`;
+      const rating = Math.round(Math.min(5, Math.max(1, 5 - random.next() ** 1.6 * 4)) * 10) / 10;
+      const reviewCount = Math.floor(random.next() ** 3 * 5000);
+      const stock = random.next() < 0.08 ? 0 : random.int(1, 250);
+      const product: ProductInput = {
         name,
-        description: `${brand} ${noun.toLowerCase()} for ${categoryId}. ${random.pick(PHRASES)} ${random.pick(PHRASES)}`,
+        description,
         brand,
         categoryId,
         subcategoryId,
         priceCents,
         originalPriceCents,
-        discountPercentage: discountPercent(priceCents, originalPriceCents),
-        rating: Math.round(Math.min(5, Math.max(1, 5 - random.next() ** 1.6 * 4)) * 10) / 10,
-        reviewCount: Math.floor(random.next() ** 3 * 5000),
-        stock: random.next() < 0.08 ? 0 : random.int(1, 250),
-        specifications: "{}",
-        featured: random.next() < 0.03 ? 1 : 0,
-        newArrival: random.next() < 0.05 ? 1 : 0,
-        bestSeller: random.next() < 0.04 ? 1 : 0,
+        stock,
+        specifications: {},
+        featured: random.next() < 0.03,
+        newArrival: random.next() < 0.05,
+        bestSeller: random.next() < 0.04,
+      };
+      return {
+        slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
+        ...productColumns(product),
+        rating,
+        reviewCount,
         createdAt,
         updatedAt: createdAt,
       } as const;

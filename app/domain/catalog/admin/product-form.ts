@@ -1,5 +1,14 @@
 import { CATEGORY_TREE } from "../../../lib/catalog-constants.ts";
 import { toCents } from "../../../lib/money.ts";
+import {
+  PRICE_TEXT,
+  PRODUCT_LIMITS,
+  type ProductInput,
+  productInputSchema,
+  STOCK_TEXT,
+} from "../../../lib/product-input.ts";
+
+export type { ProductInput } from "../../../lib/product-input.ts";
 
 /**
  * The admin product form (add and edit): the spec's fields and messages, plus specifications
@@ -38,25 +47,10 @@ export type ProductField =
   | "subcategory"
   | "specifications";
 
-export const MAX_SPECIFICATIONS = 30;
-const MAX_PRICE_CENTS = 100_000_000; // $1,000,000.00
-const MAX_STOCK = 1_000_000;
-const LIMITS = { name: 200, description: 5000, brand: 100, specName: 100, specValue: 500 };
-
-export interface ProductInput {
-  name: string;
-  description: string;
-  brand: string;
-  categoryId: string;
-  subcategoryId: string | null;
-  priceCents: number;
-  originalPriceCents: number | null;
-  stock: number;
-  specifications: Record<string, string>;
-  featured: boolean;
-  newArrival: boolean;
-  bestSeller: boolean;
-}
+export const MAX_SPECIFICATIONS = PRODUCT_LIMITS.specifications;
+const MAX_PRICE_CENTS = PRODUCT_LIMITS.priceCents;
+const MAX_STOCK = PRODUCT_LIMITS.stock;
+const LIMITS = PRODUCT_LIMITS;
 
 /** What the form shows again after a refusal (strings as typed). */
 export interface ProductFormValues {
@@ -117,7 +111,7 @@ export function readProductFormValues(form: FormLike): ProductFormValues {
 }
 
 function cents(value: string): number | null {
-  if (!/^\d{1,7}(\.\d{1,2})?$/.test(value)) return null;
+  if (!PRICE_TEXT.test(value)) return null;
   const amount = toCents(value);
   return amount <= MAX_PRICE_CENTS ? amount : null;
 }
@@ -150,7 +144,7 @@ export function parseProductForm(form: FormLike, { withStock = true } = {}): Pro
     if (originalPriceCents === null)
       fieldErrors.originalPrice = "Enter an amount of 0 or more, in steps of 0.01";
   }
-  const stock = /^\d{1,7}$/.test(values.stock) ? Number(values.stock) : Number.NaN;
+  const stock = STOCK_TEXT.test(values.stock) ? Number(values.stock) : Number.NaN;
   if (!(stock >= 0 && stock <= MAX_STOCK)) fieldErrors.stock = "Enter a whole number of 0 or more";
   const category = CATEGORY_TREE.find((c) => c.id === values.category);
   if (!category) fieldErrors.category = "Choose one of the categories";
@@ -177,24 +171,22 @@ export function parseProductForm(form: FormLike, { withStock = true } = {}): Pro
   if (Object.keys(fieldErrors).length > 0) {
     return { ok: false, message: PRODUCT_FORM_MESSAGES.invalid, missing: [], fieldErrors, values };
   }
-  return {
-    ok: true,
-    values,
-    value: {
-      name: values.name,
-      description: values.description,
-      brand: values.brand,
-      categoryId: values.category,
-      subcategoryId,
-      priceCents: priceCents as number,
-      originalPriceCents,
-      stock,
-      specifications,
-      featured: values.featured,
-      newArrival: values.newArrival,
-      bestSeller: values.bestSeller,
-    },
-  };
+  // the product meets the one product contract (the CSV import and the seed meet it too)
+  const value = productInputSchema.parse({
+    name: values.name,
+    description: values.description,
+    brand: values.brand,
+    categoryId: values.category,
+    subcategoryId,
+    priceCents: priceCents as number,
+    originalPriceCents,
+    stock,
+    specifications,
+    featured: values.featured,
+    newArrival: values.newArrival,
+    bestSeller: values.bestSeller,
+  } satisfies ProductInput);
+  return { ok: true, values, value };
 }
 
 /** "Kestrel X12 Smartphone!" → "kestrel-x12-smartphone" (never only digits: those are ids). */

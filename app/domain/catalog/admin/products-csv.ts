@@ -1,6 +1,13 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { toCents } from "../../../lib/money.ts";
+import {
+  PRICE_TEXT,
+  PRODUCT_LIMITS,
+  type ProductInput,
+  productInputSchema,
+  STOCK_TEXT,
+} from "../../../lib/product-input.ts";
 
 /**
  * The products CSV: its columns, and reading and writing one row. Pure: the database side
@@ -25,16 +32,8 @@ export const PRODUCT_CSV_COLUMNS = [
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 
 export const PRODUCT_CSV_LIMITS = {
-  name: 200,
-  description: 5000,
-  brand: 100,
+  ...PRODUCT_LIMITS,
   slug: 200,
-  specifications: 30,
-  specName: 100,
-  specValue: 500,
-  /** $1,000,000.00 */
-  priceCents: 100_000_000,
-  stock: 1_000_000,
   /** the largest id an `integer` column holds on both engines */
   id: 2_147_483_647,
   rows: 100_000,
@@ -43,25 +42,13 @@ export const PRODUCT_CSV_LIMITS = {
 /** Lower-case words joined by single hyphens; never only digits (those are ids in URLs). */
 export const SLUG_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** A product as a CSV row describes it, after validation. */
-export interface ProductCsvRecord {
+/** A product as a CSV row describes it, after validation: the product's fields and where it goes. */
+export interface ProductCsvRecord extends ProductInput {
   /** the file's line where the row starts (the header is line 1) */
   line: number;
   id: number | null;
   /** null: keep the existing product's slug (only allowed with an id) */
   slug: string | null;
-  name: string;
-  description: string;
-  brand: string;
-  categoryId: string;
-  subcategoryId: string | null;
-  priceCents: number;
-  originalPriceCents: number | null;
-  stock: number;
-  specifications: Record<string, string>;
-  featured: boolean;
-  newArrival: boolean;
-  bestSeller: boolean;
 }
 
 export interface CsvProblem {
@@ -225,7 +212,7 @@ function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIn
   let stock = Number.NaN;
   if (value("stock") === "") problems.push("stock is required");
   else {
-    stock = /^\d{1,7}$/.test(value("stock")) ? Number(value("stock")) : Number.NaN;
+    stock = STOCK_TEXT.test(value("stock")) ? Number(value("stock")) : Number.NaN;
     if (!(stock <= PRODUCT_CSV_LIMITS.stock))
       problems.push(
         `stock must be a whole number from 0 to ${PRODUCT_CSV_LIMITS.stock} (got "${value("stock")}")`,
@@ -242,23 +229,20 @@ function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIn
   const specifications = readSpecifications(value("specifications"), problems);
 
   if (problems.length > 0) return { ok: false, problems };
-  return {
-    ok: true,
-    value: {
-      id,
-      slug: slug === "" ? null : slug,
-      name: value("name"),
-      description: value("description"),
-      brand: value("brand"),
-      categoryId,
-      subcategoryId: subcategoryId === "" ? null : subcategoryId,
-      priceCents: priceCents!,
-      originalPriceCents,
-      stock,
-      specifications: specifications!,
-      ...flags,
-    },
-  };
+  // the row's product meets the one product contract (the admin form and the seed meet it too)
+  const product = productInputSchema.parse({
+    name: value("name"),
+    description: value("description"),
+    brand: value("brand"),
+    categoryId,
+    subcategoryId: subcategoryId === "" ? null : subcategoryId,
+    priceCents: priceCents!,
+    originalPriceCents,
+    stock,
+    specifications: specifications!,
+    ...flags,
+  } satisfies ProductInput);
+  return { ok: true, value: { id, slug: slug === "" ? null : slug, ...product } };
 }
 
 /** "129.99" → 12999; empty → null (a problem when required). */
@@ -267,7 +251,7 @@ function money(text: string, field: string, problems: string[], required: boolea
     if (required) problems.push(`${field} is required`);
     return null;
   }
-  const cents = /^\d{1,7}(\.\d{1,2})?$/.test(text) ? toCents(text) : Number.NaN;
+  const cents = PRICE_TEXT.test(text) ? toCents(text) : Number.NaN;
   if (!(cents <= PRODUCT_CSV_LIMITS.priceCents)) {
     problems.push(`${field} must be an amount from 0 to 1000000 with at most 2 decimals (got "${text}")`);
     return null;

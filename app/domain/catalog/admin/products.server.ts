@@ -8,10 +8,14 @@ import {
 } from "../../../adapters/images/image-upload.server.ts";
 import { logger } from "../../../adapters/logger.server.ts";
 import type { Database } from "../../../db/database.server.ts";
-import { discountPercent } from "../../../lib/money.ts";
+import {
+  productInputOf as auditSnapshot,
+  type ProductInput,
+  productColumns,
+} from "../../../lib/product-input.ts";
 import { LOW_STOCK_THRESHOLD } from "../../../lib/stock.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
-import { type ProductInput, slugify } from "./product-form.ts";
+import { slugify } from "./product-form.ts";
 
 /**
  * Product management. Every change runs in one transaction together with its audit entry; image
@@ -197,55 +201,6 @@ function parseSpecifications(json: string): Record<string, string> {
     // fall through
   }
   return {};
-}
-
-/** The product's editable fields as the audit log records them. */
-function auditSnapshot(product: {
-  name: string;
-  description: string;
-  brand: string;
-  categoryId: string;
-  subcategoryId: string | null;
-  priceCents: number;
-  originalPriceCents: number | null;
-  stock: number;
-  specifications: Record<string, string>;
-  featured: boolean;
-  newArrival: boolean;
-  bestSeller: boolean;
-}) {
-  return {
-    name: product.name,
-    description: product.description,
-    brand: product.brand,
-    categoryId: product.categoryId,
-    subcategoryId: product.subcategoryId,
-    priceCents: product.priceCents,
-    originalPriceCents: product.originalPriceCents,
-    stock: product.stock,
-    specifications: product.specifications,
-    featured: product.featured,
-    newArrival: product.newArrival,
-    bestSeller: product.bestSeller,
-  };
-}
-
-function productColumns(input: ProductInput) {
-  return {
-    name: input.name,
-    description: input.description,
-    brand: input.brand,
-    categoryId: input.categoryId,
-    subcategoryId: input.subcategoryId,
-    priceCents: input.priceCents,
-    originalPriceCents: input.originalPriceCents,
-    discountPercentage: discountPercent(input.priceCents, input.originalPriceCents),
-    stock: input.stock,
-    specifications: JSON.stringify(input.specifications),
-    featured: input.featured ? 1 : 0,
-    newArrival: input.newArrival ? 1 : 0,
-    bestSeller: input.bestSeller ? 1 : 0,
-  } as const;
 }
 
 /** Stock changes only through adjustStock (a guarded delta), never by overwriting the number. */

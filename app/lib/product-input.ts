@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { discountPercent } from "./money.ts";
+
+/**
+ * A product's own fields, declared once: what the admin form, the CSV import and the seed each
+ * produce (from typed text, a CSV row, the demo data) and what the catalogue stores. The form and
+ * the CSV word their refusals for their readers (beside a field; `FILE:LINE: message`); this
+ * schema is the contract their results meet, and the seed's data is checked against it.
+ * In lib/ (pure) so that the seed under db/ can use it without reaching up into the domain.
+ */
+export const PRODUCT_LIMITS = {
+  name: 200,
+  description: 5000,
+  brand: 100,
+  specifications: 30,
+  specName: 100,
+  specValue: 500,
+  /** $1,000,000.00 */
+  priceCents: 100_000_000,
+  stock: 1_000_000,
+} as const;
+
+/** An amount as typed (form, CSV): up to 7 digits and 2 decimals. */
+export const PRICE_TEXT = /^\d{1,7}(\.\d{1,2})?$/;
+/** A stock level as typed: a whole number of up to 7 digits. */
+export const STOCK_TEXT = /^\d{1,7}$/;
+
+/** Text with something in it (checked, not changed: the form and the CSV trim what they read). */
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => value.trim() !== "");
+const cents = z.number().int().min(0).max(PRODUCT_LIMITS.priceCents);
+
+export const productInputSchema = z.object({
+  name: text(PRODUCT_LIMITS.name),
+  description: text(PRODUCT_LIMITS.description),
+  brand: text(PRODUCT_LIMITS.brand),
+  /** a top-level category's id (which ones exist is the catalogue's question) */
+  categoryId: z.string().min(1),
+  /** one of that category's subcategories, or none */
+  subcategoryId: z.string().min(1).nullable(),
+  priceCents: cents,
+  /** the price before the discount, if any */
+  originalPriceCents: cents.nullable(),
+  stock: z.number().int().min(0).max(PRODUCT_LIMITS.stock),
+  specifications: z
+    .record(text(PRODUCT_LIMITS.specName), text(PRODUCT_LIMITS.specValue))
+    .refine((specs) => Object.keys(specs).length <= PRODUCT_LIMITS.specifications),
+  featured: z.boolean(),
+  newArrival: z.boolean(),
+  bestSeller: z.boolean(),
+});
+
+export type ProductInput = z.infer<typeof productInputSchema>;
+
+/** The field names, in the order the admin form and the audit log list them. */
+export const PRODUCT_INPUT_FIELDS = Object.keys(productInputSchema.shape) as (keyof ProductInput)[];
+
+/** Only the product's own fields of a larger record (an audit snapshot of a stored product). */
+export function productInputOf(product: ProductInput): ProductInput {
+  return Object.fromEntries(PRODUCT_INPUT_FIELDS.map((field) => [field, product[field]])) as ProductInput;
+}
+
+/** The products table's columns for a product's fields: the discount derived, JSON, flags 0/1. */
+export function productColumns(input: ProductInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    brand: input.brand,
+    categoryId: input.categoryId,
+    subcategoryId: input.subcategoryId,
+    priceCents: input.priceCents,
+    originalPriceCents: input.originalPriceCents,
+    discountPercentage: discountPercent(input.priceCents, input.originalPriceCents),
+    stock: input.stock,
+    specifications: JSON.stringify(input.specifications),
+    featured: input.featured ? 1 : 0,
+    newArrival: input.newArrival ? 1 : 0,
+    bestSeller: input.bestSeller ? 1 : 0,
+  } as const;
+}
