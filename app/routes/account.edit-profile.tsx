@@ -1,8 +1,10 @@
 import { data, redirect } from "react-router";
 import { NameForm } from "../components/account/name-form.tsx";
 import { servicesFrom } from "../context.ts";
-import { changeName, SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
-import { requireUser } from "../http/session.server.ts";
+import { changeName, nameSchema, SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
+import { parseForm } from "../http/form.server.ts";
+import { refusedReply } from "../http/form-reply.server.ts";
+import { appendCookies, authSessionOf, requireUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.edit-profile";
@@ -30,23 +32,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireUser(request, context);
-  const form = await request.formData().catch(() => new FormData());
-  if (form.get("intent") !== "name") throw data(null, { status: 400 });
-  const outcome = await changeName({ auth: servicesFrom(context).auth }, request, form);
-  if (!outcome.ok) {
-    const value = form.get("name");
+  const submission = await parseForm(request, nameSchema);
+  if (submission.payload.intent !== "name") throw data(null, { status: 400 });
+  if (submission.status !== "success") {
     return data(
-      {
-        message: outcome.message,
-        fieldErrors: outcome.fieldErrors,
-        name: typeof value === "string" ? value.slice(0, 254) : "",
-      },
-      { status: outcome.status },
+      { result: refusedReply(submission, { formErrors: [SETTINGS_MESSAGES.invalid] }) },
+      { status: 400 },
     );
   }
+  const { sessionCookies } = await changeName(
+    { auth: servicesFrom(context).auth },
+    authSessionOf(request),
+    submission.value,
+  );
   const headers = await createToastHeaders({ type: "success", message: SETTINGS_MESSAGES.nameChanged });
-  for (const cookie of outcome.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  return redirect("/account", { headers });
+  return redirect("/account", { headers: appendCookies(headers, sessionCookies) });
 }
 
 export default function AccountEditProfile({ loaderData, actionData }: Route.ComponentProps) {
@@ -55,12 +55,7 @@ export default function AccountEditProfile({ loaderData, actionData }: Route.Com
       <h2 id="edit-profile-heading" className="text-xl font-bold">
         Edit Profile
       </h2>
-      <NameForm
-        action={PATH}
-        name={actionData?.name ?? loaderData.name}
-        error={actionData?.fieldErrors.name}
-        message={actionData?.message}
-      />
+      <NameForm action={PATH} name={loaderData.name} result={actionData?.result} />
     </section>
   );
 }

@@ -8,11 +8,15 @@ import {
   changeName,
   changePassword,
   SETTINGS_MESSAGES,
-  type SettingsOutcome,
-  type SettingsRefusal,
+  type SessionRefreshed,
+  type SettingsError,
+  settingsFormSchema,
 } from "../domain/accounts/account-settings.server.ts";
-import { requireUser } from "../http/session.server.ts";
+import { parseForm } from "../http/form.server.ts";
+import { refusedReply } from "../http/form-reply.server.ts";
+import { appendCookies, authSessionOf, requireUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
+import { ok, type Result } from "../lib/result.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.settings";
 
@@ -41,55 +45,64 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** A refusal the domain made, answered like the form's own: 429 when it was a limit. */
+const REFUSAL_STATUS: Record<SettingsError["code"], 400 | 429> = {
+  "same-email": 400,
+  "wrong-password": 400,
+  "too-many-attempts": 429,
+  "too-many-links": 429,
+  "password-too-short": 400,
+  "password-too-long": 400,
+};
+
+/** never sent back to the page */
+const PASSWORDS = ["currentPassword", "newPassword", "confirmPassword"];
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const form = await request.formData().catch(() => new FormData());
-  const intent = form.get("intent");
+  const submission = await parseForm(request, settingsFormSchema);
+  const intent = submission.payload.intent;
+  if (intent !== "name" && intent !== "email" && intent !== "password") throw data(null, { status: 400 });
+  if (submission.status !== "success") {
+    const result = refusedReply(submission, {
+      formErrors: [SETTINGS_MESSAGES.invalid],
+      hideFields: PASSWORDS,
+    });
+    return data({ form: intent, result } satisfies SettingsFeedback, { status: 400 });
+  }
   const { auth, db } = servicesFrom(context);
-  let outcome: SettingsOutcome | SettingsRefusal;
-  let success: string;
-  if (intent === "name") {
-    outcome = await changeName({ auth }, request, form);
-    success = SETTINGS_MESSAGES.nameChanged;
-  } else if (intent === "email") {
-    const asked = await changeEmail({ auth, db }, request, user, form);
+  const session = authSessionOf(request);
+  const { value } = submission;
+  let outcome: Result<SessionRefreshed, SettingsError>;
+  if (value.intent === "name") {
+    outcome = ok(await changeName({ auth }, session, value));
+  } else if (value.intent === "email") {
+    const asked = await changeEmail({ auth, db }, session, user, value);
     if (asked.ok) {
       // Beside the form, the same whether the address is free or taken; nothing changed yet.
       const sent: SettingsFeedback = {
         form: "email",
-        message: "",
-        notice: SETTINGS_MESSAGES.emailLinkSent(asked.pendingEmail),
-        fieldErrors: {},
-        values: {},
+        notice: SETTINGS_MESSAGES.emailLinkSent(asked.value.pendingEmail),
+        result: submission.reply({ resetForm: true }),
       };
       return data(sent);
     }
     outcome = asked;
-    success = "";
-  } else if (intent === "password") {
-    outcome = await changePassword({ auth, db }, request, user.id, form);
-    success = SETTINGS_MESSAGES.passwordChanged;
   } else {
-    throw data(null, { status: 400 });
+    outcome = await changePassword({ auth, db }, session, user.id, value);
   }
   if (!outcome.ok) {
-    const text = (name: string) => {
-      const value = form.get(name);
-      return typeof value === "string" ? value.slice(0, 254) : "";
-    };
-    const feedback: SettingsFeedback = {
-      form: intent,
-      message: outcome.message,
-      fieldErrors: outcome.fieldErrors,
-      // never the passwords
-      values:
-        intent === "name" ? { name: text("name") } : intent === "email" ? { newEmail: text("newEmail") } : {},
-    };
-    return data(feedback, { status: outcome.status });
+    const { field, message, code } = outcome.error;
+    const result = refusedReply(submission, {
+      formErrors: [message],
+      fieldErrors: { [field]: [message] },
+      hideFields: PASSWORDS,
+    });
+    return data({ form: intent, result } satisfies SettingsFeedback, { status: REFUSAL_STATUS[code] });
   }
+  const success = value.intent === "name" ? SETTINGS_MESSAGES.nameChanged : SETTINGS_MESSAGES.passwordChanged;
   const headers = await createToastHeaders({ type: "success", message: success });
-  for (const cookie of outcome.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  return redirect(PATH, { headers });
+  return redirect(PATH, { headers: appendCookies(headers, outcome.value.sessionCookies) });
 }
 
 export default function AccountSettings({ loaderData, actionData }: Route.ComponentProps) {
@@ -102,12 +115,7 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
         <h2 id="settings-name-heading" className="text-xl font-bold">
           Name
         </h2>
-        <NameForm
-          action={PATH}
-          name={nameFeedback?.values.name ?? name}
-          error={nameFeedback?.fieldErrors.name}
-          message={nameFeedback?.message}
-        />
+        <NameForm action={PATH} name={name} result={nameFeedback?.result} />
       </section>
       <section aria-labelledby="settings-email-heading" className="rounded-xl border border-gray-200 p-6">
         <h2 id="settings-email-heading" className="text-xl font-bold">

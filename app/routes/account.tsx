@@ -1,4 +1,4 @@
-import type { Submission, SubmissionResult } from "@conform-to/react";
+import type { Submission } from "@conform-to/react";
 import { data, Form, NavLink, Outlet, redirect, useLocation } from "react-router";
 import { AuthPanel } from "../components/account/auth-panel.tsx";
 import { servicesFrom } from "../context.ts";
@@ -11,6 +11,7 @@ import {
 } from "../domain/accounts/authentication.server.ts";
 import { clearCartCookie, readCartId } from "../http/cart-session.server.ts";
 import { parseForm } from "../http/form.server.ts";
+import { refusedReply } from "../http/form-reply.server.ts";
 import { appendCookies, authSessionOf, getSessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { pageUrl } from "../lib/page-url.ts";
@@ -108,24 +109,10 @@ function refusal(
   mode: "sign-in" | "register",
   message: string,
   status: 400 | 401 | 429,
-  withFieldErrors: boolean,
+  fieldMessages: boolean,
 ) {
-  const reply = submission.reply({ formErrors: [message], hideFields: ["password"] });
-  const result: SubmissionResult = {
-    ...reply,
-    initialValue: keptValues(reply.initialValue),
-    error: withFieldErrors ? reply.error : { "": [message] },
-  };
+  const result = refusedReply(submission, { formErrors: [message], hideFields: ["password"], fieldMessages });
   return data({ mode, result }, { status });
-}
-
-/** The name and e-mail as typed (cut to 254 characters), for the form to show again. */
-function keptValues(values: SubmissionResult["initialValue"]): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(values ?? {})) {
-    if (typeof value === "string") kept[name] = value.slice(0, 254);
-  }
-  return kept;
 }
 
 async function redirectWith(

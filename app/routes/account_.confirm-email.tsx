@@ -1,8 +1,9 @@
 import { data, Form, Link, redirect } from "react-router";
 import { confirmEmailChange } from "../adapters/auth/email-change.server.ts";
 import { servicesFrom } from "../context.ts";
-import { SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
-import { getSessionUser } from "../http/session.server.ts";
+import { confirmEmailSchema, SETTINGS_MESSAGES } from "../domain/accounts/account-settings.server.ts";
+import { parseForm } from "../http/form.server.ts";
+import { appendCookies, authSessionOf, getSessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account_.confirm-email";
@@ -39,25 +40,27 @@ export function loader({ request }: Route.LoaderArgs) {
   return { token: usable, problem: usable === "" ? SETTINGS_MESSAGES.emailLinkInvalid : null };
 }
 
+/** The page's answer to a link that cannot change the address (its status and what it says). */
+const REFUSALS = {
+  taken: { status: 409, message: SETTINGS_MESSAGES.emailLinkTaken },
+  "other-account": { status: 403, message: SETTINGS_MESSAGES.emailLinkOtherAccount },
+  invalid: { status: 400, message: SETTINGS_MESSAGES.emailLinkInvalid },
+} as const;
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
-  const token = form.get("token");
+  const submission = await parseForm(request, confirmEmailSchema);
+  const token = submission.status === "success" ? submission.value.token : "";
   const { auth, db } = servicesFrom(context);
-  const result = await confirmEmailChange({ auth, db }, typeof token === "string" ? token : "", request);
-  switch (result.status) {
-    case "changed": {
-      const signedIn = (await getSessionUser(request, context)) !== null;
-      const headers = await createToastHeaders({ type: "success", message: SETTINGS_MESSAGES.emailChanged });
-      for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-      return redirect(signedIn ? "/account/settings" : "/account", { headers });
-    }
-    case "taken":
-      return data({ message: SETTINGS_MESSAGES.emailLinkTaken }, { status: 409 });
-    case "other-account":
-      return data({ message: SETTINGS_MESSAGES.emailLinkOtherAccount }, { status: 403 });
-    case "invalid":
-      return data({ message: SETTINGS_MESSAGES.emailLinkInvalid }, { status: 400 });
+  const result = await confirmEmailChange({ auth, db }, token, authSessionOf(request));
+  if (!result.ok) {
+    const { status, message } = REFUSALS[result.error.code];
+    return data({ message }, { status });
   }
+  const signedIn = (await getSessionUser(request, context)) !== null;
+  const headers = await createToastHeaders({ type: "success", message: SETTINGS_MESSAGES.emailChanged });
+  return redirect(signedIn ? "/account/settings" : "/account", {
+    headers: appendCookies(headers, result.value.sessionCookies),
+  });
 }
 
 export default function ConfirmEmail({ loaderData, actionData }: Route.ComponentProps) {

@@ -213,8 +213,13 @@ describe("account section routes", () => {
     expect(wrong.status).toBe(400);
     expect(wrong.data).toMatchObject({
       form: "email",
-      fieldErrors: { currentPassword: "Your current password is not correct." },
-      values: { newEmail: "robert@example.com" },
+      result: {
+        error: {
+          "": ["Your current password is not correct."],
+          currentPassword: ["Your current password is not correct."],
+        },
+        initialValue: { newEmail: "robert@example.com" },
+      },
     });
     expect(JSON.stringify(wrong.data)).not.toContain("nope nope");
 
@@ -240,6 +245,46 @@ describe("account section routes", () => {
     const fresh = cookieHeader(response.headers);
     expect((await call(settings, "loader", "/account/settings", { cookie: fresh })).data).toMatchObject({
       email: "bob@example.com",
+    });
+  });
+
+  it("settings: a form refused by its own rules is 400 beside its fields; too many password checks are 429", async () => {
+    const invalid = await call(settings, "action", "/account/settings", {
+      cookie: users.ada.cookie,
+      fields: { intent: "password", currentPassword: "", newPassword: "short", confirmPassword: "shorter" },
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.data).toMatchObject({
+      form: "password",
+      result: {
+        error: {
+          "": ["Please correct the highlighted fields."],
+          currentPassword: ["Enter your current password."],
+          newPassword: ["Password must be at least 8 characters."],
+        },
+      },
+    });
+    expect(JSON.stringify(invalid.data)).not.toContain("shorter");
+    const { hitRateLimit } = await import("../../app/infra/rate-limit.server.ts");
+    const { PASSWORD_CHECK_LIMIT } = await import("../../app/domain/accounts/account-settings.server.ts");
+    for (let i = 0; i < PASSWORD_CHECK_LIMIT.limit; i++) {
+      await hitRateLimit(db, `password-check:${users.ada.id}`, PASSWORD_CHECK_LIMIT);
+    }
+    const limited = await call(settings, "action", "/account/settings", {
+      cookie: users.ada.cookie,
+      fields: {
+        intent: "password",
+        currentPassword: "correct horse",
+        newPassword: "a whole new horse",
+        confirmPassword: "a whole new horse",
+      },
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.data).toMatchObject({
+      form: "password",
+      result: {
+        error: { currentPassword: ["Too many wrong passwords. Please wait 15 minutes and try again."] },
+      },
     });
   });
 });

@@ -1,12 +1,18 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Auth, createAuth } from "../../app/adapters/auth/auth.server.ts";
+import { authSessionFromHeaders } from "../../app/adapters/auth/auth-session.ts";
 import { getUserOrder, listOrdersPage } from "../../app/domain/accounts/account-orders.server.ts";
 import {
   changeEmail,
   changeName,
   changePassword,
+  emailChangeSchema,
+  nameSchema,
   PASSWORD_CHECK_LIMIT,
+  passwordChangeSchema,
   SETTINGS_MESSAGES,
+  settingsFormSchema,
 } from "../../app/domain/accounts/account-settings.server.ts";
 import {
   ADDRESS_FIELDS,
@@ -34,8 +40,23 @@ const form = (fields: Record<string, string>) => {
   for (const [name, value] of Object.entries(fields)) data.set(name, value);
   return data;
 };
-const request = (cookie: string) =>
-  new Request("http://shop.test/account/settings", { method: "POST", headers: { Cookie: cookie } });
+/** The browser's auth session, as the settings route passes it on. */
+const authSession = (cookie: string) => authSessionFromHeaders(new Headers({ Cookie: cookie }));
+const cookieLines = (setCookies: string[]) =>
+  setCookies.map((line) => line.slice(0, line.indexOf(";"))).join("; ");
+/** The settings forms, read as POST /account/settings reads them (Conform + the form's schema). */
+const settingsForm = (fields: Record<string, string>) =>
+  parseWithZod(form(fields), { schema: settingsFormSchema });
+const nameForm = (fields: Record<string, string>) =>
+  parseWithZod(form({ intent: "name", ...fields }), { schema: nameSchema });
+const emailForm = (fields: Record<string, string>) =>
+  parseWithZod(form({ intent: "email", ...fields }), { schema: emailChangeSchema });
+const passwordForm = (fields: Record<string, string>) =>
+  parseWithZod(form({ intent: "password", ...fields }), { schema: passwordChangeSchema });
+function accepted<T>(submission: { status?: string; value?: T }): T {
+  if (submission.status !== "success" || submission.value === undefined) throw new Error("form refused");
+  return submission.value;
+}
 
 const HOME: AddressDetails = {
   firstName: "Ada",
@@ -310,61 +331,44 @@ describe.each(ENGINES)("account sections on %s", (engine) => {
 
   describe("settings", () => {
     it("changes the name; an empty one is refused", async () => {
-      const refused = await changeName({ auth }, request(users.ada.cookie), form({ name: "   " }));
-      expect(refused).toMatchObject({ ok: false, status: 400, fieldErrors: { name: "Enter your name." } });
-      const ok = await changeName({ auth }, request(users.ada.cookie), form({ name: "  Ada   King " }));
-      expect(ok.ok).toBe(true);
+      // the form's own rule (POST /account/settings answers it with 400 beside the field)
+      const refused = settingsForm({ intent: "name", name: "   " });
+      expect(refused.status).toBe("error");
+      expect(refused.reply().error).toMatchObject({ name: ["Enter your name."] });
+      await changeName(
+        { auth },
+        authSession(users.ada.cookie),
+        accepted(nameForm({ name: "  Ada   King " })),
+      );
       expect((await session(users.ada.cookie))?.user.name).toBe("Ada King");
     });
 
     it("asks to change the e-mail only with the right password; a taken and a free address get the same answer", async () => {
       const deps = { auth, db: test.db };
       const ada = { id: users.ada.id, email: users.ada.email };
-      const wrong = await changeEmail(
-        deps,
-        request(users.ada.cookie),
-        ada,
-        form({ newEmail: "ada@new.example", currentPassword: "wrong horse" }),
-      );
+      const ask = (fields: Record<string, string>) =>
+        changeEmail(deps, authSession(users.ada.cookie), ada, accepted(emailForm(fields)));
+      const wrong = await ask({ newEmail: "ada@new.example", currentPassword: "wrong horse" });
+      // POST /account/settings answers it with 400 (tests/integration/account-routes.test.ts)
       expect(wrong).toMatchObject({
         ok: false,
-        status: 400,
-        fieldErrors: { currentPassword: SETTINGS_MESSAGES.currentPasswordWrong },
+        error: { field: "currentPassword", message: SETTINGS_MESSAGES.currentPasswordWrong },
       });
-      const same = await changeEmail(
-        deps,
-        request(users.ada.cookie),
-        ada,
-        form({ newEmail: "Ada@Example.com", currentPassword: "correct horse" }),
-      );
-      expect(same).toMatchObject({ ok: false, fieldErrors: { newEmail: SETTINGS_MESSAGES.emailSame } });
-      const invalid = await changeEmail(
-        deps,
-        request(users.ada.cookie),
-        ada,
-        form({ newEmail: "not-an-email", currentPassword: "" }),
-      );
-      expect(invalid).toMatchObject({
+      const same = await ask({ newEmail: "Ada@Example.com", currentPassword: "correct horse" });
+      expect(same).toMatchObject({
         ok: false,
-        fieldErrors: {
-          newEmail: SETTINGS_MESSAGES.emailInvalid,
-          currentPassword: SETTINGS_MESSAGES.currentPasswordRequired,
-        },
+        error: { field: "newEmail", message: SETTINGS_MESSAGES.emailSame },
       });
-      const taken = await changeEmail(
-        deps,
-        request(users.ada.cookie),
-        ada,
-        form({ newEmail: "BOB@example.com", currentPassword: "correct horse" }),
-      );
-      const free = await changeEmail(
-        deps,
-        request(users.ada.cookie),
-        ada,
-        form({ newEmail: " Ada@New.Example ", currentPassword: "correct horse" }),
-      );
-      expect(taken).toEqual({ ok: true, pendingEmail: "bob@example.com" });
-      expect(free).toEqual({ ok: true, pendingEmail: "ada@new.example" });
+      const invalid = emailForm({ newEmail: "not-an-email", currentPassword: "" });
+      expect(invalid.status).toBe("error");
+      expect(invalid.reply().error).toMatchObject({
+        newEmail: [SETTINGS_MESSAGES.emailInvalid],
+        currentPassword: [SETTINGS_MESSAGES.currentPasswordRequired],
+      });
+      const taken = await ask({ newEmail: "BOB@example.com", currentPassword: "correct horse" });
+      const free = await ask({ newEmail: " Ada@New.Example ", currentPassword: "correct horse" });
+      expect(taken).toEqual({ ok: true, value: { pendingEmail: "bob@example.com" } });
+      expect(free).toEqual({ ok: true, value: { pendingEmail: "ada@new.example" } });
       // nothing changes until the link is opened (tests/integration/email-change-routes.test.ts)
       const email = await test.db
         .selectFrom("users")
@@ -379,77 +383,57 @@ describe.each(ENGINES)("account sections on %s", (engine) => {
       const deps = { auth, db: test.db };
       const elsewhere = await signIn("ada@example.com", "correct horse");
       expect(await session(elsewhere)).not.toBeNull();
+      const change = (fields: Record<string, string>) =>
+        changePassword(deps, authSession(users.ada.cookie), users.ada.id, accepted(passwordForm(fields)));
 
-      const wrong = await changePassword(
-        deps,
-        request(users.ada.cookie),
-        users.ada.id,
-        form({
-          currentPassword: "wrong horse",
-          newPassword: "a brand new one",
-          confirmPassword: "a brand new one",
-        }),
-      );
+      const wrong = await change({
+        currentPassword: "wrong horse",
+        newPassword: "a brand new one",
+        confirmPassword: "a brand new one",
+      });
+      // POST /account/settings answers it with 400, the message above the form and beside the field
       expect(wrong).toMatchObject({
         ok: false,
-        status: 400,
-        message: SETTINGS_MESSAGES.currentPasswordWrong,
-        fieldErrors: { currentPassword: SETTINGS_MESSAGES.currentPasswordWrong },
+        error: {
+          code: "wrong-password",
+          field: "currentPassword",
+          message: SETTINGS_MESSAGES.currentPasswordWrong,
+        },
       });
-      const mismatch = await changePassword(
-        deps,
-        request(users.ada.cookie),
-        users.ada.id,
-        form({
-          currentPassword: "correct horse",
-          newPassword: "a brand new one",
-          confirmPassword: "a brand new two",
-        }),
-      );
-      expect(mismatch).toMatchObject({
-        ok: false,
-        fieldErrors: { confirmPassword: SETTINGS_MESSAGES.passwordMismatch },
+      // the form's own rules (400 beside the fields)
+      const mismatch = passwordForm({
+        currentPassword: "correct horse",
+        newPassword: "a brand new one",
+        confirmPassword: "a brand new two",
       });
-      const short = await changePassword(
-        deps,
-        request(users.ada.cookie),
-        users.ada.id,
-        form({ currentPassword: "correct horse", newPassword: "short", confirmPassword: "short" }),
-      );
-      expect(short).toMatchObject({
-        ok: false,
-        fieldErrors: { newPassword: SETTINGS_MESSAGES.passwordTooShort },
+      expect(mismatch.reply().error).toMatchObject({ confirmPassword: [SETTINGS_MESSAGES.passwordMismatch] });
+      const short = passwordForm({
+        currentPassword: "correct horse",
+        newPassword: "short",
+        confirmPassword: "short",
       });
+      expect(short.reply().error).toMatchObject({ newPassword: [SETTINGS_MESSAGES.passwordTooShort] });
       const long = "x".repeat(129);
-      const tooLong = await changePassword(
-        deps,
-        request(users.ada.cookie),
-        users.ada.id,
-        form({ currentPassword: "correct horse", newPassword: long, confirmPassword: long }),
-      );
-      expect(tooLong).toMatchObject({
-        ok: false,
-        fieldErrors: { newPassword: SETTINGS_MESSAGES.passwordTooLong },
+      const tooLong = passwordForm({
+        currentPassword: "correct horse",
+        newPassword: long,
+        confirmPassword: long,
       });
+      expect(tooLong.reply().error).toMatchObject({ newPassword: [SETTINGS_MESSAGES.passwordTooLong] });
       // nothing changed so far
       expect(await session(elsewhere)).not.toBeNull();
 
-      const ok = await changePassword(
-        deps,
-        request(users.ada.cookie),
-        users.ada.id,
-        form({
-          currentPassword: "correct horse",
-          newPassword: "a brand new one",
-          confirmPassword: "a brand new one",
-        }),
-      );
+      const ok = await change({
+        currentPassword: "correct horse",
+        newPassword: "a brand new one",
+        confirmPassword: "a brand new one",
+      });
       expect(ok.ok).toBe(true);
       if (!ok.ok) return;
       // every earlier session is over; the returned cookie is this browser's new session
       expect(await session(elsewhere)).toBeNull();
       expect(await session(users.ada.cookie)).toBeNull();
-      const fresh = cookieHeader(ok.headers);
+      const fresh = cookieLines(ok.value.sessionCookies);
       expect((await session(fresh))?.user.id).toBe(users.ada.id);
       users.ada.cookie = fresh;
       await expect(signIn("ada@example.com", "correct horse")).rejects.toThrow();
@@ -462,18 +446,23 @@ describe.each(ENGINES)("account sections on %s", (engine) => {
       }
       const limited = await changePassword(
         { auth, db: test.db },
-        request(users.cy.cookie),
+        authSession(users.cy.cookie),
         users.cy.id,
-        form({
-          currentPassword: "another password",
-          newPassword: "yet another one",
-          confirmPassword: "yet another one",
-        }),
+        accepted(
+          passwordForm({
+            currentPassword: "another password",
+            newPassword: "yet another one",
+            confirmPassword: "yet another one",
+          }),
+        ),
       );
+      // POST /account/settings answers it with 429 (tests/integration/account-routes.test.ts)
       expect(limited).toMatchObject({
         ok: false,
-        status: 429,
-        message: "Too many wrong passwords. Please wait 15 minutes and try again.",
+        error: {
+          code: "too-many-attempts",
+          message: "Too many wrong passwords. Please wait 15 minutes and try again.",
+        },
       });
       expect(await signIn("cy@example.com", "another password")).toContain("session_token");
     });

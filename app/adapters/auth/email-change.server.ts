@@ -1,8 +1,10 @@
 import type { Database } from "../../db/database.server.ts";
 import { getEnv } from "../../env.server.ts";
 import { runAfterResponse } from "../../jobs/after-response.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { getMailer } from "../mail/mailer.server.ts";
 import type { Auth } from "./auth.server.ts";
+import { type AuthSession, authHeaders, sessionCookiesOf } from "./auth-session.ts";
 
 /**
  * Changing the e-mail address is confirmed by a link sent to the new address (Better Auth's
@@ -44,11 +46,7 @@ export function queueEmailChangeLink({
   );
 }
 
-export type EmailChangeConfirmation =
-  | { status: "changed"; headers: Headers }
-  | { status: "invalid" }
-  | { status: "other-account" }
-  | { status: "taken" };
+export type EmailChangeRefusal = { code: "invalid" | "other-account" | "taken" };
 
 /** Better Auth's error code ("TOKEN_EXPIRED", …) of a refused API call, if it has one. */
 function errorCode(error: unknown): string | undefined {
@@ -68,7 +66,7 @@ function newAddressOf(token: string): string | null {
 }
 
 /**
- * Opens a change-email link: the address changes (the session cookie is refreshed when the owner
+ * Opens a change-email link (as the browser's `session`, if signed in): the address changes (the session cookie is refreshed when the owner
  * is signed in here). An expired, used or forged link is `invalid` (a used one no longer matches
  * the account's current address); a browser signed in as someone else gets `other-account`; an
  * address another account took meanwhile is `taken` — only the owner of that address sees this.
@@ -76,20 +74,20 @@ function newAddressOf(token: string): string | null {
 export async function confirmEmailChange(
   deps: { auth: Auth; db: Database },
   token: string,
-  request: Request,
-): Promise<EmailChangeConfirmation> {
-  if (token === "" || token.length > 2_000) return { status: "invalid" };
+  session: AuthSession,
+): Promise<Result<{ sessionCookies: string[] }, EmailChangeRefusal>> {
+  if (token === "" || token.length > 2_000) return fail({ code: "invalid" });
   try {
     const { headers } = await deps.auth.api.verifyEmail({
       query: { token },
-      headers: request.headers,
+      headers: authHeaders(session),
       returnHeaders: true,
     });
-    return { status: "changed", headers };
+    return ok({ sessionCookies: sessionCookiesOf(headers) });
   } catch (error) {
     const code = errorCode(error);
-    if (code === "INVALID_USER") return { status: "other-account" };
-    if (code !== undefined) return { status: "invalid" };
+    if (code === "INVALID_USER") return fail({ code: "other-account" });
+    if (code !== undefined) return fail({ code: "invalid" });
     // not Better Auth's refusal: the token was good and the update failed — the unique e-mail?
     const address = newAddressOf(token);
     if (address) {
@@ -98,7 +96,7 @@ export async function confirmEmailChange(
         .select("id")
         .where("email", "=", address)
         .executeTakeFirst();
-      if (owner) return { status: "taken" };
+      if (owner) return fail({ code: "taken" });
     }
     throw error;
   }

@@ -1,20 +1,24 @@
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, useLocation, useNavigation } from "react-router";
 import { FormField } from "../checkout/form-field.tsx";
 import { FormAlert, SUBMIT_BUTTON } from "./form-alert.tsx";
 
-/** Change name (settings and edit-profile). Posts `intent=name` to `action`. */
+/**
+ * Change name (settings and edit-profile). Posts `intent=name` to `action`; a refusal comes back
+ * as Conform's submission `result` (the message, the field's message and the refused value).
+ */
 export function NameForm({
   action,
   name,
-  error,
-  message,
+  result,
 }: {
   action: string;
-  /** the current name, or the refused value */
+  /** the current name */
   name: string;
-  error?: string;
-  message?: string | null;
+  result?: SubmissionResult;
 }) {
+  const [form, fields] = useForm<{ name: string }>({ id: "settings-name-form", lastResult: result });
+  const refused = fields.name.initialValue;
   const location = useLocation();
   const navigation = useNavigation();
   const busy =
@@ -22,9 +26,17 @@ export function NameForm({
     navigation.formAction === action &&
     navigation.formData?.get("intent") === "name";
   return (
-    <Form key={location.key} method="post" action={action} noValidate className="mt-4 space-y-4">
+    <Form
+      key={location.key}
+      id={form.id}
+      onSubmit={form.onSubmit}
+      method="post"
+      action={action}
+      noValidate
+      className="mt-4 space-y-4"
+    >
       <input type="hidden" name="intent" value="name" />
-      <FormAlert message={message} />
+      <FormAlert message={form.errors?.[0]} />
       <FormField
         id="settings-name"
         name="name"
@@ -33,8 +45,8 @@ export function NameForm({
         autoComplete="name"
         maxLength={100}
         required
-        defaultValue={name}
-        error={error}
+        defaultValue={result && typeof refused === "string" ? refused : name}
+        error={fields.name.errors?.[0]}
       />
       <button type="submit" disabled={busy} className={SUBMIT_BUTTON}>
         {busy ? "Saving…" : "Save Name"}

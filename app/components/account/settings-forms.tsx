@@ -1,15 +1,17 @@
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, useLocation, useNavigation } from "react-router";
 import { FormField } from "../checkout/form-field.tsx";
 import { FormAlert, SUBMIT_BUTTON } from "./form-alert.tsx";
 
+/** What POST /account/settings answers: which form, Conform's submission result, and a notice. */
 export interface SettingsFeedback {
   form: "name" | "email" | "password";
-  message: string;
+  result: SubmissionResult;
   /** what happens next after a form was taken (the e-mail change's link), shown beside it */
   notice?: string;
-  fieldErrors: Record<string, string>;
-  values: { name?: string; newEmail?: string };
 }
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
 
 function useBusy(action: string, intent: string) {
   const navigation = useNavigation();
@@ -32,14 +34,25 @@ export function EmailForm({
 }) {
   const location = useLocation();
   const busy = useBusy(action, "email");
-  const errors = feedback?.fieldErrors ?? {};
+  const [form, fields] = useForm<{ newEmail: string; currentPassword: string }>({
+    id: "settings-email",
+    lastResult: feedback?.result,
+  });
   return (
-    <Form key={location.key} method="post" action={action} noValidate className="mt-4 space-y-4">
+    <Form
+      key={location.key}
+      id={form.id}
+      onSubmit={form.onSubmit}
+      method="post"
+      action={action}
+      noValidate
+      className="mt-4 space-y-4"
+    >
       <input type="hidden" name="intent" value="email" />
       <p className="text-sm text-gray-700">
         Current e-mail address: <span className="font-semibold">{currentEmail}</span>
       </p>
-      <FormAlert message={feedback?.message} />
+      <FormAlert message={form.errors?.[0]} />
       {feedback?.notice && (
         <p
           role="status"
@@ -56,8 +69,8 @@ export function EmailForm({
         autoComplete="email"
         maxLength={254}
         required
-        defaultValue={feedback?.values.newEmail ?? ""}
-        error={errors.newEmail}
+        defaultValue={text(fields.newEmail.initialValue)}
+        error={fields.newEmail.errors?.[0]}
       />
       <FormField
         id="settings-email-password"
@@ -66,7 +79,7 @@ export function EmailForm({
         type="password"
         autoComplete="current-password"
         required
-        error={errors.currentPassword}
+        error={fields.currentPassword.errors?.[0]}
         hint="We ask for your password to make sure it's you."
       />
       <button type="submit" disabled={busy} className={SUBMIT_BUTTON}>
@@ -90,11 +103,22 @@ export function PasswordForm({
 }) {
   const location = useLocation();
   const busy = useBusy(action, "password");
-  const errors = feedback?.fieldErrors ?? {};
+  const [form, fields] = useForm<{ currentPassword: string; newPassword: string; confirmPassword: string }>({
+    id: "settings-password",
+    lastResult: feedback?.result,
+  });
   return (
-    <Form key={location.key} method="post" action={action} noValidate className="mt-4 space-y-4">
+    <Form
+      key={location.key}
+      id={form.id}
+      onSubmit={form.onSubmit}
+      method="post"
+      action={action}
+      noValidate
+      className="mt-4 space-y-4"
+    >
       <input type="hidden" name="intent" value="password" />
-      <FormAlert message={feedback?.message} />
+      <FormAlert message={form.errors?.[0]} />
       <FormField
         id="settings-current-password"
         name="currentPassword"
@@ -102,7 +126,7 @@ export function PasswordForm({
         type="password"
         autoComplete="current-password"
         required
-        error={errors.currentPassword}
+        error={fields.currentPassword.errors?.[0]}
       />
       <FormField
         id="settings-new-password"
@@ -113,7 +137,7 @@ export function PasswordForm({
         minLength={minLength}
         maxLength={maxLength}
         required
-        error={errors.newPassword}
+        error={fields.newPassword.errors?.[0]}
         hint={`At least ${minLength} characters.`}
       />
       <FormField
@@ -124,7 +148,7 @@ export function PasswordForm({
         autoComplete="new-password"
         maxLength={maxLength}
         required
-        error={errors.confirmPassword}
+        error={fields.confirmPassword.errors?.[0]}
       />
       <p className="text-sm text-gray-700">Changing your password signs you out on every other device.</p>
       <button type="submit" disabled={busy} className={SUBMIT_BUTTON}>

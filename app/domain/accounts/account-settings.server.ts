@@ -1,8 +1,10 @@
 import { z } from "zod";
 import type { Auth } from "../../adapters/auth/auth.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../adapters/auth/auth.server.ts";
+import { type AuthSession, authHeaders, sessionCookiesOf } from "../../adapters/auth/auth-session.ts";
 import type { Database } from "../../db/database.server.ts";
 import { hitRateLimit, resetRateLimit } from "../../infra/rate-limit.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 
 export const SETTINGS_MESSAGES = {
   nameChanged: "Your name has been updated.",
@@ -37,21 +39,30 @@ export const PASSWORD_CHECK_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as cons
 /** Links to confirm a new e-mail address per user and hour (each one is an e-mail to any address). */
 export const EMAIL_CHANGE_LIMIT = { limit: 5, windowMs: 60 * 60_000 } as const;
 
-/** A refused settings form: the message above it and the messages beside its fields. */
-export type SettingsRefusal = {
-  ok: false;
-  status: 400 | 429;
+/**
+ * A refusal of a settings form the domain makes after the form's own rules passed: which field it
+ * concerns and what to say (above the form and beside that field).
+ */
+export type SettingsError = {
+  code:
+    | "same-email"
+    | "wrong-password"
+    | "too-many-attempts"
+    | "too-many-links"
+    | "password-too-short"
+    | "password-too-long";
+  field: "newEmail" | "currentPassword" | "newPassword";
   message: string;
-  fieldErrors: Record<string, string>;
 };
 
-export type SettingsOutcome = { ok: true; headers: Headers } | SettingsRefusal;
+/** A new or refreshed session cookie for this browser (Set-Cookie lines), for the route to send. */
+export interface SessionRefreshed {
+  sessionCookies: string[];
+}
 
-export type EmailChangeOutcome =
-  /** a link went to the new address — or, if another account has it, nothing did: the same answer */
-  { ok: true; pendingEmail: string } | SettingsRefusal;
-
-const nameSchema = z.object({
+/** The change-name form (settings and edit profile). */
+export const nameSchema = z.object({
+  intent: z.literal("name"),
   name: z
     .string(SETTINGS_MESSAGES.nameRequired)
     .trim()
@@ -65,7 +76,9 @@ const currentPassword = z
   .min(1, SETTINGS_MESSAGES.currentPasswordRequired)
   .max(PASSWORD_MAX_LENGTH, SETTINGS_MESSAGES.currentPasswordWrong);
 
-const emailSchema = z.object({
+/** The change-e-mail form. */
+export const emailChangeSchema = z.object({
+  intent: z.literal("email"),
   newEmail: z
     .string(SETTINGS_MESSAGES.emailInvalid)
     .trim()
@@ -75,8 +88,10 @@ const emailSchema = z.object({
   currentPassword,
 });
 
-const passwordSchema = z
+/** The change-password form. */
+export const passwordChangeSchema = z
   .object({
+    intent: z.literal("password"),
     currentPassword,
     newPassword: z
       .string(SETTINGS_MESSAGES.passwordTooShort)
@@ -89,25 +104,22 @@ const passwordSchema = z
     message: SETTINGS_MESSAGES.passwordMismatch,
   });
 
-function fieldsOf(form: FormData): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of form) if (typeof value === "string" && !(name in fields)) fields[name] = value;
-  return fields;
-}
+/** POST /account/confirm-email: the link's token (longer ones are refused as invalid). */
+export const confirmEmailSchema = z.object({ token: z.string().max(2_000) });
 
-function invalid(error: z.ZodError): SettingsRefusal {
-  const fieldErrors: Record<string, string> = {};
-  for (const issue of error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
-  return { ok: false, status: 400, message: SETTINGS_MESSAGES.invalid, fieldErrors };
-}
+/** POST /account/settings: one of its three forms, told apart by `intent`. */
+export const settingsFormSchema = z.discriminatedUnion("intent", [
+  nameSchema,
+  emailChangeSchema,
+  passwordChangeSchema,
+]);
 
-function wrongPassword(): SettingsRefusal {
-  return {
-    ok: false,
-    status: 400,
+function wrongPassword(): { ok: false; error: SettingsError } {
+  return fail({
+    code: "wrong-password",
+    field: "currentPassword",
     message: SETTINGS_MESSAGES.currentPasswordWrong,
-    fieldErrors: { currentPassword: SETTINGS_MESSAGES.currentPasswordWrong },
-  };
+  });
 }
 
 /** Better Auth's error code ("INVALID_PASSWORD", …) of a refused API call, if it has one. */
@@ -117,27 +129,28 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** Counts one current-password check; a refusal when the user has used up the window. */
-async function limitPasswordChecks(db: Database, userId: string): Promise<SettingsRefusal | null> {
+async function limitPasswordChecks(
+  db: Database,
+  userId: string,
+): Promise<{ ok: false; error: SettingsError } | null> {
   const result = await hitRateLimit(db, `password-check:${userId}`, PASSWORD_CHECK_LIMIT);
   if (result.allowed) return null;
   const message = SETTINGS_MESSAGES.tooManyAttempts(Math.ceil(result.retryAfterSeconds / 60));
-  return { ok: false, status: 429, message, fieldErrors: { currentPassword: message } };
+  return fail({ code: "too-many-attempts", field: "currentPassword", message });
 }
 
 /** Changes the signed-in user's name (Better Auth refreshes the session cookie it returns). */
 export async function changeName(
   deps: { auth: Auth },
-  request: Request,
-  form: FormData,
-): Promise<SettingsOutcome> {
-  const parsed = nameSchema.safeParse(fieldsOf(form));
-  if (!parsed.success) return invalid(parsed.error);
+  session: AuthSession,
+  { name }: { name: string },
+): Promise<SessionRefreshed> {
   const { headers } = await deps.auth.api.updateUser({
-    body: { name: parsed.data.name },
-    headers: request.headers,
+    body: { name },
+    headers: authHeaders(session),
     returnHeaders: true,
   });
-  return { ok: true, headers };
+  return { sessionCookies: sessionCookiesOf(headers) };
 }
 
 /**
@@ -148,25 +161,17 @@ export async function changeName(
  */
 export async function changeEmail(
   deps: { auth: Auth; db: Database },
-  request: Request,
+  session: AuthSession,
   user: { id: string; email: string },
-  form: FormData,
-): Promise<EmailChangeOutcome> {
-  const parsed = emailSchema.safeParse(fieldsOf(form));
-  if (!parsed.success) return invalid(parsed.error);
-  const { newEmail, currentPassword: password } = parsed.data;
+  { newEmail, currentPassword: password }: { newEmail: string; currentPassword: string },
+): Promise<Result<{ pendingEmail: string }, SettingsError>> {
   if (newEmail === user.email.toLowerCase()) {
-    return {
-      ok: false,
-      status: 400,
-      message: SETTINGS_MESSAGES.emailSame,
-      fieldErrors: { newEmail: SETTINGS_MESSAGES.emailSame },
-    };
+    return fail({ code: "same-email", field: "newEmail", message: SETTINGS_MESSAGES.emailSame });
   }
   const limited = await limitPasswordChecks(deps.db, user.id);
   if (limited) return limited;
   try {
-    await deps.auth.api.verifyPassword({ body: { password }, headers: request.headers });
+    await deps.auth.api.verifyPassword({ body: { password }, headers: authHeaders(session) });
   } catch (error) {
     const code = errorCode(error);
     if (code === "INVALID_PASSWORD" || code === "PASSWORD_TOO_LONG") return wrongPassword();
@@ -176,47 +181,48 @@ export async function changeEmail(
   const links = await hitRateLimit(deps.db, `email-change:${user.id}`, EMAIL_CHANGE_LIMIT);
   if (!links.allowed) {
     const message = SETTINGS_MESSAGES.tooManyEmailChanges(Math.ceil(links.retryAfterSeconds / 60));
-    return { ok: false, status: 429, message, fieldErrors: { newEmail: message } };
+    return fail({ code: "too-many-links", field: "newEmail", message });
   }
-  await deps.auth.api.changeEmail({ body: { newEmail }, headers: request.headers });
-  return { ok: true, pendingEmail: newEmail };
+  await deps.auth.api.changeEmail({ body: { newEmail }, headers: authHeaders(session) });
+  return ok({ pendingEmail: newEmail });
 }
 
 /**
  * Changes the signed-in user's password (current password checked by Better Auth) and ends all
- * their other sessions; the returned headers carry the new session cookie for this browser.
+ * their other sessions; the cookies are this browser's new session.
  */
 export async function changePassword(
   deps: { auth: Auth; db: Database },
-  request: Request,
+  session: AuthSession,
   userId: string,
-  form: FormData,
-): Promise<SettingsOutcome> {
-  const parsed = passwordSchema.safeParse(fieldsOf(form));
-  if (!parsed.success) return invalid(parsed.error);
+  passwords: { currentPassword: string; newPassword: string },
+): Promise<Result<SessionRefreshed, SettingsError>> {
   const limited = await limitPasswordChecks(deps.db, userId);
   if (limited) return limited;
   try {
     const { headers } = await deps.auth.api.changePassword({
-      body: {
-        currentPassword: parsed.data.currentPassword,
-        newPassword: parsed.data.newPassword,
-        revokeOtherSessions: true,
-      },
-      headers: request.headers,
+      body: { ...passwords, revokeOtherSessions: true },
+      headers: authHeaders(session),
       returnHeaders: true,
     });
     await resetRateLimit(deps.db, `password-check:${userId}`);
-    return { ok: true, headers };
+    return ok({ sessionCookies: sessionCookiesOf(headers) });
   } catch (error) {
     const code = errorCode(error);
     if (code === "INVALID_PASSWORD") return wrongPassword();
-    if (code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG") {
-      const message =
-        code === "PASSWORD_TOO_SHORT"
-          ? SETTINGS_MESSAGES.passwordTooShort
-          : SETTINGS_MESSAGES.passwordTooLong;
-      return { ok: false, status: 400, message, fieldErrors: { newPassword: message } };
+    if (code === "PASSWORD_TOO_SHORT") {
+      return fail({
+        code: "password-too-short",
+        field: "newPassword",
+        message: SETTINGS_MESSAGES.passwordTooShort,
+      });
+    }
+    if (code === "PASSWORD_TOO_LONG") {
+      return fail({
+        code: "password-too-long",
+        field: "newPassword",
+        message: SETTINGS_MESSAGES.passwordTooLong,
+      });
     }
     throw error;
   }
