@@ -1,3 +1,4 @@
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { Clock, Mail, MapPin, Phone } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
@@ -9,12 +10,16 @@ import {
   CONTACT_LIMITS,
   CONTACT_MESSAGES,
   CONTACT_RATE_LIMIT,
-  type ContactErrors,
   type ContactField,
   type ContactValues,
   contactTooManyMessage,
 } from "../domain/contact/contact-form.ts";
-import { parseContactForm, saveContactMessage } from "../domain/contact/contact-message.server.ts";
+import {
+  boundContactValues,
+  contactMessageSchema,
+  saveContactMessage,
+} from "../domain/contact/contact-message.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { formatCount } from "../infra/format.ts";
 import { hitRateLimit } from "../infra/rate-limit.server.ts";
@@ -39,24 +44,27 @@ export function headers() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = parseContactForm(await request.formData());
-  if (!parsed.success) return data({ errors: parsed.errors, values: parsed.values }, { status: 400 });
+  const submission = await parseForm(request, contactMessageSchema);
+  if (submission.status !== "success")
+    return data({ result: echoBounded(submission.reply()) }, { status: 400 });
   const { db } = servicesFrom(context);
   // only messages that would be stored count: a visitor correcting the form is never limited
   const { clientIp } = context.get(requestInfoContext);
   const limited = await hitRateLimit(db, `contact:${clientIp}`, CONTACT_RATE_LIMIT);
   if (!limited.allowed) {
+    const minutes = Math.ceil(limited.retryAfterSeconds / 60);
     return data(
-      {
-        errors: {},
-        values: parsed.data,
-        formError: contactTooManyMessage(Math.ceil(limited.retryAfterSeconds / 60)),
-      },
+      { result: echoBounded(submission.reply({ formErrors: [contactTooManyMessage(minutes)] })) },
       { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
     );
   }
-  await saveContactMessage(db, parsed.data);
+  await saveContactMessage(db, submission.value);
   return redirectWithToast("/contact", { type: "success", message: CONTACT_MESSAGES.sent });
+}
+
+/** The refused form's values come back cut short (an enormous value is never echoed in full). */
+function echoBounded(result: SubmissionResult): SubmissionResult {
+  return { ...result, initialValue: boundContactValues(result.initialValue ?? undefined) };
 }
 
 export default function Contact({ actionData }: Route.ComponentProps) {
@@ -79,11 +87,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
               Send us a message
             </h2>
             <p className="mt-1 text-sm text-gray-600">All fields are required.</p>
-            <ContactForm
-              errors={actionData?.errors}
-              values={actionData?.values}
-              formError={actionData && "formError" in actionData ? actionData.formError : undefined}
-            />
+            <ContactForm lastResult={actionData?.result} />
           </div>
         </section>
 
@@ -170,34 +174,39 @@ const LABELS: Record<ContactField, string> = {
  * without a full reload. The form is re-mounted on every navigation (keyed by location), so it is
  * empty after a successful send and shows the submitted values after a failed one.
  */
-function ContactForm({
-  errors = {},
-  values,
-  formError,
-}: {
-  errors?: ContactErrors;
-  values?: ContactValues;
-  formError?: string;
-}) {
+function ContactForm({ lastResult }: { lastResult?: SubmissionResult }) {
   const location = useLocation();
+  // a new page (after sending) starts the form afresh
+  return <ContactFormBody key={location.key} lastResult={lastResult} />;
+}
+
+function ContactFormBody({ lastResult }: { lastResult?: SubmissionResult }) {
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const formRef = useRef<HTMLFormElement>(null);
   const busy = navigation.state === "submitting" && navigation.formAction === "/contact";
+  // Conform reads the action's SubmissionResult (no validation in the browser: the server answers)
+  const [form, fields] = useForm<ContactValues>({
+    id: "contact-form",
+    lastResult,
+    defaultValue: { subject: (searchParams.get("subject") ?? "").slice(0, CONTACT_LIMITS.subject.max) },
+  });
+  const errors: Partial<Record<ContactField, string>> = {};
+  const initial = {} as ContactValues;
+  for (const name of CONTACT_FIELDS) {
+    const error = fields[name].errors?.[0];
+    if (error) errors[name] = error;
+    const value = fields[name].initialValue;
+    initial[name] = typeof value === "string" ? value : "";
+  }
+  const formError = form.errors?.[0];
   const firstInvalid = CONTACT_FIELDS.find((field) => errors[field]);
 
-  // After each failed submission (a new `values` object), take the keyboard to the first field that needs attention.
+  // After each failed submission (a new result), take the keyboard to the first field that needs attention.
   useEffect(() => {
-    if (values && firstInvalid)
+    if (lastResult && firstInvalid)
       formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
-  }, [values, firstInvalid]);
-
-  const initial: ContactValues = values ?? {
-    name: "",
-    email: "",
-    subject: (searchParams.get("subject") ?? "").slice(0, CONTACT_LIMITS.subject.max),
-    message: "",
-  };
+  }, [lastResult, firstInvalid]);
 
   const field = (name: ContactField) => {
     const id = `contact-${name}`;
@@ -235,7 +244,6 @@ function ContactForm({
 
   return (
     <Form
-      key={location.key}
       ref={formRef}
       method="post"
       action="/contact"

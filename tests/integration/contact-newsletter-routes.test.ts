@@ -67,15 +67,15 @@ describe("POST /contact", () => {
       jar,
       "198.51.100.20",
     )) as DataResult<{
-      formError: string;
-      values: { subject: string };
-      errors: object;
+      result: { error: Record<string, string[]>; initialValue: { subject: string } };
     }>;
     expect(refused.init.status).toBe(429);
     expect(Number(refused.init.headers["Retry-After"])).toBeGreaterThan(3_500);
-    expect(refused.data.formError).toBe("Too many messages. Please wait 60 minutes and try again.");
-    expect(refused.data.values.subject).toBe("Question 21");
-    expect(refused.data.errors).toEqual({});
+    // the whole form's message, and no field's
+    expect(refused.data.result.error).toEqual({
+      "": ["Too many messages. Please wait 60 minutes and try again."],
+    });
+    expect(refused.data.result.initialValue.subject).toBe("Question 21");
     expect(await storedCount()).toBe(before + 20);
 
     // another address is not affected

@@ -19,8 +19,9 @@ function text(field: ShippingField) {
     .string({ error: required })
     .transform((value) => value.trim().replace(/\s+/g, " "))
     .pipe(
+      // (Conform reads a value emptied by the trim as absent: the same message)
       z
-        .string()
+        .string({ error: required })
         .min(1, required)
         .max(max, `${SHIPPING_LABELS[field]} is too long (at most ${max} characters).`),
     );
@@ -39,7 +40,7 @@ const countryCode = z
   .transform((value) => value.trim().replace(/\s+/g, " "))
   .pipe(
     z
-      .string()
+      .string({ error: `${SHIPPING_LABELS.country} is required.` })
       .min(1, `${SHIPPING_LABELS.country} is required.`)
       .refine(
         (value) => value === "" || COUNTRIES.some((c) => c.code === value),

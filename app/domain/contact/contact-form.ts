@@ -26,15 +26,6 @@ export const CONTACT_MESSAGES = {
 } as const;
 
 export type ContactValues = Record<ContactField, string>;
-export type ContactErrors = Partial<Record<ContactField, string>>;
-
-/** What the action answers when the form needs correcting (HTTP 400) or was sent too often (429). */
-export interface ContactFormFailure {
-  errors: ContactErrors;
-  values: ContactValues;
-  /** a message about the whole form (the rate limit), shown above it */
-  formError?: string;
-}
 
 /** Messages sent per visitor address per hour (shared by all app processes through the database). */
 export const CONTACT_RATE_LIMIT = { limit: 20, windowMs: 60 * 60_000 };

@@ -1,14 +1,6 @@
 import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
-import {
-  CONTACT_FIELDS,
-  CONTACT_LIMITS,
-  type ContactErrors,
-  type ContactField,
-  type ContactFormFailure,
-  type ContactValues,
-  CONTACT_MESSAGES as M,
-} from "./contact-form.ts";
+import { CONTACT_FIELDS, CONTACT_LIMITS, type ContactValues, CONTACT_MESSAGES as M } from "./contact-form.ts";
 
 /** Browsers send textarea line breaks as CRLF; count (and store) them as one character, as maxlength does. */
 const normalizedText = (required: string) =>
@@ -16,7 +8,7 @@ const normalizedText = (required: string) =>
 
 export const contactMessageSchema = z.object({
   name: normalizedText(M.nameRequired).pipe(
-    z.string().min(1, M.nameRequired).max(CONTACT_LIMITS.name.max, M.nameTooLong),
+    z.string({ error: M.nameRequired }).min(1, M.nameRequired).max(CONTACT_LIMITS.name.max, M.nameTooLong),
   ),
   email: z
     .string({ error: M.emailInvalid })
@@ -24,11 +16,14 @@ export const contactMessageSchema = z.object({
     .max(CONTACT_LIMITS.email.max, M.emailInvalid)
     .pipe(z.email({ error: M.emailInvalid })),
   subject: normalizedText(M.subjectRequired).pipe(
-    z.string().min(1, M.subjectRequired).max(CONTACT_LIMITS.subject.max, M.subjectTooLong),
+    z
+      .string({ error: M.subjectRequired })
+      .min(1, M.subjectRequired)
+      .max(CONTACT_LIMITS.subject.max, M.subjectTooLong),
   ),
   message: normalizedText(M.messageRequired).pipe(
     z
-      .string()
+      .string({ error: M.messageRequired })
       .min(1, M.messageRequired)
       .min(CONTACT_LIMITS.message.min, M.messageTooShort)
       .max(CONTACT_LIMITS.message.max, M.messageTooLong),
@@ -37,33 +32,14 @@ export const contactMessageSchema = z.object({
 
 export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
 
-export type ParsedContactForm =
-  | { success: true; data: ContactMessageInput }
-  | ({ success: false } & ContactFormFailure);
-
-/**
- * Validates a submitted contact form. On failure: the first message per invalid field, and the
- * values as typed (cut to a sane length) so the form can be shown again with them.
- */
-export function parseContactForm(form: FormData): ParsedContactForm {
-  const raw = Object.fromEntries(
-    CONTACT_FIELDS.map((field) => {
-      const value = form.get(field);
-      return [field, typeof value === "string" ? value : ""];
-    }),
-  ) as ContactValues;
-  const result = contactMessageSchema.safeParse(raw);
-  if (result.success) return { success: true, data: result.data };
-
-  const errors: ContactErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as ContactField;
-    errors[field] ??= issue.message;
+/** A refused form's values as echoed back beside it: each cut to twice its limit (never an enormous value in full). */
+export function boundContactValues(values: Record<string, unknown> | undefined): Partial<ContactValues> {
+  const bounded: Partial<ContactValues> = {};
+  for (const field of CONTACT_FIELDS) {
+    const value = values?.[field];
+    if (typeof value === "string") bounded[field] = value.slice(0, CONTACT_LIMITS[field].max * 2);
   }
-  const values = Object.fromEntries(
-    CONTACT_FIELDS.map((field) => [field, raw[field].slice(0, CONTACT_LIMITS[field].max * 2)]),
-  ) as ContactValues;
-  return { success: false, errors, values };
+  return bounded;
 }
 
 /** Stores a validated message for the shop's team; returns its id. */

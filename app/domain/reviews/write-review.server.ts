@@ -44,7 +44,10 @@ function cleanText(value: string): string {
 }
 
 const text = (required: string, max: number, tooLong: string) =>
-  z.string({ error: required }).transform(cleanText).pipe(z.string().min(1, required).max(max, tooLong));
+  z
+    .string({ error: required })
+    .transform(cleanText)
+    .pipe(z.string({ error: required }).min(1, required).max(max, tooLong));
 
 /** The review form (the product page's `save-review`): rating 1–5, a title and the text. */
 export const reviewSchema = z.object({
