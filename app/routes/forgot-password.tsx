@@ -1,7 +1,14 @@
+import { useForm } from "@conform-to/react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { servicesFrom } from "../context.ts";
-import { RESET_MESSAGES, requestPasswordReset } from "../domain/accounts/password-reset.server.ts";
+import {
+  forgotPasswordSchema,
+  RESET_MESSAGES,
+  requestPasswordReset,
+} from "../domain/accounts/password-reset.server.ts";
+import { parseForm } from "../http/form.server.ts";
+import { refusedReply } from "../http/form-reply.server.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/forgot-password";
@@ -18,19 +25,37 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
-  const { auth, db } = servicesFrom(context);
+  const submission = await parseForm(request, forgotPasswordSchema);
+  // The message above the form; the address is not sent back (the answer is the same for any).
+  const refused = (message: string, status: 400 | 429) =>
+    data(
+      {
+        sent: false as const,
+        result: refusedReply(submission, {
+          formErrors: [message],
+          hideFields: ["email"],
+          fieldMessages: false,
+        }),
+      },
+      { status },
+    );
+  if (submission.status !== "success") return refused(RESET_MESSAGES.invalidEmail, 400);
   const result = await requestPasswordReset(
-    { auth, db },
-    form.get("email"),
+    servicesFrom(context),
+    submission.value,
     context.get(requestInfoContext).clientIp,
   );
-  if (!result.ok) return data({ sent: false, message: result.message }, { status: result.status });
-  return { sent: true, message: RESET_MESSAGES.requested };
+  if (!result.ok) return refused(result.error.message, 429);
+  return { sent: true as const, message: RESET_MESSAGES.requested };
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const [form] = useForm({
+    id: "forgot-password",
+    lastResult: actionData?.sent === false ? actionData.result : undefined,
+  });
+  const message = form.errors?.[0];
   return (
     <div className="mx-auto max-w-md px-4 py-8 md:py-12">
       <h1 className="text-3xl font-bold">Forgot your password?</h1>
@@ -43,13 +68,15 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         </p>
       ) : (
         <Form
+          id={form.id}
+          onSubmit={form.onSubmit}
           method="post"
           action="/forgot-password"
           className="mt-6 space-y-4 rounded-xl border border-gray-200 p-6"
         >
-          {actionData && (
+          {message && (
             <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-              {actionData.message}
+              {message}
             </p>
           )}
           <FormField

@@ -1,8 +1,11 @@
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { servicesFrom } from "../context.ts";
-import { resetPassword } from "../domain/accounts/password-reset.server.ts";
+import { resetPassword, resetPasswordSchema } from "../domain/accounts/password-reset.server.ts";
 import { RESET_MESSAGES } from "../domain/accounts/password-reset-messages.ts";
+import { parseForm } from "../http/form.server.ts";
+import { refusedReply } from "../http/form-reply.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/reset-password";
@@ -31,22 +34,47 @@ export function loader({ request }: Route.LoaderArgs) {
   return { token: token.slice(0, 500) };
 }
 
+const PASSWORDS = ["password", "confirmPassword"];
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
-  const result = await resetPassword(
-    { auth: servicesFrom(context).auth },
-    {
-      token: form.get("token"),
-      password: form.get("password"),
-      confirmPassword: form.get("confirmPassword"),
-    },
-  );
-  if (!result.ok) return data(result, { status: 400 });
+  const submission = await parseForm(request, resetPasswordSchema);
+  if (submission.status !== "success") {
+    // a bad link is said first and alone (the passwords do not matter then); else each field's message
+    const badLink = submission.payload.token === undefined || submission.error?.token !== undefined;
+    const result = badLink
+      ? refusedReply(submission, {
+          formErrors: [RESET_MESSAGES.invalidLink],
+          hideFields: PASSWORDS,
+          fieldMessages: false,
+        })
+      : firstFieldOnly(refusedReply(submission, { formErrors: [], hideFields: PASSWORDS }));
+    return data({ result }, { status: 400 });
+  }
+  const reset = await resetPassword({ auth: servicesFrom(context).auth }, submission.value);
+  if (!reset.ok) {
+    const result = refusedReply(submission, { formErrors: [reset.error.message], hideFields: PASSWORDS });
+    return data({ result }, { status: 400 });
+  }
   return redirectWithToast("/account", { type: "success", message: RESET_MESSAGES.changed });
 }
 
+/** One message at a time, as the page always said: the password's, else the confirmation's. */
+function firstFieldOnly(result: SubmissionResult): SubmissionResult {
+  const error = result.error ?? {};
+  const first: Record<string, string[] | null> = error.password
+    ? { password: error.password }
+    : error.confirmPassword
+      ? { confirmPassword: error.confirmPassword }
+      : {};
+  return { ...result, error: first };
+}
+
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const error = actionData && !actionData.ok ? actionData : null;
+  const [form, fields] = useForm<{ password: string; confirmPassword: string }>({
+    id: "reset-password-form",
+    lastResult: actionData?.result,
+  });
+  const linkProblem = form.errors?.[0];
   return (
     <div className="mx-auto max-w-md px-4 py-8 md:py-12">
       <h1 className="text-3xl font-bold">Choose a new password</h1>
@@ -58,11 +86,16 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           </Link>
         </p>
       ) : (
-        <Form method="post" className="mt-6 space-y-4 rounded-xl border border-gray-200 p-6">
+        <Form
+          id={form.id}
+          onSubmit={form.onSubmit}
+          method="post"
+          className="mt-6 space-y-4 rounded-xl border border-gray-200 p-6"
+        >
           <input type="hidden" name="token" value={loaderData.token} />
-          {error && !error.field && (
+          {linkProblem && (
             <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-              {error.message}{" "}
+              {linkProblem}{" "}
               <Link to="/forgot-password" className="font-semibold underline">
                 Ask for a new link
               </Link>
@@ -78,7 +111,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             minLength={8}
             maxLength={128}
             hint="Password must be at least 8 characters."
-            error={error?.field === "password" ? error.message : undefined}
+            error={fields.password.errors?.[0]}
           />
           <FormField
             id="reset-confirm"
@@ -88,7 +121,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             autoComplete="new-password"
             required
             maxLength={128}
-            error={error?.field === "confirmPassword" ? error.message : undefined}
+            error={fields.confirmPassword.errors?.[0]}
           />
           <button
             type="submit"

@@ -99,11 +99,63 @@ describe.each(ENGINES)("forgot password on %s", (engine) => {
         await callRoute(route, "action", `${ORIGIN}/forgot-password`, { fields: { email }, context: from }),
       );
     }
-    expect(answers[0]).toEqual({
+    expect(answers[0]).toMatchObject({
       status: 429,
-      data: { sent: false, message: "Too many requests. Please wait a few minutes and try again." },
+      data: {
+        sent: false,
+        result: { error: { "": ["Too many requests. Please wait a few minutes and try again."] } },
+      },
     });
+    // the address typed is not sent back: the answer is the same bytes for any
+    expect(JSON.stringify(answers[0])).not.toContain("example.com");
     expect(JSON.stringify(answers[0])).toBe(JSON.stringify(answers[1]));
     await tasks.settleAfterResponseTasks();
+  });
+
+  it("reset password: one message at a time (a bad link alone, else the password's, else the confirmation's), never the passwords", async () => {
+    const reset = await import("../../app/routes/reset-password.tsx");
+    const post = (fields: Record<string, string>) =>
+      callRoute(reset, "action", `${ORIGIN}/reset-password`, { fields });
+    const badLink = await post({ token: "", password: "short", confirmPassword: "other" });
+    expect(badLink).toMatchObject({
+      status: 400,
+      data: {
+        result: { error: { "": ["This reset link is invalid or has expired. Please ask for a new one."] } },
+      },
+    });
+    expect(Object.keys((badLink.data as { result: { error: object } }).result.error)).toEqual([""]);
+    const short = await post({ token: "some-token", password: "short", confirmPassword: "other" });
+    expect(short).toMatchObject({
+      status: 400,
+      data: { result: { error: { password: ["Password must be at least 8 characters."] } } },
+    });
+    expect(Object.keys((short.data as { result: { error: object } }).result.error)).toEqual(["password"]);
+    const mismatch = await post({
+      token: "some-token",
+      password: "long enough",
+      confirmPassword: "long enougH",
+    });
+    expect(mismatch).toMatchObject({
+      status: 400,
+      data: { result: { error: { confirmPassword: ["The two passwords do not match."] } } },
+    });
+    const unknownToken = await post({
+      token: "some-token",
+      password: "long enough",
+      confirmPassword: "long enough",
+    });
+    expect(unknownToken).toMatchObject({
+      status: 400,
+      data: {
+        result: { error: { "": ["This reset link is invalid or has expired. Please ask for a new one."] } },
+      },
+    });
+    for (const answer of [badLink, short, mismatch, unknownToken])
+      expect(JSON.stringify(answer)).not.toMatch(/short|enough/);
+    const invalidEmail = await ask("not an address");
+    expect(invalidEmail).toMatchObject({
+      status: 400,
+      data: { sent: false, result: { error: { "": ["Please enter a valid e-mail address."] } } },
+    });
   });
 });

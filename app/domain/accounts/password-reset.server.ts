@@ -4,6 +4,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../adapters/auth/au
 import type { Database } from "../../db/database.server.ts";
 import { hitRateLimit } from "../../infra/rate-limit.server.ts";
 import { runAfterResponse } from "../../jobs/after-response.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { RESET_MESSAGES } from "./password-reset-messages.ts";
 
 export { RESET_MESSAGES } from "./password-reset-messages.ts";
@@ -11,54 +12,60 @@ export { RESET_MESSAGES } from "./password-reset-messages.ts";
 /** Requests per client address per 15 minutes (the answer never tells whether the e-mail exists). */
 export const RESET_REQUEST_LIMIT = { limit: 5, windowMs: 15 * 60_000 };
 
-export type ResetRequestResult = { ok: true } | { ok: false; status: 400 | 429; message: string };
+const resetEmail = z
+  .string(RESET_MESSAGES.invalidEmail)
+  .trim()
+  .toLowerCase()
+  .pipe(z.email(RESET_MESSAGES.invalidEmail))
+  .pipe(z.string().max(254, RESET_MESSAGES.invalidEmail));
+
+/** The forgot-password form. */
+export const forgotPasswordSchema = z.object({ email: resetEmail });
 
 /**
- * Forgot password: the same answer, after the same work (the address checked, the rate limit
- * counted), whether or not an account has this e-mail; the reset itself runs after the response.
+ * Forgot password: the same answer, after the same work (the address checked by the form, the
+ * rate limit counted), whether or not an account has this e-mail; the reset itself runs after the
+ * response.
  */
 export async function requestPasswordReset(
   { auth, db }: { auth: Auth; db: Database },
-  emailInput: unknown,
+  { email }: { email: string },
   clientIp: string,
-): Promise<ResetRequestResult> {
-  const email = z.string().trim().toLowerCase().pipe(z.email()).safeParse(emailInput);
-  if (!email.success || email.data.length > 254)
-    return { ok: false, status: 400, message: RESET_MESSAGES.invalidEmail };
+): Promise<Result<null, { code: "rate-limited"; message: string }>> {
   const limited = await hitRateLimit(db, `reset:ip:${clientIp}`, RESET_REQUEST_LIMIT);
-  if (!limited.allowed) return { ok: false, status: 429, message: RESET_MESSAGES.tooMany };
+  if (!limited.allowed) return fail({ code: "rate-limited", message: RESET_MESSAGES.tooMany });
   // Whether the account exists is looked up after the answer, for every address alike: the
   // token and the e-mail (existing accounts only) must not make this answer slower.
-  const address = email.data;
   runAfterResponse("password-reset", () =>
-    auth.api.requestPasswordReset({ body: { email: address, redirectTo: "/reset-password" } }),
+    auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } }),
   );
-  return { ok: true };
+  return ok(null);
 }
 
-export type ResetResult =
-  | { ok: true }
-  | { ok: false; message: string; field?: "password" | "confirmPassword" };
+/** The reset-password form: the link's token and the new password twice. */
+export const resetPasswordSchema = z
+  .object({
+    token: z.string(RESET_MESSAGES.invalidLink).max(500, RESET_MESSAGES.invalidLink),
+    password: z
+      .string(RESET_MESSAGES.length)
+      .min(PASSWORD_MIN_LENGTH, RESET_MESSAGES.length)
+      .max(PASSWORD_MAX_LENGTH, RESET_MESSAGES.tooLong),
+    confirmPassword: z.string().optional(),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    path: ["confirmPassword"],
+    message: RESET_MESSAGES.mismatch,
+  });
 
 /** Sets the new password with a single-use token; all of the user's sessions end. */
 export async function resetPassword(
   { auth }: { auth: Auth },
-  { token, password, confirmPassword }: { token: unknown; password: unknown; confirmPassword: unknown },
-): Promise<ResetResult> {
-  if (typeof token !== "string" || token === "" || token.length > 500) {
-    return { ok: false, message: RESET_MESSAGES.invalidLink };
-  }
-  if (typeof password !== "string" || password.length < PASSWORD_MIN_LENGTH) {
-    return { ok: false, message: RESET_MESSAGES.length, field: "password" };
-  }
-  if (password.length > PASSWORD_MAX_LENGTH)
-    return { ok: false, message: RESET_MESSAGES.tooLong, field: "password" };
-  if (password !== confirmPassword)
-    return { ok: false, message: RESET_MESSAGES.mismatch, field: "confirmPassword" };
+  { token, password }: { token: string; password: string },
+): Promise<Result<null, { code: "invalid-link"; message: string }>> {
   try {
     await auth.api.resetPassword({ body: { token, newPassword: password } });
-    return { ok: true };
+    return ok(null);
   } catch {
-    return { ok: false, message: RESET_MESSAGES.invalidLink };
+    return fail({ code: "invalid-link", message: RESET_MESSAGES.invalidLink });
   }
 }
