@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paymentSchema } from "../domain/checkout/payment-schema.ts";
+import { paymentSchema } from "../domain/checkout/payment-schema.server.ts";
 import { checkForm } from "./form-errors.ts";
 import {
   cardBrand,

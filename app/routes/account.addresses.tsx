@@ -1,18 +1,18 @@
 import { data, Form, Link } from "react-router";
-import { z } from "zod";
 import { AddressForm } from "../components/account/address-form.tsx";
 import { servicesFrom } from "../context.ts";
 import {
   ADDRESS_MESSAGES,
   type AddressDetails,
   addAddress,
+  addressActionSchema,
   deleteAddress,
   getAddress,
   listAddresses,
   setDefaultAddress,
+  toAddressId,
   updateAddress,
 } from "../domain/accounts/addresses.server.ts";
-import { addressSchema } from "../domain/checkout/address-schema.ts";
 import { countryName } from "../domain/checkout/shipping-form.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requireUser } from "../http/session.server.ts";
@@ -36,8 +36,6 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   ];
 };
 
-const toId = (value: unknown) => (typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : 0);
-
 function details(address: AddressDetails): AddressDetails {
   const { firstName, lastName, phone, address: line, city, state, zipCode, country } = address;
   return { firstName, lastName, phone, address: line, city, state, zipCode, country };
@@ -47,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const { db } = servicesFrom(context);
   const edit = new URL(request.url).searchParams.get("edit");
-  const editing = edit === null ? null : await getAddress(db, user.id, toId(edit));
+  const editing = edit === null ? null : await getAddress(db, user.id, toAddressId(edit));
   if (edit !== null && !editing) throw data(null, { status: 404 });
   const addresses = await listAddresses(db, user.id);
   return {
@@ -55,16 +53,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     editing: editing && { id: editing.id, values: details(editing) },
   };
 }
-
-const addressId = z.string().optional().transform(toId);
-
-/** One form per intent: the address's fields for create and update, only the id otherwise. */
-const addressActionSchema = z.discriminatedUnion("intent", [
-  addressSchema.extend({ intent: z.literal("create") }),
-  addressSchema.extend({ intent: z.literal("update"), addressId }),
-  z.object({ intent: z.literal("delete"), addressId }),
-  z.object({ intent: z.literal("set-default"), addressId }),
-]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
@@ -76,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data(
       {
         intent,
-        addressId: toId(submission.payload.addressId),
+        addressId: toAddressId(submission.payload.addressId),
         result: submission.reply({ formErrors: [ADDRESS_MESSAGES.invalid] }),
       },
       { status: 400 },

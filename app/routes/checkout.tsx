@@ -12,7 +12,7 @@ import { servicesFrom } from "../context.ts";
 import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
-import { checkoutActionSchema, postedText } from "../domain/checkout/checkout-form.ts";
+import { checkoutActionSchema, postedText } from "../domain/checkout/checkout-form.server.ts";
 import {
   clearCheckoutFeedback,
   readCheckoutProgress,
@@ -29,7 +29,7 @@ import {
   submitPlaceOrder,
   submitShipping,
 } from "../domain/checkout/checkout-steps.server.ts";
-import { paymentDetails } from "../domain/checkout/payment-schema.ts";
+import { paymentDetails } from "../domain/checkout/payment-schema.server.ts";
 import { DEFAULT_COUNTRY, parseShippingMethod, SHIPPING_FIELDS } from "../domain/checkout/shipping-form.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { cartOwnerFor } from "../http/cart-session.server.ts";

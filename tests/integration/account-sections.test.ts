@@ -29,7 +29,7 @@ import {
   removeSavedCard,
   saveCard,
 } from "../../app/domain/accounts/payment-methods.server.ts";
-import { addressSchema } from "../../app/domain/checkout/address-schema.ts";
+import { addressSchema } from "../../app/domain/checkout/address-schema.server.ts";
 import { hitRateLimit } from "../../app/infra/rate-limit.server.ts";
 import { checkForm } from "../../app/lib/form-errors.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";

@@ -1,12 +1,28 @@
 import { type Selectable, sql } from "kysely";
+import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
 import type { AddressesTable } from "../../db/schema.ts";
+import { addressSchema } from "../checkout/address-schema.server.ts";
 import { ADDRESS_FIELDS, type AddressDetails, type AddressField } from "../checkout/shipping-form.ts";
 import { lockUser } from "./user-lock.server.ts";
 
 export type { AddressDetails };
 export { ADDRESS_FIELDS, type AddressField };
 export type Address = Selectable<AddressesTable>;
+
+/** An address id as posted: a positive integer, anything else 0 (which no address has). */
+export const toAddressId = (value: unknown) =>
+  typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : 0;
+
+const addressId = z.string().optional().transform(toAddressId);
+
+/** POST /account/addresses, one form per intent: the address's fields for create and update, only the id otherwise. */
+export const addressActionSchema = z.discriminatedUnion("intent", [
+  addressSchema.extend({ intent: z.literal("create") }),
+  addressSchema.extend({ intent: z.literal("update"), addressId }),
+  z.object({ intent: z.literal("delete"), addressId }),
+  z.object({ intent: z.literal("set-default"), addressId }),
+]);
 
 export const ADDRESS_MESSAGES = {
   added: "Address added.",

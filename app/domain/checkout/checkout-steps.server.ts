@@ -51,7 +51,7 @@ function refusalToast(refusal: FormRefusal<string>): Omit<Toast, "id"> {
   };
 }
 
-/** Step 1: the address and e-mail (address-schema.ts's `shippingSchema`); the method comes along. */
+/** Step 1: the address and e-mail (address-schema.server.ts's `shippingSchema`); the method comes along. */
 export function submitShipping(
   state: CheckoutState,
   { shipping, method }: { shipping: ShippingDetails; method: ShippingMethod },

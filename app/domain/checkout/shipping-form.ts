@@ -1,4 +1,4 @@
-/** The shipping step's and the address book's fields, labels and limits (pure: the pages show them too; the rules are address-schema.ts). */
+/** The shipping step's and the address book's fields, labels and limits (pure: the pages show them too; the rules are address-schema.server.ts). */
 import type { ShippingMethod } from "../../lib/pricing.ts";
 
 export const SHIPPING_FIELDS = [

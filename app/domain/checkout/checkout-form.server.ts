@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { shippingSchema } from "./address-schema.ts";
-import { paymentFields } from "./payment-schema.ts";
+import { shippingSchema } from "./address-schema.server.ts";
+import { paymentFields } from "./payment-schema.server.ts";
 
 /**
  * POST /checkout: one form per step, told apart by `intent`. The shipping and payment steps carry
