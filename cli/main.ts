@@ -97,10 +97,11 @@ async function main(argv: string[]): Promise<number> {
           },
         );
         if (!result.ok) {
-          console.error(`user:create: ${result.problems.join("; ")}`);
+          console.error(`user:create: ${result.error.problems.join("; ")}`);
           return 1;
         }
-        console.log(`${result.created ? "Created" : "Updated"} ${result.email} (role: ${result.role}).`);
+        const { created, email, role } = result.value;
+        console.log(`${created ? "Created" : "Updated"} ${email} (role: ${role}).`);
         return 0;
       }
       case "products:export": {

@@ -38,7 +38,10 @@ describe.each(ENGINES)("createOrUpdateUser on %s", (engine) => {
         role: "admin",
       },
     );
-    expect(result).toMatchObject({ ok: true, created: true, email: "boss@example.com", role: "admin" });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { created: true, email: "boss@example.com", role: "admin" },
+    });
     expect(await roleOf("boss@example.com")).toBe("admin");
     expect(await canSignIn("boss@example.com", "long enough pw")).toBe(true);
   });
@@ -52,7 +55,7 @@ describe.each(ENGINES)("createOrUpdateUser on %s", (engine) => {
         role: "customer",
       },
     );
-    expect(result).toMatchObject({ ok: true, created: false, role: "customer" });
+    expect(result).toMatchObject({ ok: true, value: { created: false, role: "customer" } });
     expect(await roleOf("boss@example.com")).toBe("customer");
     expect(await canSignIn("boss@example.com", "long enough pw")).toBe(false);
     expect(await canSignIn("boss@example.com", "a different pw")).toBe(true);
@@ -68,7 +71,7 @@ describe.each(ENGINES)("createOrUpdateUser on %s", (engine) => {
       },
     );
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.problems).toEqual([
+    expect(!result.ok && result.error.problems).toEqual([
       "email: not a valid e-mail address",
       "password: must be at least 8 characters",
       "role: must be admin or customer",

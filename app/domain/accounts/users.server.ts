@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Auth } from "../../adapters/auth/auth.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../adapters/auth/auth.server.ts";
 import type { Database } from "../../db/database.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -18,9 +19,11 @@ const userInput = z.object({
 
 export type UserInput = z.input<typeof userInput>;
 
-export type CreateUserResult =
-  | { ok: true; created: boolean; userId: string; email: string; role: Role }
-  | { ok: false; problems: string[] };
+export type CreateUserResult = Result<
+  { created: boolean; userId: string; email: string; role: Role },
+  /** the input broke the rules: one line per problem ("password: must be at least 8 characters") */
+  { code: "invalid"; problems: string[] }
+>;
 
 /**
  * Creates a user with this e-mail, password and role, or — when the e-mail exists — sets its
@@ -33,7 +36,10 @@ export async function createOrUpdateUser(
 ): Promise<CreateUserResult> {
   const parsed = userInput.safeParse(input);
   if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) };
+    return fail({
+      code: "invalid",
+      problems: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`),
+    });
   }
   const { email, password, role } = parsed.data;
   const existing = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
@@ -48,7 +54,7 @@ export async function createOrUpdateUser(
     userId = user.id;
   }
   await db.updateTable("users").set({ role }).where("id", "=", userId).execute();
-  return { ok: true, created: !existing, userId, email, role };
+  return ok({ created: !existing, userId, email, role });
 }
 
 /** The demo shop's administrator, for local use only (README). */
