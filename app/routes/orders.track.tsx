@@ -1,10 +1,13 @@
+import { useForm } from "@conform-to/react";
 import { PackageSearch } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { servicesFrom } from "../context.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { findOrderForTracking } from "../domain/orders/orders.server.ts";
+import { trackOrderSchema } from "../domain/orders/track-order.server.ts";
 import { TRACK_MESSAGES, TRACK_RATE_LIMIT } from "../domain/orders/track-order.ts";
+import { parseForm } from "../http/form.server.ts";
 import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { formatDeliveryDate } from "../lib/delivery.ts";
 import { formatCents } from "../lib/money.ts";
@@ -29,36 +32,33 @@ export function headers() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value.trim().slice(0, 300) : "";
-  };
-  const values = { orderNumber: text("orderNumber"), email: text("email") };
-  if (values.orderNumber === "" || values.email === "") {
-    return data({ status: "invalid" as const, message: TRACK_MESSAGES.missing, values }, { status: 400 });
+  const submission = await parseForm(request, trackOrderSchema);
+  // the form's one message (both fields are needed) above the fields, the typed values kept
+  const refuse = (message: string) => submission.reply({ formErrors: [message] });
+  if (submission.status !== "success") {
+    const message = TRACK_MESSAGES.missing;
+    return data({ status: "invalid" as const, message, result: refuse(message) }, { status: 400 });
   }
+  const values = submission.value;
   const { db } = servicesFrom(context);
   const { clientIp } = context.get(requestInfoContext);
   const limited = await hitRateLimit(db, `track:${clientIp}`, TRACK_RATE_LIMIT);
   if (!limited.allowed) {
+    const message = TRACK_MESSAGES.tooMany(Math.ceil(limited.retryAfterSeconds / 60));
     return data(
-      {
-        status: "limited" as const,
-        message: TRACK_MESSAGES.tooMany(Math.ceil(limited.retryAfterSeconds / 60)),
-        values,
-      },
+      { status: "limited" as const, message, result: refuse(message) },
       { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
     );
   }
   const order = await findOrderForTracking(db, { number: values.orderNumber, email: values.email });
   if (!order) {
     // 200, not 404: a miss is an ordinary answer of this form (and the same for every wrong pair).
-    return data({ status: "not-found" as const, message: TRACK_MESSAGES.notFound, values }, { status: 200 });
+    const message = TRACK_MESSAGES.notFound;
+    return data({ status: "not-found" as const, message, result: refuse(message) }, { status: 200 });
   }
   return {
     status: "found" as const,
-    values,
+    result: submission.reply(),
     order: {
       number: order.number,
       status: order.status,
@@ -79,7 +79,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function TrackOrder({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const problem = actionData && actionData.status !== "found" ? actionData.message : null;
+  // Conform reads the action's SubmissionResult (no validation in the browser: the server answers)
+  const [form, fields] = useForm<{ orderNumber: string; email: string }>({
+    id: "track-order",
+    lastResult: actionData?.result,
+  });
+  const problem = form.errors?.[0] ?? null;
+  const typed = (value: unknown) => (typeof value === "string" ? value : "");
   return (
     <div className="mx-auto max-w-3xl px-4 py-8 md:py-12">
       <h1 className="flex items-center gap-3 text-3xl font-bold">
@@ -112,7 +118,7 @@ export default function TrackOrder({ actionData }: Route.ComponentProps) {
             autoComplete="off"
             placeholder="CW-XXXXXXXXXX"
             maxLength={40}
-            defaultValue={actionData?.values.orderNumber ?? ""}
+            defaultValue={typed(fields.orderNumber.initialValue)}
           />
           <FormField
             id="track-email"
@@ -122,7 +128,7 @@ export default function TrackOrder({ actionData }: Route.ComponentProps) {
             type="email"
             autoComplete="email"
             maxLength={254}
-            defaultValue={actionData?.values.email ?? ""}
+            defaultValue={typed(fields.email.initialValue)}
           />
         </div>
         <button
