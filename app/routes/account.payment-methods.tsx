@@ -4,8 +4,10 @@ import { servicesFrom } from "../context.ts";
 import {
   listSavedCards,
   PAYMENT_METHOD_MESSAGES,
+  removeCardSchema,
   removeSavedCard,
 } from "../domain/accounts/payment-methods.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requireUser } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -34,11 +36,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const form = await request.formData().catch(() => new FormData());
-  if (form.get("intent") !== "remove") throw data(null, { status: 400 });
-  const raw = form.get("cardId");
-  const id = typeof raw === "string" && /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (!(await removeSavedCard(servicesFrom(context).db, user.id, id))) throw data(null, { status: 404 });
+  const submission = await parseForm(request, removeCardSchema);
+  if (submission.payload.intent !== "remove") throw data(null, { status: 400 });
+  const id = submission.status === "success" ? submission.value.cardId : 0;
+  const removed = await removeSavedCard(servicesFrom(context).db, user.id, id);
+  if (!removed.ok) throw data(null, { status: 404 });
   return redirectWithToast(PATH, { type: "success", message: PAYMENT_METHOD_MESSAGES.removed });
 }
 

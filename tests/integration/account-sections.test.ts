@@ -264,10 +264,16 @@ describe.each(ENGINES)("account sections on %s", (engine) => {
     it("removes only the user's own cards", async () => {
       const [adas] = await listSavedCards(test.db, users.ada.id);
       if (!adas) throw new Error("card missing");
-      expect(await removeSavedCard(test.db, users.bob.id, adas.id)).toBe(false);
+      expect(await removeSavedCard(test.db, users.bob.id, adas.id)).toEqual({
+        ok: false,
+        error: { code: "not-found" },
+      });
       expect(await listSavedCards(test.db, users.ada.id)).toHaveLength(3);
-      expect(await removeSavedCard(test.db, users.ada.id, adas.id)).toBe(true);
-      expect(await removeSavedCard(test.db, users.ada.id, adas.id)).toBe(false);
+      expect(await removeSavedCard(test.db, users.ada.id, adas.id)).toEqual({ ok: true, value: null });
+      expect(await removeSavedCard(test.db, users.ada.id, adas.id)).toEqual({
+        ok: false,
+        error: { code: "not-found" },
+      });
       expect(await listSavedCards(test.db, users.ada.id)).toHaveLength(2);
       expect(await listSavedCards(test.db, users.bob.id)).toHaveLength(1);
     });

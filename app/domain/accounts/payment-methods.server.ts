@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { lockUser } from "./user-lock.server.ts";
 
 export const PAYMENT_METHOD_MESSAGES = {
@@ -112,13 +114,26 @@ export async function listSavedCards(
   }));
 }
 
-/** Removes one of the user's saved cards; false when it is not theirs. */
-export async function removeSavedCard(db: Database, userId: string, id: number): Promise<boolean> {
-  if (!Number.isSafeInteger(id) || id <= 0) return false;
+/** The Remove button of a saved card (an id that is not a number is no card of theirs: 404). */
+export const removeCardSchema = z.object({
+  intent: z.literal("remove"),
+  cardId: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+});
+
+/** Removes one of the user's saved cards; `not-found` when it is not theirs (or no longer there). */
+export async function removeSavedCard(
+  db: Database,
+  userId: string,
+  id: number,
+): Promise<Result<null, { code: "not-found" }>> {
+  if (!Number.isSafeInteger(id) || id <= 0) return fail({ code: "not-found" });
   const result = await db
     .deleteFrom("savedCards")
     .where("id", "=", id)
     .where("userId", "=", userId)
     .executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+  return Number(result.numDeletedRows) === 1 ? ok(null) : fail({ code: "not-found" });
 }
