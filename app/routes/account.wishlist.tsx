@@ -1,6 +1,5 @@
 import { Heart, ShoppingCart, Trash2 } from "lucide-react";
 import { data, Form, Link, redirect } from "react-router";
-import { z } from "zod";
 import { Price } from "../components/price.tsx";
 import { ProductImage } from "../components/product-image.tsx";
 import { StarRating } from "../components/star-rating.tsx";
@@ -12,7 +11,9 @@ import {
   removeFromWishlist,
   WISHLIST_MESSAGES,
   type WishlistChange,
+  wishlistFormSchema,
 } from "../domain/wishlist/wishlist.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { getSessionUser, requireUser } from "../http/session.server.ts";
 import { createToastHeaders, redirectWithToast } from "../http/toast.server.ts";
 import { safeRedirectPath, signInPath } from "../lib/safe-redirect.ts";
@@ -40,15 +41,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { items: await listWishlist(servicesFrom(context).db, user.id) };
 }
 
-const actionSchema = z.object({
-  intent: z.enum(["add", "remove"]),
-  productId: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/)
-    .transform(Number),
-  redirectTo: z.string().optional(),
-});
-
 /**
  * POST /account/wishlist: add or remove a product (from the product page, a product card or this
  * page), then back to the page the form was on with a toast. The forms say which, from what the
@@ -56,11 +48,10 @@ const actionSchema = z.object({
  * carried through sign-in (see pending-wishlist.ts).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
-  const parsed = actionSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) throw data(null, { status: 400 });
-  const { intent, productId } = parsed.data;
-  const backTo = safeRedirectPath(parsed.data.redirectTo, PATH);
+  const submission = await parseForm(request, wishlistFormSchema);
+  if (submission.status !== "success") throw data(null, { status: 400 });
+  const { intent, productId } = submission.value;
+  const backTo = safeRedirectPath(submission.value.redirectTo, PATH);
 
   const user = await getSessionUser(request, context);
   if (!user) {

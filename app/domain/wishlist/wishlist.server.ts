@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
 import type { ProductCardData } from "../../lib/catalog-types.ts";
 import { selectCardColumns, toProductCards } from "../catalog/product-card.server.ts";
@@ -9,6 +10,19 @@ export const WISHLIST_MESSAGES = {
   unavailable: "This product is no longer available.",
   signInFirst: "Please sign in to save items to your wishlist.",
 } as const;
+
+/**
+ * POST /account/wishlist (the heart on a product, a card or the wishlist page): add or remove a
+ * product, then back to the page the form was on.
+ */
+export const wishlistFormSchema = z.object({
+  intent: z.enum(["add", "remove"]),
+  productId: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/)
+    .transform(Number),
+  redirectTo: z.string().optional(),
+});
 
 /** A product as the wishlist knows it: live (not archived) products only. */
 export interface WishlistProduct {
