@@ -12,11 +12,6 @@ export function authSessionFromHeaders(headers: Headers): AuthSession {
   return new Headers(headers) as unknown as AuthSession;
 }
 
-/** No session (an operator's call, a test): Better Auth sees a request without cookies. */
-export function noAuthSession(): AuthSession {
-  return new Headers() as unknown as AuthSession;
-}
-
 /** The headers to hand to `auth.api.*` for this session. */
 export function authHeaders(session: AuthSession): Headers {
   return session as unknown as Headers;
