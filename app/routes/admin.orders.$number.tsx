@@ -3,7 +3,7 @@ import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
-import { TableScroll } from "../components/table-scroll.tsx";
+import { OrderLines, OrderTotals } from "../components/order/order-lines.tsx";
 import { servicesFrom } from "../context.ts";
 import {
   advanceOrder,
@@ -16,7 +16,6 @@ import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
-import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.orders.$number";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -149,64 +148,25 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <h2 id="order-items-heading" className="text-xl font-bold">
           Items
         </h2>
-        <TableScroll label="Order items" className="mt-3">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-gray-300">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Product
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                  Quantity
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                  Unit price
-                </th>
-                <th scope="col" className="py-2 text-right font-semibold">
-                  Line total
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-200">
-              {order.items.map((item, index) => (
-                <tr key={index}>
-                  <td className="py-2 pr-4">
-                    {item.productId ? (
-                      <Link
-                        to={`/admin/products/${item.productId}`}
-                        className="text-brand-700 hover:underline"
-                      >
-                        {item.name}
-                      </Link>
-                    ) : (
-                      item.name
-                    )}{" "}
-                    <span className="text-gray-700">({item.brand})</span>
-                  </td>
-                  <td className="py-2 pr-4 text-right">{item.quantity}</td>
-                  <td className="py-2 pr-4 text-right">{formatCents(item.unitPriceCents)}</td>
-                  <td className="py-2 text-right">{formatCents(item.lineTotalCents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-        <dl className="mt-4 ml-auto max-w-xs space-y-1 text-sm">
-          {(
-            [
-              ["Subtotal", order.totals.subtotalCents],
-              ["Discount", -order.totals.discountCents],
-              ["Shipping", order.totals.shippingCents],
-              ["Tax", order.totals.taxCents],
-              ["Total", order.totals.totalCents],
-            ] as const
-          ).map(([label, cents]) => (
-            <div key={label} className="flex justify-between">
-              <dt className={label === "Total" ? "font-bold" : ""}>{label}</dt>
-              <dd className={label === "Total" ? "font-bold" : ""}>{formatCents(cents)}</dd>
-            </div>
-          ))}
-        </dl>
+        <OrderLines
+          layout="table"
+          label="Order items"
+          className="mt-3"
+          lines={order.items.map((item) => ({
+            productId: item.productId,
+            name: item.name,
+            brand: item.brand,
+            href: item.productId ? `/admin/products/${item.productId}` : null,
+            quantity: item.quantity,
+            unitPriceCents: item.unitPriceCents,
+            lineTotalCents: item.lineTotalCents,
+          }))}
+        />
+        <OrderTotals
+          totals={order.totals}
+          discountLabel={order.couponCode}
+          className="mt-4 ml-auto max-w-xs"
+        />
       </section>
       <section aria-labelledby="order-history-heading">
         <h2 id="order-history-heading" className="text-xl font-bold">

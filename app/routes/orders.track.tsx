@@ -2,6 +2,7 @@ import { useForm } from "@conform-to/react";
 import { PackageSearch } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
+import { OrderLines, OrderTotals } from "../components/order/order-lines.tsx";
 import { servicesFrom } from "../context.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { findOrderForTracking } from "../domain/orders/orders.server.ts";
@@ -10,8 +11,7 @@ import { TRACK_MESSAGES, TRACK_RATE_LIMIT } from "../domain/orders/track-order.t
 import { parseForm } from "../http/form.server.ts";
 import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { formatDeliveryDate } from "../lib/delivery.ts";
-import { formatCents } from "../lib/money.ts";
-import { SHIPPING_METHODS, TAX_LABEL } from "../lib/pricing.ts";
+import { SHIPPING_METHODS } from "../lib/pricing.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/orders.track";
@@ -177,40 +177,12 @@ function TrackedOrder({
         </div>
       </dl>
       <h3 className="mt-6 font-bold">Items</h3>
-      <ul className="mt-2 divide-y divide-gray-200 text-sm">
-        {order.items.map((item) => (
-          <li key={item.name} className="flex justify-between gap-4 py-2">
-            <span>
-              {item.quantity} x {item.name}
-            </span>
-            <span className="shrink-0">{formatCents(item.lineTotalCents)}</span>
-          </li>
-        ))}
-      </ul>
-      <dl className="mt-4 space-y-1 border-t border-gray-200 pt-3 text-sm">
-        <div className="flex justify-between">
-          <dt>Subtotal</dt>
-          <dd>{formatCents(order.totals.subtotalCents)}</dd>
-        </div>
-        {order.totals.discountCents > 0 && (
-          <div className="flex justify-between">
-            <dt>Discount</dt>
-            <dd>−{formatCents(order.totals.discountCents)}</dd>
-          </div>
-        )}
-        <div className="flex justify-between">
-          <dt>Shipping</dt>
-          <dd>{order.totals.shippingCents === 0 ? "Free" : formatCents(order.totals.shippingCents)}</dd>
-        </div>
-        <div className="flex justify-between">
-          <dt>Tax ({TAX_LABEL})</dt>
-          <dd>{formatCents(order.totals.taxCents)}</dd>
-        </div>
-        <div className="flex justify-between font-bold">
-          <dt>Total</dt>
-          <dd>{formatCents(order.totals.totalCents)}</dd>
-        </div>
-      </dl>
+      <OrderLines
+        layout="summary"
+        className="mt-2"
+        lines={order.items.map((item) => ({ productId: null, ...item }))}
+      />
+      <OrderTotals totals={order.totals} discountLabel={null} />
     </section>
   );
 }

@@ -4,9 +4,8 @@ import { ORDER_STATUS_LABELS } from "../../domain/orders/order-status.ts";
 import type { OrderDetails as StoredOrder } from "../../domain/orders/orders.server.ts";
 import { formatShortDate } from "../../infra/format.ts";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
-import { formatCents } from "../../lib/money.ts";
-import { SHIPPING_METHODS, TAX_LABEL } from "../../lib/pricing.ts";
-import { TableScroll } from "../table-scroll.tsx";
+import { SHIPPING_METHODS } from "../../lib/pricing.ts";
+import { OrderLines, OrderTotals } from "../order/order-lines.tsx";
 
 /** An order as the account pages show it: the order's details without its id, e-mail and images. */
 export type AccountOrder = Omit<StoredOrder, "id" | "email" | "items"> & {
@@ -80,72 +79,25 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
         <h2 id="order-items-heading" className="text-xl font-bold">
           Items
         </h2>
-        <TableScroll label="Items of this order" className="mt-4">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-gray-300">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Product
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                  Quantity
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                  Unit price
-                </th>
-                <th scope="col" className="py-2 text-right font-semibold">
-                  Line total
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-200">
-              {order.items.map((item, index) => (
-                <tr key={`${item.productSlug}-${index}`}>
-                  <td className="py-2 pr-4">
-                    {item.productId !== null ? (
-                      <Link
-                        to={`/products/${item.productSlug}`}
-                        className="font-medium text-brand-700 hover:underline"
-                      >
-                        {item.name}
-                      </Link>
-                    ) : (
-                      <span className="font-medium">{item.name}</span>
-                    )}
-                    <span className="block text-gray-600">{item.brand}</span>
-                  </td>
-                  <td className="py-2 pr-4 text-right">{item.quantity}</td>
-                  <td className="py-2 pr-4 text-right">{formatCents(item.unitPriceCents)}</td>
-                  <td className="py-2 text-right">{formatCents(item.lineTotalCents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-        <dl className="mt-4 ml-auto max-w-xs space-y-1 border-t border-gray-200 pt-3 text-sm">
-          <div className="flex justify-between">
-            <dt>Subtotal</dt>
-            <dd>{formatCents(order.totals.subtotalCents)}</dd>
-          </div>
-          {order.totals.discountCents > 0 && (
-            <div className="flex justify-between">
-              <dt>Discount{order.couponCode ? ` (${order.couponCode})` : ""}</dt>
-              <dd>−{formatCents(order.totals.discountCents)}</dd>
-            </div>
-          )}
-          <div className="flex justify-between">
-            <dt>Shipping</dt>
-            <dd>{order.totals.shippingCents === 0 ? "Free" : formatCents(order.totals.shippingCents)}</dd>
-          </div>
-          <div className="flex justify-between">
-            <dt>Tax ({TAX_LABEL})</dt>
-            <dd>{formatCents(order.totals.taxCents)}</dd>
-          </div>
-          <div className="flex justify-between font-bold">
-            <dt>Total</dt>
-            <dd>{formatCents(order.totals.totalCents)}</dd>
-          </div>
-        </dl>
+        <OrderLines
+          layout="table"
+          label="Items of this order"
+          className="mt-4"
+          lines={order.items.map((item) => ({
+            productId: item.productId,
+            name: item.name,
+            brand: item.brand,
+            href: item.productId !== null ? `/products/${item.productSlug}` : null,
+            quantity: item.quantity,
+            unitPriceCents: item.unitPriceCents,
+            lineTotalCents: item.lineTotalCents,
+          }))}
+        />
+        <OrderTotals
+          totals={order.totals}
+          discountLabel={order.couponCode}
+          className="mt-4 ml-auto max-w-xs"
+        />
       </section>
     </div>
   );

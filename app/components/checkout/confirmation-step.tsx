@@ -2,7 +2,8 @@ import { CircleCheck } from "lucide-react";
 import { Link } from "react-router";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
 import { SHIPPING_METHODS, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
-import { CheckoutSummary, type SummaryLine } from "./checkout-summary.tsx";
+import type { OrderLine } from "../order/order-lines.tsx";
+import { CheckoutSummary } from "./checkout-summary.tsx";
 
 /** Step 4: the real order number, the e-mail the confirmation went to, the delivery estimate. */
 export function ConfirmationStep({
@@ -13,7 +14,7 @@ export function ConfirmationStep({
     email: string;
     estimatedDelivery: string;
     shippingMethod: ShippingMethod;
-    lines: SummaryLine[];
+    lines: OrderLine[];
     totals: Totals;
     couponCode: string | null;
   };

@@ -1,9 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { countryName, type ShippingDetails } from "../../domain/checkout/shipping-form.ts";
-import { formatCents } from "../../lib/money.ts";
 import { SHIPPING_METHODS, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
-import type { SummaryLine } from "./checkout-summary.tsx";
-import { TotalsList } from "./checkout-summary.tsx";
+import { type OrderLine, OrderLines, OrderTotals } from "../order/order-lines.tsx";
 import type { SavedCard } from "./payment-step.tsx";
 
 /**
@@ -20,7 +18,7 @@ export function ReviewStep({
   card,
   idempotencyKey,
 }: {
-  lines: SummaryLine[];
+  lines: OrderLine[];
   totals: Totals;
   discountLabel: string | null;
   shipping: ShippingDetails;
@@ -69,17 +67,8 @@ export function ReviewStep({
       </div>
 
       <h3 className="mt-6 font-bold">Items</h3>
-      <ul className="mt-2 divide-y divide-gray-200 text-sm">
-        {lines.map((line) => (
-          <li key={`${line.productId}-${line.name}`} className="flex justify-between gap-4 py-2">
-            <span>
-              {line.name} <span className="text-gray-700">× {line.quantity}</span>
-            </span>
-            <span className="shrink-0 font-semibold">{formatCents(line.lineTotalCents)}</span>
-          </li>
-        ))}
-      </ul>
-      <TotalsList totals={totals} discountLabel={discountLabel} />
+      <OrderLines lines={lines} layout="review" className="mt-2" />
+      <OrderTotals totals={totals} discountLabel={discountLabel} />
 
       <div className="mt-6 flex flex-row-reverse flex-wrap items-center justify-between gap-4">
         <Form method="post" action="/checkout">

@@ -1,0 +1,156 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { formatCents } from "../../lib/money.ts";
+import { TAX_LABEL, type Totals } from "../../lib/pricing.ts";
+import { TableScroll } from "../table-scroll.tsx";
+
+/** One line of an order or a checkout: what, how many, and for how much. */
+export interface OrderLine {
+  productId: number | null;
+  name: string;
+  quantity: number;
+  lineTotalCents: number;
+  /** the table shows these when present */
+  unitPriceCents?: number;
+  brand?: string;
+  /** the name links here (a live product) */
+  href?: string | null;
+}
+
+/**
+ * An order's lines, as every page that shows them lays them out: `summary` ("2 x Lamp", the
+ * checkout's Order Summary, the confirmation, tracking), `review` ("Lamp × 2", checkout's review)
+ * or `table` (product, quantity, unit price, line total: the account's and the admin's order).
+ */
+export function OrderLines({
+  lines,
+  layout,
+  label = "Items of this order",
+  className = "",
+}: {
+  lines: readonly OrderLine[];
+  layout: "summary" | "review" | "table";
+  /** the table's scroll region's name */
+  label?: string;
+  className?: string;
+}) {
+  if (layout === "table") {
+    return (
+      <TableScroll label={label} className={className}>
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-gray-300">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Product
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                Quantity
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                Unit price
+              </th>
+              <th scope="col" className="py-2 text-right font-semibold">
+                Line total
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-gray-200">
+            {lines.map((line, index) => (
+              <tr key={`${line.productId}-${index}`}>
+                <td className="py-2 pr-4">
+                  {line.href ? (
+                    <Link to={line.href} className="font-medium text-brand-700 hover:underline">
+                      {line.name}
+                    </Link>
+                  ) : (
+                    <span className="font-medium">{line.name}</span>
+                  )}
+                  {line.brand && <span className="block text-gray-600">{line.brand}</span>}
+                </td>
+                <td className="py-2 pr-4 text-right">{line.quantity}</td>
+                <td className="py-2 pr-4 text-right">
+                  {line.unitPriceCents === undefined ? "" : formatCents(line.unitPriceCents)}
+                </td>
+                <td className="py-2 text-right">{formatCents(line.lineTotalCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    );
+  }
+  return (
+    <ul className={`${layout === "review" ? "divide-y divide-gray-200" : "space-y-2"} text-sm ${className}`}>
+      {lines.map((line, index) => (
+        <li
+          key={`${line.productId}-${line.name}-${index}`}
+          className={`flex justify-between gap-4 ${layout === "review" ? "py-2" : ""}`}
+        >
+          {layout === "review" ? (
+            <span>
+              {line.name} <span className="text-gray-700">× {line.quantity}</span>
+            </span>
+          ) : (
+            <span>
+              {line.quantity} x {line.name}
+            </span>
+          )}
+          <span className={`shrink-0 ${layout === "review" ? "font-semibold" : ""}`}>
+            {formatCents(line.lineTotalCents)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Subtotal, discount (naming the coupon), shipping ("Free" at 0), tax and total. */
+export function OrderTotals({
+  totals,
+  discountLabel,
+  className = "mt-4",
+}: {
+  totals: Totals;
+  discountLabel: string | null;
+  className?: string;
+}) {
+  const row = (label: ReactNode, value: string, testId: string, extra = "") => (
+    <div className={`flex justify-between gap-4 ${extra}`}>
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  );
+  return (
+    <dl
+      className={`space-y-2 border-t border-gray-300 pt-4 text-sm ${className}`}
+      data-testid="checkout-totals"
+    >
+      {row("Subtotal", formatCents(totals.subtotalCents), "checkout-subtotal")}
+      {totals.discountCents > 0 &&
+        row(
+          `Discount${discountLabel ? ` (${discountLabel})` : ""}`,
+          `−${formatCents(totals.discountCents)}`,
+          "checkout-discount",
+          "text-green-800",
+        )}
+      {row(
+        "Shipping",
+        totals.shippingCents === 0 ? "Free" : formatCents(totals.shippingCents),
+        "checkout-shipping",
+      )}
+      {row(
+        <>
+          Tax <span className="text-gray-700">({TAX_LABEL})</span>
+        </>,
+        formatCents(totals.taxCents),
+        "checkout-tax",
+      )}
+      {row(
+        "Total",
+        formatCents(totals.totalCents),
+        "checkout-total",
+        "border-t border-gray-300 pt-2 text-base font-bold",
+      )}
+    </dl>
+  );
+}
