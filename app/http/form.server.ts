@@ -8,6 +8,11 @@ import type { ZodType } from "zod";
  * the value) the route answers `submission.reply({ fieldErrors, formErrors })`, which the form
  * shows beside its fields, with JavaScript or without.
  */
-export async function parseForm<Schema extends ZodType>(request: Request, schema: Schema) {
-  return parseWithZod(await request.formData(), { schema });
+export async function parseForm<Schema extends ZodType>(
+  request: Request,
+  schema: Schema,
+  /** `disableAutoCoercion`: the schema reads the posted text as it is (an empty value stays "", not absent) */
+  options: { disableAutoCoercion?: boolean } = {},
+) {
+  return parseWithZod(await request.formData(), { schema, ...options });
 }

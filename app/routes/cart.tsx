@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { CartPage } from "../components/cart/cart-page.tsx";
 import { servicesFrom } from "../context.ts";
 import { addToCart } from "../domain/cart/add-item.server.ts";
-import { parseCartAction } from "../domain/cart/cart-action.server.ts";
+import { cartActionSchema, cartRefusalMessage } from "../domain/cart/cart-action.server.ts";
 import { findCartId, openCart } from "../domain/cart/cart-owner.server.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import {
@@ -16,6 +16,7 @@ import { COUPON_MESSAGES, normalizeCouponCode } from "../domain/coupons/coupon-r
 import { applyCouponToCart, removeCouponFromCart } from "../domain/coupons/coupons.server.ts";
 import { getEnv } from "../env.server.ts";
 import { cartOwnerFor, serializeCartCookie } from "../http/cart-session.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -47,9 +48,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** POST /cart: add, buy-now, update, remove, clear, apply-coupon, remove-coupon; POST → redirect → toast. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = parseCartAction(await request.formData().catch(() => new FormData()));
-  if (!parsed.ok) return data({ error: parsed.message }, { status: 400 });
-  const input = parsed.action;
+  const submission = await parseForm(request, cartActionSchema, { disableAutoCoercion: true });
+  if (submission.status !== "success") {
+    const message = cartRefusalMessage(submission.error);
+    return data({ result: submission.reply({ formErrors: [message] }) }, { status: 400 });
+  }
+  const input = submission.value;
   const backTo = (fallback: string) => safeRedirectPath(input.redirectTo, fallback);
   const { db } = servicesFrom(context);
   const owner = await cartOwnerFor(request, context);
@@ -141,5 +145,5 @@ function refererPath(request: Request): string | null {
 }
 
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
-  return <CartPage cart={loaderData.cart} error={actionData?.error ?? null} />;
+  return <CartPage cart={loaderData.cart} error={actionData?.result.error?.[""]?.[0] ?? null} />;
 }

@@ -31,7 +31,8 @@ const redirectTo = z.string().max(2000).optional();
 
 /**
  * The one cart action (POST /cart), switched on `intent`. Prices are never read from the form.
- * Other pages post here too: product cards (add), the product page (add, buy-now).
+ * Other pages post here too: product cards (add), the product page (add, buy-now). Read as posted
+ * (parseForm with `disableAutoCoercion`): an empty quantity is a bad quantity, not the default.
  */
 export const cartActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("add"), productId, quantity: addQuantity.default(1), redirectTo }),
@@ -45,16 +46,10 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
 
 export type CartAction = z.infer<typeof cartActionSchema>;
 
-export type ParsedCartAction = { ok: true; action: CartAction } | { ok: false; message: string };
-
-/** Parses a posted form; a bad quantity and any other bad input get their own clear message. */
-export function parseCartAction(form: FormData): ParsedCartAction {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of form) {
-    if (typeof value === "string" && !(name in fields)) fields[name] = value;
-  }
-  const parsed = cartActionSchema.safeParse(fields);
-  if (parsed.success) return { ok: true, action: parsed.data };
-  const badQuantity = parsed.error.issues.some((issue) => issue.path[0] === "quantity");
-  return { ok: false, message: badQuantity ? CART_MESSAGES.invalidQuantity : CART_MESSAGES.invalidRequest };
+/**
+ * The message for a refused cart form (Conform's `submission.error`, or zod's issues by field): a
+ * bad quantity gets its own, any other bad input the general one.
+ */
+export function cartRefusalMessage(error: Record<string, unknown> | null | undefined): string {
+  return error && "quantity" in error ? CART_MESSAGES.invalidQuantity : CART_MESSAGES.invalidRequest;
 }

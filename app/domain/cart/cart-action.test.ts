@@ -1,6 +1,15 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { cartActionSchema, parseCartAction } from "./cart-action.server.ts";
+import { cartActionSchema, cartRefusalMessage } from "./cart-action.server.ts";
 import { addToCartToast, CART_MESSAGES, updateCartItemToast } from "./messages.server.ts";
+
+/** The cart form as POST /cart reads it (parseForm: Conform + the schema, the text as posted). */
+function parseCartAction(form: FormData) {
+  const submission = parseWithZod(form, { schema: cartActionSchema, disableAutoCoercion: true });
+  return submission.status === "success"
+    ? { ok: true as const, action: submission.value }
+    : { ok: false as const, message: cartRefusalMessage(submission.error) };
+}
 
 const form = (fields: Record<string, string>) => {
   const data = new FormData();

@@ -189,11 +189,12 @@ describe("POST /cart", () => {
       [{ intent: "remove", productId: "x" }, "Sorry, we could not update your cart. Please try again."],
     ] as const) {
       const result = (await post(fields, { cookie: cartCookie })) as unknown as {
-        data: { error: string };
+        data: { result: { error: Record<string, string[]> } };
         init: { status: number };
       };
       expect(result.init.status).toBe(400);
-      expect(result.data.error).toBe(message);
+      // the form's one message (the cart page shows it above the cart)
+      expect(result.data.result.error[""]).toEqual([message]);
     }
   });
 
