@@ -1,3 +1,5 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import {
   FormDataParseError,
   MaxFileSizeExceededError,
@@ -8,21 +10,32 @@ import {
   MultipartParseError,
   parseFormData,
 } from "@remix-run/form-data-parser";
-import { MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES } from "../../../adapters/images/image-upload.server.ts";
-import { PRODUCT_FORM_MESSAGES } from "./product-form.ts";
-import type { Upload } from "./products.server.ts";
+import type { ZodType } from "zod";
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES } from "../adapters/images/image-upload.server.ts";
+
+/** A file as the browser sent it: its name (for messages and logs only) and its bytes. */
+export interface Upload {
+  filename: string;
+  bytes: Uint8Array;
+}
 
 /** Text fields of a product form are small; 1 MB for all of them together is plenty. */
 const TEXT_BUDGET = 1024 * 1024;
 /** Every file at its maximum plus the text fields: what the server reads before cutting off. */
 export const MAX_PRODUCT_FORM_BYTES = MAX_UPLOAD_FILES * MAX_UPLOAD_BYTES + TEXT_BUDGET;
 
+/** Why a form could not be read: a file or the whole body over its limit, too many parts, garbage. */
+export type ProductRequestError = {
+  code: "file-too-large" | "too-many-files" | "too-many-parts" | "unreadable";
+};
+
 export type ProductRequest =
   | { ok: true; form: FormData; uploads: Upload[] }
-  | { ok: false; status: 400 | 413; message: string };
+  | { ok: false; error: ProductRequestError };
 
 /**
- * Reads an admin form (multipart or url-encoded) as it streams in: each file is cut off at
+ * The admin product forms' reader (the streamed counterpart of parseForm, decision 017): reads an
+ * admin form (multipart or url-encoded) as it streams in: each file is cut off at
  * 10 MB and the whole body at MAX_PRODUCT_FORM_BYTES, so an oversized upload is refused without
  * being buffered whole. Files arrive as bytes with the name the browser gave (used only in
  * messages and logs); empty file inputs are dropped.
@@ -47,20 +60,20 @@ export async function readProductRequest(request: Request): Promise<ProductReque
     return { ok: true, form, uploads };
   } catch (error) {
     if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-      return { ok: false, status: 413, message: PRODUCT_FORM_MESSAGES.fileTooLarge };
+      return { ok: false, error: { code: "file-too-large" } };
     }
     if (error instanceof MaxFilesExceededError) {
-      return { ok: false, status: 413, message: PRODUCT_FORM_MESSAGES.tooManyFiles };
+      return { ok: false, error: { code: "too-many-files" } };
     }
     if (error instanceof MaxHeaderSizeExceededError || error instanceof MaxPartsExceededError) {
-      return { ok: false, status: 413, message: "The form is too large." };
+      return { ok: false, error: { code: "too-many-parts" } };
     }
     if (
       error instanceof FormDataParseError ||
       error instanceof MultipartParseError ||
       error instanceof TypeError
     ) {
-      return { ok: false, status: 400, message: "The form could not be read. Please try again." };
+      return { ok: false, error: { code: "unreadable" } };
     }
     throw error;
   }
@@ -72,4 +85,22 @@ export function cleanFilename(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters on purpose
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 120);
   return clean || "image";
+}
+
+/** A form read by readProductRequest, parsed with its zod schema by Conform (as parseForm does). */
+export function parseProductFields<Schema extends ZodType>(form: FormData, schema: Schema) {
+  return parseWithZod(form, { schema, disableAutoCoercion: true });
+}
+
+/**
+ * The submission result of a form that could not be parsed at all (unreadable, over a limit, an
+ * unknown intent): the form's message, and the fields' messages, as `submission.reply` gives them.
+ */
+export function refusedForm(
+  message: string,
+  fieldErrors: Record<string, string> = {},
+): SubmissionResult<string[]> {
+  const error: Record<string, string[]> = { "": [message] };
+  for (const [field, text] of Object.entries(fieldErrors)) error[field] = [text];
+  return { status: "error", initialValue: {}, error };
 }

@@ -2,8 +2,12 @@ import { data, Form, useNavigation } from "react-router";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { servicesFrom } from "../context.ts";
-import { PRODUCT_CSV_COLUMNS } from "../domain/catalog/admin/products-csv.ts";
-import { importProductsCsvUpload } from "../domain/catalog/admin/products-csv-admin.server.ts";
+import { type CsvProblem, PRODUCT_CSV_COLUMNS } from "../domain/catalog/admin/products-csv.ts";
+import {
+  CSV_IMPORT_MESSAGES,
+  importProductsCsvAsAdmin,
+} from "../domain/catalog/admin/products-csv-admin.server.ts";
+import { readCsvUpload } from "../http/csv-upload.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.products.import";
 
@@ -16,17 +20,38 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { columns: [...PRODUCT_CSV_COLUMNS] };
 }
 
+const UPLOAD_REFUSALS = {
+  "too-large": { status: 413, message: CSV_IMPORT_MESSAGES.tooLarge },
+  unreadable: { status: 400, message: CSV_IMPORT_MESSAGES.unreadable },
+  "no-file": { status: 400, message: CSV_IMPORT_MESSAGES.noFile },
+  "not-text": { status: 400, message: CSV_IMPORT_MESSAGES.notText },
+} as const;
+
+/** The file streamed in (at most 5 MB), imported all or nothing; each problem listed with its line. */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  const outcome = await importProductsCsvUpload(servicesFrom(context).db, request, {
-    id: admin.id,
-    email: admin.email,
+  const upload = await readCsvUpload(request);
+  if (!upload.ok) {
+    const { status, message } = UPLOAD_REFUSALS[upload.error.code];
+    return data({ type: "error" as const, message, problems: [] as CsvProblem[] }, { status });
+  }
+  const imported = await importProductsCsvAsAdmin(servicesFrom(context).db, {
+    ...upload.value,
+    actor: { id: admin.id, email: admin.email },
   });
-  if (outcome.ok) return { type: "success" as const, message: outcome.message, problems: [] };
-  return data(
-    { type: "error" as const, message: outcome.message, problems: outcome.problems },
-    { status: outcome.status },
-  );
+  if (!imported.ok) {
+    const { problems } = imported.error;
+    return data(
+      { type: "error" as const, message: CSV_IMPORT_MESSAGES.invalid(problems.length), problems },
+      { status: 400 },
+    );
+  }
+  const { created, updated, unchanged } = imported.value;
+  return {
+    type: "success" as const,
+    message: CSV_IMPORT_MESSAGES.imported(created, updated, unchanged),
+    problems: [] as CsvProblem[],
+  };
 }
 
 export default function ImportProducts({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,13 +1,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import type { FileStore } from "../../app/adapters/files/file-store.ts";
 import { seedCategories } from "../../app/db/seed/seed.server.ts";
 import { listAuditEntries } from "../../app/domain/audit/audit-log.server.ts";
-import { addProductFromRequest } from "../../app/domain/catalog/admin/add-product.server.ts";
-import { EDIT_MESSAGES, editProductFromRequest } from "../../app/domain/catalog/admin/edit-product.server.ts";
+import { EDIT_MESSAGES } from "../../app/domain/catalog/admin/edit-product.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../../app/domain/catalog/admin/product-form.ts";
 import {
   deleteProduct,
@@ -19,8 +18,11 @@ import { listBrands, searchProducts } from "../../app/domain/catalog/listing.ser
 import { getProductDetail } from "../../app/domain/catalog/product-detail.server.ts";
 import { advanceOrder, getAdminOrder, listAdminOrders } from "../../app/domain/orders/order-admin.server.ts";
 import { parseListingQuery } from "../../app/lib/listing-query.ts";
+import * as editProductRoute from "../../app/routes/admin.products.$id.tsx";
+import * as newProductRoute from "../../app/routes/admin.products.new.tsx";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";
+import { ADMIN_COOKIE, adminAction, adminContext } from "../helpers/admin-route.ts";
 import { insertImage, insertProduct } from "../helpers/catalog.ts";
 import { gif, hugeDimensionPng, jpegWithGps, oversizedJpeg, PDF, png, SVG, TEXT } from "../helpers/images.ts";
 
@@ -51,7 +53,11 @@ function formRequest(path: string, fields: Record<string, string | string[]>, fi
     );
   }
   if (files.length === 0) form.append("images", new File([], "", { type: "application/octet-stream" }));
-  return new Request(`http://shop.test${path}`, { method: "POST", body: form });
+  return new Request(`http://shop.test${path}`, {
+    method: "POST",
+    body: form,
+    headers: { Cookie: ADMIN_COOKIE },
+  });
 }
 
 describe.each(ENGINES)("admin product management on %s", (engine) => {
@@ -82,6 +88,8 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     );
 
   beforeAll(async () => {
+    // the toast cookie's key (the routes answer a success with a toast)
+    vi.stubEnv("SESSION_SECRET", "admin-products-test-secret-0123456789abcdef");
     t = await createTestDatabase(engine);
     await seedCategories(t.db);
     uploadsDir = join(t.dir, "uploads");
@@ -89,22 +97,38 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
   });
   afterAll(async () => {
     await t?.destroy();
+    vi.unstubAllEnvs();
   });
   beforeEach(() => {
     logged = [];
   });
 
+  /** POST /admin/products/new as the admin (statuses, messages, toast as the page shows them). */
   async function addProduct(fields: Record<string, string | string[]> = FIELDS, images?: FileSpec[]) {
-    const outcome = await addProductFromRequest(
-      deps(),
-      formRequest(
-        "/admin/products/new",
-        fields,
-        images ?? [{ name: "front.jpg", bytes: await jpegWithGps() }],
-      ),
-      ACTOR,
+    const request = formRequest(
+      "/admin/products/new",
+      fields,
+      images ?? [{ name: "front.jpg", bytes: await jpegWithGps() }],
     );
-    return outcome;
+    const answer = await adminAction(newProductRoute.action, request, adminContext(deps(), ACTOR));
+    if (!answer.ok) return answer;
+    expect(answer).toMatchObject({ status: 302, location: "/admin", message: PRODUCT_FORM_MESSAGES.added });
+    const { id, slug } = await t.db
+      .selectFrom("products")
+      .select(["id", "slug"])
+      .where("name", "=", String(fields.name).trim())
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    return { ...answer, id, slug };
+  }
+  /** POST /admin/products/:id (one of the edit page's forms) as the admin. */
+  function editProduct(id: number, fields: Record<string, string | string[]>, images: FileSpec[] = []) {
+    return adminAction(
+      editProductRoute.action,
+      formRequest(`/admin/products/${id}`, fields, images),
+      adminContext(deps(), ACTOR),
+      { id: String(id) },
+    );
   }
 
   it("adds a product with images: listed, searchable, faceted, on its page, audited; EXIF GPS gone", async () => {
@@ -247,25 +271,21 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
       subcategory: "kitchen",
     });
     if (!added.ok) throw new Error("setup failed");
-    const outcome = await editProductFromRequest(
-      deps(),
-      formRequest(`/admin/products/${added.id}`, {
-        intent: "update",
-        name: "Basalt Kettle",
-        description: "Boils fast.",
-        price: "49.50",
-        originalPrice: "",
-        category: "home",
-        subcategory: "appliances",
-        brand: "Lavaworks",
-        specName: ["Capacity", "Power", ""],
-        specValue: ["1.7 l", "2200 W", ""],
-        featured: "on",
-        bestSeller: "on",
-      }),
-      { productId: added.id, actor: ACTOR },
-    );
-    expect(outcome).toEqual({ ok: true, message: EDIT_MESSAGES.updated });
+    const outcome = await editProduct(added.id, {
+      intent: "update",
+      name: "Basalt Kettle",
+      description: "Boils fast.",
+      price: "49.50",
+      originalPrice: "",
+      category: "home",
+      subcategory: "appliances",
+      brand: "Lavaworks",
+      specName: ["Capacity", "Power", ""],
+      specValue: ["1.7 l", "2200 W", ""],
+      featured: "on",
+      bestSeller: "on",
+    });
+    expect(outcome).toMatchObject({ ok: true, message: EDIT_MESSAGES.updated });
     const product = await getAdminProduct(t.db, added.id);
     expect(product).toMatchObject({
       name: "Basalt Kettle",
@@ -292,11 +312,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     expect(JSON.parse(entries[0]!.before!)).toMatchObject({ name: "Granite Kettle", brand: "Stoneware" });
     expect(JSON.parse(entries[0]!.after!)).toMatchObject({ name: "Basalt Kettle", brand: "Lavaworks" });
 
-    const refused = await editProductFromRequest(
-      deps(),
-      formRequest(`/admin/products/${added.id}`, { intent: "update", ...FIELDS, name: "" }),
-      { productId: added.id, actor: ACTOR },
-    );
+    const refused = await editProduct(added.id, { intent: "update", ...FIELDS, name: "" });
     expect(refused).toMatchObject({
       ok: false,
       status: 400,
@@ -306,11 +322,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
 
   it("adjusts stock by a delta, never below 0, audited before/after; low-stock view follows", async () => {
     const id = await insertProduct(t.db, { name: "Stocky", stock: 12 });
-    const edit = (delta: string) =>
-      editProductFromRequest(deps(), formRequest(`/admin/products/${id}`, { intent: "stock", delta }), {
-        productId: id,
-        actor: ACTOR,
-      });
+    const edit = (delta: string) => editProduct(id, { intent: "stock", delta });
     expect(await edit("-5")).toMatchObject({ ok: true });
     expect((await getAdminProduct(t.db, id))?.stock).toBe(7);
     expect((await listLowStockProducts(t.db)).map((p) => p.id)).toContain(id);
@@ -332,10 +344,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     ]);
     if (!added.ok) throw new Error("setup failed");
     const edit = (fields: Record<string, string>, images: FileSpec[] = []) =>
-      editProductFromRequest(deps(), formRequest(`/admin/products/${added.id}`, fields, images), {
-        productId: added.id,
-        actor: ACTOR,
-      });
+      editProduct(added.id, fields, images);
     const keys = async () => (await getAdminProduct(t.db, added.id))!.images.map((i) => i.key);
     const ids = async () => (await getAdminProduct(t.db, added.id))!.images.map((i) => i.id);
     const [a, b] = await keys();

@@ -1,21 +1,40 @@
 import type { ProductField, ProductFormValues } from "../../domain/catalog/admin/product-form.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { FormField } from "../checkout/form-field.tsx";
+import type { FieldState } from "./coupon-fields.tsx";
+
+const PRODUCT_FIELDS: readonly ProductField[] = [
+  "name",
+  "description",
+  "price",
+  "originalPrice",
+  "category",
+  "subcategory",
+  "brand",
+  "stock",
+  "specifications",
+];
 
 const SELECT =
   "mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-gray-900 aria-[invalid=true]:border-red-700";
 const BLANK_SPEC_ROWS = 3;
 
-/** The product's fields, shared by the add and edit forms (labels on every input). */
+/**
+ * The product's fields, shared by the add and edit forms (labels on every input): the values to
+ * show, and each field's message from the route's submission result (Conform's `useForm`).
+ */
 export function ProductFields({
   values,
-  errors,
+  fields,
   withStock,
 }: {
   values: ProductFormValues;
-  errors: Partial<Record<ProductField, string>>;
+  fields: Record<ProductField, FieldState>;
   withStock: boolean;
 }) {
+  // Conform's fieldset is a proxy: each field is read by name
+  const errors: Partial<Record<ProductField, string>> = {};
+  for (const name of PRODUCT_FIELDS) errors[name] = fields[name].errors?.[0];
   const specRows = [
     ...values.specifications,
     ...Array.from({ length: BLANK_SPEC_ROWS }, () => ({ name: "", value: "" })),

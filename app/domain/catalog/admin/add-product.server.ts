@@ -1,82 +1,46 @@
 import type { FileStore } from "../../../adapters/files/file-store.ts";
 import { detectImageType } from "../../../adapters/images/image-upload.server.ts";
 import type { Database } from "../../../db/database.server.ts";
+import { fail, ok, type Result } from "../../../lib/result.ts";
 import type { Actor } from "../../audit/audit-log.server.ts";
-import {
-  EMPTY_PRODUCT_FORM,
-  PRODUCT_FORM_MESSAGES,
-  type ProductField,
-  type ProductFormValues,
-  parseProductForm,
-  readProductFormValues,
-} from "./product-form.ts";
-import { readProductRequest } from "./product-request.server.ts";
-import { createProduct } from "./products.server.ts";
+import type { ProductInput } from "./product-form.ts";
+import { createProduct, type Upload } from "./products.server.ts";
 
-export type AddProductOutcome =
-  | { ok: true; id: number; slug: string }
-  | {
-      ok: false;
-      status: 400 | 413 | 415 | 422 | 500;
-      message: string;
-      details: string[];
-      fieldErrors: Partial<Record<ProductField | "images", string>>;
-      values: ProductFormValues;
-    };
+/** Why images were refused: none, not JPG/PNG/GIF (one line per file), unusable, or not stored. */
+export type ImagesRefusal =
+  | { code: "no-images" }
+  | { code: "rejected-files"; details: string[] }
+  | { code: "upload-failed"; detail: string }
+  | { code: "failed"; detail?: string };
 
-/**
- * POST /admin/products/new, from the raw request to a stored product: the form is streamed in
- * (10 MB per file), then checked in the spec's order — images present, required fields, file
- * types by content — and only then are images re-encoded and stored and the rows written.
- */
-export async function addProductFromRequest(
-  deps: { db: Database; files: FileStore; log?: (message: string, detail: Record<string, unknown>) => void },
-  request: Request,
-  actor: Actor,
-): Promise<AddProductOutcome> {
-  const read = await readProductRequest(request);
-  if (!read.ok) {
-    return {
-      ok: false,
-      status: read.status,
-      message: read.message,
-      details: [],
-      fieldErrors: { images: read.message },
-      values: EMPTY_PRODUCT_FORM,
-    };
-  }
-  const { form, uploads } = read;
-  const values = readProductFormValues(form);
-  const fail = (
-    status: 400 | 415 | 422 | 500,
-    message: string,
-    fieldErrors: AddProductOutcome & { ok: false } extends { fieldErrors: infer F } ? F : never,
-    details: string[] = [],
-  ) => ({ ok: false, status, message, details, fieldErrors, values }) as const;
-
-  if (uploads.length === 0) {
-    return fail(400, PRODUCT_FORM_MESSAGES.noImages, { images: PRODUCT_FORM_MESSAGES.noImages });
-  }
-  const fields = parseProductForm(form);
-  if (!fields.ok) return fail(400, fields.message, fields.fieldErrors);
+/** Every upload a JPG, PNG or GIF by its content (not its name or the browser's type), or why not. */
+export function checkImageUploads(uploads: Upload[]): Result<void, ImagesRefusal> {
+  if (uploads.length === 0) return fail({ code: "no-images" });
   const rejected = uploads.filter((upload) => detectImageType(upload.bytes) === null);
   if (rejected.length > 0) {
-    return fail(
-      415,
-      PRODUCT_FORM_MESSAGES.rejectedFiles,
-      { images: PRODUCT_FORM_MESSAGES.rejectedFiles },
-      rejected.map((upload) => `${upload.filename} is not a JPG, PNG or GIF image`),
-    );
+    return fail({
+      code: "rejected-files",
+      details: rejected.map((upload) => `${upload.filename} is not a JPG, PNG or GIF image`),
+    });
   }
-  const created = await createProduct(deps, { input: fields.value, uploads, actor });
-  if (created.ok) return created;
-  if (created.reason === "rejected-type") {
-    return fail(415, PRODUCT_FORM_MESSAGES.rejectedFiles, { images: PRODUCT_FORM_MESSAGES.rejectedFiles }, [
-      created.detail ?? "",
-    ]);
-  }
-  if (created.reason === "upload-failed") {
-    return fail(422, PRODUCT_FORM_MESSAGES.addFailed, { images: created.detail }, [created.detail ?? ""]);
-  }
-  return fail(500, PRODUCT_FORM_MESSAGES.addFailed, {});
+  return ok(undefined);
+}
+
+/**
+ * A new product with its images: the images are checked by content, then re-encoded and stored,
+ * and only then are the rows written (all or nothing).
+ */
+export async function addProduct(
+  deps: { db: Database; files: FileStore; log?: (message: string, detail: Record<string, unknown>) => void },
+  { input, uploads, actor }: { input: ProductInput; uploads: Upload[]; actor: Actor },
+): Promise<Result<{ id: number; slug: string }, ImagesRefusal>> {
+  const checked = checkImageUploads(uploads);
+  if (!checked.ok) return checked;
+  const created = await createProduct(deps, { input, uploads, actor });
+  if (created.ok) return ok({ id: created.id, slug: created.slug });
+  if (created.reason === "rejected-type")
+    return fail({ code: "rejected-files", details: [created.detail ?? ""] });
+  if (created.reason === "upload-failed")
+    return fail({ code: "upload-failed", detail: created.detail ?? "" });
+  return fail({ code: "failed" });
 }

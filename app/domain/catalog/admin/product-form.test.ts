@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { parseProductForm, slugify } from "./product-form.ts";
+import { parseProductFields } from "../../../http/product-upload.server.ts";
+import { productFormSchema, slugify } from "./product-form.ts";
+
+/** The product form read as its routes read it (Conform with the form's schema). */
+function parseProductForm(data: FormData, { withStock = true } = {}) {
+  const submission = parseProductFields(data, productFormSchema({ withStock }));
+  if (submission.status === "success") return { ok: true as const, value: submission.value };
+  const { "": form, ...fieldErrors } = submission.error ?? {};
+  return { ok: false as const, message: form?.[0], fieldErrors };
+}
 
 function form(fields: Record<string, string | string[]>) {
   const data = new FormData();
@@ -18,7 +27,7 @@ const VALID = {
   stock: "0",
 };
 
-describe("parseProductForm", () => {
+describe("productFormSchema", () => {
   it("names every missing required field in the spec's message, in form order", () => {
     const result = parseProductForm(form({ description: " " }));
     expect(result).toMatchObject({

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { CATEGORY_TREE } from "../../../lib/catalog-constants.ts";
 import { toCents } from "../../../lib/money.ts";
 import {
@@ -28,6 +29,8 @@ export const PRODUCT_FORM_MESSAGES = {
   invalid: "Please correct the highlighted fields.",
   fileTooLarge: "Each image must be 10 MB or smaller.",
   tooManyFiles: "Please select at most 10 images.",
+  formTooLarge: "The form is too large.",
+  unreadable: "The form could not be read. Please try again.",
   updated: "Product updated",
   updateFailed: "Failed to update product. Please try again.",
 } as const;
@@ -78,16 +81,22 @@ export type ProductFormResult =
       values: ProductFormValues;
     };
 
-type FormLike = { get(name: string): unknown; getAll(name: string): unknown[] };
+/** A submitted form as Conform reads it: a field's value, or the values of a repeated field. */
+type Payload = Record<string, unknown>;
 
-const text = (form: FormLike, name: string, max = 10_000) => {
-  const value = form.get(name);
+const text = (form: Payload, name: string, max = 10_000) => {
+  const value = form[name];
   return typeof value === "string" ? value.trim().slice(0, max) : "";
 };
+const all = (form: Payload, name: string): unknown[] => {
+  const value = form[name];
+  return Array.isArray(value) ? value : value === undefined ? [] : [value];
+};
 
-export function readProductFormValues(form: FormLike): ProductFormValues {
-  const names = form.getAll("specName");
-  const values = form.getAll("specValue");
+/** The form's fields as typed (trimmed, bounded), to check and to show again after a refusal. */
+export function readProductFormValues(form: Payload): ProductFormValues {
+  const names = all(form, "specName");
+  const values = all(form, "specValue");
   const specifications: { name: string; value: string }[] = [];
   for (let i = 0; i < Math.min(Math.max(names.length, values.length), MAX_SPECIFICATIONS + 1); i++) {
     const name = typeof names[i] === "string" ? (names[i] as string).trim() : "";
@@ -104,9 +113,9 @@ export function readProductFormValues(form: FormLike): ProductFormValues {
     brand: text(form, "brand", LIMITS.brand + 1),
     stock: text(form, "stock", 20),
     specifications,
-    featured: form.get("featured") === "on",
-    newArrival: form.get("newArrival") === "on",
-    bestSeller: form.get("bestSeller") === "on",
+    featured: form.featured === "on",
+    newArrival: form.newArrival === "on",
+    bestSeller: form.bestSeller === "on",
   };
 }
 
@@ -116,9 +125,11 @@ function cents(value: string): number | null {
   return amount <= MAX_PRICE_CENTS ? amount : null;
 }
 
-/** Validates the submitted product fields (images are checked separately). */
-export function parseProductForm(form: FormLike, { withStock = true } = {}): ProductFormResult {
-  const values = readProductFormValues(form);
+/** Checks the typed product fields (images are checked separately), with a message per field. */
+function checkProductValues(
+  values: ProductFormValues,
+  { withStock }: { withStock: boolean },
+): ProductFormResult {
   if (!withStock) values.stock = "0";
   const missing = REQUIRED_PRODUCT_FIELDS.filter((field) => values[field] === "");
   const fieldErrors: Partial<Record<ProductField, string>> = {};
@@ -187,6 +198,23 @@ export function parseProductForm(form: FormLike, { withStock = true } = {}): Pro
     bestSeller: values.bestSeller,
   } satisfies ProductInput);
   return { ok: true, values, value };
+}
+
+/**
+ * The add form (withStock) or the edit form's details (stock changes apart), for Conform: the
+ * product (meeting the one product schema), or a message per wrong field and the form's message
+ * (the spec's "Please fill in all required fields: …", or "Please correct the highlighted fields.").
+ */
+export function productFormSchema({ withStock }: { withStock: boolean }) {
+  return z.looseObject({}).transform((payload, ctx) => {
+    const checked = checkProductValues(readProductFormValues(payload), { withStock });
+    if (checked.ok) return checked.value;
+    ctx.addIssue({ code: "custom", path: [], message: checked.message });
+    for (const [field, message] of Object.entries(checked.fieldErrors)) {
+      ctx.addIssue({ code: "custom", path: [field], message });
+    }
+    return z.NEVER;
+  });
 }
 
 /** "Kestrel X12 Smartphone!" → "kestrel-x12-smartphone" (never only digits: those are ids). */

@@ -1,18 +1,8 @@
-import {
-  FormDataParseError,
-  MaxFileSizeExceededError,
-  MaxFilesExceededError,
-  MaxPartsExceededError,
-  MaxTotalSizeExceededError,
-  MultipartParseError,
-  parseFormData,
-} from "@remix-run/form-data-parser";
 import type { Database } from "../../../db/database.server.ts";
+import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
 import { importProductsCsv } from "./products-csv.server.ts";
-
-/** A products CSV of 5 MB holds well over 10 000 products; larger files are refused unread. */
-export const MAX_CSV_BYTES = 5 * 1024 * 1024;
+import type { CsvProblem } from "./products-csv.ts";
 
 export const CSV_IMPORT_MESSAGES = {
   noFile: "Please choose a CSV file to import.",
@@ -25,77 +15,28 @@ export const CSV_IMPORT_MESSAGES = {
     `Import complete: ${created} created, ${updated} updated, ${unchanged} unchanged.`,
 } as const;
 
-export type CsvImportOutcome =
-  | { ok: true; message: string }
-  | { ok: false; status: 400 | 413; message: string; problems: { line: number; message: string }[] };
-
 /**
- * Reads the uploaded CSV as it streams in (cut off at MAX_CSV_BYTES), imports it all-or-nothing
- * and records who imported what in the audit log.
+ * An uploaded products CSV imported all-or-nothing by an admin, who is recorded in the audit
+ * log with what changed (nothing is recorded when nothing changed).
  */
-export async function importProductsCsvUpload(
+export async function importProductsCsvAsAdmin(
   db: Database,
-  request: Request,
-  actor: Actor,
-): Promise<CsvImportOutcome> {
-  let bytes: Uint8Array | null = null;
-  let filename = "";
-  try {
-    await parseFormData(
-      request,
-      { maxFiles: 1, maxFileSize: MAX_CSV_BYTES, maxTotalSize: MAX_CSV_BYTES + 64 * 1024, maxParts: 10 },
-      async (file) => {
-        if (file.fieldName !== "file" || file.size === 0) return null;
-        filename = file.name.replace(/[^\w. -]/g, "").slice(0, 100);
-        bytes = new Uint8Array(await file.arrayBuffer());
-        return null;
-      },
-    );
-  } catch (error) {
-    if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-      return refused(413, CSV_IMPORT_MESSAGES.tooLarge);
-    }
-    if (
-      error instanceof MaxFilesExceededError ||
-      error instanceof MaxPartsExceededError ||
-      error instanceof FormDataParseError ||
-      error instanceof MultipartParseError ||
-      error instanceof TypeError
-    ) {
-      return refused(400, CSV_IMPORT_MESSAGES.unreadable);
-    }
-    throw error;
-  }
-  if (!bytes) return refused(400, CSV_IMPORT_MESSAGES.noFile);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return refused(400, CSV_IMPORT_MESSAGES.notText);
-  }
+  { text, filename, actor }: { text: string; filename: string; actor: Actor },
+): Promise<
+  Result<{ created: number; updated: number; unchanged: number }, { code: "invalid"; problems: CsvProblem[] }>
+> {
   const result = await importProductsCsv(db, text);
-  if (!result.ok) {
-    return {
-      ok: false,
-      status: 400,
-      message: CSV_IMPORT_MESSAGES.invalid(result.problems.length),
-      problems: result.problems,
-    };
-  }
-  const message = CSV_IMPORT_MESSAGES.imported(result.created, result.updated, result.unchanged);
-  if (result.created + result.updated > 0) {
+  if (!result.ok) return fail({ code: "invalid", problems: result.problems });
+  const { created, updated, unchanged } = result;
+  if (created + updated > 0) {
     await recordAudit(db, {
       actor,
       action: "product.import",
       entityType: "product",
       entityId: "csv",
-      summary: `Imported ${filename || "a CSV file"}: ${result.created} created, ${result.updated} updated`,
-      after: { created: result.created, updated: result.updated, unchanged: result.unchanged },
+      summary: `Imported ${filename || "a CSV file"}: ${created} created, ${updated} updated`,
+      after: { created, updated, unchanged },
     });
   }
-  return { ok: true, message };
-}
-
-function refused(status: 400 | 413, message: string): CsvImportOutcome {
-  return { ok: false, status, message, problems: [] };
+  return ok({ created, updated, unchanged });
 }
