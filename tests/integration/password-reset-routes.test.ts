@@ -123,13 +123,17 @@ describe.each(ENGINES)("forgot password on %s", (engine) => {
         result: { error: { "": ["This reset link is invalid or has expired. Please ask for a new one."] } },
       },
     });
-    expect(Object.keys((badLink.data as { result: { error: object } }).result.error)).toEqual([""]);
+    expect(Object.keys((badLink.data as unknown as { result: { error: object } }).result.error)).toEqual([
+      "",
+    ]);
     const short = await post({ token: "some-token", password: "short", confirmPassword: "other" });
     expect(short).toMatchObject({
       status: 400,
       data: { result: { error: { password: ["Password must be at least 8 characters."] } } },
     });
-    expect(Object.keys((short.data as { result: { error: object } }).result.error)).toEqual(["password"]);
+    expect(Object.keys((short.data as unknown as { result: { error: object } }).result.error)).toEqual([
+      "password",
+    ]);
     const mismatch = await post({
       token: "some-token",
       password: "long enough",
