@@ -146,10 +146,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     case "save-review": {
       const { intent: _intent, ...review } = input;
       const saved = await saveReview(db, { productId: product.id, user, review });
-      if (saved.status === "unavailable") throw data(null, { status: 404 });
+      if (!saved.ok) throw data(null, { status: 404 });
       return redirectWithToast(reviewsPath, {
         type: "success",
-        message: saved.status === "created" ? REVIEW_MESSAGES.created : REVIEW_MESSAGES.updated,
+        message: saved.value.outcome === "created" ? REVIEW_MESSAGES.created : REVIEW_MESSAGES.updated,
       });
     }
     case "delete-review": {
@@ -175,12 +175,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 function voteToast(kind: "helpful" | "report", result: VoteResult) {
-  switch (result.status) {
-    case "counted":
-      return {
-        type: "success" as const,
-        message: kind === "helpful" ? REVIEW_MESSAGES.helpful : REVIEW_MESSAGES.reported,
-      };
+  if (result.ok) {
+    return {
+      type: "success" as const,
+      message: kind === "helpful" ? REVIEW_MESSAGES.helpful : REVIEW_MESSAGES.reported,
+    };
+  }
+  switch (result.error.code) {
     case "already":
       return {
         type: "info" as const,

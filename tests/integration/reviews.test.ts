@@ -120,7 +120,7 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
       review: { rating: 4, title: "Solid", body: "Does the job." },
       now: new Date("2026-11-20T10:00:00Z"),
     });
-    expect(created).toEqual({ status: "created", reviewId: expect.any(Number) });
+    expect(created).toEqual({ ok: true, value: { outcome: "created", reviewId: expect.any(Number) } });
     expect(await figures(fresh)).toEqual({ rating: 4, reviewCount: 1 });
     await bandsAgree();
 
@@ -139,8 +139,8 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
       now: new Date("2026-11-21T10:00:00Z"),
     });
     expect(edited).toEqual({
-      status: "updated",
-      reviewId: created.status === "created" ? created.reviewId : 0,
+      ok: true,
+      value: { outcome: "updated", reviewId: created.ok ? created.value.reviewId : 0 },
     });
     expect(await figures(fresh)).toEqual({ rating: 2, reviewCount: 2 });
     await bandsAgree();
@@ -199,7 +199,11 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
         }),
       ),
     );
-    expect(results.map((r) => r.status).sort()).toEqual(["created", "updated", "updated"]);
+    expect(results.map((r) => (r.ok ? r.value.outcome : r.error.code)).sort()).toEqual([
+      "created",
+      "updated",
+      "updated",
+    ]);
     const rows = await t.db
       .selectFrom("reviews")
       .select("rating")
@@ -233,9 +237,13 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
       reviewCount: 2,
     });
     const review = { rating: 5 as const, title: "t", body: "b" };
-    expect(await saveReview(t.db, { productId: old, user: ada, review })).toEqual({ status: "unavailable" });
+    expect(await saveReview(t.db, { productId: old, user: ada, review })).toEqual({
+      ok: false,
+      error: { code: "unavailable" },
+    });
     expect(await saveReview(t.db, { productId: 999_999, user: ada, review })).toEqual({
-      status: "unavailable",
+      ok: false,
+      error: { code: "unavailable" },
     });
     expect(await figures(old)).toEqual({ rating: 3, reviewCount: 2 });
   });
@@ -246,8 +254,8 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
       user: ada,
       review: { rating: 4, title: "Helpful?", body: "b" },
     });
-    if (saved.status === "unavailable") throw new Error("not saved");
-    const reviewId = saved.reviewId;
+    if (!saved.ok) throw new Error("not saved");
+    const reviewId = saved.value.reviewId;
     const vote = (userId: string, kind: "helpful" | "report", productId = fresh) =>
       voteOnReview(t.db, { productId, reviewId, userId, kind });
     const helpfulCount = async () =>
@@ -261,17 +269,18 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
         ).helpfulCount,
       );
 
-    expect(await vote(bob.id, "helpful")).toEqual({ status: "counted" });
-    expect(await vote(bob.id, "helpful")).toEqual({ status: "already" });
-    expect(await vote(cy.id, "helpful")).toEqual({ status: "counted" });
-    expect(await vote(ada.id, "helpful")).toEqual({ status: "own" });
+    expect(await vote(bob.id, "helpful")).toEqual({ ok: true, value: { reviewId } });
+    expect(await vote(bob.id, "helpful")).toEqual({ ok: false, error: { code: "already" } });
+    expect(await vote(cy.id, "helpful")).toEqual({ ok: true, value: { reviewId } });
+    expect(await vote(ada.id, "helpful")).toEqual({ ok: false, error: { code: "own" } });
     expect(await helpfulCount()).toBe(2);
     // the review must belong to the product in the URL
-    expect(await vote(bob.id, "helpful", phone)).toEqual({ status: "not-found" });
+    expect(await vote(bob.id, "helpful", phone)).toEqual({ ok: false, error: { code: "not-found" } });
     expect(
       await voteOnReview(t.db, { productId: fresh, reviewId: 999_999, userId: bob.id, kind: "helpful" }),
     ).toEqual({
-      status: "not-found",
+      ok: false,
+      error: { code: "not-found" },
     });
     const shown = await listProductReviews(t.db, fresh);
     expect(shown.find((r) => r.id === reviewId)?.helpfulCount).toBe(2);
@@ -298,13 +307,15 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
     expect(
       await voteOnReview(t.db, { productId: fresh, reviewId: own.id, userId: bob.id, kind: "report" }),
     ).toEqual({
-      status: "counted",
+      ok: true,
+      value: { reviewId: own.id },
     });
     expect(await reported()).toBe(1);
     expect(
       await voteOnReview(t.db, { productId: fresh, reviewId: own.id, userId: bob.id, kind: "report" }),
     ).toEqual({
-      status: "already",
+      ok: false,
+      error: { code: "already" },
     });
     expect(await listUserVotes(t.db, bob.id, [own.id])).toEqual({ helpful: [own.id], reported: [own.id] });
     const votes = await t.db

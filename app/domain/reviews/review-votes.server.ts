@@ -1,13 +1,15 @@
 import type { Database } from "../../db/database.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 
 export type VoteKind = "helpful" | "report";
 
 /**
- * "counted": the vote is new (helpful_count + 1, or the review flagged as reported);
+ * Counted: the vote is new (helpful_count + 1, or the review flagged as reported). Refused:
  * "already": this user voted so before — nothing changes (Helpful counts once, it does not toggle);
  * "own": a user cannot vote on their own review; "not-found": no such review on this product.
  */
-export type VoteResult = { status: "counted" | "already" | "own" | "not-found" };
+export type VoteError = { code: "already" | "own" | "not-found" };
+export type VoteResult = Result<{ reviewId: number }, VoteError>;
 
 /**
  * Marks a review helpful, or reports it for the admins to moderate, once per user. The vote row
@@ -24,7 +26,7 @@ export async function voteOnReview(
     now = new Date(),
   }: { productId: number; reviewId: number; userId: string; kind: VoteKind; now?: Date },
 ): Promise<VoteResult> {
-  if (!Number.isSafeInteger(reviewId) || reviewId <= 0) return { status: "not-found" };
+  if (!Number.isSafeInteger(reviewId) || reviewId <= 0) return fail({ code: "not-found" });
   return db.transaction().execute(async (trx) => {
     const review = await trx
       .selectFrom("reviews")
@@ -32,21 +34,21 @@ export async function voteOnReview(
       .where("id", "=", reviewId)
       .where("productId", "=", productId)
       .executeTakeFirst();
-    if (!review) return { status: "not-found" };
-    if (review.userId === userId) return { status: "own" };
+    if (!review) return fail({ code: "not-found" as const });
+    if (review.userId === userId) return fail({ code: "own" as const });
     const inserted = await trx
       .insertInto("reviewVotes")
       .values({ reviewId, userId, kind, createdAt: now.toISOString() })
       .onConflict((oc) => oc.columns(["reviewId", "userId", "kind"]).doNothing())
       .returning("reviewId")
       .executeTakeFirst();
-    if (!inserted) return { status: "already" };
+    if (!inserted) return fail({ code: "already" as const });
     const update =
       kind === "helpful"
         ? trx.updateTable("reviews").set((eb) => ({ helpfulCount: eb("helpfulCount", "+", 1) }))
         : trx.updateTable("reviews").set({ reported: 1 });
     await update.where("id", "=", reviewId).execute();
-    return { status: "counted" };
+    return ok({ reviewId });
   });
 }
 

@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import { z } from "zod";
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { ratingAfter } from "./rating-aggregate.ts";
 import { REVIEW_LIMITS } from "./review-limits.ts";
 
@@ -86,9 +87,11 @@ export async function applyAggregate(
     .execute();
 }
 
-export type SaveReviewResult =
-  | { status: "created" | "updated"; reviewId: number }
-  | { status: "unavailable" };
+/** The review written (`created`) or replaced (`updated`); an unknown or archived product is refused. */
+export type SaveReviewResult = Result<
+  { outcome: "created" | "updated"; reviewId: number },
+  { code: "unavailable" }
+>;
 
 /**
  * Writes the user's review of a product, or replaces it when they have one (one review per user
@@ -110,7 +113,7 @@ export async function saveReview(
 ): Promise<SaveReviewResult> {
   return db.transaction().execute(async (trx) => {
     const product = await lockProduct(trx, productId);
-    if (!product || product.archivedAt !== null) return { status: "unavailable" };
+    if (!product || product.archivedAt !== null) return fail({ code: "unavailable" as const });
     const at = now.toISOString();
     const existing = await trx
       .selectFrom("reviews")
@@ -126,7 +129,7 @@ export async function saveReview(
         .where("id", "=", existing.id)
         .execute();
       await applyAggregate(trx, product, { remove: Number(existing.rating), add: review.rating });
-      return { status: "updated", reviewId: existing.id };
+      return ok({ outcome: "updated" as const, reviewId: existing.id });
     }
     const row = await trx
       .insertInto("reviews")
@@ -134,7 +137,7 @@ export async function saveReview(
       .returning("id")
       .executeTakeFirstOrThrow();
     await applyAggregate(trx, product, { add: review.rating });
-    return { status: "created", reviewId: row.id };
+    return ok({ outcome: "created" as const, reviewId: row.id });
   });
 }
 
