@@ -52,15 +52,21 @@ export function requestContext(clientIp = "203.0.113.7") {
 
 /**
  * Puts the app's services (the composition as stubShopEnv configured it) into a route's context,
- * as the root route's middleware does in the server, unless the test put its own there. Imported
- * at call time: after vi.resetModules the routes use fresh module instances, and so must this.
+ * as the root route's middleware does in the server, unless the test put its own there, and the
+ * visitor's address under the key the routes read. Imported at call time: after vi.resetModules
+ * the routes use fresh module instances (their own context keys), and so must this.
  */
 export async function withAppServices(context: RouterContextProvider): Promise<RouterContextProvider> {
-  const [{ servicesContext }, { getServices }] = await Promise.all([
+  const [{ servicesContext }, { getServices }, routes] = await Promise.all([
     import("../../app/context.ts"),
     import("../../app/composition.server.ts"),
+    import("../../app/lib/request-context.ts"),
   ]);
   if (!context.get(servicesContext)) context.set(servicesContext, await getServices());
+  // the visitor's address (requestContext) under the routes' own instance of the request-info key
+  if (routes.requestInfoContext !== requestInfoContext) {
+    context.set(routes.requestInfoContext, context.get(requestInfoContext));
+  }
   return context;
 }
 
