@@ -32,18 +32,21 @@ beforeAll(async () => {
   const client = await import("../../app/composition.server.ts");
   closeServices = client.closeServices;
   db = await client.getDb();
-  const auth = await client.getAuth();
-  for (const [key, name] of [
-    ["ada", "Ada Lovelace"],
-    ["bob", "Bob Babbage"],
-  ] as const) {
-    const { headers, response } = await auth.api.signUpEmail({
-      body: { name, email: `${key}@example.com`, password: "correct horse" },
-      returnHeaders: true,
-    });
-    users[key] = { id: response.user.id, cookie: cookieHeader(headers) };
-  }
+  auth = await client.getAuth();
+  users.ada = await signUp("Ada Lovelace", "ada@example.com");
+  users.bob = await signUp("Bob Babbage", "bob@example.com");
 });
+
+let auth: Awaited<ReturnType<typeof import("../../app/composition.server.ts")["getAuth"]>>;
+
+/** A new account, signed in: its id and session cookie. */
+async function signUp(name: string, email: string) {
+  const { headers, response } = await auth.api.signUpEmail({
+    body: { name, email, password: "correct horse" },
+    returnHeaders: true,
+  });
+  return { id: response.user.id, cookie: cookieHeader(headers) };
+}
 
 afterAll(async () => {
   await closeServices?.();
@@ -206,9 +209,11 @@ describe("account section routes", () => {
   });
 
   it("settings: a wrong current password is answered beside the field; a new password sets a new session cookie", async () => {
+    // an account of its own: changing the password ends its other sessions, which other tests use
+    const carol = await signUp("Carol Changes", "carol@example.com");
     const wrong = await call(settings, "action", "/account/settings", {
-      cookie: users.bob.cookie,
-      fields: { intent: "email", newEmail: "robert@example.com", currentPassword: "nope nope" },
+      cookie: carol.cookie,
+      fields: { intent: "email", newEmail: "caroline@example.com", currentPassword: "nope nope" },
     });
     expect(wrong.status).toBe(400);
     expect(wrong.data).toMatchObject({
@@ -218,13 +223,13 @@ describe("account section routes", () => {
           "": ["Your current password is not correct."],
           currentPassword: ["Your current password is not correct."],
         },
-        initialValue: { newEmail: "robert@example.com" },
+        initialValue: { newEmail: "caroline@example.com" },
       },
     });
     expect(JSON.stringify(wrong.data)).not.toContain("nope nope");
 
     const changed = await call(settings, "action", "/account/settings", {
-      cookie: users.bob.cookie,
+      cookie: carol.cookie,
       fields: {
         intent: "password",
         currentPassword: "correct horse",
@@ -240,11 +245,11 @@ describe("account section routes", () => {
     expect(setCookies).toContain("cw_toast=");
     // the old cookie no longer signs in; the new one does
     expect(
-      (await call(settings, "loader", "/account/settings", { cookie: users.bob.cookie })).response?.status,
+      (await call(settings, "loader", "/account/settings", { cookie: carol.cookie })).response?.status,
     ).toBe(302);
     const fresh = cookieHeader(response.headers);
     expect((await call(settings, "loader", "/account/settings", { cookie: fresh })).data).toMatchObject({
-      email: "bob@example.com",
+      email: "carol@example.com",
     });
   });
 
