@@ -18,6 +18,7 @@ import { getEnv } from "../env.server.ts";
 import { cartOwnerFor, serializeCartCookie } from "../http/cart-session.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
+import { fail } from "../lib/result.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/cart";
@@ -69,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         productId: input.productId,
         quantity: input.quantity,
       });
-      const inCart = result.status === "added" || result.status === "capped";
+      const inCart = result.ok;
       const to =
         input.intent === "buy-now" && inCart
           ? "/checkout"
@@ -86,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             productId: input.productId,
             quantity: input.quantity,
           })
-        : ({ status: "not-in-cart" } as const);
+        : fail({ code: "not-in-cart" as const });
       return redirectWithCart(backTo("/cart"), updateCartItemToast(result));
     }
     case "remove": {

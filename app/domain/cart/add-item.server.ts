@@ -1,14 +1,19 @@
 import type { Database } from "../../db/database.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { addToLine, findCartProduct, upsertCart } from "./cart-store.server.ts";
 
-export type AddToCartResult =
-  /** `quantity` is the line's quantity after the add */
-  | { status: "added"; name: string; quantity: number }
+/** The line after the add: `quantity` is its quantity now. */
+export type AddedToCart =
+  | { outcome: "added"; name: string; quantity: number }
   /** the line was capped at the stock (it holds `quantity` = `stock`) */
-  | { status: "capped"; name: string; quantity: number; stock: number }
-  | { status: "out-of-stock"; name: string }
+  | { outcome: "capped"; name: string; quantity: number; stock: number };
+
+export type AddToCartError =
+  | { code: "out-of-stock"; name: string }
   /** unknown or archived product */
-  | { status: "unavailable" };
+  | { code: "unavailable" };
+
+export type AddToCartResult = Result<AddedToCart, AddToCartError>;
 
 export interface AddToCartInput {
   cartId: string;
@@ -31,12 +36,14 @@ export async function addToCart(
   }
   return db.transaction().execute(async (trx) => {
     const product = await findCartProduct(trx, productId);
-    if (!product || product.archivedAt !== null) return { status: "unavailable" } as const;
-    if (product.stock <= 0) return { status: "out-of-stock", name: product.name } as const;
+    if (!product || product.archivedAt !== null) return fail({ code: "unavailable" as const });
+    if (product.stock <= 0) return fail({ code: "out-of-stock" as const, name: product.name });
     await upsertCart(trx, cartId, now);
     const line = await addToLine(trx, { cartId, productId, quantity, stock: product.stock }, now);
-    return line.capped
-      ? ({ status: "capped", name: product.name, quantity: line.quantity, stock: product.stock } as const)
-      : ({ status: "added", name: product.name, quantity: line.quantity } as const);
+    return ok<AddedToCart>(
+      line.capped
+        ? { outcome: "capped", name: product.name, quantity: line.quantity, stock: product.stock }
+        : { outcome: "added", name: product.name, quantity: line.quantity },
+    );
   });
 }

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import { fail, ok } from "../../lib/result.ts";
 import { cartActionSchema, cartRefusalMessage } from "./cart-action.server.ts";
 import { addToCartToast, CART_MESSAGES, updateCartItemToast } from "./messages.server.ts";
 
@@ -138,48 +139,48 @@ describe("parseCartAction", () => {
 
 describe("cart toasts", () => {
   it("say '{name} added to cart!' for one and '{quantity} x {name} added to cart!' for more", () => {
-    expect(addToCartToast({ status: "added", name: "Aurora", quantity: 1 }, 1)).toEqual({
+    expect(addToCartToast(ok({ outcome: "added", name: "Aurora", quantity: 1 }), 1)).toEqual({
       type: "success",
       message: "Aurora added to cart!",
     });
     // the prefix is the quantity added, not the line's new quantity
-    expect(addToCartToast({ status: "added", name: "Aurora", quantity: 4 }, 1)).toEqual({
+    expect(addToCartToast(ok({ outcome: "added", name: "Aurora", quantity: 4 }), 1)).toEqual({
       type: "success",
       message: "Aurora added to cart!",
     });
-    expect(addToCartToast({ status: "added", name: "Aurora", quantity: 5 }, 3)).toEqual({
+    expect(addToCartToast(ok({ outcome: "added", name: "Aurora", quantity: 5 }), 3)).toEqual({
       type: "success",
       message: "3 x Aurora added to cart!",
     });
   });
 
   it("warn when the line was capped at the stock, and err when the product cannot be bought", () => {
-    expect(addToCartToast({ status: "capped", name: "Chair", quantity: 3, stock: 3 }, 5)).toEqual({
+    expect(addToCartToast(ok({ outcome: "capped", name: "Chair", quantity: 3, stock: 3 }), 5)).toEqual({
       type: "warning",
       message: "Only 3 of Chair available — your cart has the maximum.",
     });
-    expect(addToCartToast({ status: "out-of-stock", name: "Mixer" }, 1)).toEqual({
+    expect(addToCartToast(fail({ code: "out-of-stock", name: "Mixer" }), 1)).toEqual({
       type: "error",
       message: "Sorry, Mixer is out of stock.",
     });
-    expect(addToCartToast({ status: "unavailable" }, 1)).toEqual({
+    expect(addToCartToast(fail({ code: "unavailable" }), 1)).toEqual({
       type: "error",
       message: "This product is no longer available.",
     });
   });
 
   it("use the spec's words for removal", () => {
-    expect(updateCartItemToast({ status: "removed" })).toEqual({
+    expect(updateCartItemToast(ok({ outcome: "removed" }))).toEqual({
       type: "success",
       message: "Item removed from cart",
     });
     expect(CART_MESSAGES.removed).toBe("Item removed from cart");
     expect(CART_MESSAGES.cleared).toBe("Cart cleared");
-    expect(updateCartItemToast({ status: "updated", name: "Chair", quantity: 2 }).type).toBe("success");
-    expect(updateCartItemToast({ status: "capped", name: "Chair", quantity: 3, stock: 3 })).toEqual({
+    expect(updateCartItemToast(ok({ outcome: "updated", name: "Chair", quantity: 2 })).type).toBe("success");
+    expect(updateCartItemToast(ok({ outcome: "capped", name: "Chair", quantity: 3, stock: 3 }))).toEqual({
       type: "warning",
       message: "Only 3 of Chair available — your cart has the maximum.",
     });
-    expect(updateCartItemToast({ status: "not-in-cart" }).type).toBe("error");
+    expect(updateCartItemToast(fail({ code: "not-in-cart" })).type).toBe("error");
   });
 });

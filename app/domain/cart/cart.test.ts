@@ -40,15 +40,13 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       expect(await cartExists(cartId)).toBe(false);
 
       expect(await addToCart(t.db, { cartId, productId: id, quantity: 1 })).toEqual({
-        status: "added",
-        name: "Aurora",
-        quantity: 1,
+        ok: true,
+        value: { outcome: "added", name: "Aurora", quantity: 1 },
       });
       expect(await cartExists(cartId)).toBe(true);
       expect(await addToCart(t.db, { cartId, productId: id, quantity: 2 })).toEqual({
-        status: "added",
-        name: "Aurora",
-        quantity: 3,
+        ok: true,
+        value: { outcome: "added", name: "Aurora", quantity: 3 },
       });
       expect(await lineQuantity(cartId, id)).toBe(3);
       const lines = await t.db.selectFrom("cartItems").selectAll().where("cartId", "=", cartId).execute();
@@ -59,25 +57,23 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       const id = await product({ name: "Chair", stock: 5 });
       const cartId = newCartId();
       expect(await addToCart(t.db, { cartId, productId: id, quantity: 4 })).toMatchObject({
-        status: "added",
-        quantity: 4,
+        ok: true,
+        value: { outcome: "added", quantity: 4 },
       });
       expect(await addToCart(t.db, { cartId, productId: id, quantity: 3 })).toEqual({
-        status: "capped",
-        name: "Chair",
-        quantity: 5,
-        stock: 5,
+        ok: true,
+        value: { outcome: "capped", name: "Chair", quantity: 5, stock: 5 },
       });
       expect(await addToCart(t.db, { cartId, productId: id, quantity: 1 })).toMatchObject({
-        status: "capped",
-        quantity: 5,
+        ok: true,
+        value: { outcome: "capped", quantity: 5 },
       });
       expect(await lineQuantity(cartId, id)).toBe(5);
 
       const fresh = newCartId();
       expect(await addToCart(t.db, { cartId: fresh, productId: id, quantity: 999 })).toMatchObject({
-        status: "capped",
-        quantity: 5,
+        ok: true,
+        value: { outcome: "capped", quantity: 5 },
       });
       expect(await lineQuantity(fresh, id)).toBe(5);
     });
@@ -87,14 +83,16 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       const soldOut = await product({ name: "Mixer", stock: 0 });
       const cartId = newCartId();
       expect(await addToCart(t.db, { cartId, productId: 987_654_321, quantity: 1 })).toEqual({
-        status: "unavailable",
+        ok: false,
+        error: { code: "unavailable" },
       });
       expect(await addToCart(t.db, { cartId, productId: archived, quantity: 1 })).toEqual({
-        status: "unavailable",
+        ok: false,
+        error: { code: "unavailable" },
       });
       expect(await addToCart(t.db, { cartId, productId: soldOut, quantity: 1 })).toEqual({
-        status: "out-of-stock",
-        name: "Mixer",
+        ok: false,
+        error: { code: "out-of-stock", name: "Mixer" },
       });
       expect(await cartExists(cartId)).toBe(false);
       expect(
@@ -119,9 +117,10 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       );
       expect(results.filter((r) => r.status === "rejected")).toEqual([]);
       expect(await lineQuantity(cartId, id)).toBe(20);
-      const quantities = results.map(
-        (r) => (r as PromiseFulfilledResult<{ quantity: number }>).value.quantity,
-      );
+      const quantities = results.map((r) => {
+        const added = (r as PromiseFulfilledResult<Awaited<ReturnType<typeof addToCart>>>).value;
+        return added.ok ? added.value.quantity : 0;
+      });
       expect(quantities.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     });
 
@@ -132,8 +131,8 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
         Array.from({ length: 20 }, () => addToCart(t.db, { cartId, productId: id, quantity: 1 })),
       );
       expect(await lineQuantity(cartId, id)).toBe(7);
-      expect(results.filter((r) => r.status === "added")).toHaveLength(7);
-      expect(results.filter((r) => r.status === "capped")).toHaveLength(13);
+      expect(results.filter((r) => r.ok && r.value.outcome === "added")).toHaveLength(7);
+      expect(results.filter((r) => r.ok && r.value.outcome === "capped")).toHaveLength(13);
     });
 
     it("adds different products to one new cart at the same time", async () => {
@@ -156,9 +155,8 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       await addToCart(t.db, { cartId, productId: id, quantity: 1 });
 
       expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 4 })).toEqual({
-        status: "updated",
-        name: "Lamp",
-        quantity: 4,
+        ok: true,
+        value: { outcome: "updated", name: "Lamp", quantity: 4 },
       });
       expect(await lineQuantity(cartId, id)).toBe(4);
       // absolute, so repeating it changes nothing
@@ -166,21 +164,21 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       expect(await lineQuantity(cartId, id)).toBe(4);
 
       expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 50 })).toEqual({
-        status: "capped",
-        name: "Lamp",
-        quantity: 6,
-        stock: 6,
+        ok: true,
+        value: { outcome: "capped", name: "Lamp", quantity: 6, stock: 6 },
       });
       expect(await lineQuantity(cartId, id)).toBe(6);
 
       expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 0 })).toEqual({
-        status: "removed",
+        ok: true,
+        value: { outcome: "removed" },
       });
       expect(await lineQuantity(cartId, id)).toBeNull();
 
       await addToCart(t.db, { cartId, productId: id, quantity: 2 });
       expect(await updateCartItem(t.db, { cartId, productId: id, quantity: -3 })).toEqual({
-        status: "removed",
+        ok: true,
+        value: { outcome: "removed" },
       });
       expect(await lineQuantity(cartId, id)).toBeNull();
     });
@@ -189,13 +187,15 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       const id = await product();
       const cartId = newCartId();
       expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 2 })).toEqual({
-        status: "not-in-cart",
+        ok: false,
+        error: { code: "not-in-cart" },
       });
       expect(await cartExists(cartId)).toBe(false);
       const other = await product();
       await addToCart(t.db, { cartId, productId: other, quantity: 1 });
       expect(await updateCartItem(t.db, { cartId, productId: id, quantity: 2 })).toEqual({
-        status: "not-in-cart",
+        ok: false,
+        error: { code: "not-in-cart" },
       });
       expect(await lineQuantity(cartId, id)).toBeNull();
     });
@@ -214,15 +214,17 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", soldOut).execute();
 
       expect(await updateCartItem(t.db, { cartId, productId: archived, quantity: 2 })).toEqual({
-        status: "unavailable",
+        ok: false,
+        error: { code: "unavailable" },
       });
       expect(await updateCartItem(t.db, { cartId, productId: soldOut, quantity: 2 })).toEqual({
-        status: "out-of-stock",
-        name: "Popular",
+        ok: false,
+        error: { code: "out-of-stock", name: "Popular" },
       });
       expect(await lineQuantity(cartId, archived)).toBe(1);
       expect(await updateCartItem(t.db, { cartId, productId: archived, quantity: 0 })).toEqual({
-        status: "removed",
+        ok: true,
+        value: { outcome: "removed" },
       });
       await removeCartItem(t.db, { cartId, productId: soldOut });
       expect((await getCart(t.db, cartId)).lines).toEqual([]);

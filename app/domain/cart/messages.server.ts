@@ -22,28 +22,37 @@ export const CART_MESSAGES = {
 
 /** The toast after an add; `requested` is the quantity the shopper asked to add. */
 export function addToCartToast(result: AddToCartResult, requested: number): CartToast {
-  switch (result.status) {
-    case "added":
-      return { type: "success", message: CART_MESSAGES.added(result.name, requested) };
-    case "capped":
-      return { type: "warning", message: CART_MESSAGES.capped(result.name, result.stock) };
+  if (result.ok) {
+    const line = result.value;
+    return line.outcome === "added"
+      ? { type: "success", message: CART_MESSAGES.added(line.name, requested) }
+      : { type: "warning", message: CART_MESSAGES.capped(line.name, line.stock) };
+  }
+  const error = result.error;
+  switch (error.code) {
     case "out-of-stock":
-      return { type: "error", message: CART_MESSAGES.outOfStock(result.name) };
+      return { type: "error", message: CART_MESSAGES.outOfStock(error.name) };
     case "unavailable":
       return { type: "error", message: CART_MESSAGES.unavailable };
   }
 }
 
 export function updateCartItemToast(result: UpdateCartItemResult): CartToast {
-  switch (result.status) {
-    case "updated":
-      return { type: "success", message: CART_MESSAGES.updated(result.name, result.quantity) };
-    case "removed":
-      return { type: "success", message: CART_MESSAGES.removed };
-    case "capped":
-      return { type: "warning", message: CART_MESSAGES.capped(result.name, result.stock) };
+  if (result.ok) {
+    const line = result.value;
+    switch (line.outcome) {
+      case "updated":
+        return { type: "success", message: CART_MESSAGES.updated(line.name, line.quantity) };
+      case "removed":
+        return { type: "success", message: CART_MESSAGES.removed };
+      case "capped":
+        return { type: "warning", message: CART_MESSAGES.capped(line.name, line.stock) };
+    }
+  }
+  const error = result.error;
+  switch (error.code) {
     case "out-of-stock":
-      return { type: "error", message: CART_MESSAGES.outOfStock(result.name) };
+      return { type: "error", message: CART_MESSAGES.outOfStock(error.name) };
     case "unavailable":
       return { type: "error", message: CART_MESSAGES.unavailable };
     case "not-in-cart":

@@ -1,16 +1,21 @@
 import type { Database } from "../../db/database.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { findCartProduct, touchCart } from "./cart-store.server.ts";
 
-export type UpdateCartItemResult =
-  | { status: "updated"; name: string; quantity: number }
+export type UpdatedCartItem =
+  | { outcome: "updated"; name: string; quantity: number }
   /** a quantity of 0 or less removes the line (spec §4) */
-  | { status: "removed" }
+  | { outcome: "removed" }
   /** more than the stock was asked for: the line now holds the stock */
-  | { status: "capped"; name: string; quantity: number; stock: number }
-  | { status: "out-of-stock"; name: string }
+  | { outcome: "capped"; name: string; quantity: number; stock: number };
+
+export type UpdateCartItemError =
+  | { code: "out-of-stock"; name: string }
   /** the product was archived (the line stays until removed) */
-  | { status: "unavailable" }
-  | { status: "not-in-cart" };
+  | { code: "unavailable" }
+  | { code: "not-in-cart" };
+
+export type UpdateCartItemResult = Result<UpdatedCartItem, UpdateCartItemError>;
 
 export interface UpdateCartItemInput {
   cartId: string;
@@ -29,21 +34,21 @@ export async function updateCartItem(
     throw new RangeError(`updateCartItem: quantity must be an integer, got ${quantity}`);
   }
   return db.transaction().execute(async (trx) => {
-    if (!(await touchCart(trx, cartId, now))) return { status: "not-in-cart" } as const;
+    if (!(await touchCart(trx, cartId, now))) return fail({ code: "not-in-cart" as const });
     const line = await trx
       .selectFrom("cartItems")
       .select("quantity")
       .where("cartId", "=", cartId)
       .where("productId", "=", productId)
       .executeTakeFirst();
-    if (!line) return { status: "not-in-cart" } as const;
+    if (!line) return fail({ code: "not-in-cart" as const });
     if (quantity <= 0) {
       await deleteLine(trx, cartId, productId);
-      return { status: "removed" } as const;
+      return ok<UpdatedCartItem>({ outcome: "removed" });
     }
     const product = await findCartProduct(trx, productId);
-    if (!product || product.archivedAt !== null) return { status: "unavailable" } as const;
-    if (product.stock <= 0) return { status: "out-of-stock", name: product.name } as const;
+    if (!product || product.archivedAt !== null) return fail({ code: "unavailable" as const });
+    if (product.stock <= 0) return fail({ code: "out-of-stock" as const, name: product.name });
     const next = Math.min(quantity, product.stock);
     await trx
       .updateTable("cartItems")
@@ -51,9 +56,11 @@ export async function updateCartItem(
       .where("cartId", "=", cartId)
       .where("productId", "=", productId)
       .execute();
-    return quantity > product.stock
-      ? ({ status: "capped", name: product.name, quantity: next, stock: product.stock } as const)
-      : ({ status: "updated", name: product.name, quantity: next } as const);
+    return ok<UpdatedCartItem>(
+      quantity > product.stock
+        ? { outcome: "capped", name: product.name, quantity: next, stock: product.stock }
+        : { outcome: "updated", name: product.name, quantity: next },
+    );
   });
 }
 
