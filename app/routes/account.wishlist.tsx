@@ -69,15 +69,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(backTo, { headers: await createToastHeaders(wishlistToast(change)) });
 }
 
-function wishlistToast(change: WishlistChange) {
-  switch (change.status) {
-    case "added":
-      return { type: "success" as const, message: WISHLIST_MESSAGES.added(change.product.name) };
-    case "removed":
-      return { type: "success" as const, message: WISHLIST_MESSAGES.removed(change.product.name) };
-    case "unavailable":
-      return { type: "error" as const, message: WISHLIST_MESSAGES.unavailable };
-  }
+function wishlistToast(outcome: WishlistChange) {
+  if (!outcome.ok) return { type: "error" as const, message: WISHLIST_MESSAGES.unavailable };
+  const { change, product } = outcome.value;
+  return {
+    type: "success" as const,
+    message:
+      change === "added" ? WISHLIST_MESSAGES.added(product.name) : WISHLIST_MESSAGES.removed(product.name),
+  };
 }
 
 export default function AccountWishlist({ loaderData }: Route.ComponentProps) {

@@ -37,12 +37,15 @@ describe.each(ENGINES)("wishlist on %s", (engine) => {
 
   it("adds products once per user, newest first, with what a card shows", async () => {
     expect(await addToWishlist(t.db, ada, lamp, new Date("2026-11-01T10:00:00Z"))).toEqual({
-      status: "added",
-      product: { id: lamp, slug: expect.any(String), name: "Desk Lamp" },
+      ok: true,
+      value: { change: "added", product: { id: lamp, slug: expect.any(String), name: "Desk Lamp" } },
     });
     await addToWishlist(t.db, ada, mug, new Date("2026-11-02T10:00:00Z"));
     // saving it again keeps one row (and its first date)
-    expect((await addToWishlist(t.db, ada, lamp, new Date("2026-11-03T10:00:00Z"))).status).toBe("added");
+    expect(await addToWishlist(t.db, ada, lamp, new Date("2026-11-03T10:00:00Z"))).toMatchObject({
+      ok: true,
+      value: { change: "added" },
+    });
     const list = await listWishlist(t.db, ada);
     expect(list.map((item) => [item.name, item.addedAt])).toEqual([
       ["Mug", "2026-11-02T10:00:00.000Z"],
@@ -64,27 +67,39 @@ describe.each(ENGINES)("wishlist on %s", (engine) => {
 
   it("removes a product; removing it again is harmless", async () => {
     expect(await removeFromWishlist(t.db, ada, mug)).toEqual({
-      status: "removed",
-      product: { id: mug, slug: expect.any(String), name: "Mug" },
+      ok: true,
+      value: { change: "removed", product: { id: mug, slug: expect.any(String), name: "Mug" } },
     });
-    expect((await removeFromWishlist(t.db, ada, mug)).status).toBe("removed");
+    expect(await removeFromWishlist(t.db, ada, mug)).toMatchObject({
+      ok: true,
+      value: { change: "removed" },
+    });
     expect(await countWishlist(t.db, ada)).toBe(1);
     expect(await isInWishlist(t.db, ada, mug)).toBe(false);
     expect(await isInWishlist(t.db, ada, lamp)).toBe(true);
   });
 
   it("toggles", async () => {
-    expect((await toggleWishlistItem(t.db, bob, chair)).status).toBe("added");
+    expect(await toggleWishlistItem(t.db, bob, chair)).toMatchObject({
+      ok: true,
+      value: { change: "added" },
+    });
     expect(await countWishlist(t.db, bob)).toBe(1);
-    expect((await toggleWishlistItem(t.db, bob, chair)).status).toBe("removed");
+    expect(await toggleWishlistItem(t.db, bob, chair)).toMatchObject({
+      ok: true,
+      value: { change: "removed" },
+    });
     expect(await countWishlist(t.db, bob)).toBe(0);
   });
 
   it("refuses unknown and archived products, and hides products archived later", async () => {
-    expect(await addToWishlist(t.db, ada, archived)).toEqual({ status: "unavailable" });
-    expect(await addToWishlist(t.db, ada, 999_999)).toEqual({ status: "unavailable" });
-    expect(await addToWishlist(t.db, ada, -1)).toEqual({ status: "unavailable" });
-    expect(await removeFromWishlist(t.db, ada, 999_999)).toEqual({ status: "unavailable" });
+    expect(await addToWishlist(t.db, ada, archived)).toEqual({ ok: false, error: { code: "unavailable" } });
+    expect(await addToWishlist(t.db, ada, 999_999)).toEqual({ ok: false, error: { code: "unavailable" } });
+    expect(await addToWishlist(t.db, ada, -1)).toEqual({ ok: false, error: { code: "unavailable" } });
+    expect(await removeFromWishlist(t.db, ada, 999_999)).toEqual({
+      ok: false,
+      error: { code: "unavailable" },
+    });
     expect(await countWishlist(t.db, ada)).toBe(1);
 
     await addToWishlist(t.db, ada, chair);
@@ -99,7 +114,10 @@ describe.each(ENGINES)("wishlist on %s", (engine) => {
     expect(await listWishlistProductIds(t.db, ada)).toEqual([lamp]);
     expect(await isInWishlist(t.db, ada, chair)).toBe(false);
     // it can still be taken off the list
-    expect((await removeFromWishlist(t.db, ada, chair)).status).toBe("removed");
+    expect(await removeFromWishlist(t.db, ada, chair)).toMatchObject({
+      ok: true,
+      value: { change: "removed" },
+    });
   });
 
   it("goes with the product when a product is deleted", async () => {

@@ -180,11 +180,10 @@ export async function enterAccount(
   await claimGuestCart(deps.db, { userId, guestCartId: client.guestCartId });
   const { to, productId } = takePendingWishlist(client.redirectTo);
   const saved = productId === null ? null : await addToWishlist(deps.db, userId, productId);
-  const message =
-    saved?.status === "added"
-      ? WISHLIST_MESSAGES.added(saved.product.name)
-      : input.intent === "sign-in"
-        ? AUTH_MESSAGES.signedIn
-        : AUTH_MESSAGES.registered;
+  const message = saved?.ok
+    ? WISHLIST_MESSAGES.added(saved.value.product.name)
+    : input.intent === "sign-in"
+      ? AUTH_MESSAGES.signedIn
+      : AUTH_MESSAGES.registered;
   return ok({ ...signedIn.value, to, message });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
 import type { ProductCardData } from "../../lib/catalog-types.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { selectCardColumns, toProductCards } from "../catalog/product-card.server.ts";
 
 /** Every text the wishlist shows after an action (spec §8 wording for the add). */
@@ -31,9 +32,13 @@ export interface WishlistProduct {
   name: string;
 }
 
-export type WishlistChange =
-  | { status: "added" | "removed"; product: WishlistProduct }
-  | { status: "unavailable" };
+/** What a wishlist change did, or why it could not: the product is unknown (or archived, to add). */
+export type WishlistChange = Result<
+  { change: "added" | "removed"; product: WishlistProduct },
+  { code: "unavailable" }
+>;
+
+const UNAVAILABLE = fail({ code: "unavailable" as const });
 
 /** A saved product, newest first, as the account's wishlist page shows it. */
 export interface WishlistEntry extends ProductCardData {
@@ -62,13 +67,13 @@ export async function addToWishlist(
   now: Date = new Date(),
 ): Promise<WishlistChange> {
   const product = await liveProduct(db, productId);
-  if (!product) return { status: "unavailable" };
+  if (!product) return UNAVAILABLE;
   await db
     .insertInto("wishlistItems")
     .values({ userId, productId: product.id, addedAt: now.toISOString() })
     .onConflict((oc) => oc.columns(["userId", "productId"]).doNothing())
     .execute();
-  return { status: "added", product };
+  return ok({ change: "added", product });
 }
 
 /**
@@ -80,19 +85,19 @@ export async function removeFromWishlist(
   userId: string,
   productId: number,
 ): Promise<WishlistChange> {
-  if (!Number.isSafeInteger(productId) || productId <= 0) return { status: "unavailable" };
+  if (!Number.isSafeInteger(productId) || productId <= 0) return UNAVAILABLE;
   const product = await db
     .selectFrom("products")
     .select(["id", "slug", "name"])
     .where("id", "=", productId)
     .executeTakeFirst();
-  if (!product) return { status: "unavailable" };
+  if (!product) return UNAVAILABLE;
   await db
     .deleteFrom("wishlistItems")
     .where("userId", "=", userId)
     .where("productId", "=", productId)
     .execute();
-  return { status: "removed", product };
+  return ok({ change: "removed", product });
 }
 
 /** Adds the product when it is not saved yet, removes it when it is. */
