@@ -17,7 +17,7 @@ import { imageUrl } from "../components/product-image.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
-import { listAdminProducts } from "../domain/catalog/admin/products.server.ts";
+import { listAdminProducts } from "../domain/catalog/admin/product-list.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin._index";

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { servicesFrom } from "../context.ts";
-import { listLowStockProducts } from "../domain/catalog/admin/products.server.ts";
+import { listLowStockProducts } from "../domain/catalog/admin/product-list.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.low-stock";
 

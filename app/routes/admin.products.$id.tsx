@@ -23,13 +23,9 @@ import {
   productFormSchema,
   readProductFormValues,
 } from "../domain/catalog/admin/product-form.ts";
-import {
-  adjustStock,
-  getAdminProduct,
-  moveImage,
-  removeImage,
-  updateProduct,
-} from "../domain/catalog/admin/products.server.ts";
+import { moveImage, removeImage } from "../domain/catalog/admin/product-images.server.ts";
+import { getAdminProduct } from "../domain/catalog/admin/product-list.server.ts";
+import { adjustStock, updateProduct } from "../domain/catalog/admin/product-write.server.ts";
 import { parseProductFields, readProductRequest, refusedForm } from "../http/product-upload.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";

@@ -7,13 +7,13 @@ import type { FileStore } from "../../app/adapters/files/file-store.ts";
 import { seedCategories } from "../../app/db/seed/seed.server.ts";
 import { listAuditEntries } from "../../app/domain/audit/audit-log.server.ts";
 import { EDIT_MESSAGES } from "../../app/domain/catalog/admin/edit-product.server.ts";
+import { deleteProduct } from "../../app/domain/catalog/admin/product-delete.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../../app/domain/catalog/admin/product-form.ts";
 import {
-  deleteProduct,
   getAdminProduct,
   listAdminProducts,
   listLowStockProducts,
-} from "../../app/domain/catalog/admin/products.server.ts";
+} from "../../app/domain/catalog/admin/product-list.server.ts";
 import { listBrands, searchProducts } from "../../app/domain/catalog/listing.server.ts";
 import { getProductDetail } from "../../app/domain/catalog/product-detail.server.ts";
 import { advanceOrder, getAdminOrder, listAdminOrders } from "../../app/domain/orders/order-admin.server.ts";

@@ -4,7 +4,8 @@ import type { Database } from "../../../db/database.server.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import type { Actor } from "../../audit/audit-log.server.ts";
 import type { ProductInput } from "./product-form.ts";
-import { createProduct, type Upload } from "./products.server.ts";
+import type { Upload } from "./product-images.server.ts";
+import { createProduct } from "./product-write.server.ts";
 
 /** Why images were refused: none, not JPG/PNG/GIF (one line per file), unusable, or not stored. */
 export type ImagesRefusal =

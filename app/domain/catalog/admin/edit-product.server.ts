@@ -4,7 +4,7 @@ import type { Database } from "../../../db/database.server.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import type { Actor } from "../../audit/audit-log.server.ts";
 import { checkImageUploads, type ImagesRefusal } from "./add-product.server.ts";
-import { addImages, type Upload } from "./products.server.ts";
+import { addImages, type Upload } from "./product-images.server.ts";
 
 export const EDIT_MESSAGES = {
   updated: "Product updated",

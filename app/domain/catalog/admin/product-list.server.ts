@@ -1,0 +1,169 @@
+import { sql } from "kysely";
+import type { Database } from "../../../db/database.server.ts";
+import { LOW_STOCK_THRESHOLD } from "../../../lib/stock.ts";
+
+/** The admin's product list, the low-stock view and one product as the edit page shows it. */
+
+export const ADMIN_PAGE_SIZE = 20;
+
+export interface AdminProductRow {
+  id: number;
+  slug: string;
+  name: string;
+  brand: string;
+  categoryId: string;
+  priceCents: number;
+  stock: number;
+  image: { key: string; widths: number[]; alt: string } | null;
+}
+
+function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Live products, newest first, optionally filtered by a substring of name, brand, slug or category. */
+export async function listAdminProducts(
+  db: Database,
+  {
+    search = "",
+    page = 1,
+    pageSize = ADMIN_PAGE_SIZE,
+  }: { search?: string; page?: number; pageSize?: number } = {},
+): Promise<{ products: AdminProductRow[]; total: number; page: number; pageCount: number }> {
+  const term = search.trim().slice(0, 100);
+  let query = db.selectFrom("products").where("archivedAt", "is", null);
+  if (term) {
+    const pattern = likePattern(term);
+    const numeric = /^\d{1,9}$/.test(term) ? Number(term) : null;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(name)`, "like", sql`${pattern} escape '\\'`),
+        eb(sql`lower(brand)`, "like", sql`${pattern} escape '\\'`),
+        eb(sql`lower(slug)`, "like", sql`${pattern} escape '\\'`),
+        eb(sql`lower(category_id)`, "like", sql`${pattern} escape '\\'`),
+        ...(numeric === null ? [] : [eb("id", "=", numeric)]),
+      ]),
+    );
+  }
+  const { count } = await query
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  const total = Number(count);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const rows = await query
+    .select(["id", "slug", "name", "brand", "categoryId", "priceCents", "stock"])
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(pageSize)
+    .offset((Math.max(1, page) - 1) * pageSize)
+    .execute();
+  const images = await firstImages(
+    db,
+    rows.map((r) => r.id),
+  );
+  return {
+    products: rows.map((row) => ({ ...row, image: images.get(row.id) ?? null })),
+    total,
+    page,
+    pageCount,
+  };
+}
+
+async function firstImages(db: Database, productIds: number[]) {
+  const map = new Map<number, { key: string; widths: number[]; alt: string }>();
+  if (productIds.length === 0) return map;
+  const rows = await db
+    .selectFrom("productImages")
+    .select(["productId", "key", "widths", "alt", "position"])
+    .where("productId", "in", productIds)
+    .orderBy("productId")
+    .orderBy("position")
+    .execute();
+  for (const row of rows) {
+    if (!map.has(row.productId))
+      map.set(row.productId, { key: row.key, widths: JSON.parse(row.widths) as number[], alt: row.alt });
+  }
+  return map;
+}
+
+/** Live products with stock ≤ 10, fewest first. */
+export async function listLowStockProducts(db: Database, limit = 200) {
+  return db
+    .selectFrom("products")
+    .select(["id", "slug", "name", "brand", "stock"])
+    .where("archivedAt", "is", null)
+    .where("stock", "<=", LOW_STOCK_THRESHOLD)
+    .orderBy("stock")
+    .orderBy("name")
+    .limit(limit)
+    .execute();
+}
+
+export interface AdminProductDetail {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  brand: string;
+  categoryId: string;
+  subcategoryId: string | null;
+  priceCents: number;
+  originalPriceCents: number | null;
+  stock: number;
+  specifications: Record<string, string>;
+  featured: boolean;
+  newArrival: boolean;
+  bestSeller: boolean;
+  rating: number;
+  reviewCount: number;
+  createdAt: string;
+  updatedAt: string;
+  archivedAt: string | null;
+  images: { id: number; key: string; alt: string; width: number; height: number; widths: number[] }[];
+}
+
+export async function getAdminProduct(db: Database, id: number): Promise<AdminProductDetail | null> {
+  const row = await db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return null;
+  const images = await db
+    .selectFrom("productImages")
+    .select(["id", "key", "alt", "width", "height", "widths"])
+    .where("productId", "=", id)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    brand: row.brand,
+    categoryId: row.categoryId,
+    subcategoryId: row.subcategoryId,
+    priceCents: row.priceCents,
+    originalPriceCents: row.originalPriceCents,
+    stock: row.stock,
+    specifications: parseSpecifications(row.specifications),
+    featured: row.featured === 1,
+    newArrival: row.newArrival === 1,
+    bestSeller: row.bestSeller === 1,
+    rating: row.rating,
+    reviewCount: row.reviewCount,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    archivedAt: row.archivedAt,
+    images: images.map((image) => ({ ...image, widths: JSON.parse(image.widths) as number[] })),
+  };
+}
+
+function parseSpecifications(json: string): Record<string, string> {
+  try {
+    const value = JSON.parse(json) as unknown;
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+    }
+  } catch {
+    // fall through
+  }
+  return {};
+}

@@ -1,0 +1,181 @@
+import { deleteStoredImages } from "../../../adapters/images/image-upload.server.ts";
+import { logger } from "../../../adapters/logger.server.ts";
+import type { Database } from "../../../db/database.server.ts";
+import {
+  productInputOf as auditSnapshot,
+  type ProductInput,
+  productColumns,
+} from "../../../lib/product-input.ts";
+import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
+import { slugify } from "./product-form.ts";
+import { type ProductDeps as Deps, processUploads, type Upload } from "./product-images.server.ts";
+import { getAdminProduct } from "./product-list.server.ts";
+
+/**
+ * Adding a product (with its images) and saving its fields; stock changes by a guarded delta.
+ * Every change runs in one transaction together with its audit entry. The catalogue's search
+ * index and facet/price-band tables follow through their triggers (migrations 0200, 0310, 0320),
+ * so the storefront reflects every change at once.
+ */
+
+/** Stock changes only through adjustStock (a guarded delta), never by overwriting the number. */
+function withoutStock<T extends { stock: number }>(columns: T): Omit<T, "stock"> {
+  const { stock: _stock, ...rest } = columns;
+  return rest;
+}
+
+async function uniqueSlug(db: Database, name: string): Promise<string> {
+  const base = slugify(name);
+  const taken = new Set(
+    (
+      await db
+        .selectFrom("products")
+        .select("slug")
+        .where((eb) => eb.or([eb("slug", "=", base), eb("slug", "like", `${base}-%`)]))
+        .execute()
+    ).map((r) => r.slug),
+  );
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+export type CreateProductResult =
+  | { ok: true; id: number; slug: string }
+  | { ok: false; reason: "rejected-type" | "upload-failed" | "failed"; filename?: string; detail?: string };
+
+/** Adds a product with its images (rating 0, reviews 0, createdAt now), or nothing at all. */
+export async function createProduct(
+  deps: Deps,
+  {
+    input,
+    uploads,
+    actor,
+    now = new Date(),
+  }: { input: ProductInput; uploads: Upload[]; actor: Actor; now?: Date },
+): Promise<CreateProductResult> {
+  const { db, files } = deps;
+  const images = await processUploads(deps, uploads);
+  if (!images.ok) return images;
+  try {
+    const at = now.toISOString();
+    const result = await db.transaction().execute(async (trx) => {
+      const slug = await uniqueSlug(trx, input.name);
+      const { id } = await trx
+        .insertInto("products")
+        .values({
+          ...productColumns(input),
+          slug,
+          rating: 0,
+          reviewCount: 0,
+          createdAt: at,
+          updatedAt: at,
+          archivedAt: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("productImages")
+        .values(
+          images.stored.map((image, position) => ({
+            productId: id,
+            position,
+            key: image.key,
+            alt: `${input.name}, image ${position + 1}`,
+            width: image.width,
+            height: image.height,
+            widths: JSON.stringify(image.widths),
+          })),
+        )
+        .execute();
+      await recordAudit(trx, {
+        actor,
+        action: "product.create",
+        entityType: "product",
+        entityId: id,
+        summary: `Added product "${input.name}"`,
+        after: { ...auditSnapshot(input), slug, images: images.stored.map((i) => i.key) },
+        now,
+      });
+      return { id, slug };
+    });
+    return { ok: true, ...result };
+  } catch (error) {
+    logger.error({ err: error }, "product insert failed");
+    await deleteStoredImages(files, images.stored);
+    return { ok: false, reason: "failed" };
+  }
+}
+
+export type UpdateResult = { ok: true } | { ok: false; reason: "not-found" | "failed" };
+
+/** Saves every editable field; the audit entry carries the fields before and after. */
+export async function updateProduct(
+  db: Database,
+  { id, input, actor, now = new Date() }: { id: number; input: ProductInput; actor: Actor; now?: Date },
+): Promise<UpdateResult> {
+  const before = await getAdminProduct(db, id);
+  if (!before || before.archivedAt) return { ok: false, reason: "not-found" };
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("products")
+      .set({ ...withoutStock(productColumns(input)), updatedAt: now.toISOString() })
+      .where("id", "=", id)
+      .execute();
+    const { stock: _stockBefore, ...beforeFields } = auditSnapshot(before);
+    const { stock: _stockAfter, ...afterFields } = auditSnapshot(input);
+    await recordAudit(trx, {
+      actor,
+      action: "product.update",
+      entityType: "product",
+      entityId: id,
+      summary: `Edited product "${input.name}"`,
+      before: beforeFields,
+      after: afterFields,
+      now,
+    });
+  });
+  return { ok: true };
+}
+
+export type StockResult =
+  | { ok: true; before: number; after: number }
+  | { ok: false; reason: "not-found" | "negative" };
+
+/**
+ * Changes stock by `delta` (negative to take away) with a guarded update, so a sale happening
+ * at the same moment is never overwritten and stock never goes below 0.
+ */
+export async function adjustStock(
+  db: Database,
+  { id, delta, actor, now = new Date() }: { id: number; delta: number; actor: Actor; now?: Date },
+): Promise<StockResult> {
+  return db.transaction().execute(async (trx): Promise<StockResult> => {
+    const row = await trx
+      .selectFrom("products")
+      .select(["stock", "name"])
+      .where("id", "=", id)
+      .where("archivedAt", "is", null)
+      .executeTakeFirst();
+    if (!row) return { ok: false, reason: "not-found" };
+    if (row.stock + delta < 0) return { ok: false, reason: "negative" };
+    const updated = await trx
+      .updateTable("products")
+      .set((eb) => ({ stock: eb("stock", "+", delta), updatedAt: now.toISOString() }))
+      .where("id", "=", id)
+      .where("stock", ">=", -delta)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return { ok: false, reason: "negative" };
+    const after = row.stock + delta;
+    await recordAudit(trx, {
+      actor,
+      action: "product.stock",
+      entityType: "product",
+      entityId: id,
+      summary: `Stock of "${row.name}" ${delta >= 0 ? "+" : ""}${delta} (${row.stock} → ${after})`,
+      before: { stock: row.stock },
+      after: { stock: after },
+      now,
+    });
+    return { ok: true, before: row.stock, after };
+  });
+}
