@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { logger } from "../adapters/logger.server.ts";
 import { AdminMessage } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
 import {
   CardLabel,
@@ -168,23 +169,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         </TableScroll>
       )}
       {!error && products.length === 0 && <p className="mt-6 text-gray-700">No products found.</p>}
-      {pageCount > 1 && (
-        <nav aria-label="Pagination" className="mt-6 flex items-center gap-4">
-          {page > 1 ? (
-            <Link to={pageLink(page - 1)} className="font-semibold text-brand-700 hover:underline">
-              Previous page
-            </Link>
-          ) : null}
-          <span className="text-sm text-gray-700">
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? (
-            <Link to={pageLink(page + 1)} className="font-semibold text-brand-700 hover:underline">
-              Next page
-            </Link>
-          ) : null}
-        </nav>
-      )}
+      <AdminPaging page={page} pageCount={pageCount} pageLink={pageLink} />
     </section>
   );
 }

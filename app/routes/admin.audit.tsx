@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { servicesFrom } from "../context.ts";
 import { listAuditEntries } from "../domain/audit/audit-log.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
@@ -73,20 +74,13 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           ))}
         </ol>
       )}
-      {(page > 1 || hasMore) && (
-        <nav aria-label="Pagination" className="mt-6 flex gap-4">
-          {page > 1 && (
-            <Link to={pageLink(page - 1)} className="font-semibold text-brand-700 hover:underline">
-              Newer
-            </Link>
-          )}
-          {hasMore && (
-            <Link to={pageLink(page + 1)} className="font-semibold text-brand-700 hover:underline">
-              Older
-            </Link>
-          )}
-        </nav>
-      )}
+      <AdminPaging
+        page={page}
+        hasMore={hasMore}
+        pageLink={pageLink}
+        previousLabel="Newer"
+        nextLabel="Older"
+      />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { couponValueText } from "../components/admin/coupon-fields.tsx";
 import {
@@ -190,26 +191,11 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
           </StackedTable>
         </TableScroll>
       )}
-      {(page > 1 || hasMore) && (
-        <nav aria-label="Pagination" className="mt-6 flex gap-4">
-          {page > 1 && (
-            <Link
-              to={page === 2 ? "/admin/coupons" : `/admin/coupons?page=${page - 1}`}
-              className="font-semibold text-brand-700 hover:underline"
-            >
-              Previous page
-            </Link>
-          )}
-          {hasMore && (
-            <Link
-              to={`/admin/coupons?page=${page + 1}`}
-              className="font-semibold text-brand-700 hover:underline"
-            >
-              Next page
-            </Link>
-          )}
-        </nav>
-      )}
+      <AdminPaging
+        page={page}
+        hasMore={hasMore}
+        pageLink={(n) => (n === 1 ? "/admin/coupons" : `/admin/coupons?page=${n}`)}
+      />
     </section>
   );
 }

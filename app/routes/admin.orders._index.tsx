@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { servicesFrom } from "../context.ts";
 import { listAdminOrders } from "../domain/orders/order-admin.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES } from "../domain/orders/order-status.ts";
@@ -118,20 +119,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      {(page > 1 || hasMore) && (
-        <nav aria-label="Pagination" className="mt-6 flex gap-4">
-          {page > 1 && (
-            <Link to={pageLink(page - 1)} className="font-semibold text-brand-700 hover:underline">
-              Previous page
-            </Link>
-          )}
-          {hasMore && (
-            <Link to={pageLink(page + 1)} className="font-semibold text-brand-700 hover:underline">
-              Next page
-            </Link>
-          )}
-        </nav>
-      )}
+      <AdminPaging page={page} hasMore={hasMore} pageLink={pageLink} />
     </section>
   );
 }
