@@ -2,12 +2,13 @@ import { data, Form, Link, redirect } from "react-router";
 import { logger } from "../adapters/logger.server.ts";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { servicesFrom } from "../context.ts";
-import { deleteProduct } from "../domain/catalog/admin/product-delete.server.ts";
+import { deleteProduct, deleteProductSchema } from "../domain/catalog/admin/product-delete.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { getAdminProduct } from "../domain/catalog/admin/product-list.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
-import { CONFIRM_FIELD, CONFIRM_VALUE, isConfirmed } from "../lib/confirm.ts";
+import { CONFIRM_FIELD, CONFIRM_VALUE } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.products.$id_.delete";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -29,8 +30,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     redirectWithToast("/admin", { type: "error", message: PRODUCT_FORM_MESSAGES.deleteFailed });
   if (!id) return fail();
   // a post that was not confirmed (an old page, a replayed request) lands on the question instead
-  const form = await request.formData();
-  if (!isConfirmed(form)) return redirect(`/admin/products/${id}/delete`, 303);
+  const submission = await parseForm(request, deleteProductSchema);
+  if (submission.status !== "success") return redirect(`/admin/products/${id}/delete`, 303);
   try {
     const { db, files } = servicesFrom(context);
     const result = await deleteProduct({ db, files }, { id, actor: { id: admin.id, email: admin.email } });

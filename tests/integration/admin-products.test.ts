@@ -380,7 +380,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     if (!gone.ok || !kept.ok) throw new Error("setup failed");
     const filesBefore = storedFiles().length;
     const deleted = await deleteProduct(deps(), { id: gone.id, actor: ACTOR });
-    expect(deleted).toEqual({ ok: true, outcome: "deleted" });
+    expect(deleted).toEqual({ ok: true, value: "deleted" });
     expect(await getAdminProduct(t.db, gone.id)).toBeNull();
     expect(storedFiles().length).toBe(filesBefore - 3);
     expect(await search("ephemeral")).toEqual([]);
@@ -392,7 +392,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
       .where("orderId", "=", (await getAdminOrder(t.db, number))!.id)
       .execute();
     const archived = await deleteProduct(deps(), { id: kept.id, actor: ACTOR });
-    expect(archived).toEqual({ ok: true, outcome: "archived" });
+    expect(archived).toEqual({ ok: true, value: "archived" });
     const row = await getAdminProduct(t.db, kept.id);
     expect(row?.archivedAt).not.toBeNull();
     expect(await search("historic")).toEqual([]);
@@ -406,7 +406,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     // deleting again is a clean failure, not an error
     expect(await deleteProduct(deps(), { id: kept.id, actor: ACTOR })).toEqual({
       ok: false,
-      reason: "not-found",
+      error: { code: "not-found" },
     });
 
     const actions = (await listAuditEntries(t.db)).entries.map((e) => e.action);

@@ -1,4 +1,7 @@
+import { z } from "zod";
+import { CONFIRM_VALUE } from "../../../lib/confirm.ts";
 import { productInputOf as auditSnapshot } from "../../../lib/product-input.ts";
+import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
 import { type ProductDeps as Deps, deleteUnreferencedFiles } from "./product-images.server.ts";
 import { getAdminProduct } from "./product-list.server.ts";
@@ -10,7 +13,10 @@ import { getAdminProduct } from "./product-list.server.ts";
  * so the storefront reflects every change at once.
  */
 
-export type DeleteResult = { ok: true; outcome: "deleted" | "archived" } | { ok: false; reason: "not-found" };
+export type DeleteResult = Result<"deleted" | "archived", { code: "not-found" }>;
+
+/** The delete form (the confirm step's, or the browser dialog's): only a confirmed post deletes. */
+export const deleteProductSchema = z.object({ confirm: z.literal(CONFIRM_VALUE) });
 
 /**
  * Deletes a product — or, when any order contains it, archives it: the order keeps its snapshot,
@@ -21,7 +27,7 @@ export async function deleteProduct(
   { id, actor, now = new Date() }: { id: number; actor: Actor; now?: Date },
 ): Promise<DeleteResult> {
   const before = await getAdminProduct(db, id);
-  if (!before || before.archivedAt) return { ok: false, reason: "not-found" };
+  if (!before || before.archivedAt) return fail({ code: "not-found" });
   const outcome = await db.transaction().execute(async (trx) => {
     const ordered = await trx
       .selectFrom("orderItems")
@@ -61,5 +67,5 @@ export async function deleteProduct(
     return "deleted" as const;
   });
   if (outcome === "deleted") await deleteUnreferencedFiles(db, files, before.images);
-  return { ok: true, outcome };
+  return ok(outcome);
 }
