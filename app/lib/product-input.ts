@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { discountPercent } from "./money.ts";
+import { PRODUCT_LIMITS } from "./product-limits.ts";
+
+export { PRICE_TEXT, PRODUCT_LIMITS, STOCK_TEXT } from "./product-limits.ts";
 
 /**
  * A product's own fields, declared once: what the admin form, the CSV import and the seed each
@@ -8,23 +11,6 @@ import { discountPercent } from "./money.ts";
  * schema is the contract their results meet, and the seed's data is checked against it.
  * In lib/ (pure) so that the seed under db/ can use it without reaching up into the domain.
  */
-export const PRODUCT_LIMITS = {
-  name: 200,
-  description: 5000,
-  brand: 100,
-  specifications: 30,
-  specName: 100,
-  specValue: 500,
-  /** $1,000,000.00 */
-  priceCents: 100_000_000,
-  stock: 1_000_000,
-} as const;
-
-/** An amount as typed (form, CSV): up to 7 digits and 2 decimals. */
-export const PRICE_TEXT = /^\d{1,7}(\.\d{1,2})?$/;
-/** A stock level as typed: a whole number of up to 7 digits. */
-export const STOCK_TEXT = /^\d{1,7}$/;
-
 /** Text with something in it (checked, not changed: the form and the CSV trim what they read). */
 const text = (max: number) =>
   z

@@ -9,11 +9,12 @@ import { getAdminCoupon, setCouponActive, updateCoupon } from "../domain/coupons
 import {
   COUPON_FORM_MESSAGES,
   COUPON_STATE_LABELS,
-  couponActionSchema,
+  type CouponField,
   couponFormValues,
   disableQuestion,
   readCouponFormValues,
 } from "../domain/coupons/coupon-form.ts";
+import { couponActionSchema } from "../domain/coupons/coupon-schema.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
@@ -89,10 +90,10 @@ export default function EditCoupon({ loaderData, actionData }: Route.ComponentPr
   const { coupon } = loaderData;
   const busy = useNavigation().state === "submitting";
   const updateFailed = actionData?.intent === "update";
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<Record<CouponField, unknown>>({
     lastResult: updateFailed ? actionData.result : undefined,
-    defaultValue: couponFormValues(coupon),
   });
+  const shown = updateFailed ? actionData.result.initialValue : undefined;
   return (
     <div className="max-w-3xl space-y-8">
       <p>
@@ -119,7 +120,12 @@ export default function EditCoupon({ loaderData, actionData }: Route.ComponentPr
         <Form method="post" id={form.id} noValidate className="mt-4 space-y-6">
           <input type="hidden" name="intent" value="update" />
           <AdminMessage feedback={updateFailed ? refusal(actionData.result) : null} />
-          <CouponFields key={coupon.updatedAt} fields={fields} codeEditable={false} />
+          <CouponFields
+            key={coupon.updatedAt}
+            values={shown ? readCouponFormValues(shown) : couponFormValues(coupon)}
+            fields={fields}
+            codeEditable={false}
+          />
           <button type="submit" disabled={busy} className={BUTTON}>
             Save changes
           </button>

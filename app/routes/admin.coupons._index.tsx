@@ -21,10 +21,10 @@ import {
   COUPON_FORM_MESSAGES,
   COUPON_KIND_LABELS,
   COUPON_STATE_LABELS,
-  couponActionSchema,
   disableQuestion,
   lastDayOfExpiry,
 } from "../domain/coupons/coupon-form.ts";
+import { couponActionSchema } from "../domain/coupons/coupon-schema.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";

@@ -7,10 +7,11 @@ import { servicesFrom } from "../context.ts";
 import { createCoupon } from "../domain/coupons/coupon-admin.server.ts";
 import {
   COUPON_FORM_MESSAGES,
-  couponFormSchema,
+  type CouponField,
   EMPTY_COUPON_FORM,
   readCouponFormValues,
 } from "../domain/coupons/coupon-form.ts";
+import { couponFormSchema } from "../domain/coupons/coupon-schema.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
@@ -60,7 +61,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function NewCoupon({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useForm({ lastResult: actionData?.result, defaultValue: EMPTY_COUPON_FORM });
+  const [form, fields] = useForm<Record<CouponField, unknown>>({ lastResult: actionData?.result });
+  const shown = actionData?.result.initialValue;
   return (
     <section aria-labelledby="new-coupon-heading" className="max-w-3xl">
       <p>
@@ -74,7 +76,11 @@ export default function NewCoupon({ actionData }: Route.ComponentProps) {
       <p className="mt-1 text-sm text-gray-700">Fields marked * are required.</p>
       <Form method="post" id={form.id} noValidate className="mt-6 space-y-6">
         <AdminMessage feedback={refusal(actionData?.result)} />
-        <CouponFields fields={fields} codeEditable />
+        <CouponFields
+          values={shown ? readCouponFormValues(shown) : EMPTY_COUPON_FORM}
+          fields={fields}
+          codeEditable
+        />
         <button
           type="submit"
           disabled={busy}

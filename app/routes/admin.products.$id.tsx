@@ -16,11 +16,11 @@ import {
   imageActionSchema,
   stockChangeSchema,
 } from "../domain/catalog/admin/edit-product.server.ts";
+import { productFormSchema } from "../domain/catalog/admin/product-form.server.ts";
 import {
   PRODUCT_FORM_MESSAGES,
   type ProductField,
   type ProductFormValues,
-  productFormSchema,
   readProductFormValues,
 } from "../domain/catalog/admin/product-form.ts";
 import { moveImage, removeImage } from "../domain/catalog/admin/product-images.server.ts";

@@ -6,11 +6,11 @@ import { ImageInput } from "../components/admin/image-input.tsx";
 import { ProductFields } from "../components/admin/product-fields.tsx";
 import { servicesFrom } from "../context.ts";
 import { addProduct, checkImageUploads } from "../domain/catalog/admin/add-product.server.ts";
+import { productFormSchema } from "../domain/catalog/admin/product-form.server.ts";
 import {
   EMPTY_PRODUCT_FORM,
   PRODUCT_FORM_MESSAGES,
   type ProductField,
-  productFormSchema,
   readProductFormValues,
 } from "../domain/catalog/admin/product-form.ts";
 import { parseProductFields, readProductRequest, refusedForm } from "../http/product-upload.server.ts";

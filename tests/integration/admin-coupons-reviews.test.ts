@@ -11,12 +11,9 @@ import {
   setCouponActive,
   updateCoupon,
 } from "../../app/domain/coupons/coupon-admin.server.ts";
-import {
-  COUPON_FORM_MESSAGES,
-  couponActionSchema,
-  couponFormSchema,
-} from "../../app/domain/coupons/coupon-form.ts";
+import { COUPON_FORM_MESSAGES } from "../../app/domain/coupons/coupon-form.ts";
 import { COUPON_MESSAGES } from "../../app/domain/coupons/coupon-rules.ts";
+import { couponActionSchema, couponFormSchema } from "../../app/domain/coupons/coupon-schema.server.ts";
 import { applyCouponToCart } from "../../app/domain/coupons/coupons.server.ts";
 import { listProductReviews } from "../../app/domain/reviews/list-reviews.server.ts";
 import {

@@ -1,4 +1,9 @@
-import { COUPON_KIND_LABELS, COUPON_KINDS, type CouponField } from "../../domain/coupons/coupon-form.ts";
+import {
+  COUPON_KIND_LABELS,
+  COUPON_KINDS,
+  type CouponField,
+  type CouponFormValues,
+} from "../../domain/coupons/coupon-form.ts";
 
 const COUPON_FIELDS: readonly CouponField[] = [
   "code",
@@ -14,7 +19,7 @@ import { FormField } from "../checkout/form-field.tsx";
 
 const SELECT = "mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-gray-900";
 
-/** What CouponFields reads of a field of Conform's `useForm`: its value to show and its errors. */
+/** What the fields read of a field of Conform's `useForm`: its errors (the values come apart). */
 export interface FieldState {
   initialValue?: unknown;
   errors?: string[];
@@ -22,24 +27,22 @@ export interface FieldState {
 
 /**
  * A coupon's fields, shared by the create and edit forms (a label on every input, the server's
- * message beside each, from the route's submission result through `useForm`). On the edit form
+ * message beside each, from the route's submission result through `useForm`): the values are the
+ * refused form's as typed, else the stored coupon's (or the empty form's). On the edit form
  * the code is shown, not edited.
  */
 export function CouponFields({
+  values,
   fields,
   codeEditable,
 }: {
+  values: CouponFormValues;
   fields: Record<CouponField, FieldState>;
   codeEditable: boolean;
 }) {
   // Conform's fieldset is a proxy: each field is read by name
-  const values = {} as Record<CouponField, string>;
   const errors: Partial<Record<CouponField, string>> = {};
-  for (const name of COUPON_FIELDS) {
-    const value = fields[name].initialValue;
-    values[name] = typeof value === "string" ? value : "";
-    errors[name] = fields[name].errors?.[0];
-  }
+  for (const name of COUPON_FIELDS) errors[name] = fields[name].errors?.[0];
   return (
     <div className="space-y-5">
       {codeEditable && (

@@ -2,7 +2,6 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import {
   type CouponField,
-  couponFormSchema,
   couponFormValues,
   couponState,
   expiryFromLastDay,
@@ -10,6 +9,7 @@ import {
   COUPON_FORM_MESSAGES as M,
   readCouponFormValues,
 } from "./coupon-form.ts";
+import { couponFormSchema } from "./coupon-schema.server.ts";
 
 /**
  * The new-coupon form read as its route reads it (Conform with the form's schema): the coupon, or

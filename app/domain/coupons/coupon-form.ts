@@ -1,7 +1,3 @@
-import { z } from "zod";
-import { toCents } from "../../lib/money.ts";
-import { normalizeCouponCode } from "./coupon-rules.ts";
-
 /**
  * The admin coupon form (create and edit). Pure: the server is the authority; uniqueness of the
  * code (a database question) is checked by `createCoupon`. Amounts are typed in dollars and kept
@@ -42,9 +38,6 @@ export const COUPON_KIND_LABELS: Record<CouponKind, string> = {
 };
 
 export const COUPON_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
-const MAX_CENTS = 10_000_000; // $100,000.00
-const MAX_USAGE_LIMIT = 1_000_000;
-
 export type CouponField = "code" | "kind" | "value" | "minSubtotal" | "usageLimit" | "validThrough";
 
 /** What the form shows (strings as typed). */
@@ -92,14 +85,6 @@ export function readCouponFormValues(form: Record<string, unknown>): CouponFormV
   };
 }
 
-const DOLLARS = /^\d{1,6}(\.\d{1,2})?$/;
-const dollars = (message: string, { positive }: { positive: boolean }) =>
-  z
-    .string()
-    .regex(DOLLARS, message)
-    .transform((value) => toCents(value))
-    .refine((cents) => cents <= MAX_CENTS && (!positive || cents > 0), message);
-
 /** "2027-06-30" (a real calendar day) → "2027-07-01T00:00:00.000Z"; anything else → null. */
 export function expiryFromLastDay(day: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
@@ -116,122 +101,6 @@ export function lastDayOfExpiry(expiresAt: string | null): string {
   const end = Date.parse(expiresAt);
   return Number.isNaN(end) ? "" : new Date(end - 1).toISOString().slice(0, 10);
 }
-
-const fieldSchemas = {
-  code: z
-    .string()
-    .min(1, COUPON_FORM_MESSAGES.codeRequired)
-    .transform(normalizeCouponCode)
-    .pipe(z.string().regex(COUPON_CODE_PATTERN, COUPON_FORM_MESSAGES.codeFormat)),
-  kind: z.enum(COUPON_KINDS, { error: COUPON_FORM_MESSAGES.kind }),
-  minSubtotal: z
-    .string()
-    .transform((v) => v || "0")
-    .pipe(dollars(COUPON_FORM_MESSAGES.minSubtotal, { positive: false })),
-  usageLimit: z
-    .string()
-    .refine((v) => v === "" || /^\d{1,7}$/.test(v), COUPON_FORM_MESSAGES.usageLimit)
-    .transform((v) => (v === "" ? null : Number(v)))
-    .refine((n) => n === null || (n >= 1 && n <= MAX_USAGE_LIMIT), COUPON_FORM_MESSAGES.usageLimit),
-};
-
-const percentValue = z
-  .string()
-  .regex(/^\d{1,3}$/, COUPON_FORM_MESSAGES.percent)
-  .transform(Number)
-  .refine((n) => n >= 1 && n <= 100, COUPON_FORM_MESSAGES.percent);
-const fixedValue = dollars(COUPON_FORM_MESSAGES.fixed, { positive: true });
-
-type CouponCheck =
-  | { ok: true; value: CouponInput }
-  | { ok: false; fieldErrors: Partial<Record<CouponField, string>> };
-
-/** The rules of the coupon fields (as typed, trimmed), with a message per wrong field. */
-function checkCouponValues(values: CouponFormValues, { withCode }: { withCode: boolean }): CouponCheck {
-  const fieldErrors: Partial<Record<CouponField, string>> = {};
-  const check = <T>(field: CouponField, schema: z.ZodType<T, string>, input: string): T | undefined => {
-    const parsed = schema.safeParse(input);
-    if (parsed.success) return parsed.data;
-    fieldErrors[field] = parsed.error.issues[0]?.message ?? COUPON_FORM_MESSAGES.invalid;
-    return undefined;
-  };
-  const code = withCode ? check("code", fieldSchemas.code, values.code) : values.code;
-  const kind = check("kind", fieldSchemas.kind, values.kind);
-  const amount =
-    kind === undefined
-      ? undefined
-      : check("value", kind === "percent" ? percentValue : fixedValue, values.value);
-  const minSubtotalCents = check("minSubtotal", fieldSchemas.minSubtotal, values.minSubtotal);
-  const usageLimit = check("usageLimit", fieldSchemas.usageLimit, values.usageLimit);
-  let expiresAt: string | null = null;
-  if (values.validThrough !== "") {
-    expiresAt = expiryFromLastDay(values.validThrough);
-    if (expiresAt === null) fieldErrors.validThrough = COUPON_FORM_MESSAGES.expiry;
-  }
-  if (
-    Object.keys(fieldErrors).length > 0 ||
-    code === undefined ||
-    kind === undefined ||
-    amount === undefined ||
-    minSubtotalCents === undefined ||
-    usageLimit === undefined
-  ) {
-    return { ok: false, fieldErrors };
-  }
-  return { ok: true, value: { code, kind, amount, minSubtotalCents, expiresAt, usageLimit } };
-}
-
-/** A text field as the form sends it (Conform gives an empty one as undefined): trimmed, bounded. */
-const typed = (max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value) => (value ?? "").trim().slice(0, max));
-
-const couponFields = {
-  kind: typed(20),
-  value: typed(20),
-  minSubtotal: typed(20),
-  usageLimit: typed(20),
-  validThrough: typed(20),
-};
-
-/** Adds the field messages of a refused check to the parse (Conform shows each beside its field). */
-function refuse(ctx: z.RefinementCtx, fieldErrors: Partial<Record<CouponField, string>>) {
-  for (const [field, message] of Object.entries(fieldErrors)) {
-    ctx.addIssue({ code: "custom", path: [field], message });
-  }
-  return z.NEVER;
-}
-
-/** The new-coupon form: every field checked, the code upper-cased (uniqueness is `createCoupon`'s). */
-export const couponFormSchema = z.object({ code: typed(100), ...couponFields }).transform((values, ctx) => {
-  const checked = checkCouponValues(values, { withCode: true });
-  return checked.ok ? checked.value : refuse(ctx, checked.fieldErrors);
-});
-
-const intOf = (value: string | undefined) =>
-  value !== undefined && /^\d{1,10}$/.test(value) && Number(value) > 0 ? Number(value) : null;
-
-/**
- * The edit page's and the list's forms: `update` (the terms; the code is fixed), `disable`,
- * `enable`. The list names the coupon in `couponId` (the edit page's comes from the URL).
- */
-export const couponActionSchema = z
-  .object({
-    intent: z.enum(["update", "disable", "enable"], { error: COUPON_FORM_MESSAGES.badRequest }),
-    couponId: z.string().optional(),
-    confirm: z.string().optional(),
-    ...couponFields,
-  })
-  .transform((form, ctx) => {
-    const couponId = intOf(form.couponId);
-    if (form.intent !== "update") return { intent: form.intent, couponId, confirm: form.confirm };
-    const checked = checkCouponValues({ ...form, code: "" }, { withCode: false });
-    if (!checked.ok) return refuse(ctx, checked.fieldErrors);
-    const { code: _code, ...terms } = checked.value;
-    return { intent: form.intent, couponId, terms };
-  });
 
 /** The form's values for a stored coupon (amounts back in dollars). */
 export function couponFormValues(coupon: {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseProductFields } from "../../../http/product-upload.server.ts";
-import { productFormSchema, slugify } from "./product-form.ts";
+import { productFormSchema } from "./product-form.server.ts";
+import { slugify } from "./product-form.ts";
 
 /** The product form read as its routes read it (Conform with the form's schema). */
 function parseProductForm(data: FormData, { withStock = true } = {}) {
