@@ -11,11 +11,20 @@ export interface AdminFeedback {
 /**
  * A refused form's message for AdminMessage: the form's own error (`formErrors` of the route's
  * `submission.reply`), else null. `details` lists what the message sums up (CSV problems, files).
+ * The same result gives the same feedback object on every render, so it is toasted once (a new
+ * answer, even with the same words, is a new result and toasts again).
  */
 export function refusal(result: SubmissionResult | undefined, details?: string[]): AdminFeedback | null {
   const message = result?.error?.[""]?.[0];
-  return message ? { type: "error", message, ...(details ? { details } : {}) } : null;
+  if (!result || !message) return null;
+  let feedback = shown.get(result);
+  if (!feedback) {
+    feedback = { type: "error", message, ...(details ? { details } : {}) };
+    shown.set(result, feedback);
+  }
+  return feedback;
 }
+const shown = new WeakMap<SubmissionResult, AdminFeedback>();
 
 /** An action's outcome shown beside the form (works without JavaScript) and as a toast. */
 export function AdminMessage({ feedback, id }: { feedback: AdminFeedback | null | undefined; id?: string }) {
