@@ -98,8 +98,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return refuse(intent, 400, submission.reply({ formErrors: [EDIT_MESSAGES.stockInvalid] }));
       }
       const result = await adjustStock(db, { id: productId, delta: submission.value.delta, actor });
-      if (result.ok) return done(`${EDIT_MESSAGES.stockUpdated}: ${result.before} → ${result.after}`);
-      return result.reason === "negative"
+      if (result.ok) {
+        return done(`${EDIT_MESSAGES.stockUpdated}: ${result.value.before} → ${result.value.after}`);
+      }
+      return result.error.code === "negative"
         ? refuse(
             intent,
             409,
@@ -159,7 +161,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           : await removeImage(services, { id: productId, imageId: change.imageId, actor });
       if (result.ok)
         return done(intent === "move-image" ? EDIT_MESSAGES.imageMoved : EDIT_MESSAGES.imageRemoved);
-      if (result.reason === "last-image") return refuse(intent, 409, refusedForm(EDIT_MESSAGES.lastImage));
+      if (result.error.code === "last-image")
+        return refuse(intent, 409, refusedForm(EDIT_MESSAGES.lastImage));
       return refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
     }
     default:

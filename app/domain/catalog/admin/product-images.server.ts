@@ -7,6 +7,7 @@ import {
 } from "../../../adapters/images/image-upload.server.ts";
 import { logger } from "../../../adapters/logger.server.ts";
 import type { Database } from "../../../db/database.server.ts";
+import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
 
 /**
@@ -79,6 +80,9 @@ export async function processUploads(
   return { ok: true, stored } as const;
 }
 
+/** Moving or removing an image: done, or the image is not the product's, or it is its last. */
+export type ImageMoveResult = Result<void, { code: "not-found" | "last-image" }>;
+
 export type ImageChangeResult =
   | { ok: true }
   | {
@@ -110,13 +114,13 @@ async function writeOrder(trx: Database, ids: number[]) {
 export async function moveImage(
   db: Database,
   { id, imageId, direction, actor }: { id: number; imageId: number; direction: "up" | "down"; actor: Actor },
-): Promise<ImageChangeResult> {
-  return db.transaction().execute(async (trx): Promise<ImageChangeResult> => {
+): Promise<ImageMoveResult> {
+  return db.transaction().execute(async (trx): Promise<ImageMoveResult> => {
     const images = await imageKeys(trx, id);
     const index = images.findIndex((image) => image.id === imageId);
-    if (index < 0) return { ok: false, reason: "not-found" };
+    if (index < 0) return fail({ code: "not-found" });
     const target = direction === "up" ? index - 1 : index + 1;
-    if (target < 0 || target >= images.length) return { ok: true };
+    if (target < 0 || target >= images.length) return ok(undefined);
     const order = images.map((image) => image.id);
     [order[index], order[target]] = [order[target]!, order[index]!];
     await writeOrder(trx, order);
@@ -129,7 +133,7 @@ export async function moveImage(
       before: { images: images.map((i) => i.key) },
       after: { images: order.map((imageIdInOrder) => images.find((i) => i.id === imageIdInOrder)!.key) },
     });
-    return { ok: true };
+    return ok(undefined);
   });
 }
 
@@ -137,12 +141,12 @@ export async function moveImage(
 export async function removeImage(
   { db, files }: ProductDeps,
   { id, imageId, actor }: { id: number; imageId: number; actor: Actor },
-): Promise<ImageChangeResult> {
+): Promise<ImageMoveResult> {
   const removed = await db.transaction().execute(async (trx) => {
     const images = await imageKeys(trx, id);
     const image = images.find((i) => i.id === imageId);
-    if (!image) return { ok: false, reason: "not-found" } as const;
-    if (images.length === 1) return { ok: false, reason: "last-image" } as const;
+    if (!image) return fail({ code: "not-found" } as const);
+    if (images.length === 1) return fail({ code: "last-image" } as const);
     const row = await trx
       .selectFrom("productImages")
       .select(["key", "widths"])
@@ -163,11 +167,11 @@ export async function removeImage(
       before: { images: images.map((i) => i.key) },
       after: { images: remaining.map((i) => i.key) },
     });
-    return { ok: true, image: { key: row.key, widths: JSON.parse(row.widths) as number[] } } as const;
+    return ok({ key: row.key, widths: JSON.parse(row.widths) as number[] });
   });
   if (!removed.ok) return removed;
-  await deleteUnreferencedFiles(db, files, [removed.image]);
-  return { ok: true };
+  await deleteUnreferencedFiles(db, files, [removed.value]);
+  return ok(undefined);
 }
 
 /** Adds images at the end of a product's gallery. */

@@ -6,6 +6,7 @@ import {
   type ProductInput,
   productColumns,
 } from "../../../lib/product-input.ts";
+import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
 import { slugify } from "./product-form.ts";
 import { type ProductDeps as Deps, processUploads, type Upload } from "./product-images.server.ts";
@@ -106,7 +107,7 @@ export async function createProduct(
   }
 }
 
-export type UpdateResult = { ok: true } | { ok: false; reason: "not-found" | "failed" };
+export type UpdateResult = Result<void, { code: "not-found" }>;
 
 /** Saves every editable field; the audit entry carries the fields before and after. */
 export async function updateProduct(
@@ -114,7 +115,7 @@ export async function updateProduct(
   { id, input, actor, now = new Date() }: { id: number; input: ProductInput; actor: Actor; now?: Date },
 ): Promise<UpdateResult> {
   const before = await getAdminProduct(db, id);
-  if (!before || before.archivedAt) return { ok: false, reason: "not-found" };
+  if (!before || before.archivedAt) return fail({ code: "not-found" });
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable("products")
@@ -134,12 +135,10 @@ export async function updateProduct(
       now,
     });
   });
-  return { ok: true };
+  return ok(undefined);
 }
 
-export type StockResult =
-  | { ok: true; before: number; after: number }
-  | { ok: false; reason: "not-found" | "negative" };
+export type StockResult = Result<{ before: number; after: number }, { code: "not-found" | "negative" }>;
 
 /**
  * Changes stock by `delta` (negative to take away) with a guarded update, so a sale happening
@@ -156,15 +155,15 @@ export async function adjustStock(
       .where("id", "=", id)
       .where("archivedAt", "is", null)
       .executeTakeFirst();
-    if (!row) return { ok: false, reason: "not-found" };
-    if (row.stock + delta < 0) return { ok: false, reason: "negative" };
+    if (!row) return fail({ code: "not-found" });
+    if (row.stock + delta < 0) return fail({ code: "negative" });
     const updated = await trx
       .updateTable("products")
       .set((eb) => ({ stock: eb("stock", "+", delta), updatedAt: now.toISOString() }))
       .where("id", "=", id)
       .where("stock", ">=", -delta)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return { ok: false, reason: "negative" };
+    if (Number(updated.numUpdatedRows) !== 1) return fail({ code: "negative" });
     const after = row.stock + delta;
     await recordAudit(trx, {
       actor,
@@ -176,6 +175,6 @@ export async function adjustStock(
       after: { stock: after },
       now,
     });
-    return { ok: true, before: row.stock, after };
+    return ok({ before: row.stock, after });
   });
 }
