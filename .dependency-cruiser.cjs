@@ -18,7 +18,8 @@ module.exports = {
     {
       name: "lower-layers-not-into-domain",
       severity: "error",
-      comment: "The database, adapters, HTTP plumbing, infrastructure and pure rules know nothing of the shop's workflows.",
+      comment:
+        "The database, adapters, HTTP plumbing, infrastructure and pure rules know nothing of the shop's workflows.",
       from: { path: "^app/(db|adapters|http|infra|lib)/", pathNot: "\\.test\\.tsx?$" },
       to: { path: "^app/domain/" },
     },

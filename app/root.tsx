@@ -16,7 +16,8 @@ import { Header } from "./components/header.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { NotFoundPage } from "./components/not-found-page.tsx";
 import { ToastProvider } from "./components/toasts.tsx";
-import { getDb, provideServices } from "./composition.server.ts";
+import { provideServices } from "./composition.server.ts";
+import { servicesFrom } from "./context.ts";
 import { claimGuestCart, findCartId } from "./domain/cart/cart-owner.server.ts";
 import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
 import { listWishlistProductIds } from "./domain/wishlist/wishlist.server.ts";
@@ -33,6 +34,7 @@ export const middleware: Route.MiddlewareFunction[] = [provideServices];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const env = getEnv();
+  const { db } = servicesFrom(context);
   const { toast, headers: toastHeaders } = await getToast(request);
   const headers = toastHeaders ?? new Headers();
   const user = await getSessionUser(request, context);
@@ -41,17 +43,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // joins the account's cart once, as at sign-in (decision 011).
     const strayGuestCartId = await readCartId(request);
     if (strayGuestCartId) {
-      await claimGuestCart(await getDb(), { userId: user.id, guestCartId: strayGuestCartId });
+      await claimGuestCart(db, { userId: user.id, guestCartId: strayGuestCartId });
       headers.append("Set-Cookie", await clearCartCookie());
     }
   }
   // The header badge: the account's cart when signed in, else the cookie's guest cart; no query
   // at all for a guest without a cart cookie.
   const owner = await cartOwnerFor(request, context, user);
-  const cartId = owner.userId !== null || owner.guestCartId ? await findCartId(await getDb(), owner) : null;
-  const cartQuantity = cartId ? await getCartQuantity(await getDb(), cartId) : 0;
+  const cartId = owner.userId !== null || owner.guestCartId ? await findCartId(db, owner) : null;
+  const cartQuantity = cartId ? await getCartQuantity(db, cartId) : 0;
   // The header's count and the product cards' hearts: one query, none for a signed-out visitor.
-  const wishlist = user ? await listWishlistProductIds(await getDb(), user.id) : [];
+  const wishlist = user ? await listWishlistProductIds(db, user.id) : [];
   return data(
     {
       toast,
