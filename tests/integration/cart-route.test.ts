@@ -1,30 +1,39 @@
 import { rmSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { insertProduct } from "../../../tests/helpers/catalog.ts";
-import { requestContext, stubShopEnv, withAppServices } from "../../../tests/helpers/route-harness.ts";
-import type { Database } from "../../db/database.server.ts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Database } from "../../app/db/database.server.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+import { requestContext, stubShopEnv, withAppServices } from "../helpers/route-harness.ts";
 
 /**
  * POST /cart and the header badge, through the real route module and root loader on a
- * SQLite database of their own (the engines themselves are covered by cart.test.ts).
+ * SQLite database of their own (the engines themselves are covered by app/domain/cart/cart.test.ts).
+ * Each test starts with no carts and products of its own, and builds the cart it needs
+ * (its own cookie), so the tests pass in any order.
  */
 const ORIGIN = "http://shop.test";
 let dir: string;
 let db: Database;
-let route: typeof import("../../routes/cart.tsx");
-let root: typeof import("../../root.tsx");
-let toasts: typeof import("../../http/toast.server.ts");
+let route: typeof import("../../app/routes/cart.tsx");
+let root: typeof import("../../app/root.tsx");
+let toasts: typeof import("../../app/http/toast.server.ts");
 let closeServices: () => Promise<void>;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   dir = stubShopEnv("cart-route", ORIGIN);
-  route = await import("../../routes/cart.tsx");
-  root = await import("../../root.tsx");
-  toasts = await import("../../http/toast.server.ts");
-  const client = await import("../../composition.server.ts");
+  route = await import("../../app/routes/cart.tsx");
+  root = await import("../../app/root.tsx");
+  toasts = await import("../../app/http/toast.server.ts");
+  const client = await import("../../app/composition.server.ts");
   closeServices = client.closeServices;
   db = await client.getDb();
+});
+
+beforeEach(async () => {
+  // no carts from other tests (some tests count the carts), and fresh products with their stock
+  await db.deleteFrom("checkoutProgress").execute();
+  await db.deleteFrom("cartItems").execute();
+  await db.deleteFrom("carts").execute();
   ids.headphones = await insertProduct(db, { name: "Aurora Headphones", stock: 10, priceCents: 24_999 });
   ids.chair = await insertProduct(db, { name: "Lounge Chair", stock: 3 });
   ids.mixer = await insertProduct(db, { name: "Stand Mixer", stock: 0 });
@@ -78,6 +87,20 @@ async function redirected(result: unknown) {
   return { response, location: response.headers.get("Location"), toast: await toastOf(response) };
 }
 
+/** A new cart (its cookie) holding `quantity` of each product, added through the route. */
+async function cartWith(lines: Record<string, number>): Promise<string> {
+  let cookie = "";
+  for (const [name, quantity] of Object.entries(lines)) {
+    const { response, toast } = await redirected(
+      await post({ intent: "add", productId: String(ids[name]), quantity: String(quantity) }, { cookie }),
+    );
+    expect(toast?.type).toBe("success");
+    cookie ||= cookiePair(setCookies(response).get("cw_cart"));
+  }
+  expect(cookie).not.toBe("");
+  return cookie;
+}
+
 async function cartFor(cookie: string) {
   const request = new Request(`${ORIGIN}/cart`, { headers: { Cookie: cookie } });
   return route.loader({ request, params: {}, context: await withAppServices(requestContext()) } as never);
@@ -96,8 +119,6 @@ async function badgeFor(cookie: string) {
 }
 
 describe("POST /cart", () => {
-  let cartCookie = "";
-
   it("adds from a card: back to the page, success toast, and a signed HttpOnly cart cookie for 30 days", async () => {
     const { response, location, toast } = await redirected(
       await post({
@@ -116,13 +137,14 @@ describe("POST /cart", () => {
     expect(line).toMatch(/; HttpOnly/);
     expect(line).toMatch(/; SameSite=Lax/);
     expect(line).not.toMatch(/; Secure/);
-    cartCookie = cookiePair(line);
+    const cartCookie = cookiePair(line);
     // the id is signed: its value is not a bare UUID
     expect(cartCookie).not.toMatch(/^cw_cart=[0-9a-f-]{36}$/);
     expect(await badgeFor(cartCookie)).toBe(1);
   });
 
   it("adds more to the same cart, with the quantity prefix", async () => {
+    const cartCookie = await cartWith({ headphones: 1 });
     const { toast, response } = await redirected(
       await post({ intent: "add", productId: String(ids.headphones), quantity: "2" }, { cookie: cartCookie }),
     );
@@ -134,6 +156,7 @@ describe("POST /cart", () => {
   });
 
   it("goes back to the same-origin Referer, else to /cart, when there is no valid redirectTo", async () => {
+    const cartCookie = await cartWith({ headphones: 3 });
     const add = (extra: Record<string, string>, referer?: string) =>
       post({ intent: "add", productId: String(ids.headphones), ...extra }, { cookie: cartCookie, referer });
     expect((await redirected(await add({}, `${ORIGIN}/products?category=electronics`))).location).toBe(
@@ -145,13 +168,10 @@ describe("POST /cart", () => {
     expect((await redirected(await add({}))).location).toBe("/cart");
     expect((await redirected(await add({ redirectTo: "//evil.example" }, `${ORIGIN}/`))).location).toBe("/");
     expect((await redirected(await add({ redirectTo: "https://evil.example" }))).location).toBe("/cart");
-    await post(
-      { intent: "update", productId: String(ids.headphones), quantity: "3" },
-      { cookie: cartCookie },
-    );
   });
 
   it("caps at the stock with a warning, and refuses sold-out and unknown products with an error", async () => {
+    const cartCookie = await cartWith({ headphones: 3 });
     const capped = await redirected(
       await post({ intent: "add", productId: String(ids.chair), quantity: "5" }, { cookie: cartCookie }),
     );
@@ -172,6 +192,7 @@ describe("POST /cart", () => {
   });
 
   it("answers a bad quantity or bad input with 400 and a clear message, never a crash", async () => {
+    const cartCookie = await cartWith({ headphones: 3 });
     for (const [fields, message] of [
       [
         { intent: "add", productId: String(ids.headphones), quantity: "0" },
@@ -199,6 +220,7 @@ describe("POST /cart", () => {
   });
 
   it("buy-now adds and goes to checkout", async () => {
+    const cartCookie = await cartWith({ headphones: 3, chair: 3 });
     const { location, toast } = await redirected(
       await post(
         { intent: "buy-now", productId: String(ids.headphones), quantity: "1" },
@@ -211,6 +233,7 @@ describe("POST /cart", () => {
   });
 
   it("updates, removes and clears, back to /cart with the spec's toasts", async () => {
+    const cartCookie = await cartWith({ headphones: 4, chair: 3 });
     const update = await redirected(
       await post(
         { intent: "update", productId: String(ids.headphones), quantity: "2" },
@@ -302,7 +325,7 @@ describe("POST /cart", () => {
   });
 
   it("ignores a forged cart cookie", async () => {
-    await post({ intent: "add", productId: String(ids.headphones) }, { cookie: cartCookie });
+    const cartCookie = await cartWith({ headphones: 1 });
     const [, value] = cartCookie.split("=");
     const forged = `cw_cart=${value!.slice(0, -3)}abc`;
     expect(await badgeFor(forged)).toBe(0);
