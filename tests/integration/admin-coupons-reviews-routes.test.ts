@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { RouterContextProvider } from "react-router";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
@@ -24,6 +24,7 @@ let adminCookie = "";
 let couponId = 0;
 let reviewId = 0;
 let productId = 0;
+let customerId = "";
 
 type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown };
 const modules: Record<string, () => Promise<RouteModule>> = {
@@ -65,8 +66,6 @@ beforeAll(async () => {
   dir = stubShopEnv("admin-coupons-reviews-routes", ORIGIN);
   const client = await import("../../app/composition.server.ts");
   const { createOrUpdateUser } = await import("../../app/domain/accounts/users.server.ts");
-  const { saveReview } = await import("../../app/domain/reviews/write-review.server.ts");
-  const { voteOnReview } = await import("../../app/domain/reviews/review-votes.server.ts");
   closeServices = client.closeServices;
   db = await client.getDb();
   const auth = await client.getAuth();
@@ -80,13 +79,27 @@ beforeAll(async () => {
     if (role === "admin") adminCookie = cookieHeader(headers);
     else customerCookie = cookieHeader(headers);
   }
-  const customerId = (
+  customerId = (
     await db
       .selectFrom("users")
       .select("id")
       .where("email", "=", "customer@example.com")
       .executeTakeFirstOrThrow()
   ).id;
+});
+
+let authorSequence = 0;
+
+/**
+ * Each test starts from the same rows: the one coupon GUARDED10 (no other coupon), a product with
+ * one reported review, and an empty audit log. The tests that edit, disable or remove change only
+ * their own copies, in any order.
+ */
+beforeEach(async () => {
+  const { saveReview } = await import("../../app/domain/reviews/write-review.server.ts");
+  const { voteOnReview } = await import("../../app/domain/reviews/review-votes.server.ts");
+  await db.deleteFrom("auditLog").execute();
+  await db.deleteFrom("coupons").execute();
   const at = "2026-11-01T00:00:00.000Z";
   couponId = (
     await db
@@ -107,7 +120,8 @@ beforeAll(async () => {
       .executeTakeFirstOrThrow()
   ).id;
   productId = await insertProduct(db, { name: "Reviewed Product", rating: 4, reviewCount: 1 });
-  const author = await insertUser(db, "author@example.com", "Ava Author");
+  authorSequence++;
+  const author = await insertUser(db, `author-${authorSequence}@example.com`, "Ava Author");
   const saved = await saveReview(db, {
     productId,
     user: { id: author, displayName: "Ava Author" },
@@ -345,6 +359,13 @@ describe("admin coupon and review refusals: status, message beside the field, no
   });
 
   it("reviews: one not (or no longer) reported is 404, a malformed form 400", async () => {
+    // this test's reported review, removed by an admin: no longer in the reported list
+    const removed = await post("/admin/reviews", {
+      intent: "remove",
+      reviewId: String(reviewId),
+      confirm: "yes",
+    });
+    expect(removed.response?.status).toBe(302);
     const before = await auditCount();
     for (const intent of ["keep", "remove"]) {
       const answer = await post("/admin/reviews", { intent, reviewId: String(reviewId), confirm: "yes" });

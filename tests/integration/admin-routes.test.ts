@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { RouterContextProvider } from "react-router";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
 import { insertImage, insertProduct } from "../helpers/catalog.ts";
@@ -56,6 +56,14 @@ beforeAll(async () => {
     if (role === "admin") adminCookie = cookieHeader(headers);
     else customerCookie = cookieHeader(headers);
   }
+});
+
+/**
+ * Each test gets its own product (with an image) and paid order, and an empty audit log: the tests
+ * that delete the product or cancel the order change only their own rows, in any order.
+ */
+beforeEach(async () => {
+  await db.deleteFrom("auditLog").execute();
   productId = await insertProduct(db, { name: "Guarded Product", stock: 4 });
   await insertImage(db, productId, 0);
   orderNumber = await insertOrder(db, { userId: null, createdAt: "2026-11-20T10:00:00.000Z" });
@@ -322,6 +330,7 @@ describe("admin products CSV (routes)", () => {
   });
 
   it("the export is a CSV download with every live product", async () => {
+    await insertProduct(db, { slug: "csv-export-lamp", name: "CSV Export Lamp" });
     const { loader } = await import("../../app/routes/admin.products.export[.csv].tsx");
     const request = new Request(`${ORIGIN}/admin/products/export.csv`, { headers: { Cookie: adminCookie } });
     const response = (await loader({
@@ -335,6 +344,6 @@ describe("admin products CSV (routes)", () => {
     );
     const text = await response.text();
     expect(text.split("\n")[0]).toBe(HEADER);
-    expect(text).toContain("csv-lamp-one");
+    expect(text).toContain("csv-export-lamp");
   });
 });
