@@ -791,7 +791,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const deliveredAt = new Date("2026-11-24T17:00:00.000Z");
       expect(
         await transitionOrder(t.db, { orderId: order.id, to: "shipped", actor: "admin-1", now: shippedAt }),
-      ).toEqual({ ok: true, from: "paid", to: "shipped" });
+      ).toEqual({ ok: true, value: { from: "paid", to: "shipped" } });
       expect(
         await transitionOrder(t.db, {
           orderId: order.id,
@@ -799,11 +799,10 @@ describe.each(ENGINES)("orders on %s", (engine) => {
           actor: "admin-2",
           now: deliveredAt,
         }),
-      ).toEqual({ ok: true, from: "shipped", to: "delivered" });
+      ).toEqual({ ok: true, value: { from: "shipped", to: "delivered" } });
       expect(await transitionOrder(t.db, { orderId: order.id, to: "cancelled", actor: "admin-1" })).toEqual({
         ok: false,
-        reason: "not-allowed",
-        from: "delivered",
+        error: { code: "not-allowed", from: "delivered" },
       });
       expect(await statusOf(order.id)).toBe("delivered");
       expect(await stockOf(p)).toBe(3);
@@ -856,8 +855,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       });
       expect(await transitionOrder(t.db, { orderId: shipped.id, to: "cancelled", actor: "admin" })).toEqual({
         ok: false,
-        reason: "not-allowed",
-        from: "shipped",
+        error: { code: "not-allowed", from: "shipped" },
       });
       expect(await statusOf(shipped.id)).toBe("shipped");
       expect(await stockOf(p)).toBe(4);
@@ -866,19 +864,17 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const paid = await placedOrder([{ productId: p, quantity: 1 }]);
       expect(await transitionOrder(t.db, { orderId: paid.id, to: "delivered", actor: "admin" })).toEqual({
         ok: false,
-        reason: "not-allowed",
-        from: "paid",
+        error: { code: "not-allowed", from: "paid" },
       });
       expect(await transitionOrder(t.db, { orderId: paid.id, to: "paid", actor: "admin" })).toEqual({
         ok: false,
-        reason: "not-allowed",
-        from: "paid",
+        error: { code: "not-allowed", from: "paid" },
       });
       expect(await statusOf(paid.id)).toBe("paid");
       expect((await events(paid.id)).map((e) => e.toStatus)).toEqual(["paid"]);
       expect(await transitionOrder(t.db, { orderId: 987_654_321, to: "shipped", actor: "admin" })).toEqual({
         ok: false,
-        reason: "not-found",
+        error: { code: "not-found" },
       });
     });
 
@@ -902,8 +898,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         await transitionOrder(t.db, { orderId: order.id, to: "cancelled", actor: "admin-9", now: at }),
       ).toEqual({
         ok: true,
-        from: "paid",
-        to: "cancelled",
+        value: { from: "paid", to: "cancelled" },
       });
       expect(await statusOf(order.id)).toBe("cancelled");
       expect(await stockOf(a)).toBe(6);
@@ -917,8 +912,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       // cancelling again (or shipping a cancelled order) changes nothing
       expect(await transitionOrder(t.db, { orderId: order.id, to: "cancelled", actor: "admin-9" })).toEqual({
         ok: false,
-        reason: "not-allowed",
-        from: "cancelled",
+        error: { code: "not-allowed", from: "cancelled" },
       });
       expect(
         await transitionOrder(t.db, { orderId: order.id, to: "shipped", actor: "admin-9" }),

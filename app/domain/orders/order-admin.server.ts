@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
-import { fail, ok, type Result } from "../../lib/result.ts";
+import { fail, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, ORDER_TRANSITIONS } from "./order-status.ts";
 import { getOrderByNumber, type OrderDetails, transitionOrder } from "./orders.server.ts";
@@ -106,7 +106,5 @@ export async function advanceOrder(
         after: { status: change.to },
       }),
   });
-  if (result.ok) return ok({ from: result.from, to });
-  if (result.reason === "not-found") return fail({ code: "not-found" });
-  return fail({ code: "not-allowed", from: result.from ?? "paid" });
+  return result;
 }

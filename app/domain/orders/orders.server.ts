@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { DB, OrderStatus } from "../../db/schema.ts";
 import type { ShippingMethod } from "../../lib/pricing.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
 import { canTransition } from "./order-status.ts";
 
@@ -110,9 +111,10 @@ export async function findOrderForTracking(
   return order;
 }
 
-export type TransitionResult =
-  | { ok: true; from: OrderStatus; to: OrderStatus }
-  | { ok: false; reason: "not-found" | "not-allowed"; from?: OrderStatus };
+export type TransitionResult = Result<
+  { from: OrderStatus; to: OrderStatus },
+  { code: "not-found" } | { code: "not-allowed"; from: OrderStatus }
+>;
 
 /**
  * Moves an order along the transition table. Cancelling puts the stock back and gives the
@@ -145,9 +147,9 @@ export async function transitionOrder(
       .select(["id", "status", "couponCode"])
       .where("id", "=", orderId)
       .executeTakeFirst();
-    if (!order) return { ok: false, reason: "not-found" };
+    if (!order) return fail({ code: "not-found" });
     const from = order.status;
-    if (!canTransition(from, to)) return { ok: false, reason: "not-allowed", from };
+    if (!canTransition(from, to)) return fail({ code: "not-allowed", from });
     const at = now.toISOString();
     const updated = await trx
       .updateTable("orders")
@@ -155,7 +157,7 @@ export async function transitionOrder(
       .where("id", "=", orderId)
       .where("status", "=", from)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return { ok: false, reason: "not-allowed", from };
+    if (Number(updated.numUpdatedRows) !== 1) return fail({ code: "not-allowed", from });
     if (to === "cancelled") {
       const items = await trx
         .selectFrom("orderItems")
@@ -178,6 +180,6 @@ export async function transitionOrder(
       .values({ orderId, fromStatus: from, toStatus: to, actor, createdAt: at })
       .execute();
     await inSameTransaction?.(trx, { from, to });
-    return { ok: true, from, to };
+    return ok({ from, to });
   });
 }
