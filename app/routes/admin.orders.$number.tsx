@@ -3,7 +3,7 @@ import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
-import { OrderLines, OrderTotals } from "../components/order/order-lines.tsx";
+import { OrderLines, OrderTotals, orderItemLines } from "../components/order/order-lines.tsx";
 import { servicesFrom } from "../context.ts";
 import {
   advanceOrder,
@@ -152,15 +152,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           layout="table"
           label="Order items"
           className="mt-3"
-          lines={order.items.map((item) => ({
-            productId: item.productId,
-            name: item.name,
-            brand: item.brand,
-            href: item.productId ? `/admin/products/${item.productId}` : null,
-            quantity: item.quantity,
-            unitPriceCents: item.unitPriceCents,
-            lineTotalCents: item.lineTotalCents,
-          }))}
+          lines={orderItemLines(order.items, (item) =>
+            item.productId ? `/admin/products/${item.productId}` : null,
+          )}
         />
         <OrderTotals
           totals={order.totals}

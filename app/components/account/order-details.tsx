@@ -5,7 +5,7 @@ import type { OrderDetails as StoredOrder } from "../../domain/orders/orders.ser
 import { formatShortDate } from "../../infra/format.ts";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
 import { SHIPPING_METHODS } from "../../lib/pricing.ts";
-import { OrderLines, OrderTotals } from "../order/order-lines.tsx";
+import { OrderLines, OrderTotals, orderItemLines } from "../order/order-lines.tsx";
 
 /** An order as the account pages show it: the order's details without its id, e-mail and images. */
 export type AccountOrder = Omit<StoredOrder, "id" | "email" | "items"> & {
@@ -83,15 +83,9 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
           layout="table"
           label="Items of this order"
           className="mt-4"
-          lines={order.items.map((item) => ({
-            productId: item.productId,
-            name: item.name,
-            brand: item.brand,
-            href: item.productId !== null ? `/products/${item.productSlug}` : null,
-            quantity: item.quantity,
-            unitPriceCents: item.unitPriceCents,
-            lineTotalCents: item.lineTotalCents,
-          }))}
+          lines={orderItemLines(order.items, (item) =>
+            item.productId !== null ? `/products/${item.productSlug}` : null,
+          )}
         />
         <OrderTotals
           totals={order.totals}

@@ -17,6 +17,21 @@ export interface OrderLine {
   href?: string | null;
 }
 
+/** An order's items as lines of the table, each name linking where `linkOf` says (null: no link). */
+export function orderItemLines<
+  Item extends Omit<OrderLine, "href"> & { unitPriceCents: number; brand: string },
+>(items: readonly Item[], linkOf: (item: Item) => string | null): OrderLine[] {
+  return items.map((item) => ({
+    productId: item.productId,
+    name: item.name,
+    brand: item.brand,
+    href: linkOf(item),
+    quantity: item.quantity,
+    unitPriceCents: item.unitPriceCents,
+    lineTotalCents: item.lineTotalCents,
+  }));
+}
+
 /**
  * An order's lines, as every page that shows them lays them out: `summary` ("2 x Lamp", the
  * checkout's Order Summary, the confirmation, tracking), `review` ("Lamp × 2", checkout's review)
