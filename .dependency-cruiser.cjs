@@ -48,7 +48,7 @@ module.exports = {
       name: "no-composition-below-the-top",
       severity: "error",
       comment: "Only the server, the CLI, tests and the entry assemble the app.",
-      from: { path: "^app/(db|adapters|http|infra|lib|components|domain)/", pathNot: "\\.test\\.tsx?$" },
+      from: { path: "^app/(db|adapters|http|infra|lib|components|domain|jobs)/", pathNot: "\\.test\\.tsx?$" },
       to: { path: "^app/composition\\.server\\.ts$" },
     },
   ],

@@ -17,15 +17,20 @@ import { getServices } from "./composition.server.ts";
 import { checkDatabase } from "./domain/health.server.ts";
 import { inlineCss } from "./http/inline-css.server.ts";
 import { deferHydrationStream } from "./infra/deferred-hydration.server.ts";
+import { startJobs } from "./jobs/background-jobs.server.ts";
 import { requestInfoContext } from "./lib/request-context.ts";
 
 export { setMailWorker } from "./adapters/mail/mailer.server.ts";
 // The HTTP server (server/) reaches the app's single copy of these through the build's entry module.
 export { closeServices, dataStamp, getServices, setSearchIndexWorker } from "./composition.server.ts";
-export { startBackgroundJobs } from "./jobs/background-jobs.server.ts";
 export { requestInfoContext } from "./lib/request-context.ts";
 
 export const streamTimeout = 5_000;
+
+/** Housekeeping timers on the app's own database (server/main.ts starts them); returns their stop. */
+export function startBackgroundJobs(): () => void {
+  return startJobs(async () => (await getServices()).db);
+}
 
 /** Liveness and readiness in one (server/app.ts's /healthz): the process answers and the database does too. */
 export async function checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }> {

@@ -1,6 +1,6 @@
 import { logger } from "../adapters/logger.server.ts";
 import { getMailer } from "../adapters/mail/mailer.server.ts";
-import { getDb } from "../composition.server.ts";
+import type { Database } from "../db/database.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
 import { getEnv } from "../env.server.ts";
@@ -16,7 +16,8 @@ import { pruneRateLimits } from "../infra/rate-limit.server.ts";
 export const JOB_INTERVALS = { confirmationsMs: 60_000, prunesMs: 60 * 60_000 } as const;
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60_000;
 
-export function startBackgroundJobs(): () => void {
+/** Starts the jobs on the app's database (opened on first use); returns their stop. */
+export function startJobs(getDb: () => Promise<Database>): () => void {
   const run = (name: string, job: () => Promise<unknown>) => async () => {
     try {
       const result = await job();
