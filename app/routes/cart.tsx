@@ -113,8 +113,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithCart(
         backTo("/cart"),
         result.ok
-          ? { type: "success", message: COUPON_MESSAGES.applied(result.code) }
-          : { type: "error", message: result.message },
+          ? { type: "success", message: COUPON_MESSAGES.applied(result.value.code) }
+          : { type: "error", message: result.error.message },
       );
     }
     case "remove-coupon": {

@@ -131,7 +131,7 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
     const cartId = await cartWorth(5_000);
     expect(await applyCouponToCart(t.db, { cartId, code: "autumn-20", subtotalCents: 5_000 })).toMatchObject({
       ok: true,
-      discountCents: 1_000,
+      value: { discountCents: 1_000 },
     });
   });
 
@@ -234,8 +234,7 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
     const fresh = await cartWorth(4_000);
     expect(await applyCouponToCart(t.db, { cartId: fresh, code: "soon-off", subtotalCents: 4_000 })).toEqual({
       ok: false,
-      reason: "not-found",
-      message: COUPON_MESSAGES.notFound,
+      error: { code: "not-found", message: COUPON_MESSAGES.notFound },
     });
     const cart = await getCart(t.db, carrying);
     expect(cart.coupon).toBeNull();

@@ -118,22 +118,21 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       const before = new Date("2027-05-31T23:59:59.999Z");
       expect(await checkCoupon(t.db, code.toLowerCase(), 4_002, before)).toEqual({
         ok: true,
-        code,
-        discountCents: 1_001,
-        label: `${code} (25% off)`,
+        value: { code, discountCents: 1_001, label: `${code} (25% off)` },
       });
       expect(await checkCoupon(t.db, code, 1_999, before)).toEqual({
         ok: false,
-        reason: "minimum-not-met",
-        message: "This coupon needs a subtotal of at least $20.00.",
+        error: { code: "minimum-not-met", message: "This coupon needs a subtotal of at least $20.00." },
       });
       expect(await checkCoupon(t.db, code, 4_000, new Date("2027-06-01T00:00:00.000Z"))).toEqual({
         ok: false,
-        reason: "expired",
-        message: COUPON_MESSAGES.expired,
+        error: { code: "expired", message: COUPON_MESSAGES.expired },
       });
       const off = await insertCoupon({ active: 0 });
-      expect(await checkCoupon(t.db, off, 4_000, before)).toMatchObject({ ok: false, reason: "not-found" });
+      expect(await checkCoupon(t.db, off, 4_000, before)).toMatchObject({
+        ok: false,
+        error: { code: "not-found" },
+      });
     });
   });
 
@@ -146,7 +145,7 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
         code: `  ${code.toLowerCase()} `,
         subtotalCents: 3_000,
       });
-      expect(result).toEqual({ ok: true, code, discountCents: 500, label: `${code} ($5.00 off)` });
+      expect(result).toEqual({ ok: true, value: { code, discountCents: 500, label: `${code} ($5.00 off)` } });
       expect(await cartCoupon(cartId)).toBe(code);
     });
 
@@ -165,7 +164,7 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       const code = typed ?? (await insertCoupon(overrides));
       const cartId = await cartWorth(3_000);
       const result = await applyCouponToCart(t.db, { cartId, code, subtotalCents: 3_000 });
-      expect(result).toMatchObject({ ok: false, message });
+      expect(result).toMatchObject({ ok: false, error: { message } });
       expect(await cartCoupon(cartId)).toBeNull();
 
       // a cart that already has a working code does not take the refused one in its place

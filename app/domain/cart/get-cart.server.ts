@@ -90,11 +90,11 @@ async function cartCoupon(
   const code = cart?.couponCode ?? null;
   if (code === null) return { coupon: null, couponProblem: null };
   const result = await checkCoupon(db, code, subtotalCents);
-  if (!result.ok) return { coupon: null, couponProblem: { code, message: result.message } };
+  if (!result.ok) return { coupon: null, couponProblem: { code, message: result.error.message } };
   const coupon: AppliedCoupon = {
-    code: result.code,
-    label: result.label,
-    discountCents: result.discountCents,
+    code: result.value.code,
+    label: result.value.label,
+    discountCents: result.value.discountCents,
   };
   return { coupon, couponProblem: null };
 }

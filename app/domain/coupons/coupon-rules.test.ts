@@ -46,7 +46,7 @@ describe("evaluateCoupon", () => {
     ["minimum not met", coupon({ minSubtotalCents: 5_000 }), 4_999, COUPON_MESSAGES.minimumNotMet(5_000)],
   ])("%s is refused with its message", (_name, terms, subtotal, message) => {
     const result = evaluateCoupon(terms, subtotal, now);
-    expect(result).toMatchObject({ ok: false, message });
+    expect(result).toMatchObject({ ok: false, error: { message } });
   });
 
   it("says the minimum in dollars", () => {
@@ -60,13 +60,16 @@ describe("evaluateCoupon", () => {
     ["minimum exactly met", coupon({ minSubtotalCents: 5_000 }), 5_000, 500],
     ["fixed amount", coupon({ kind: "fixed", amount: 1_500 }), 5_000, 1_500],
   ])("%s applies", (_name, terms, subtotal, discount) => {
-    expect(evaluateCoupon(terms, subtotal, now)).toMatchObject({ ok: true, discountCents: discount });
+    expect(evaluateCoupon(terms, subtotal, now)).toMatchObject({
+      ok: true,
+      value: { discountCents: discount },
+    });
   });
 
   it("labels the discount", () => {
-    expect(evaluateCoupon(coupon(), 1_000, now)).toMatchObject({ label: "WELCOME10 (10% off)" });
+    expect(evaluateCoupon(coupon(), 1_000, now)).toMatchObject({ value: { label: "WELCOME10 (10% off)" } });
     expect(evaluateCoupon(coupon({ code: "FIVE", kind: "fixed", amount: 500 }), 1_000, now)).toMatchObject({
-      label: "FIVE ($5.00 off)",
+      value: { label: "FIVE ($5.00 off)" },
     });
   });
 });

@@ -1,5 +1,6 @@
 /** Coupon rules (pure): whether a coupon applies to a subtotal, and how much it takes off. */
 import { formatCents } from "../../lib/money.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 
 export interface CouponTerms {
   code: string;
@@ -16,9 +17,11 @@ export interface CouponTerms {
 
 export type CouponRejection = "not-found" | "expired" | "minimum-not-met" | "used-up";
 
-export type CouponEvaluation =
-  | { ok: true; code: string; discountCents: number; label: string }
-  | { ok: false; reason: CouponRejection; message: string };
+/** A coupon that applies (its code, what it takes off, how the cart names it), or why it does not. */
+export type CouponEvaluation = Result<
+  { code: string; discountCents: number; label: string },
+  { code: CouponRejection; message: string }
+>;
 
 export const COUPON_MESSAGES = {
   missing: "Please enter a coupon code.",
@@ -63,25 +66,20 @@ export function evaluateCoupon(
   now: Date,
 ): CouponEvaluation {
   if (coupon?.active !== 1) {
-    return { ok: false, reason: "not-found", message: COUPON_MESSAGES.notFound };
+    return fail({ code: "not-found", message: COUPON_MESSAGES.notFound });
   }
   if (coupon.expiresAt !== null && Date.parse(coupon.expiresAt) <= now.getTime()) {
-    return { ok: false, reason: "expired", message: COUPON_MESSAGES.expired };
+    return fail({ code: "expired", message: COUPON_MESSAGES.expired });
   }
   if (coupon.usageLimit !== null && coupon.usedCount >= coupon.usageLimit) {
-    return { ok: false, reason: "used-up", message: COUPON_MESSAGES.usedUp };
+    return fail({ code: "used-up", message: COUPON_MESSAGES.usedUp });
   }
   if (subtotalCents < coupon.minSubtotalCents) {
-    return {
-      ok: false,
-      reason: "minimum-not-met",
-      message: COUPON_MESSAGES.minimumNotMet(coupon.minSubtotalCents),
-    };
+    return fail({ code: "minimum-not-met", message: COUPON_MESSAGES.minimumNotMet(coupon.minSubtotalCents) });
   }
-  return {
-    ok: true,
+  return ok({
     code: coupon.code,
     discountCents: couponDiscountCents(coupon, subtotalCents),
     label: couponLabel(coupon),
-  };
+  });
 }

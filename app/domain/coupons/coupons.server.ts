@@ -44,7 +44,7 @@ export async function applyCouponToCart(
   if (result.ok) {
     await db
       .updateTable("carts")
-      .set({ couponCode: result.code, updatedAt: new Date().toISOString() })
+      .set({ couponCode: result.value.code, updatedAt: new Date().toISOString() })
       .where("id", "=", cartId)
       .execute();
   }

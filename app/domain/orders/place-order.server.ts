@@ -194,11 +194,11 @@ async function writeOrder(
   let discount = 0;
   if (cart.coupon) {
     const coupon = await checkCoupon(trx, cart.coupon.code, subtotal, now);
-    if (!coupon.ok) throw new OrderAbort({ code: "coupon-invalid", message: coupon.message });
-    if (!(await redeemCoupon(trx, coupon.code))) {
+    if (!coupon.ok) throw new OrderAbort({ code: "coupon-invalid", message: coupon.error.message });
+    if (!(await redeemCoupon(trx, coupon.value.code))) {
       throw new OrderAbort({ code: "coupon-invalid", message: "This coupon has reached its usage limit." });
     }
-    discount = coupon.discountCents;
+    discount = coupon.value.discountCents;
   }
   const recomputed = calculateTotals(subtotal, { method: input.method, discountCents: discount });
   if (recomputed.totalCents !== totals.totalCents) {
