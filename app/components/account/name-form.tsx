@@ -1,7 +1,7 @@
 import { type SubmissionResult, useForm } from "@conform-to/react";
-import { Form, useLocation, useNavigation } from "react-router";
 import { FormField } from "../checkout/form-field.tsx";
 import { FormAlert, SUBMIT_BUTTON } from "./form-alert.tsx";
+import { IntentForm, useSubmittingIntent } from "./intent-form.tsx";
 
 /**
  * Change name (settings and edit-profile). Posts `intent=name` to `action`; a refusal comes back
@@ -19,23 +19,9 @@ export function NameForm({
 }) {
   const [form, fields] = useForm<{ name: string }>({ id: "settings-name-form", lastResult: result });
   const refused = fields.name.initialValue;
-  const location = useLocation();
-  const navigation = useNavigation();
-  const busy =
-    navigation.state === "submitting" &&
-    navigation.formAction === action &&
-    navigation.formData?.get("intent") === "name";
+  const busy = useSubmittingIntent(action, "name");
   return (
-    <Form
-      key={location.key}
-      id={form.id}
-      onSubmit={form.onSubmit}
-      method="post"
-      action={action}
-      noValidate
-      className="mt-4 space-y-4"
-    >
-      <input type="hidden" name="intent" value="name" />
+    <IntentForm form={form} action={action} intent="name">
       <FormAlert message={form.errors?.[0]} />
       <FormField
         id="settings-name"
@@ -51,6 +37,6 @@ export function NameForm({
       <button type="submit" disabled={busy} className={SUBMIT_BUTTON}>
         {busy ? "Saving…" : "Save Name"}
       </button>
-    </Form>
+    </IntentForm>
   );
 }

@@ -1,7 +1,7 @@
 import { type SubmissionResult, useForm } from "@conform-to/react";
-import { Form, useLocation, useNavigation } from "react-router";
 import { FormField } from "../checkout/form-field.tsx";
 import { FormAlert, SUBMIT_BUTTON } from "./form-alert.tsx";
+import { IntentForm, useSubmittingIntent } from "./intent-form.tsx";
 
 /** What POST /account/settings answers: which form, Conform's submission result, and a notice. */
 export interface SettingsFeedback {
@@ -13,15 +13,6 @@ export interface SettingsFeedback {
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 
-function useBusy(action: string, intent: string) {
-  const navigation = useNavigation();
-  return (
-    navigation.state === "submitting" &&
-    navigation.formAction === action &&
-    navigation.formData?.get("intent") === intent
-  );
-}
-
 /** Change e-mail: the new address and the current password. */
 export function EmailForm({
   action,
@@ -32,23 +23,13 @@ export function EmailForm({
   currentEmail: string;
   feedback: SettingsFeedback | null;
 }) {
-  const location = useLocation();
-  const busy = useBusy(action, "email");
+  const busy = useSubmittingIntent(action, "email");
   const [form, fields] = useForm<{ newEmail: string; currentPassword: string }>({
     id: "settings-email",
     lastResult: feedback?.result,
   });
   return (
-    <Form
-      key={location.key}
-      id={form.id}
-      onSubmit={form.onSubmit}
-      method="post"
-      action={action}
-      noValidate
-      className="mt-4 space-y-4"
-    >
-      <input type="hidden" name="intent" value="email" />
+    <IntentForm form={form} action={action} intent="email">
       <p className="text-sm text-gray-700">
         Current e-mail address: <span className="font-semibold">{currentEmail}</span>
       </p>
@@ -85,7 +66,7 @@ export function EmailForm({
       <button type="submit" disabled={busy} className={SUBMIT_BUTTON}>
         {busy ? "Saving…" : "Change Email"}
       </button>
-    </Form>
+    </IntentForm>
   );
 }
 
@@ -101,23 +82,13 @@ export function PasswordForm({
   minLength: number;
   maxLength: number;
 }) {
-  const location = useLocation();
-  const busy = useBusy(action, "password");
+  const busy = useSubmittingIntent(action, "password");
   const [form, fields] = useForm<{ currentPassword: string; newPassword: string; confirmPassword: string }>({
     id: "settings-password",
     lastResult: feedback?.result,
   });
   return (
-    <Form
-      key={location.key}
-      id={form.id}
-      onSubmit={form.onSubmit}
-      method="post"
-      action={action}
-      noValidate
-      className="mt-4 space-y-4"
-    >
-      <input type="hidden" name="intent" value="password" />
+    <IntentForm form={form} action={action} intent="password">
       <FormAlert message={form.errors?.[0]} />
       <FormField
         id="settings-current-password"
@@ -154,6 +125,6 @@ export function PasswordForm({
       <button type="submit" disabled={busy} className={SUBMIT_BUTTON}>
         {busy ? "Saving…" : "Change Password"}
       </button>
-    </Form>
+    </IntentForm>
   );
 }
