@@ -12,16 +12,7 @@ import { FormAlert, SECONDARY_BUTTON, SUBMIT_BUTTON } from "./form-alert.tsx";
  * Add or edit an address (checkout's shipping fields without the e-mail). `noValidate`: the
  * server checks and answers with messages beside the fields and the entered values kept.
  */
-export function AddressForm({
-  idPrefix,
-  action,
-  intent,
-  addressId,
-  values,
-  lastResult,
-  submitLabel,
-  cancelTo,
-}: {
+export function AddressForm(props: {
   idPrefix: string;
   action: string;
   intent: "create" | "update";
@@ -35,19 +26,7 @@ export function AddressForm({
 }) {
   const location = useLocation();
   // a new page (after saving, or another address to edit) starts the form afresh
-  return (
-    <AddressFormBody
-      key={location.key}
-      idPrefix={idPrefix}
-      action={action}
-      intent={intent}
-      addressId={addressId}
-      values={values}
-      lastResult={lastResult}
-      submitLabel={submitLabel}
-      cancelTo={cancelTo}
-    />
-  );
+  return <AddressFormBody key={location.key} {...props} />;
 }
 
 function AddressFormBody({
