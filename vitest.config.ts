@@ -14,6 +14,15 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    env: { NODE_ENV: "test", LOG_LEVEL: "silent", PAYMENT_DELAY_MS: "0" },
+    // The process's configuration for every test: the cookie signers read SESSION_SECRET and
+    // PUBLIC_URL; a test's own shop (tests/helpers/test-shop.ts) is handed to routes in their context.
+    env: {
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      PAYMENT_DELAY_MS: "0",
+      SESSION_SECRET: "cartwheel-vitest-secret-0123456789abcdef0123",
+      PUBLIC_URL: "http://shop.test",
+      SEED_ON_EMPTY: "false",
+    },
   },
 });

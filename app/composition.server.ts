@@ -2,14 +2,18 @@ import type { MiddlewareFunction } from "react-router";
 import { type Auth, createAuth } from "./adapters/auth/auth.server.ts";
 import { queueEmailChangeLink } from "./adapters/auth/email-change.server.ts";
 import { sendPasswordResetEmail } from "./adapters/auth/password-reset-email.server.ts";
+import type { FileStore } from "./adapters/files/file-store.ts";
 import { createFileStore } from "./adapters/files/file-store.server.ts";
 import { logger } from "./adapters/logger.server.ts";
+import type { Mailer } from "./adapters/mail/mail-message.ts";
+import { createShopMailer } from "./adapters/mail/mailer.server.ts";
+import { createPaymentGateway, type PaymentGateway } from "./adapters/payments/index.server.ts";
 import { type AppServices, servicesContext } from "./context.ts";
 import { createDatabase, type Database, dataChangeStamp } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { isCatalogEmpty, seedDemoCatalog, withSeedLock } from "./db/seed/seed.server.ts";
 import { createOrUpdateUser, DEMO_ADMIN } from "./domain/accounts/users.server.ts";
-import { getEnv } from "./env.server.ts";
+import { type Env, getEnv } from "./env.server.ts";
 import { attachSearchIndex, detachSearchIndex } from "./infra/search-index/search-index.server.ts";
 import { settleAfterResponseTasks } from "./jobs/after-response.server.ts";
 
@@ -43,20 +47,43 @@ export async function getDb(): Promise<Database> {
   return (await getServices()).db;
 }
 
+/**
+ * The services of a shop with this configuration, over a database, file store and mailer already
+ * opened (the server's come from the configuration; a test brings its own). Nothing is migrated
+ * or seeded here: `getServices` does that for the process.
+ */
+export function assembleServices(
+  config: Env,
+  parts: { db: Database; files?: FileStore; mail?: Mailer; gateway?: PaymentGateway },
+): AppServices {
+  const { db } = parts;
+  const mail = parts.mail ?? createShopMailer(config);
+  const shop = { shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL };
+  const auth = createAuth({
+    db,
+    secret: config.SESSION_SECRET,
+    baseURL: config.PUBLIC_URL,
+    shopName: config.SHOP_NAME,
+    sendResetPassword: (data) => sendPasswordResetEmail(mail, shop, data),
+    sendEmailChangeLink: (data) => queueEmailChangeLink(mail, shop, data),
+  });
+  return {
+    config,
+    db,
+    files: parts.files ?? createFileStore(config.FILE_STORE_URL, config),
+    auth,
+    mail,
+    gateway: parts.gateway ?? createPaymentGateway(config),
+  };
+}
+
 async function openServices(): Promise<AppServices> {
   const env = getEnv();
   const db = createDatabase(env.DATABASE_URL);
-  const files = createFileStore(env.FILE_STORE_URL);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
-  const auth = createAuth({
-    db,
-    secret: env.SESSION_SECRET,
-    baseURL: env.PUBLIC_URL,
-    shopName: env.SHOP_NAME,
-    sendResetPassword: sendPasswordResetEmail,
-    sendEmailChangeLink: queueEmailChangeLink,
-  });
+  const services = assembleServices(env, { db });
+  const { files, auth } = services;
   if (env.SEED_ON_EMPTY === "true") {
     // processes started together on one empty PostgreSQL take turns: one seeds, the others find it
     await withSeedLock(db, async () => {
@@ -77,7 +104,7 @@ async function openServices(): Promise<AppServices> {
     searchIndexWorkerUrl ? { url: searchIndexWorkerUrl, databaseUrl: env.DATABASE_URL } : null,
   );
   openDb = db;
-  return { db, files, auth };
+  return services;
 }
 
 /**

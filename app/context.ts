@@ -1,13 +1,20 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { Auth } from "./adapters/auth/auth.server.ts";
 import type { FileStore } from "./adapters/files/file-store.ts";
+import type { Mailer } from "./adapters/mail/mail-message.ts";
+import type { PaymentGateway } from "./adapters/payments/payment-gateway.ts";
 import type { Database } from "./db/database.server.ts";
+import type { Env } from "./env.server.ts";
 
 /** What the app is assembled from (app/composition.server.ts opens them). */
 export interface AppServices {
+  /** the shop's configuration (validated environment) */
+  config: Env;
   db: Database;
   files: FileStore;
   auth: Auth;
+  mail: Mailer;
+  gateway: PaymentGateway;
 }
 
 /**

@@ -29,7 +29,10 @@ export const streamTimeout = 5_000;
 
 /** Housekeeping timers on the app's own database (server/main.ts starts them); returns their stop. */
 export function startBackgroundJobs(): () => void {
-  return startJobs(async () => (await getServices()).db);
+  return startJobs(async () => {
+    const { db, mail, config } = await getServices();
+    return { db, mail, shop: { shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL } };
+  });
 }
 
 /** Liveness and readiness in one (server/app.ts's /healthz): the process answers and the database does too. */

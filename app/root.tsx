@@ -21,7 +21,6 @@ import { servicesFrom } from "./context.ts";
 import { claimGuestCart, findCartId } from "./domain/cart/cart-owner.server.ts";
 import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
 import { listWishlistProductIds } from "./domain/wishlist/wishlist.server.ts";
-import { getEnv } from "./env.server.ts";
 import { cartOwnerFor, clearCartCookie, readCartId } from "./http/cart-session.server.ts";
 import { getSessionUser } from "./http/session.server.ts";
 import { getToast } from "./http/toast.server.ts";
@@ -33,8 +32,7 @@ export const links: Route.LinksFunction = () => [
 export const middleware: Route.MiddlewareFunction[] = [provideServices];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const env = getEnv();
-  const { db } = servicesFrom(context);
+  const { db, config: env } = servicesFrom(context);
   const { toast, headers: toastHeaders } = await getToast(request);
   const headers = toastHeaders ?? new Headers();
   const user = await getSessionUser(request, context);

@@ -1,9 +1,8 @@
 import { logger } from "../adapters/logger.server.ts";
-import { getMailer } from "../adapters/mail/mailer.server.ts";
+import type { Mailer } from "../adapters/mail/mail-message.ts";
 import type { Database } from "../db/database.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
-import { getEnv } from "../env.server.ts";
 import { pruneRateLimits } from "../infra/rate-limit.server.ts";
 
 /**
@@ -16,8 +15,16 @@ import { pruneRateLimits } from "../infra/rate-limit.server.ts";
 export const JOB_INTERVALS = { confirmationsMs: 60_000, prunesMs: 60 * 60_000 } as const;
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60_000;
 
-/** Starts the jobs on the app's database (opened on first use); returns their stop. */
-export function startJobs(getDb: () => Promise<Database>): () => void {
+/** What the jobs work with: the app's database and mailer, and the shop's name and address for e-mails. */
+export interface JobServices {
+  db: Database;
+  mail: Mailer;
+  shop: { shopName: string; publicUrl: string };
+}
+
+/** Starts the jobs on the app's services (opened on first use); returns their stop. */
+export function startJobs(open: () => Promise<JobServices>): () => void {
+  const getDb = async () => (await open()).db;
   const run = (name: string, job: () => Promise<unknown>) => async () => {
     try {
       const result = await job();
@@ -29,11 +36,8 @@ export function startJobs(getDb: () => Promise<Database>): () => void {
     }
   };
   const confirmations = run("order-confirmations", async () => {
-    const env = getEnv();
-    return sendPendingConfirmations(await getDb(), getMailer(), {
-      shopName: env.SHOP_NAME,
-      publicUrl: env.PUBLIC_URL,
-    });
+    const { db, mail, shop } = await open();
+    return sendPendingConfirmations(db, mail, shop);
   });
   const rateLimits = run("rate-limit-prune", async () =>
     pruneRateLimits(await getDb(), RATE_LIMIT_RETENTION_MS),

@@ -14,7 +14,6 @@ import {
 import { clearCart, removeCartItem, updateCartItem } from "../domain/cart/update-item.server.ts";
 import { COUPON_MESSAGES, normalizeCouponCode } from "../domain/coupons/coupon-rules.ts";
 import { applyCouponToCart, removeCouponFromCart } from "../domain/coupons/coupons.server.ts";
-import { getEnv } from "../env.server.ts";
 import { cartOwnerFor, serializeCartCookie } from "../http/cart-session.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
@@ -74,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const to =
         input.intent === "buy-now" && inCart
           ? "/checkout"
-          : backTo(safeRedirectPath(refererPath(request), "/cart"));
+          : backTo(safeRedirectPath(refererPath(request, servicesFrom(context).config.PUBLIC_URL), "/cart"));
       // a guest's cookie (re)starts its 30 days with every add; an account needs none
       const guestCartId = owner.userId === null && inCart ? cartId : null;
       return redirectWithCart(to, addToCartToast(result, input.quantity), guestCartId);
@@ -133,12 +132,12 @@ async function redirectWithCart(to: string, toast: CartToast, cartId: string | n
 }
 
 /** The page the form was posted from, when it is this site; null otherwise. */
-function refererPath(request: Request): string | null {
+function refererPath(request: Request, publicUrl: string): string | null {
   const referer = request.headers.get("Referer");
   if (!referer) return null;
   try {
     const url = new URL(referer);
-    const origins = [new URL(request.url).origin, new URL(getEnv().PUBLIC_URL).origin];
+    const origins = [new URL(request.url).origin, new URL(publicUrl).origin];
     return origins.includes(url.origin) ? url.pathname + url.search : null;
   } catch {
     return null;

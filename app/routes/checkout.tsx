@@ -1,7 +1,5 @@
 import { useState } from "react";
 import { data, redirect } from "react-router";
-import { getMailer } from "../adapters/mail/mailer.server.ts";
-import { getPaymentGateway } from "../adapters/payments/index.server.ts";
 import { CheckoutProgress } from "../components/checkout/checkout-progress.tsx";
 import { CheckoutSummary } from "../components/checkout/checkout-summary.tsx";
 import { ConfirmationStep } from "../components/checkout/confirmation-step.tsx";
@@ -151,7 +149,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** POST /checkout: one intent per step; every answer is a redirect (works without JavaScript). */
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = await parseForm(request, checkoutActionSchema(new Date()));
-  const { db } = servicesFrom(context);
+  const services = servicesFrom(context);
+  const { db } = services;
   const user = await getSessionUser(request, context);
   const cartId = await findCartId(db, await cartOwnerFor(request, context, user));
   const headers = new Headers();
@@ -191,7 +190,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             saveInfo: input.saveInfo,
             typed: postedText(submission.payload),
           },
-          getPaymentGateway(),
+          services.gateway,
         );
         break;
       case "keep-payment":
@@ -203,8 +202,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "place-order":
         outcome = await submitPlaceOrder(state, input, {
           db,
-          gateway: getPaymentGateway(),
-          mailer: getMailer(),
+          gateway: services.gateway,
+          mailer: services.mail,
+          shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
           cartId,
           userId: user?.id ?? null,
         });

@@ -1,30 +1,11 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { RouterContextProvider } from "react-router";
-import { vi } from "vitest";
 import { requestInfoContext } from "../../app/lib/request-context.ts";
 
 /**
  * Calling route modules' actions as the HTTP server would, without a server: a cookie jar, the
- * per-request context (with the visitor's address, for rate limits) and a form post.
+ * per-request context (the shop's services, tests/helpers/test-shop.ts, and the visitor's address,
+ * for rate limits) and a form post.
  */
-
-/**
- * A shop configuration of its own for a test file, set before its route modules are imported:
- * a temp directory for the SQLite database, uploads and mail, no demo seed. Returns the directory.
- */
-export function stubShopEnv(name: string, origin: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `cartwheel-${name}-`));
-  vi.stubEnv("DATABASE_URL", `file:${join(dir, "shop.db")}`);
-  vi.stubEnv("FILE_STORE_URL", `file:${join(dir, "uploads")}`);
-  vi.stubEnv("MAIL_URL", `file:${join(dir, "mail")}`);
-  vi.stubEnv("DATA_DIR", dir);
-  vi.stubEnv("SESSION_SECRET", `${name}-test-secret-0123456789abcdef0123456789`);
-  vi.stubEnv("PUBLIC_URL", origin);
-  vi.stubEnv("SEED_ON_EMPTY", "false");
-  return dir;
-}
 
 /** A browser's cookie jar, reduced to what the routes set. */
 export class Jar {
@@ -50,40 +31,19 @@ export function requestContext(clientIp = "203.0.113.7") {
   return provider;
 }
 
-/**
- * Puts the app's services (the composition as stubShopEnv configured it) into a route's context,
- * as the root route's middleware does in the server, unless the test put its own there, and the
- * visitor's address under the key the routes read. Imported at call time: after vi.resetModules
- * the routes use fresh module instances (their own context keys), and so must this.
- */
-export async function withAppServices(context: RouterContextProvider): Promise<RouterContextProvider> {
-  const [{ servicesContext }, { getServices }, routes] = await Promise.all([
-    import("../../app/context.ts"),
-    import("../../app/composition.server.ts"),
-    import("../../app/lib/request-context.ts"),
-  ]);
-  if (!context.get(servicesContext)) context.set(servicesContext, await getServices());
-  // the visitor's address (requestContext) under the routes' own instance of the request-info key
-  if (routes.requestInfoContext !== requestInfoContext) {
-    context.set(routes.requestInfoContext, context.get(requestInfoContext));
-  }
-  return context;
-}
-
-/** POSTs a form to a route module's action; cookies it sets go into the jar. */
+/** POSTs a form to a route module's action in `context` (`shop.context()`); cookies it sets go into the jar. */
 export async function postForm(
   module: { action: (args: never) => unknown },
   url: string,
   fields: Record<string, string>,
   jar: Jar,
-  clientIp?: string,
+  context: RouterContextProvider,
 ): Promise<unknown> {
   const request = new Request(url, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: jar.header() },
     body: new URLSearchParams(fields).toString(),
   });
-  const context = await withAppServices(requestContext(clientIp));
   const result = await module.action({ request, params: {}, context } as never);
   if (result instanceof Response) jar.store(result);
   return result;
@@ -104,13 +64,14 @@ export async function callRoute(
     cookie = "",
     fields,
     params = {},
-    context = new RouterContextProvider(),
+    context,
   }: {
     cookie?: string;
     fields?: Record<string, string>;
     params?: Record<string, string>;
-    context?: RouterContextProvider;
-  } = {},
+    /** the request's context, with the shop's services (`shop.context()`) */
+    context: RouterContextProvider;
+  },
 ) {
   const request = new Request(url, {
     method: fields ? "POST" : "GET",
@@ -121,7 +82,7 @@ export async function callRoute(
   });
   const fn = module[kind] as (args: unknown) => Promise<unknown>;
   try {
-    const result = await fn({ request, params, context: await withAppServices(context) });
+    const result = await fn({ request, params, context });
     if (result instanceof Response) return { response: result };
     const value = result as { type?: string; data?: unknown; init?: { status?: number } };
     if (value?.type === "DataWithResponseInit")
@@ -140,7 +101,7 @@ export async function routeStatus(
   module: RouteModule,
   kind: "loader" | "action",
   url: string,
-  options: Parameters<typeof callRoute>[3] = {},
+  options: Parameters<typeof callRoute>[3],
 ): Promise<{ status: number | undefined; location?: string | null; data?: true; thrown?: true } | null> {
   if (!module[kind]) return null;
   const answer = await callRoute(module, kind, url, options);

@@ -1,32 +1,25 @@
-import { rmSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
+import * as toasts from "../../app/http/toast.server.ts";
+import * as root from "../../app/root.tsx";
+import * as route from "../../app/routes/cart.tsx";
 import { insertProduct } from "../helpers/catalog.ts";
-import { requestContext, stubShopEnv, withAppServices } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
  * POST /cart and the header badge, through the real route module and root loader on a
- * SQLite database of their own (the engines themselves are covered by app/domain/cart/cart.test.ts).
+ * SQLite database of their own (a test shop handed to the routes in their context) (the engines themselves are covered by app/domain/cart/cart.test.ts).
  * Each test starts with no carts and products of its own, and builds the cart it needs
  * (its own cookie), so the tests pass in any order.
  */
-const ORIGIN = "http://shop.test";
-let dir: string;
+const ORIGIN = TEST_ORIGIN;
+let shop: TestShop;
 let db: Database;
-let route: typeof import("../../app/routes/cart.tsx");
-let root: typeof import("../../app/root.tsx");
-let toasts: typeof import("../../app/http/toast.server.ts");
-let closeServices: () => Promise<void>;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  dir = stubShopEnv("cart-route", ORIGIN);
-  route = await import("../../app/routes/cart.tsx");
-  root = await import("../../app/root.tsx");
-  toasts = await import("../../app/http/toast.server.ts");
-  const client = await import("../../app/composition.server.ts");
-  closeServices = client.closeServices;
-  db = await client.getDb();
+  shop = await createTestShop("sqlite");
+  db = shop.db;
 });
 
 beforeEach(async () => {
@@ -40,9 +33,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await closeServices?.();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
+  await shop?.destroy();
 });
 
 type ActionArgs = Parameters<typeof route.action>[0];
@@ -62,7 +53,7 @@ async function post(
   return route.action({
     request,
     params: {},
-    context: await withAppServices(requestContext()),
+    context: shop.context(),
   } as unknown as ActionArgs);
 }
 
@@ -103,7 +94,7 @@ async function cartWith(lines: Record<string, number>): Promise<string> {
 
 async function cartFor(cookie: string) {
   const request = new Request(`${ORIGIN}/cart`, { headers: { Cookie: cookie } });
-  return route.loader({ request, params: {}, context: await withAppServices(requestContext()) } as never);
+  return route.loader({ request, params: {}, context: shop.context() } as never);
 }
 
 async function badgeFor(cookie: string) {
@@ -111,7 +102,7 @@ async function badgeFor(cookie: string) {
   const result = (await root.loader({
     request,
     params: {},
-    context: await withAppServices(requestContext()),
+    context: shop.context(),
   } as never)) as unknown as {
     data: { cartQuantity: number };
   };
@@ -349,7 +340,7 @@ describe("GET /cart", () => {
       route.loader({
         request: new Request(`${ORIGIN}/cart`, { headers: cookie ? { Cookie: cookie } : {} }),
         params: {},
-        context: await withAppServices(requestContext()),
+        context: shop.context(),
       } as never);
     expect((await loader()).cart).toMatchObject({ lines: [], totalQuantity: 0 });
 

@@ -1,8 +1,7 @@
 import type { Database } from "../../db/database.server.ts";
-import { getEnv } from "../../env.server.ts";
 import { runAfterResponse } from "../../jobs/after-response.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { getMailer } from "../mail/mailer.server.ts";
+import type { Mailer } from "../mail/mail-message.ts";
 import type { Auth } from "./auth.server.ts";
 import { type AuthSession, authHeaders, sessionCookiesOf } from "./auth-session.ts";
 
@@ -14,33 +13,28 @@ import { type AuthSession, authHeaders, sessionCookiesOf } from "./auth-session.
  */
 
 /** Queues the link's e-mail (after the answer: the request's timing must not tell free from taken). */
-export function queueEmailChangeLink({
-  newEmail,
-  name,
-  token,
-}: {
-  newEmail: string;
-  name: string;
-  token: string;
-}) {
-  const env = getEnv();
+export function queueEmailChangeLink(
+  mailer: Mailer,
+  env: { shopName: string; publicUrl: string },
+  { newEmail, name, token }: { newEmail: string; name: string; token: string },
+) {
   const link = new URL(
     `/account/confirm-email?token=${encodeURIComponent(token)}`,
-    env.PUBLIC_URL,
+    env.publicUrl,
   ).toString();
   runAfterResponse("email-change-link", () =>
-    getMailer().send({
+    mailer.send({
       to: newEmail,
-      subject: `Confirm your new ${env.SHOP_NAME} e-mail address`,
+      subject: `Confirm your new ${env.shopName} e-mail address`,
       text: [
         `Hello ${name},`,
         "",
-        `Someone (hopefully you) asked to make ${newEmail} the e-mail address of their ${env.SHOP_NAME} account.`,
+        `Someone (hopefully you) asked to make ${newEmail} the e-mail address of their ${env.shopName} account.`,
         `To confirm, open this link within the next hour: ${link}`,
         "",
         "If you did not ask for this, ignore this e-mail: nothing changes.",
         "",
-        `— ${env.SHOP_NAME}`,
+        `— ${env.shopName}`,
       ].join("\n"),
     }),
   );

@@ -1,21 +1,15 @@
-import { getEnv } from "../../env.server.ts";
-import { getMailer } from "../mail/mailer.server.ts";
+import type { Mailer } from "../mail/mail-message.ts";
 
 /** The reset link goes to our own /reset-password page, valid for one hour and one use. */
-export async function sendPasswordResetEmail({
-  email,
-  name,
-  token,
-}: {
-  email: string;
-  name: string;
-  token: string;
-}): Promise<void> {
-  const env = getEnv();
-  const link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, env.PUBLIC_URL).toString();
-  await getMailer().send({
+export async function sendPasswordResetEmail(
+  mailer: Mailer,
+  env: { shopName: string; publicUrl: string },
+  { email, name, token }: { email: string; name: string; token: string },
+): Promise<void> {
+  const link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, env.publicUrl).toString();
+  await mailer.send({
     to: email,
-    subject: `Reset your ${env.SHOP_NAME} password`,
+    subject: `Reset your ${env.shopName} password`,
     text: [
       `Hello ${name},`,
       "",
@@ -24,7 +18,7 @@ export async function sendPasswordResetEmail({
       "",
       "If you did not ask for this, ignore this e-mail: your password stays as it is.",
       "",
-      `— ${env.SHOP_NAME}`,
+      `— ${env.shopName}`,
     ].join("\n"),
   });
 }

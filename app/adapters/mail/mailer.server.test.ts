@@ -271,18 +271,17 @@ describe("mailFrom", () => {
   });
 });
 
-describe("getMailer", () => {
-  it("builds the mailer once from MAIL_URL, a relative path taken from the working directory", async () => {
+describe("createShopMailer", () => {
+  it("builds the mailer from MAIL_URL, a relative path taken from the working directory", async () => {
     const dir = join(root, "outbox");
-    vi.stubEnv("SESSION_SECRET", "mailer-secret-0123456789abcdef0123456");
-    vi.stubEnv("MAIL_URL", `file:${relative(process.cwd(), dir)}`);
-    vi.stubEnv("SHOP_NAME", "Test Shop");
-    vi.stubEnv("CONTACT_EMAIL", "shop@example.com");
     vi.resetModules();
-    const { getMailer } = await import("./mailer.server.ts");
+    const { createShopMailer } = await import("./mailer.server.ts");
 
-    const mailer = getMailer();
-    expect(getMailer()).toBe(mailer);
+    const mailer = createShopMailer({
+      MAIL_URL: `file:${relative(process.cwd(), dir)}`,
+      SHOP_NAME: "Test Shop",
+      CONTACT_EMAIL: "shop@example.com",
+    });
     await mailer.send({ to: "a@example.com", subject: "Configured", text: "T" });
     const [message] = await readOutbox(dir);
     expect(message?.subject).toBe("Configured");
@@ -293,15 +292,15 @@ describe("getMailer", () => {
 
   it("hands the messages to the mail worker once the server named it (setMailWorker)", async () => {
     const dir = join(root, "worker-outbox");
-    vi.stubEnv("SESSION_SECRET", "mailer-secret-0123456789abcdef0123456");
-    vi.stubEnv("MAIL_URL", `file:${dir}`);
-    vi.stubEnv("SHOP_NAME", "Worker Shop");
-    vi.stubEnv("CONTACT_EMAIL", "shop@example.com");
     vi.resetModules();
-    const { getMailer, setMailWorker } = await import("./mailer.server.ts");
+    const { createShopMailer, setMailWorker } = await import("./mailer.server.ts");
     setMailWorker(new URL("./mail-worker.ts", import.meta.url));
 
-    const mailer = getMailer() as ThreadMailer;
+    const mailer = createShopMailer({
+      MAIL_URL: `file:${dir}`,
+      SHOP_NAME: "Worker Shop",
+      CONTACT_EMAIL: "shop@example.com",
+    }) as ThreadMailer;
     expect(mailer.close).toBeTypeOf("function");
     try {
       await mailer.send({ to: "b@example.com", subject: "From the worker", text: "T" });

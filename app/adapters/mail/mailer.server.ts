@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import nodemailer from "nodemailer";
-import { getEnv } from "../../env.server.ts";
+import type { Env } from "../../env.server.ts";
 import { logger } from "../logger.server.ts";
 import type { Mailer, MailMessage } from "./mail-message.ts";
 import { createThreadMailer } from "./mail-thread.server.ts";
@@ -82,28 +82,24 @@ export function mailFrom(name: string, address: string): string {
   return `${display} <${address}>`;
 }
 
-let mailer: Mailer | undefined;
 let mailWorkerUrl: URL | null = null;
 
 /**
  * Messages are then built and sent by a worker thread running this file (mail-worker.ts; the
  * server passes the source file's URL, which the bundle cannot know); without it, on the app's
- * thread. Call before the first getMailer().
+ * thread. Call before the services are opened.
  */
 export function setMailWorker(url: URL): void {
   mailWorkerUrl = url;
 }
 
 /** The shop's mailer from MAIL_URL (a relative file: path is taken from the working directory). */
-export function getMailer(): Mailer {
-  if (mailer) return mailer;
-  const env = getEnv();
-  let url = env.MAIL_URL;
+export function createShopMailer(config: Pick<Env, "MAIL_URL" | "SHOP_NAME" | "CONTACT_EMAIL">): Mailer {
+  let url = config.MAIL_URL;
   if (url.startsWith("file:")) {
     const path = url.replace(/^file:(\/\/)?/, "");
     url = `file:${isAbsolute(path) ? path : resolve(process.cwd(), path)}`;
   }
-  const from = mailFrom(env.SHOP_NAME, env.CONTACT_EMAIL);
-  mailer = mailWorkerUrl ? createThreadMailer(mailWorkerUrl, { url, from }) : createMailer(url, { from });
-  return mailer;
+  const from = mailFrom(config.SHOP_NAME, config.CONTACT_EMAIL);
+  return mailWorkerUrl ? createThreadMailer(mailWorkerUrl, { url, from }) : createMailer(url, { from });
 }

@@ -1,26 +1,25 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { parseEnv } from "../../env.server.ts";
+import { createPaymentGateway, mintTestToken } from "./index.server.ts";
 
-afterEach(() => {
-  vi.unstubAllEnvs();
-  vi.resetModules();
-});
+const SECRET = "index-secret-0123456789abcdef012345";
+const configWith = (env: Record<string, string>) => parseEnv({ SESSION_SECRET: SECRET, ...env });
 
-async function freshModule(env: Record<string, string>) {
-  vi.resetModules();
-  vi.stubEnv("SESSION_SECRET", "index-secret-0123456789abcdef012345");
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  return import("./index.server.ts");
-}
-
-describe("getPaymentGateway", () => {
-  it("returns the test gateway, built once, signing with SESSION_SECRET", async () => {
-    const { getPaymentGateway, mintTestToken } = await freshModule({ PAYMENT_DELAY_MS: "0" });
-    const gateway = getPaymentGateway();
+describe("createPaymentGateway", () => {
+  it("returns the test gateway, signing with SESSION_SECRET", async () => {
+    const gateway = createPaymentGateway(configWith({ PAYMENT_DELAY_MS: "0" }));
     expect(gateway.name).toBe("test");
-    expect(getPaymentGateway()).toBe(gateway);
-    // mintTestToken defaults to the same secret, so its tokens work with the configured gateway
+    // a token signed with another secret is not this shop's
+    const foreign = await gateway.authorize({
+      token: mintTestToken("insufficient_funds", { secret: "another-secret-0123456789abcdef0123" }),
+      amountCents: 100,
+      currency: "USD",
+      idempotencyKey: "k0",
+    });
+    expect(foreign).toMatchObject({ ok: false });
+    expect(foreign).not.toMatchObject({ code: "insufficient_funds" });
     const result = await gateway.authorize({
-      token: mintTestToken("insufficient_funds"),
+      token: mintTestToken("insufficient_funds", { secret: SECRET }),
       amountCents: 100,
       currency: "USD",
       idempotencyKey: "k",
@@ -29,13 +28,13 @@ describe("getPaymentGateway", () => {
   });
 
   it("takes the processing delay from PAYMENT_DELAY_MS", async () => {
-    const { getPaymentGateway, mintTestToken } = await freshModule({ PAYMENT_DELAY_MS: "250" });
+    const gateway = createPaymentGateway(configWith({ PAYMENT_DELAY_MS: "250" }));
     vi.useFakeTimers();
     try {
       let settled = false;
-      const pending = getPaymentGateway()
+      const pending = gateway
         .authorize({
-          token: mintTestToken("approve"),
+          token: mintTestToken("approve", { secret: SECRET }),
           amountCents: 100,
           currency: "USD",
           idempotencyKey: "k",
@@ -54,7 +53,6 @@ describe("getPaymentGateway", () => {
   });
 
   it("defaults to the test gateway with a 1 second delay, and validates both variables", async () => {
-    const { parseEnv } = await import("../../env.server.ts");
     const base = { SESSION_SECRET: "x".repeat(32) };
     expect(parseEnv(base)).toMatchObject({ PAYMENT_GATEWAY: "test", PAYMENT_DELAY_MS: 1000 });
     expect(() => parseEnv({ ...base, PAYMENT_GATEWAY: "stripe" })).toThrow(/PAYMENT_GATEWAY/);

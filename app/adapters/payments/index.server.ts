@@ -1,4 +1,4 @@
-import { getEnv } from "../../env.server.ts";
+import type { Env } from "../../env.server.ts";
 import type { PaymentGateway } from "./payment-gateway.ts";
 import { createTestGateway } from "./test-gateway.server.ts";
 
@@ -6,15 +6,12 @@ export type * from "./payment-gateway.ts";
 export { PAYMENT_MESSAGES } from "./payment-gateway.ts";
 export { mintTestToken, type TestOutcome } from "./test-gateway.server.ts";
 
-let gateway: PaymentGateway | undefined;
-
-/** The configured gateway (PAYMENT_GATEWAY; only "test" exists), built once per process. */
-export function getPaymentGateway(): PaymentGateway {
-  if (gateway) return gateway;
-  const env = getEnv();
-  switch (env.PAYMENT_GATEWAY) {
+/** The configured gateway (PAYMENT_GATEWAY; only "test" exists). */
+export function createPaymentGateway(
+  config: Pick<Env, "PAYMENT_GATEWAY" | "PAYMENT_DELAY_MS" | "SESSION_SECRET">,
+): PaymentGateway {
+  switch (config.PAYMENT_GATEWAY) {
     case "test":
-      gateway = createTestGateway({ processingDelayMs: env.PAYMENT_DELAY_MS, secret: env.SESSION_SECRET });
-      return gateway;
+      return createTestGateway({ processingDelayMs: config.PAYMENT_DELAY_MS, secret: config.SESSION_SECRET });
   }
 }

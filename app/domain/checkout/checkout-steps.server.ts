@@ -3,7 +3,6 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
-import { getEnv } from "../../env.server.ts";
 import type { FormRefusal } from "../../lib/form-errors.ts";
 import { formatExpiry, type PaymentDetails, type PaymentField } from "../../lib/payment-card.ts";
 import type { ShippingMethod } from "../../lib/pricing.ts";
@@ -158,6 +157,8 @@ export async function submitPlaceOrder(
     db: Database;
     gateway: PaymentGateway;
     mailer: Mailer;
+    /** the shop's name and address, for the confirmation e-mail */
+    shop: { shopName: string; publicUrl: string };
     cartId: string | null;
     userId?: string | null;
   },
@@ -194,13 +195,7 @@ export async function submitPlaceOrder(
   if (result.ok) {
     const { order, replayed } = result.value;
     if (!replayed) {
-      const env = getEnv();
-      await sendPlacedOrderConfirmation(
-        deps.db,
-        deps.mailer,
-        { shopName: env.SHOP_NAME, publicUrl: env.PUBLIC_URL },
-        order.number,
-      );
+      await sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.shop, order.number);
       if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
     }
     return { to: stepPath("confirmation"), state: { placedOrder: order.number } };
