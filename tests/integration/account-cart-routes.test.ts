@@ -1,47 +1,38 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, engineOf } from "../../app/db/database.server.ts";
+import * as cartSession from "../../app/http/cart-session.server.ts";
+import * as root from "../../app/root.tsx";
+import * as account from "../../app/routes/account.tsx";
+import * as cart from "../../app/routes/cart.tsx";
 import { ENGINES } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
-import { stubShopEnvOn } from "../helpers/route-engines.ts";
-import { Jar, postForm, requestContext, withAppServices } from "../helpers/route-harness.ts";
+import { Jar, postForm } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
  * The signed-in shopper's cart belongs to the account (product decision): POST /account
  * (register, sign-in, sign-out), POST /cart and the cart page and header badge through the real
  * route modules, on each engine. Each Jar is one browser.
  */
-const ORIGIN = "http://shop.test";
+const ORIGIN = TEST_ORIGIN;
 const PASSWORD = "correct horse";
 
 describe.each(ENGINES)("the account's cart on %s", (engine) => {
-  let destroy: () => Promise<void>;
+  let shop: TestShop;
   let db: Database;
-  let closeServices: () => Promise<void>;
-  let account: typeof import("../../app/routes/account.tsx");
-  let cart: typeof import("../../app/routes/cart.tsx");
-  let root: typeof import("../../app/root.tsx");
-  let cartSession: typeof import("../../app/http/cart-session.server.ts");
   const ids: Record<"lamp" | "mug", number> = { lamp: 0, mug: 0 };
 
   beforeAll(async () => {
-    ({ destroy } = await stubShopEnvOn(engine, "account-cart", ORIGIN));
-    account = await import("../../app/routes/account.tsx");
-    cart = await import("../../app/routes/cart.tsx");
-    root = await import("../../app/root.tsx");
-    cartSession = await import("../../app/http/cart-session.server.ts");
-    const client = await import("../../app/composition.server.ts");
-    closeServices = client.closeServices;
-    db = await client.getDb();
+    shop = await createTestShop(engine);
+    db = shop.db;
     expect(engineOf(db)).toBe(engine);
     ids.lamp = await insertProduct(db, { name: "Desk Lamp", stock: 3 });
     ids.mug = await insertProduct(db, { name: "Mug", stock: 10 });
   });
 
   afterAll(async () => {
-    await closeServices?.();
-    await destroy?.();
-    vi.unstubAllEnvs();
+    await shop?.destroy();
   });
 
   const post = (
@@ -49,7 +40,7 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
     path: string,
     fields: Record<string, string>,
     jar: Jar,
-  ) => postForm(module, `${ORIGIN}${path}`, fields, jar);
+  ) => postForm(module, `${ORIGIN}${path}`, fields, jar, shop.context());
   const add = (jar: Jar, productId: number, quantity = 1) =>
     post(cart, "/cart", { intent: "add", productId: String(productId), quantity: String(quantity) }, jar);
 
@@ -59,7 +50,7 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
     const { cart: view } = await cart.loader({
       request,
       params: {},
-      context: await withAppServices(requestContext()),
+      context: shop.context(),
     } as never);
     return view.lines.map((line) => [line.name, line.quantity]);
   }
@@ -70,7 +61,7 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
     const result = (await root.loader({
       request,
       params: {},
-      context: await withAppServices(requestContext()),
+      context: shop.context(),
     } as never)) as {
       data: { cartQuantity: number };
     };
@@ -159,7 +150,7 @@ describe.each(ENGINES)("the account's cart on %s", (engine) => {
     const result = (await root.loader({
       request,
       params: {},
-      context: await withAppServices(requestContext()),
+      context: shop.context(),
     } as never)) as {
       data: { cartQuantity: number };
       init: { headers: Headers };

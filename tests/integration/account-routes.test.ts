@@ -1,47 +1,38 @@
-import { rmSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
+import { PASSWORD_CHECK_LIMIT } from "../../app/domain/accounts/account-settings.server.ts";
+import { saveCard } from "../../app/domain/accounts/payment-methods.server.ts";
+import * as toasts from "../../app/http/toast.server.ts";
+import { hitRateLimit } from "../../app/infra/rate-limit.server.ts";
+import * as addresses from "../../app/routes/account.addresses.tsx";
+import * as orders from "../../app/routes/account.orders._index.tsx";
+import * as order from "../../app/routes/account.orders.$number.tsx";
+import * as cards from "../../app/routes/account.payment-methods.tsx";
+import * as settings from "../../app/routes/account.settings.tsx";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
-import { callRoute, type RouteModule, stubShopEnv } from "../helpers/route-harness.ts";
+import { callRoute, type RouteModule } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
  * The account section routes called as the server calls them (a Request carrying a real session
  * cookie), on a SQLite database of their own: signed out → sign-in redirect, another user's rows
  * → 404, form errors → 400 with the values kept, success → redirect with a toast (and cookies).
  */
-const ORIGIN = "http://shop.test";
-let dir: string;
+const ORIGIN = TEST_ORIGIN;
+let shop: TestShop;
 let db: Database;
-let closeServices: () => Promise<void>;
-let addresses: typeof import("../../app/routes/account.addresses.tsx");
-let orders: typeof import("../../app/routes/account.orders._index.tsx");
-let order: typeof import("../../app/routes/account.orders.$number.tsx");
-let cards: typeof import("../../app/routes/account.payment-methods.tsx");
-let settings: typeof import("../../app/routes/account.settings.tsx");
-let toasts: typeof import("../../app/http/toast.server.ts");
 const users: Record<"ada" | "bob", { id: string; cookie: string }> = {} as never;
 
 beforeAll(async () => {
-  dir = stubShopEnv("account-routes", ORIGIN);
-  addresses = await import("../../app/routes/account.addresses.tsx");
-  orders = await import("../../app/routes/account.orders._index.tsx");
-  order = await import("../../app/routes/account.orders.$number.tsx");
-  cards = await import("../../app/routes/account.payment-methods.tsx");
-  settings = await import("../../app/routes/account.settings.tsx");
-  toasts = await import("../../app/http/toast.server.ts");
-  const client = await import("../../app/composition.server.ts");
-  closeServices = client.closeServices;
-  db = await client.getDb();
-  auth = await client.getAuth();
+  shop = await createTestShop("sqlite");
+  db = shop.db;
   users.ada = await signUp("Ada Lovelace", "ada@example.com");
   users.bob = await signUp("Bob Babbage", "bob@example.com");
 });
 
-let auth: Awaited<ReturnType<typeof import("../../app/composition.server.ts")["getAuth"]>>;
-
 /** A new account, signed in: its id and session cookie. */
 async function signUp(name: string, email: string) {
-  const { headers, response } = await auth.api.signUpEmail({
+  const { headers, response } = await shop.services.auth.api.signUpEmail({
     body: { name, email, password: "correct horse" },
     returnHeaders: true,
   });
@@ -49,17 +40,15 @@ async function signUp(name: string, email: string) {
 }
 
 afterAll(async () => {
-  await closeServices?.();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
+  await shop?.destroy();
 });
 
 const call = (
   module: RouteModule,
   kind: "loader" | "action",
   path: string,
-  options?: Parameters<typeof callRoute>[3],
-) => callRoute(module, kind, `${ORIGIN}${path}`, options);
+  options: Omit<Parameters<typeof callRoute>[3], "context"> = {},
+) => callRoute(module, kind, `${ORIGIN}${path}`, { ...options, context: shop.context() });
 
 async function toastOf(response: Response) {
   const cookie = cookieHeader(response.headers);
@@ -181,7 +170,6 @@ describe("account section routes", () => {
   });
 
   it("payment methods: removing another user's card is a 404", async () => {
-    const { saveCard } = await import("../../app/domain/accounts/payment-methods.server.ts");
     const { id } = await saveCard(db, {
       userId: users.bob.id,
       brand: "Visa",
@@ -270,8 +258,6 @@ describe("account section routes", () => {
       },
     });
     expect(JSON.stringify(invalid.data)).not.toContain("shorter");
-    const { hitRateLimit } = await import("../../app/infra/rate-limit.server.ts");
-    const { PASSWORD_CHECK_LIMIT } = await import("../../app/domain/accounts/account-settings.server.ts");
     for (let i = 0; i < PASSWORD_CHECK_LIMIT.limit; i++) {
       await hitRateLimit(db, `password-check:${users.ada.id}`, PASSWORD_CHECK_LIMIT);
     }

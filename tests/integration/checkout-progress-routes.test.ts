@@ -1,16 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, engineOf } from "../../app/db/database.server.ts";
+import * as progress from "../../app/domain/checkout/checkout-progress.server.ts";
+import * as toasts from "../../app/http/toast.server.ts";
+import * as cart from "../../app/routes/cart.tsx";
+import * as checkout from "../../app/routes/checkout.tsx";
 import { ENGINES } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
-import { stubShopEnvOn } from "../helpers/route-engines.ts";
-import { Jar, postForm, requestContext, withAppServices } from "../helpers/route-harness.ts";
+import { Jar, postForm } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
  * The checkout in progress lives on the server, one row per cart (decision 012): POST /checkout
  * and its loader through the real route module, on each engine. No step's input ever travels in
  * a cookie, whatever is posted.
  */
-const ORIGIN = "http://shop.test";
+const ORIGIN = TEST_ORIGIN;
 
 const SHIPPING = {
   firstName: "Ada",
@@ -26,37 +30,23 @@ const SHIPPING = {
 const CARD = { cardNumber: "4242 4242 4242 4242", cardName: "Ada Lovelace", expiryDate: "12/30", cvv: "123" };
 
 describe.each(ENGINES)("checkout in progress on %s", (engine) => {
-  let destroy: () => Promise<void>;
+  let shop: TestShop;
   let db: Database;
-  let closeServices: () => Promise<void>;
-  let checkout: typeof import("../../app/routes/checkout.tsx");
-  let cart: typeof import("../../app/routes/cart.tsx");
-  let toasts: typeof import("../../app/http/toast.server.ts");
-  let progress: typeof import("../../app/domain/checkout/checkout-progress.server.ts");
   let productId: number;
 
   beforeAll(async () => {
-    ({ destroy } = await stubShopEnvOn(engine, "checkout-progress", ORIGIN));
-    vi.stubEnv("PAYMENT_DELAY_MS", "0");
-    checkout = await import("../../app/routes/checkout.tsx");
-    cart = await import("../../app/routes/cart.tsx");
-    toasts = await import("../../app/http/toast.server.ts");
-    progress = await import("../../app/domain/checkout/checkout-progress.server.ts");
-    const client = await import("../../app/composition.server.ts");
-    closeServices = client.closeServices;
-    db = await client.getDb();
+    shop = await createTestShop(engine);
+    db = shop.db;
     expect(engineOf(db)).toBe(engine);
     productId = await insertProduct(db, { name: "Trail Backpack", stock: 50, priceCents: 4_000 });
   });
 
   afterAll(async () => {
-    await closeServices?.();
-    await destroy?.();
-    vi.unstubAllEnvs();
+    await shop?.destroy();
   });
 
   const post = (fields: Record<string, string>, jar: Jar) =>
-    postForm(checkout, `${ORIGIN}/checkout`, fields, jar) as Promise<Response>;
+    postForm(checkout, `${ORIGIN}/checkout`, fields, jar, shop.context()) as Promise<Response>;
 
   async function shopperWithCart() {
     const jar = new Jar();
@@ -65,6 +55,7 @@ describe.each(ENGINES)("checkout in progress on %s", (engine) => {
       `${ORIGIN}/cart`,
       { intent: "add", productId: String(productId), quantity: "1" },
       jar,
+      shop.context(),
     );
     jar.cookies.delete("cw_toast");
     return jar;
@@ -83,7 +74,7 @@ describe.each(ENGINES)("checkout in progress on %s", (engine) => {
       const result = (await checkout.loader({
         request,
         params: {},
-        context: await withAppServices(requestContext()),
+        context: shop.context(),
       } as never)) as {
         data: Record<string, unknown>;
         init: { headers: Headers };

@@ -1,33 +1,26 @@
-import { rmSync } from "node:fs";
 import type { SubmissionResult } from "@conform-to/react";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
-import { Jar, postForm, stubShopEnv } from "../helpers/route-harness.ts";
+import * as contact from "../../app/routes/contact.tsx";
+import * as newsletter from "../../app/routes/newsletter.tsx";
+import { Jar, postForm } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
  * POST /contact and POST /newsletter through the real route modules on a SQLite database of
  * their own: both are rate limited per visitor address, and a refused post stores nothing.
  */
-const ORIGIN = "http://shop.test";
-let dir: string;
+const ORIGIN = TEST_ORIGIN;
+let shop: TestShop;
 let db: Database;
-let contact: typeof import("../../app/routes/contact.tsx");
-let newsletter: typeof import("../../app/routes/newsletter.tsx");
-let closeServices: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = stubShopEnv("contact-route", ORIGIN);
-  contact = await import("../../app/routes/contact.tsx");
-  newsletter = await import("../../app/routes/newsletter.tsx");
-  const client = await import("../../app/composition.server.ts");
-  closeServices = client.closeServices;
-  db = await client.getDb();
+  shop = await createTestShop("sqlite");
+  db = shop.db;
 });
 
 afterAll(async () => {
-  await closeServices?.();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
+  await shop?.destroy();
 });
 
 type DataResult<T> = { data: T; init: { status: number; headers: Record<string, string> } };
@@ -56,7 +49,11 @@ describe("POST /contact", () => {
     const before = await storedCount();
     const statuses = [];
     for (let i = 0; i < 20; i++)
-      statuses.push(statusOf(await postForm(contact, `${ORIGIN}/contact`, message(i), jar, "198.51.100.20")));
+      statuses.push(
+        statusOf(
+          await postForm(contact, `${ORIGIN}/contact`, message(i), jar, shop.context("198.51.100.20")),
+        ),
+      );
     expect(statuses).toEqual(Array(20).fill(302));
     expect(await storedCount()).toBe(before + 20);
 
@@ -65,7 +62,7 @@ describe("POST /contact", () => {
       `${ORIGIN}/contact`,
       message(21),
       jar,
-      "198.51.100.20",
+      shop.context("198.51.100.20"),
     )) as DataResult<{
       result: { error: Record<string, string[]>; initialValue: { subject: string } };
     }>;
@@ -79,9 +76,9 @@ describe("POST /contact", () => {
     expect(await storedCount()).toBe(before + 20);
 
     // another address is not affected
-    expect(statusOf(await postForm(contact, `${ORIGIN}/contact`, message(22), jar, "198.51.100.21"))).toBe(
-      302,
-    );
+    expect(
+      statusOf(await postForm(contact, `${ORIGIN}/contact`, message(22), jar, shop.context("198.51.100.21"))),
+    ).toBe(302);
   });
 
   it("does not count a form that needs correcting", async () => {
@@ -92,13 +89,13 @@ describe("POST /contact", () => {
         `${ORIGIN}/contact`,
         { ...message(i), email: "nope" },
         jar,
-        "198.51.100.30",
+        shop.context("198.51.100.30"),
       );
       expect(statusOf(result)).toBe(400);
     }
-    expect(statusOf(await postForm(contact, `${ORIGIN}/contact`, message(9), jar, "198.51.100.30"))).toBe(
-      302,
-    );
+    expect(
+      statusOf(await postForm(contact, `${ORIGIN}/contact`, message(9), jar, shop.context("198.51.100.30"))),
+    ).toBe(302);
   });
 });
 
@@ -122,7 +119,7 @@ describe("POST /newsletter", () => {
         `${ORIGIN}/newsletter`,
         { email: `reader${i}@example.com` },
         jar,
-        "198.51.100.40",
+        shop.context("198.51.100.40"),
       );
       expect(statusOf(result)).toBe(302);
     }
@@ -131,7 +128,7 @@ describe("POST /newsletter", () => {
       `${ORIGIN}/newsletter`,
       { email: "reader30@example.com" },
       jar,
-      "198.51.100.40",
+      shop.context("198.51.100.40"),
     )) as DataResult<{ result: SubmissionResult }>;
     expect(refused.init.status).toBe(429);
     expect(refused.data.result.error?.[""]).toEqual([
@@ -146,7 +143,7 @@ describe("POST /newsletter", () => {
           `${ORIGIN}/newsletter`,
           { email: "reader30@example.com" },
           jar,
-          "198.51.100.41",
+          shop.context("198.51.100.41"),
         ),
       ),
     ).toBe(302);

@@ -1,11 +1,13 @@
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, engineOf } from "../../app/db/database.server.ts";
+import * as tasks from "../../app/jobs/after-response.server.ts";
+import * as settings from "../../app/routes/account.settings.tsx";
+import * as confirm from "../../app/routes/account_.confirm-email.tsx";
 import { ENGINES } from "../db-utils.ts";
 import { cookieHeader } from "../helpers/account-fixtures.ts";
 import { readOutbox } from "../helpers/outbox.ts";
-import { stubShopEnvOn } from "../helpers/route-engines.ts";
 import { callRoute } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
  * Changing the e-mail in account settings is confirmed by a link sent to the new address: the
@@ -13,29 +15,19 @@ import { callRoute } from "../helpers/route-harness.ts";
  * opened, the link works once, and an address taken meanwhile is refused by the link. Through the
  * real routes and the outbox, on each engine.
  */
-const ORIGIN = "http://shop.test";
+const ORIGIN = TEST_ORIGIN;
 const PASSWORD = "correct horse";
 
 describe.each(ENGINES)("changing the e-mail on %s", (engine) => {
-  let dir: string;
-  let destroy: () => Promise<void>;
+  let shop: TestShop;
   let db: Database;
-  let closeServices: () => Promise<void>;
-  let settings: typeof import("../../app/routes/account.settings.tsx");
-  let confirm: typeof import("../../app/routes/account_.confirm-email.tsx");
-  let tasks: typeof import("../../app/jobs/after-response.server.ts");
   let signUp: (name: string, email: string) => Promise<{ id: string; cookie: string }>;
 
   beforeAll(async () => {
-    ({ dir, destroy } = await stubShopEnvOn(engine, "email-change", ORIGIN));
-    settings = await import("../../app/routes/account.settings.tsx");
-    confirm = await import("../../app/routes/account_.confirm-email.tsx");
-    tasks = await import("../../app/jobs/after-response.server.ts");
-    const client = await import("../../app/composition.server.ts");
-    closeServices = client.closeServices;
-    db = await client.getDb();
+    shop = await createTestShop(engine);
+    db = shop.db;
     expect(engineOf(db)).toBe(engine);
-    const auth = await client.getAuth();
+    const auth = shop.services.auth;
     signUp = async (name, email) => {
       const { headers, response } = await auth.api.signUpEmail({
         body: { name, email, password: PASSWORD },
@@ -46,29 +38,32 @@ describe.each(ENGINES)("changing the e-mail on %s", (engine) => {
   });
 
   afterAll(async () => {
-    await closeServices?.();
-    await destroy?.();
-    vi.unstubAllEnvs();
+    await shop?.destroy();
   });
 
   const askToChange = (cookie: string, newEmail: string) =>
     callRoute(settings, "action", `${ORIGIN}/account/settings`, {
       cookie,
       fields: { intent: "email", newEmail, currentPassword: PASSWORD },
+      context: shop.context(),
     });
   const emailOf = async (id: string) =>
     (await db.selectFrom("users").select("email").where("id", "=", id).executeTakeFirstOrThrow()).email;
   /** The link in the newest message to `to`, as a path, once the queued e-mails went out. */
   async function linkSentTo(to: string) {
     await tasks.settleAfterResponseTasks();
-    const mail = (await readOutbox(join(dir, "mail"))).filter((m) => m.to.includes(to));
+    const mail = (await readOutbox(shop.mailDir)).filter((m) => m.to.includes(to));
     const link = mail.at(-1)?.text.match(/https?:\/\/\S+\/account\/confirm-email\?token=\S+/)?.[0];
     return link ? new URL(link) : null;
   }
   const open = async (link: URL, cookie = "") => {
-    const page = await callRoute(confirm, "loader", link.toString(), { cookie });
+    const page = await callRoute(confirm, "loader", link.toString(), { cookie, context: shop.context() });
     const token = (page.data as unknown as { token: string }).token;
-    return callRoute(confirm, "action", `${ORIGIN}/account/confirm-email`, { cookie, fields: { token } });
+    return callRoute(confirm, "action", `${ORIGIN}/account/confirm-email`, {
+      cookie,
+      fields: { token },
+      context: shop.context(),
+    });
   };
 
   it("a taken and a free address get the same answer beside the form; nothing changes before the link", async () => {
@@ -136,6 +131,7 @@ describe.each(ENGINES)("changing the e-mail on %s", (engine) => {
     for (const bad of [forged, token.slice(0, -5), "nonsense"]) {
       const answer = await callRoute(confirm, "action", `${ORIGIN}/account/confirm-email`, {
         fields: { token: bad },
+        context: shop.context(),
       });
       expect(answer.status).toBe(400);
     }

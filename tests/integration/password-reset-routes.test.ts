@@ -1,56 +1,48 @@
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, engineOf } from "../../app/db/database.server.ts";
+import * as tasks from "../../app/jobs/after-response.server.ts";
+import * as route from "../../app/routes/forgot-password.tsx";
+import * as reset from "../../app/routes/reset-password.tsx";
 import { ENGINES } from "../db-utils.ts";
 import { readOutbox } from "../helpers/outbox.ts";
-import { stubShopEnvOn } from "../helpers/route-engines.ts";
-import { callRoute, requestContext } from "../helpers/route-harness.ts";
+import { callRoute } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
  * POST /forgot-password answers an existing and an unknown e-mail alike — the same bytes, after
  * the same work on the request path (the reset's token and e-mail happen after the answer, for
  * both), on each engine. No timing is measured: what the request did before answering is.
  */
-const ORIGIN = "http://shop.test";
+const ORIGIN = TEST_ORIGIN;
 
 describe.each(ENGINES)("forgot password on %s", (engine) => {
-  let dir: string;
-  let destroy: () => Promise<void>;
+  let shop: TestShop;
   let db: Database;
-  let closeServices: () => Promise<void>;
-  let route: typeof import("../../app/routes/forgot-password.tsx");
-  let tasks: typeof import("../../app/jobs/after-response.server.ts");
   let ip = 0;
 
   beforeAll(async () => {
-    ({ dir, destroy } = await stubShopEnvOn(engine, "password-reset", ORIGIN));
-    route = await import("../../app/routes/forgot-password.tsx");
-    tasks = await import("../../app/jobs/after-response.server.ts");
-    const client = await import("../../app/composition.server.ts");
-    closeServices = client.closeServices;
-    db = await client.getDb();
+    shop = await createTestShop(engine);
+    db = shop.db;
     expect(engineOf(db)).toBe(engine);
-    const auth = await client.getAuth();
+    const auth = shop.services.auth;
     await auth.api.signUpEmail({
       body: { name: "Ada", email: "ada@example.com", password: "correct horse" },
     });
   });
 
   afterAll(async () => {
-    await closeServices?.();
-    await destroy?.();
-    vi.unstubAllEnvs();
+    await shop?.destroy();
   });
 
-  const mailDir = () => join(dir, "mail");
+  const mailDir = () => shop.mailDir;
   const mailCount = () =>
     existsSync(mailDir()) ? readdirSync(mailDir()).filter((f) => f.endsWith(".eml")).length : 0;
   const ask = (email: string) =>
     callRoute(route, "action", `${ORIGIN}/forgot-password`, {
       fields: { email },
-      context: requestContext(`198.51.100.${++ip}`),
+      context: shop.context(`198.51.100.${++ip}`),
     });
 
   it("the answer comes before the reset's work, and is the same for an existing and an unknown e-mail", async () => {
@@ -87,7 +79,7 @@ describe.each(ENGINES)("forgot password on %s", (engine) => {
   });
 
   it("the rate limit still answers at once, the same for both", async () => {
-    const from = requestContext("192.0.2.50");
+    const from = shop.context("192.0.2.50");
     const answers = [];
     for (const email of [
       "ada@example.com",
@@ -116,9 +108,8 @@ describe.each(ENGINES)("forgot password on %s", (engine) => {
   });
 
   it("reset password: one message at a time (a bad link alone, else the password's, else the confirmation's), never the passwords", async () => {
-    const reset = await import("../../app/routes/reset-password.tsx");
     const post = (fields: Record<string, string>) =>
-      callRoute(reset, "action", `${ORIGIN}/reset-password`, { fields });
+      callRoute(reset, "action", `${ORIGIN}/reset-password`, { fields, context: shop.context() });
     const badLink = await post({ token: "", password: "short", confirmPassword: "other" });
     expect(badLink).toMatchObject({
       status: 400,
