@@ -2,6 +2,16 @@ import { Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { AdminPaging } from "../components/admin/admin-paging.tsx";
+import {
+  CardLabel,
+  Cell,
+  ColumnHeader,
+  Row,
+  RowHeader,
+  STACKED_TABLE,
+  StackedTable,
+} from "../components/admin/stacked-table.tsx";
+import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
 import { listAdminOrders } from "../domain/orders/order-admin.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES } from "../domain/orders/order-status.ts";
@@ -78,46 +88,46 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       {orders.length === 0 ? (
         <p className="mt-6 text-gray-700">No orders found.</p>
       ) : (
-        <div className="mt-6 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-gray-300">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Order
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Date
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  E-mail
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Status
-                </th>
-                <th scope="col" className="py-2 text-right font-semibold">
-                  Total
-                </th>
-              </tr>
+        <TableScroll label="Order list" className="mt-6">
+          <StackedTable>
+            <thead className={STACKED_TABLE.head}>
+              <Row>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Order</ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Date</ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>E-mail</ColumnHeader>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Status</ColumnHeader>
+                <ColumnHeader className={`${STACKED_TABLE.columnHeader} text-right`}>Total</ColumnHeader>
+              </Row>
             </thead>
-            <tbody className="divide-y divide-gray-200">
+            <tbody className={STACKED_TABLE.body}>
               {orders.map((order) => (
-                <tr key={order.id}>
-                  <th scope="row" className="py-2 pr-4 font-semibold">
+                <Row key={order.id} className={STACKED_TABLE.row}>
+                  <RowHeader className={`${STACKED_TABLE.cell} font-semibold`}>
                     <Link to={`/admin/orders/${order.number}`} className="text-brand-700 hover:underline">
                       {order.number}
                     </Link>
-                  </th>
-                  <td className="py-2 pr-4">
+                  </RowHeader>
+                  <Cell className={STACKED_TABLE.cell}>
+                    <CardLabel>Date</CardLabel>
                     <OrderDate iso={order.createdAt} />
-                  </td>
-                  <td className="py-2 pr-4">{order.email}</td>
-                  <td className="py-2 pr-4">{ORDER_STATUS_LABELS[order.status]}</td>
-                  <td className="py-2 text-right">{formatCents(order.totalCents)}</td>
-                </tr>
+                  </Cell>
+                  <Cell className={STACKED_TABLE.cell}>
+                    <CardLabel>E-mail</CardLabel>
+                    {order.email}
+                  </Cell>
+                  <Cell className={STACKED_TABLE.cell}>
+                    <CardLabel>Status</CardLabel>
+                    {ORDER_STATUS_LABELS[order.status]}
+                  </Cell>
+                  <Cell className={`${STACKED_TABLE.cell} md:text-right md:whitespace-nowrap`}>
+                    <CardLabel>Total</CardLabel>
+                    {formatCents(order.totalCents)}
+                  </Cell>
+                </Row>
               ))}
             </tbody>
-          </table>
-        </div>
+          </StackedTable>
+        </TableScroll>
       )}
       <AdminPaging page={page} hasMore={hasMore} pageLink={pageLink} />
     </section>

@@ -38,10 +38,14 @@ export async function addProduct(
   const checked = checkImageUploads(uploads);
   if (!checked.ok) return checked;
   const created = await createProduct(deps, { input, uploads, actor });
-  if (created.ok) return ok({ id: created.id, slug: created.slug });
-  if (created.reason === "rejected-type")
-    return fail({ code: "rejected-files", details: [created.detail ?? ""] });
-  if (created.reason === "upload-failed")
-    return fail({ code: "upload-failed", detail: created.detail ?? "" });
-  return fail({ code: "failed" });
+  if (created.ok) return created;
+  const error = created.error;
+  switch (error.code) {
+    case "rejected-type":
+      return fail({ code: "rejected-files", details: [error.detail] });
+    case "upload-failed":
+      return fail({ code: "upload-failed", detail: error.detail });
+    case "failed":
+      return fail({ code: "failed" });
+  }
 }

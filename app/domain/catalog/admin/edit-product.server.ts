@@ -59,16 +59,17 @@ export async function addProductImages(
   const checked = checkImageUploads(uploads);
   if (!checked.ok) return checked;
   const result = await addImages(deps, { id, uploads, actor });
-  if (result.ok) return ok(undefined);
-  switch (result.reason) {
+  if (result.ok) return result;
+  const error = result.error;
+  switch (error.code) {
     case "not-found":
       return fail({ code: "not-found" });
     case "rejected-type":
       // passed the content check, but its decoder says otherwise
-      return fail({ code: "not-an-image", detail: result.detail ?? "" });
+      return fail({ code: "not-an-image", detail: error.detail });
     case "upload-failed":
-      return fail({ code: "upload-failed", detail: result.detail ?? "" });
-    default:
-      return fail({ code: "failed", detail: result.detail });
+      return fail({ code: "upload-failed", detail: error.detail });
+    case "failed":
+      return fail({ code: "failed" });
   }
 }

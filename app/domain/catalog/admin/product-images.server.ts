@@ -30,9 +30,8 @@ export interface ProductDeps {
 
 const defaultLog = (message: string, detail: Record<string, unknown>) => logger.error(detail, message);
 
-export type ImagesResult =
-  | { ok: true; stored: StoredImage[] }
-  | { ok: false; reason: "rejected-type" | "upload-failed"; filename: string; detail: string };
+/** An upload that is not an image its decoder accepts, or that could not be stored. */
+export type UploadRefusal = { code: "rejected-type" | "upload-failed"; filename: string; detail: string };
 
 const UPLOAD_FAILURE_DETAIL = {
   "not-an-image": "is not a JPG, PNG or GIF image",
@@ -47,21 +46,18 @@ const UPLOAD_FAILURE_DETAIL = {
 export async function processUploads(
   { files, log = defaultLog }: Omit<ProductDeps, "db">,
   uploads: Upload[],
-) {
+): Promise<Result<StoredImage[], UploadRefusal>> {
   const stored: StoredImage[] = [];
   for (const upload of uploads) {
-    const failed = async (reason: ImagesResult & { ok: false }) => {
-      await deleteStoredImages(files, stored);
-      log(`Failed to upload image: ${upload.filename}`, { filename: upload.filename, reason: reason.detail });
-      return reason;
-    };
     const rendered = await renderUpload(upload.bytes);
     if (!rendered.ok) {
-      return failed({
-        ok: false,
-        reason: rendered.reason === "not-an-image" ? "rejected-type" : "upload-failed",
+      const detail = `${upload.filename} ${UPLOAD_FAILURE_DETAIL[rendered.reason]}`;
+      await deleteStoredImages(files, stored);
+      log(`Failed to upload image: ${upload.filename}`, { filename: upload.filename, reason: detail });
+      return fail({
+        code: rendered.reason === "not-an-image" ? "rejected-type" : "upload-failed",
         filename: upload.filename,
-        detail: `${upload.filename} ${UPLOAD_FAILURE_DETAIL[rendered.reason]}`,
+        detail,
       });
     }
     try {
@@ -69,27 +65,21 @@ export async function processUploads(
     } catch (error) {
       log(`Failed to upload image: ${upload.filename}`, { filename: upload.filename, err: error });
       await deleteStoredImages(files, stored);
-      return {
-        ok: false,
-        reason: "upload-failed",
+      return fail({
+        code: "upload-failed",
         filename: upload.filename,
         detail: `${upload.filename} could not be stored`,
-      } as const;
+      });
     }
   }
-  return { ok: true, stored } as const;
+  return ok(stored);
 }
 
 /** Moving or removing an image: done, or the image is not the product's, or it is its last. */
 export type ImageMoveResult = Result<void, { code: "not-found" | "last-image" }>;
 
-export type ImageChangeResult =
-  | { ok: true }
-  | {
-      ok: false;
-      reason: "not-found" | "last-image" | "rejected-type" | "upload-failed" | "failed";
-      detail?: string;
-    };
+/** Adding images: done, or the product is gone, an upload was refused, or the write failed. */
+export type ImageAddResult = Result<void, { code: "not-found" } | UploadRefusal | { code: "failed" }>;
 
 async function imageKeys(db: Database, id: number) {
   return (
@@ -178,7 +168,7 @@ export async function removeImage(
 export async function addImages(
   deps: ProductDeps,
   { id, uploads, actor }: { id: number; uploads: Upload[]; actor: Actor },
-): Promise<ImageChangeResult> {
+): Promise<ImageAddResult> {
   const { db, files } = deps;
   const product = await db
     .selectFrom("products")
@@ -186,9 +176,10 @@ export async function addImages(
     .where("id", "=", id)
     .where("archivedAt", "is", null)
     .executeTakeFirst();
-  if (!product) return { ok: false, reason: "not-found" };
-  const images = await processUploads(deps, uploads);
-  if (!images.ok) return { ok: false, reason: images.reason, detail: images.detail };
+  if (!product) return fail({ code: "not-found" });
+  const processed = await processUploads(deps, uploads);
+  if (!processed.ok) return processed;
+  const images = { stored: processed.value };
   try {
     await db.transaction().execute(async (trx) => {
       const before = await imageKeys(trx, id);
@@ -216,11 +207,11 @@ export async function addImages(
         after: { images: [...before.map((i) => i.key), ...images.stored.map((i) => i.key)] },
       });
     });
-    return { ok: true };
+    return ok(undefined);
   } catch (error) {
     logger.error({ err: error }, "adding product images failed");
     await deleteStoredImages(files, images.stored);
-    return { ok: false, reason: "failed" };
+    return fail({ code: "failed" });
   }
 }
 

@@ -9,7 +9,12 @@ import {
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
 import { slugify } from "./product-form.ts";
-import { type ProductDeps as Deps, processUploads, type Upload } from "./product-images.server.ts";
+import {
+  type ProductDeps as Deps,
+  processUploads,
+  type Upload,
+  type UploadRefusal,
+} from "./product-images.server.ts";
 import { getAdminProduct } from "./product-list.server.ts";
 
 /**
@@ -40,9 +45,7 @@ async function uniqueSlug(db: Database, name: string): Promise<string> {
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-export type CreateProductResult =
-  | { ok: true; id: number; slug: string }
-  | { ok: false; reason: "rejected-type" | "upload-failed" | "failed"; filename?: string; detail?: string };
+export type CreateProductResult = Result<{ id: number; slug: string }, UploadRefusal | { code: "failed" }>;
 
 /** Adds a product with its images (rating 0, reviews 0, createdAt now), or nothing at all. */
 export async function createProduct(
@@ -55,8 +58,9 @@ export async function createProduct(
   }: { input: ProductInput; uploads: Upload[]; actor: Actor; now?: Date },
 ): Promise<CreateProductResult> {
   const { db, files } = deps;
-  const images = await processUploads(deps, uploads);
-  if (!images.ok) return images;
+  const processed = await processUploads(deps, uploads);
+  if (!processed.ok) return processed;
+  const images = { stored: processed.value };
   try {
     const at = now.toISOString();
     const result = await db.transaction().execute(async (trx) => {
@@ -99,11 +103,11 @@ export async function createProduct(
       });
       return { id, slug };
     });
-    return { ok: true, ...result };
+    return ok(result);
   } catch (error) {
     logger.error({ err: error }, "product insert failed");
     await deleteStoredImages(files, images.stored);
-    return { ok: false, reason: "failed" };
+    return fail({ code: "failed" });
   }
 }
 
