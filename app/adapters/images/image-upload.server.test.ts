@@ -18,15 +18,15 @@ describe("renderUpload", () => {
     const result = await renderUpload(await jpegWithGps(400, 300));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.image).toMatchObject({ width: 400, height: 300 });
-    expect(result.image.variants.map((v) => v.width)).toEqual([320, 640, 960]);
+    expect(result.value).toMatchObject({ width: 400, height: 300 });
+    expect(result.value.variants.map((v) => v.width)).toEqual([320, 640, 960]);
   });
 
   it("refuses absurd dimensions from the header, and bytes that only look like an image", async () => {
-    expect(await renderUpload(hugeDimensionPng())).toEqual({ ok: false, reason: "too-many-pixels" });
+    expect(await renderUpload(hugeDimensionPng())).toEqual({ ok: false, error: { code: "too-many-pixels" } });
     const fake = new Uint8Array(64);
     fake.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect(await renderUpload(fake)).toEqual({ ok: false, reason: "unreadable" });
-    expect(await renderUpload(SVG)).toEqual({ ok: false, reason: "not-an-image" });
+    expect(await renderUpload(fake)).toEqual({ ok: false, error: { code: "unreadable" } });
+    expect(await renderUpload(SVG)).toEqual({ ok: false, error: { code: "not-an-image" } });
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import sharp, { type Metadata } from "sharp";
 import type { FileStore } from "../files/file-store.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "./images.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 
 /**
  * Untrusted image uploads (decision 006): the type is read from the bytes, never from the name
@@ -33,42 +34,40 @@ export interface RenderedUpload {
   variants: { width: number; bytes: Uint8Array }[];
 }
 
-export type RenderUploadResult =
-  | { ok: true; image: RenderedUpload }
-  | { ok: false; reason: "not-an-image" | "too-many-pixels" | "unreadable" };
+export type RenderUploadResult = Result<
+  RenderedUpload,
+  { code: "not-an-image" | "too-many-pixels" | "unreadable" }
+>;
 
 /** Checks one upload's content and dimensions and re-encodes it into the responsive WebP widths. */
 export async function renderUpload(bytes: Uint8Array): Promise<RenderUploadResult> {
   const type = detectImageType(bytes);
-  if (!type) return { ok: false, reason: "not-an-image" };
+  if (!type) return fail({ code: "not-an-image" });
   let metadata: Metadata;
   try {
     // Reads the header only: a 100 000 × 100 000 PNG is refused before a pixel is decoded.
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
-    return { ok: false, reason: "unreadable" };
+    return fail({ code: "unreadable" });
   }
   if (metadata.format !== type) {
-    return { ok: false, reason: "not-an-image" };
+    return fail({ code: "not-an-image" });
   }
   const { width = 0, height = 0 } = metadata;
-  if (width < 1 || height < 1) return { ok: false, reason: "unreadable" };
-  if (width * height > MAX_INPUT_PIXELS) return { ok: false, reason: "too-many-pixels" };
+  if (width < 1 || height < 1) return fail({ code: "unreadable" });
+  if (width * height > MAX_INPUT_PIXELS) return fail({ code: "too-many-pixels" });
   try {
     const rendered = await renderWebpVariants(bytes, IMAGE_WIDTHS);
     const largest = rendered[rendered.length - 1]!;
     // Variants are never upscaled: the largest one's real size is the picture's intrinsic size.
     const real = await sharp(largest.bytes).metadata();
-    return {
-      ok: true,
-      image: {
-        width: real.width ?? largest.width,
-        height: real.height ?? largest.height,
-        variants: rendered.map((v) => ({ width: v.width, bytes: v.bytes })),
-      },
-    };
+    return ok({
+      width: real.width ?? largest.width,
+      height: real.height ?? largest.height,
+      variants: rendered.map((v) => ({ width: v.width, bytes: v.bytes })),
+    });
   } catch {
-    return { ok: false, reason: "unreadable" };
+    return fail({ code: "unreadable" });
   }
 }
 

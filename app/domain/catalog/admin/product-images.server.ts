@@ -51,17 +51,17 @@ export async function processUploads(
   for (const upload of uploads) {
     const rendered = await renderUpload(upload.bytes);
     if (!rendered.ok) {
-      const detail = `${upload.filename} ${UPLOAD_FAILURE_DETAIL[rendered.reason]}`;
+      const detail = `${upload.filename} ${UPLOAD_FAILURE_DETAIL[rendered.error.code]}`;
       await deleteStoredImages(files, stored);
       log(`Failed to upload image: ${upload.filename}`, { filename: upload.filename, reason: detail });
       return fail({
-        code: rendered.reason === "not-an-image" ? "rejected-type" : "upload-failed",
+        code: rendered.error.code === "not-an-image" ? "rejected-type" : "upload-failed",
         filename: upload.filename,
         detail,
       });
     }
     try {
-      stored.push(await storeRenderedUpload(files, rendered.image));
+      stored.push(await storeRenderedUpload(files, rendered.value));
     } catch (error) {
       log(`Failed to upload image: ${upload.filename}`, { filename: upload.filename, err: error });
       await deleteStoredImages(files, stored);
