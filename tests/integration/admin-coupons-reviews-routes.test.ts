@@ -1,10 +1,16 @@
-import { rmSync } from "node:fs";
-import { RouterContextProvider } from "react-router";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
+import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
+import { voteOnReview } from "../../app/domain/reviews/review-votes.server.ts";
+import { saveReview } from "../../app/domain/reviews/write-review.server.ts";
+import * as couponsRoute from "../../app/routes/admin.coupons._index.tsx";
+import * as couponRoute from "../../app/routes/admin.coupons.$id.tsx";
+import * as newCouponRoute from "../../app/routes/admin.coupons.new.tsx";
+import * as reviewsRoute from "../../app/routes/admin.reviews.tsx";
 import { cookieHeader, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
-import { callRoute, routeStatus, stubShopEnv, withAppServices } from "../helpers/route-harness.ts";
+import { callRoute, routeStatus } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /** A refused admin form's answer: Conform's submission result (form message, field messages, values). */
 type Refusal = { result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } };
@@ -15,10 +21,9 @@ const refusalMessage = (data: unknown) => (data as Refusal).result.error?.[""]?.
  * admin-routes.test.ts): anonymous → redirect to sign in (and back), a customer → 403 with nothing
  * changed, for every loader and action; an admin gets through and the change is made.
  */
-const ORIGIN = "http://shop.test";
-let dir: string;
+const ORIGIN = TEST_ORIGIN;
+let shop: TestShop;
 let db: Database;
-let closeServices: () => Promise<void>;
 let customerCookie = "";
 let adminCookie = "";
 let couponId = 0;
@@ -27,11 +32,11 @@ let productId = 0;
 let customerId = "";
 
 type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown };
-const modules: Record<string, () => Promise<RouteModule>> = {
-  "/admin/coupons": () => import("../../app/routes/admin.coupons._index.tsx"),
-  "/admin/coupons/new": () => import("../../app/routes/admin.coupons.new.tsx"),
-  "/admin/coupons/:id": () => import("../../app/routes/admin.coupons.$id.tsx"),
-  "/admin/reviews": () => import("../../app/routes/admin.reviews.tsx"),
+const modules: Record<string, RouteModule> = {
+  "/admin/coupons": couponsRoute,
+  "/admin/coupons/new": newCouponRoute,
+  "/admin/coupons/:id": couponRoute,
+  "/admin/reviews": reviewsRoute,
 };
 
 /** What each action would do if it were let through: disable, create, remove. */
@@ -63,12 +68,9 @@ function bodyFor(pattern: string): Record<string, string> {
 }
 
 beforeAll(async () => {
-  dir = stubShopEnv("admin-coupons-reviews-routes", ORIGIN);
-  const client = await import("../../app/composition.server.ts");
-  const { createOrUpdateUser } = await import("../../app/domain/accounts/users.server.ts");
-  closeServices = client.closeServices;
-  db = await client.getDb();
-  const auth = await client.getAuth();
+  shop = await createTestShop("sqlite");
+  db = shop.db;
+  const auth = shop.services.auth;
   for (const role of ["customer", "admin"] as const) {
     const email = `${role}@example.com`;
     await createOrUpdateUser({ auth, db }, { email, password: "correct horse", role });
@@ -96,8 +98,6 @@ let authorSequence = 0;
  * their own copies, in any order.
  */
 beforeEach(async () => {
-  const { saveReview } = await import("../../app/domain/reviews/write-review.server.ts");
-  const { voteOnReview } = await import("../../app/domain/reviews/review-votes.server.ts");
   await db.deleteFrom("auditLog").execute();
   await db.deleteFrom("coupons").execute();
   const at = "2026-11-01T00:00:00.000Z";
@@ -136,9 +136,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await closeServices?.();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
+  await shop?.destroy();
 });
 
 function pathOf(pattern: string) {
@@ -146,11 +144,12 @@ function pathOf(pattern: string) {
 }
 
 async function call(pattern: string, kind: "loader" | "action", cookie: string) {
-  const module = await modules[pattern]!();
+  const module = modules[pattern]!;
   return routeStatus(module, kind, `${ORIGIN}${pathOf(pattern)}`, {
     cookie,
     fields: kind === "action" ? bodyFor(pattern) : undefined,
     params: { id: String(couponId) },
+    context: shop.context(),
   });
 }
 
@@ -210,11 +209,12 @@ describe("admin coupon and review routes", () => {
       ["/admin/reviews", { intent: "remove", reviewId: String(reviewId) }],
     ];
     for (const [pattern, fields] of attempts) {
-      const module = await modules[pattern]!();
+      const module = modules[pattern]!;
       const answer = await callRoute(module, "action", `${ORIGIN}${pathOf(pattern)}`, {
         cookie: adminCookie,
         fields,
         params: { id: String(couponId) },
+        context: shop.context(),
       });
       expect(answer.status, `${pattern} ${JSON.stringify(fields)}`).toBe(400);
       expect(refusalMessage(answer.data)).toMatch(
@@ -269,7 +269,7 @@ describe("admin coupon and review routes", () => {
   });
 
   it("a refused coupon form answers 400 with the messages, not a redirect", async () => {
-    const module = await modules["/admin/coupons/new"]!();
+    const module = modules["/admin/coupons/new"]!;
     const request = new Request(`${ORIGIN}/admin/coupons/new`, {
       method: "POST",
       headers: { Cookie: adminCookie, "Content-Type": "application/x-www-form-urlencoded" },
@@ -278,7 +278,7 @@ describe("admin coupon and review routes", () => {
     const result = (await (module.action as (args: unknown) => Promise<unknown>)({
       request,
       params: {},
-      context: await withAppServices(new RouterContextProvider()),
+      context: shop.context(),
     })) as { type?: string; init?: { status?: number }; data?: Refusal };
     expect(result.init?.status).toBe(400);
     expect(result.data?.result.error).toMatchObject({ value: ["Enter a whole percentage from 1 to 100."] });
@@ -288,11 +288,12 @@ describe("admin coupon and review routes", () => {
 
 describe("admin coupon and review refusals: status, message beside the field, nothing changed", () => {
   const post = async (pattern: string, fields: Record<string, string>, id = String(couponId)) => {
-    const module = await modules[pattern]!();
+    const module = modules[pattern]!;
     return callRoute(module, "action", `${ORIGIN}${pattern.replace(":id", id)}`, {
       cookie: adminCookie,
       fields,
       params: { id },
+      context: shop.context(),
     });
   };
   const TERMS = {

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import type { FileStore } from "../../app/adapters/files/file-store.ts";
 import { seedCategories } from "../../app/db/seed/seed.server.ts";
@@ -88,8 +88,6 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     );
 
   beforeAll(async () => {
-    // the toast cookie's key (the routes answer a success with a toast)
-    vi.stubEnv("SESSION_SECRET", "admin-products-test-secret-0123456789abcdef");
     t = await createTestDatabase(engine);
     await seedCategories(t.db);
     uploadsDir = join(t.dir, "uploads");
@@ -97,7 +95,6 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
   });
   afterAll(async () => {
     await t?.destroy();
-    vi.unstubAllEnvs();
   });
   beforeEach(() => {
     logged = [];

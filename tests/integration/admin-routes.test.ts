@@ -1,10 +1,23 @@
-import { rmSync } from "node:fs";
-import { RouterContextProvider } from "react-router";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
+import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
+import * as adminIndex from "../../app/routes/admin._index.tsx";
+import * as adminAudit from "../../app/routes/admin.audit.tsx";
+import * as adminDashboard from "../../app/routes/admin.dashboard.tsx";
+import * as adminLowStock from "../../app/routes/admin.low-stock.tsx";
+import * as adminOrders from "../../app/routes/admin.orders._index.tsx";
+import * as adminOrder from "../../app/routes/admin.orders.$number.tsx";
+import * as adminProduct from "../../app/routes/admin.products.$id.tsx";
+import * as adminProductDelete from "../../app/routes/admin.products.$id_.delete.tsx";
+import * as adminProductsExport from "../../app/routes/admin.products.export[.csv].tsx";
+import * as adminProductsImport from "../../app/routes/admin.products.import.tsx";
+import * as adminProductNew from "../../app/routes/admin.products.new.tsx";
+import * as admin from "../../app/routes/admin.tsx";
+import * as adminProductsMoved from "../../app/routes/admin_.products._index.tsx";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
 import { insertImage, insertProduct } from "../helpers/catalog.ts";
-import { callRoute, routeStatus, stubShopEnv, withAppServices } from "../helpers/route-harness.ts";
+import { callRoute, routeStatus } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /** The form error of a refused admin form (its Conform submission result). */
 const refusalMessage = (data: unknown) =>
@@ -14,38 +27,34 @@ const refusalMessage = (data: unknown) =>
  * Every admin route's loader and action called as the server calls them: anonymous → redirect
  * to sign in (and back), a customer → 403, never data; an admin gets through.
  */
-const ORIGIN = "http://shop.test";
-let dir: string;
+const ORIGIN = TEST_ORIGIN;
+let shop: TestShop;
 let db: Database;
-let closeServices: () => Promise<void>;
 let customerCookie = "";
 let adminCookie = "";
 let productId = 0;
 let orderNumber = "";
 
 type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown };
-const modules: Record<string, () => Promise<RouteModule>> = {
-  "/admin": () => import("../../app/routes/admin.tsx"),
-  "/admin/": () => import("../../app/routes/admin._index.tsx"),
-  "/admin/dashboard": () => import("../../app/routes/admin.dashboard.tsx"),
-  "/admin/products/new": () => import("../../app/routes/admin.products.new.tsx"),
-  "/admin/products/:id": () => import("../../app/routes/admin.products.$id.tsx"),
-  "/admin/products/:id/delete": () => import("../../app/routes/admin.products.$id_.delete.tsx"),
-  "/admin/orders": () => import("../../app/routes/admin.orders._index.tsx"),
-  "/admin/orders/:number": () => import("../../app/routes/admin.orders.$number.tsx"),
-  "/admin/low-stock": () => import("../../app/routes/admin.low-stock.tsx"),
-  "/admin/audit": () => import("../../app/routes/admin.audit.tsx"),
-  "/admin/products/import": () => import("../../app/routes/admin.products.import.tsx"),
-  "/admin/products/export.csv": () => import("../../app/routes/admin.products.export[.csv].tsx"),
+const modules: Record<string, RouteModule> = {
+  "/admin": admin,
+  "/admin/": adminIndex,
+  "/admin/dashboard": adminDashboard,
+  "/admin/products/new": adminProductNew,
+  "/admin/products/:id": adminProduct,
+  "/admin/products/:id/delete": adminProductDelete,
+  "/admin/orders": adminOrders,
+  "/admin/orders/:number": adminOrder,
+  "/admin/low-stock": adminLowStock,
+  "/admin/audit": adminAudit,
+  "/admin/products/import": adminProductsImport,
+  "/admin/products/export.csv": adminProductsExport,
 };
 
 beforeAll(async () => {
-  dir = stubShopEnv("admin-routes", ORIGIN);
-  const client = await import("../../app/composition.server.ts");
-  const { createOrUpdateUser } = await import("../../app/domain/accounts/users.server.ts");
-  closeServices = client.closeServices;
-  db = await client.getDb();
-  const auth = await client.getAuth();
+  shop = await createTestShop("sqlite");
+  db = shop.db;
+  const auth = shop.services.auth;
   for (const role of ["customer", "admin"] as const) {
     const email = `${role}@example.com`;
     await createOrUpdateUser({ auth, db }, { email, password: "correct horse", role });
@@ -70,9 +79,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await closeServices?.();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
+  await shop?.destroy();
 });
 
 function pathOf(pattern: string) {
@@ -80,11 +87,12 @@ function pathOf(pattern: string) {
 }
 
 async function call(pattern: string, kind: "loader" | "action", cookie: string) {
-  const module = await modules[pattern]!();
+  const module = modules[pattern]!;
   return routeStatus(module, kind, `${ORIGIN}${pathOf(pattern)}`, {
     cookie,
     fields: kind === "action" ? { intent: "delete", to: "cancelled", confirm: "yes" } : undefined,
     params: { id: String(productId), number: orderNumber },
+    context: shop.context(),
   });
 }
 
@@ -135,11 +143,12 @@ describe("admin routes", () => {
   });
 
   it("an admin's delete that was not confirmed lands on the question and deletes nothing", async () => {
-    const module = await modules["/admin/products/:id/delete"]!();
+    const module = modules["/admin/products/:id/delete"]!;
     const outcome = await routeStatus(module, "action", `${ORIGIN}${pathOf("/admin/products/:id/delete")}`, {
       cookie: adminCookie,
       fields: { intent: "delete" },
       params: { id: String(productId) },
+      context: shop.context(),
     });
     expect(outcome).toMatchObject({ status: 303, location: `/admin/products/${productId}/delete` });
     const row = await db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
@@ -158,11 +167,12 @@ describe("admin routes", () => {
 
 describe("cancelling an order (restores stock, cannot be undone)", () => {
   const cancel = async (fields: Record<string, string>) => {
-    const module = await modules["/admin/orders/:number"]!();
+    const module = modules["/admin/orders/:number"]!;
     return callRoute(module, "action", `${ORIGIN}/admin/orders/${orderNumber}`, {
       cookie: adminCookie,
       fields,
       params: { number: orderNumber },
+      context: shop.context(),
     });
   };
   const status = async () =>
@@ -199,27 +209,34 @@ describe("cancelling an order (restores stock, cannot be undone)", () => {
 
 describe("/admin/products, moved to /admin", () => {
   it("answers a permanent redirect to /admin with the query kept, for anyone (/admin checks who asks)", async () => {
-    const module = await import("../../app/routes/admin_.products._index.tsx");
+    const module = adminProductsMoved;
     for (const cookie of ["", customerCookie, adminCookie]) {
-      expect(await routeStatus(module, "loader", `${ORIGIN}/admin/products`, { cookie })).toEqual({
+      expect(
+        await routeStatus(module, "loader", `${ORIGIN}/admin/products`, { cookie, context: shop.context() }),
+      ).toEqual({
         status: 308,
         location: "/admin",
       });
       expect(
-        await routeStatus(module, "loader", `${ORIGIN}/admin/products?search=desk+lamp&page=2`, { cookie }),
+        await routeStatus(module, "loader", `${ORIGIN}/admin/products?search=desk+lamp&page=2`, {
+          cookie,
+          context: shop.context(),
+        }),
       ).toEqual({ status: 308, location: "/admin?search=desk+lamp&page=2" });
     }
     // a padded query is not copied into the Location header
     expect(
-      await routeStatus(module, "loader", `${ORIGIN}/admin/products?search=${"a".repeat(8_000)}`, {}),
+      await routeStatus(module, "loader", `${ORIGIN}/admin/products?search=${"a".repeat(8_000)}`, {
+        context: shop.context(),
+      }),
     ).toEqual({ status: 308, location: "/admin" });
   });
 
   it("the product list itself is /admin: an admin gets the products with their stock", async () => {
     await insertProduct(db, { name: "Listed Lantern", stock: 7 });
-    const module = await import("../../app/routes/admin._index.tsx");
-    const answer = await callRoute(module, "loader", `${ORIGIN}/admin?search=lantern`, {
+    const answer = await callRoute(adminIndex, "loader", `${ORIGIN}/admin?search=lantern`, {
       cookie: adminCookie,
+      context: shop.context(),
     });
     expect(answer.status).toBe(200);
     expect(answer.data).toMatchObject({
@@ -235,7 +252,7 @@ describe("admin products CSV (routes)", () => {
     "id,slug,name,description,brand,category,subcategory,price,originalPrice,stock,featured,newArrival,bestSeller,specifications";
 
   async function importCsv(csv: string | Uint8Array<ArrayBuffer>, cookie = adminCookie) {
-    const { action } = await import("../../app/routes/admin.products.import.tsx");
+    const { action } = adminProductsImport;
     const form = new FormData();
     form.append("file", new Blob([csv], { type: "text/csv" }), "products.csv");
     const request = new Request(`${ORIGIN}/admin/products/import`, {
@@ -247,7 +264,7 @@ describe("admin products CSV (routes)", () => {
       const result = (await action({
         request,
         params: {},
-        context: await withAppServices(new RouterContextProvider()),
+        context: shop.context(),
       } as never)) as
         | {
             type: "DataWithResponseInit";
@@ -331,12 +348,12 @@ describe("admin products CSV (routes)", () => {
 
   it("the export is a CSV download with every live product", async () => {
     await insertProduct(db, { slug: "csv-export-lamp", name: "CSV Export Lamp" });
-    const { loader } = await import("../../app/routes/admin.products.export[.csv].tsx");
+    const { loader } = adminProductsExport;
     const request = new Request(`${ORIGIN}/admin/products/export.csv`, { headers: { Cookie: adminCookie } });
     const response = (await loader({
       request,
       params: {},
-      context: await withAppServices(new RouterContextProvider()),
+      context: shop.context(),
     } as never)) as Response;
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toMatch(

@@ -1,53 +1,43 @@
-import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
+import * as toasts from "../../app/http/toast.server.ts";
+import * as cart from "../../app/routes/cart.tsx";
+import * as checkout from "../../app/routes/checkout.tsx";
+import * as track from "../../app/routes/orders.track.tsx";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
-import { Jar, postForm, requestContext, stubShopEnv, withAppServices } from "../helpers/route-harness.ts";
+import { Jar, postForm } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
  * POST /checkout step by step and /orders/track, through the real route modules on a SQLite
  * database of their own — the no-JavaScript path: every step is a form post answered by a redirect.
  */
-const ORIGIN = "http://shop.test";
+const ORIGIN = TEST_ORIGIN;
 const CARD = "4242424242424242";
-let dir: string;
+let shop: TestShop;
 let db: Database;
-let checkout: typeof import("../../app/routes/checkout.tsx");
-let cart: typeof import("../../app/routes/cart.tsx");
-let track: typeof import("../../app/routes/orders.track.tsx");
-let toasts: typeof import("../../app/http/toast.server.ts");
-let closeServices: () => Promise<void>;
 let productId: number;
 
 beforeAll(async () => {
-  dir = stubShopEnv("checkout-route", ORIGIN);
-  vi.stubEnv("PAYMENT_DELAY_MS", "0");
-  checkout = await import("../../app/routes/checkout.tsx");
-  cart = await import("../../app/routes/cart.tsx");
-  track = await import("../../app/routes/orders.track.tsx");
-  toasts = await import("../../app/http/toast.server.ts");
-  const client = await import("../../app/composition.server.ts");
-  closeServices = client.closeServices;
-  db = await client.getDb();
+  shop = await createTestShop("sqlite");
+  db = shop.db;
   productId = await insertProduct(db, { name: "Trail Backpack", stock: 3, priceCents: 4_000 });
 });
 
 afterAll(async () => {
-  await closeServices?.();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
+  await shop?.destroy();
 });
 
-const context = () => withAppServices(requestContext());
 const post = (
   module: { action: (args: never) => unknown },
   path: string,
   fields: Record<string, string>,
   jar: Jar,
   clientIp?: string,
-) => postForm(module, `${ORIGIN}${path}`, fields, jar, clientIp);
+) => postForm(module, `${ORIGIN}${path}`, fields, jar, shop.context(clientIp));
 
 async function toastIn(jar: Jar) {
   const { toast } = await toasts.getToast(new Request(ORIGIN, { headers: { Cookie: jar.header() } }));
@@ -61,7 +51,7 @@ async function load(search: string, jar: Jar) {
     const result = (await checkout.loader({
       request,
       params: {},
-      context: await context(),
+      context: shop.context(),
     } as never)) as unknown;
     const value = result as { data?: unknown; init?: { headers?: Headers } };
     return (value.data ?? value) as Record<string, unknown>;
@@ -202,7 +192,7 @@ describe("checkout without JavaScript", () => {
     // the cart is empty: the checkout steps go back to /cart
     expect(await load("", jar)).toEqual({ redirect: "/cart" });
 
-    const mail = await readOutbox(join(dir, "mail"));
+    const mail = await readOutbox(shop.mailDir);
     expect(mail).toHaveLength(1);
     expect(mail[0]?.to.toLowerCase()).toContain("ada@example.com");
     expect(mail[0]?.subject).toContain(order?.number);
@@ -210,11 +200,13 @@ describe("checkout without JavaScript", () => {
   });
 
   it("the card number is in no file the shop wrote (database, WAL, outbox)", () => {
+    // the shop's SQLite file (test.db in the test shop's directory) and its WAL beside it
+    const dbFile = basename(shop.services.config.DATABASE_URL.replace(/^file:/, ""));
     const files = [
-      ...readdirSync(dir)
-        .filter((name) => name.startsWith("shop.db"))
-        .map((name) => join(dir, name)),
-      ...readdirSync(join(dir, "mail")).map((name) => join(dir, "mail", name)),
+      ...readdirSync(shop.dir)
+        .filter((name) => name.startsWith(dbFile))
+        .map((name) => join(shop.dir, name)),
+      ...readdirSync(shop.mailDir).map((name) => join(shop.mailDir, name)),
     ];
     expect(files.length).toBeGreaterThan(1);
     for (const file of files) {

@@ -1,39 +1,31 @@
-import { rmSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
+import * as toasts from "../../app/http/toast.server.ts";
+import * as root from "../../app/root.tsx";
+import * as account from "../../app/routes/account.tsx";
+import * as wishlist from "../../app/routes/account.wishlist.tsx";
+import * as product from "../../app/routes/products.$productId.tsx";
 import { cookieHeader } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
-import { callRoute, type RouteModule, stubShopEnv } from "../helpers/route-harness.ts";
+import { callRoute, type RouteModule } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
  * The wishlist and review routes called as the server calls them (a Request with a real session
  * cookie) on a SQLite database of their own: the signed-out round trip through sign-in, toasts,
  * archived products, a refused review form beside its fields, aggregates, votes.
  */
-const ORIGIN = "http://shop.test";
-let dir: string;
+const ORIGIN = TEST_ORIGIN;
+let shop: TestShop;
 let db: Database;
-let closeServices: () => Promise<void>;
-let wishlist: typeof import("../../app/routes/account.wishlist.tsx");
-let account: typeof import("../../app/routes/account.tsx");
-let product: typeof import("../../app/routes/products.$productId.tsx");
-let root: typeof import("../../app/root.tsx");
-let toasts: typeof import("../../app/http/toast.server.ts");
 const users: Record<"ada" | "bob", { id: string; cookie: string }> = {} as never;
 let lamp: { id: number; slug: string };
 let archived: { id: number; slug: string };
 
 beforeAll(async () => {
-  dir = stubShopEnv("wishlist-routes", ORIGIN);
-  wishlist = await import("../../app/routes/account.wishlist.tsx");
-  account = await import("../../app/routes/account.tsx");
-  product = await import("../../app/routes/products.$productId.tsx");
-  root = await import("../../app/root.tsx");
-  toasts = await import("../../app/http/toast.server.ts");
-  const client = await import("../../app/composition.server.ts");
-  closeServices = client.closeServices;
-  db = await client.getDb();
-  const auth = await client.getAuth();
+  shop = await createTestShop("sqlite");
+  db = shop.db;
+  const auth = shop.services.auth;
   for (const [key, name] of [
     ["ada", "Ada Lovelace"],
     ["bob", "Bob Babbage"],
@@ -53,17 +45,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await closeServices?.();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
+  await shop?.destroy();
 });
 
 const call = (
   module: RouteModule,
   kind: "loader" | "action",
   path: string,
-  options?: Parameters<typeof callRoute>[3],
-) => callRoute(module, kind, `${ORIGIN}${path}`, options);
+  options: Omit<Parameters<typeof callRoute>[3], "context"> = {},
+) => callRoute(module, kind, `${ORIGIN}${path}`, { ...options, context: shop.context() });
 
 async function toastOf(response: Response | undefined) {
   if (!response) return null;
