@@ -134,13 +134,14 @@ async function main(argv: string[]): Promise<number> {
         }
         const result = await importProductsCsv(db, text);
         if (!result.ok) {
-          for (const { line, message } of result.problems) console.error(`${file}:${line}: ${message}`);
-          const count = result.problems.length;
+          const { problems } = result.error;
+          for (const { line, message } of problems) console.error(`${file}:${line}: ${message}`);
+          const count = problems.length;
           console.error(`Nothing was imported: ${count} problem${count === 1 ? "" : "s"} to fix.`);
           return 1;
         }
         console.log(
-          `Imported ${file}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged.`,
+          `Imported ${file}: ${result.value.created} created, ${result.value.updated} updated, ${result.value.unchanged} unchanged.`,
         );
         return 0;
       }

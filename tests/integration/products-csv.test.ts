@@ -82,7 +82,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     const exported = await exportText(t.db);
     expect(exported.split("\n")[0]).toBe(PRODUCT_CSV_COLUMNS.join(","));
     const result = await importProductsCsv(t.db, exported);
-    expect(result).toEqual({ ok: true, created: 0, updated: 0, unchanged: before.length });
+    expect(result).toEqual({ ok: true, value: { created: 0, updated: 0, unchanged: before.length } });
     expect(await products(t.db)).toEqual(before);
     expect(await exportText(t.db)).toBe(exported);
   });
@@ -94,9 +94,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     const now = new Date("2026-11-23T10:00:00.000Z");
     expect(await importProductsCsv(t.db, csv([NEW_PRODUCT]), now)).toEqual({
       ok: true,
-      created: 1,
-      updated: 0,
-      unchanged: 0,
+      value: { created: 1, updated: 0, unchanged: 0 },
     });
     const created = await t.db
       .selectFrom("products")
@@ -177,9 +175,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     };
     expect(await importProductsCsv(t.db, csv([byId, bySlug]))).toEqual({
       ok: true,
-      created: 0,
-      updated: 2,
-      unchanged: 0,
+      value: { created: 0, updated: 2, unchanged: 0 },
     });
     const [a, b] = await products(t.db);
     expect(a).toMatchObject({
@@ -221,7 +217,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     ]);
     const result = await importProductsCsv(t.db, text);
     expect(result.ok).toBe(false);
-    const lines = !result.ok ? result.problems.map((p) => `${p.line}: ${p.message}`) : [];
+    const lines = !result.ok ? result.error.problems.map((p) => `${p.line}: ${p.message}`) : [];
     // rows that fail on their own are reported first; the catalogue checks follow once they pass
     expect(lines).toEqual([
       '3: price must be an amount from 0 to 1000000 with at most 2 decimals (got "-3")',
@@ -236,7 +232,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
         { ...NEW_PRODUCT, id: String(first!.id), slug: second!.slug },
       ]),
     );
-    expect(!again.ok && again.problems).toEqual([
+    expect(!again.ok && again.error.problems).toEqual([
       { line: 3, message: "no product has id 999999" },
       { line: 4, message: `slug "${second!.slug}" belongs to product ${second!.id}` },
     ]);
@@ -251,7 +247,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
       .where("id", "=", first!.id)
       .execute();
     const result = await importProductsCsv(t.db, csv([{ ...NEW_PRODUCT, id: String(first!.id) }]));
-    expect(!result.ok && result.problems[0]!.message).toMatch(/is archived/);
+    expect(!result.ok && result.error.problems[0]!.message).toMatch(/is archived/);
     expect((await exportText(t.db)).includes(`\n${first!.id},`)).toBe(false);
     await t.db.updateTable("products").set({ archivedAt: null }).where("id", "=", first!.id).execute();
   });
@@ -262,9 +258,12 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     const result = await importProductsCsv(t.db, text);
     expect(result).toEqual({
       ok: false,
-      problems: [
-        { line: 3, message: "malformed CSV: a quoted field is never closed (unbalanced double quote)" },
-      ],
+      error: {
+        code: "invalid",
+        problems: [
+          { line: 3, message: "malformed CSV: a quoted field is never closed (unbalanced double quote)" },
+        ],
+      },
     });
     expect(await products(t.db)).toEqual(before);
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { FileStore } from "../../../adapters/files/file-store.ts";
 import type { Database } from "../../../db/database.server.ts";
-import { fail, ok, type Result } from "../../../lib/result.ts";
+import { fail, type Result } from "../../../lib/result.ts";
 import type { Actor } from "../../audit/audit-log.server.ts";
 import { checkImageUploads, type ImagesRefusal } from "./add-product.server.ts";
 import { addImages, type Upload } from "./product-images.server.ts";

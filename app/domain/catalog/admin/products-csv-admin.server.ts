@@ -1,5 +1,5 @@
 import type { Database } from "../../../db/database.server.ts";
-import { fail, ok, type Result } from "../../../lib/result.ts";
+import { ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
 import { importProductsCsv } from "./products-csv.server.ts";
 import type { CsvProblem } from "./products-csv.ts";
@@ -26,8 +26,8 @@ export async function importProductsCsvAsAdmin(
   Result<{ created: number; updated: number; unchanged: number }, { code: "invalid"; problems: CsvProblem[] }>
 > {
   const result = await importProductsCsv(db, text);
-  if (!result.ok) return fail({ code: "invalid", problems: result.problems });
-  const { created, updated, unchanged } = result;
+  if (!result.ok) return result;
+  const { created, updated, unchanged } = result.value;
   if (created + updated > 0) {
     await recordAudit(db, {
       actor,

@@ -2,9 +2,11 @@ import type { Transaction } from "kysely";
 import type { Database } from "../../../db/database.server.ts";
 import type { DB } from "../../../db/schema.ts";
 import { discountPercent } from "../../../lib/money.ts";
+import { fail, ok, type Result } from "../../../lib/result.ts";
 import {
   type CategoryIndex,
   type CsvProblem,
+  type CsvRefusal,
   type ProductCsvRecord,
   productsCsvHeader,
   productsCsvRows,
@@ -53,9 +55,10 @@ export async function* exportProductsCsv(db: Database): AsyncGenerator<string> {
   }
 }
 
-export type ImportProductsResult =
-  | { ok: true; created: number; updated: number; unchanged: number }
-  | { ok: false; problems: CsvProblem[] };
+export type ImportProductsResult = Result<
+  { created: number; updated: number; unchanged: number },
+  CsvRefusal
+>;
 
 /**
  * Creates or updates products from a CSV: a row with an id updates that product; a row without
@@ -72,12 +75,13 @@ export async function importProductsCsv(
   const read = readProductsCsv(text, await categoryIndex(db));
   if (!read.ok) return read;
   return db.transaction().execute(async (trx) => {
-    const plan = await planImport(trx, read.records);
+    const plan = await planImport(trx, read.value);
     if (!plan.ok) return plan;
+    const steps = plan.value;
     const timestamp = now.toISOString();
     let created = 0;
     let updated = 0;
-    for (const step of plan.steps) {
+    for (const step of steps) {
       if (step.kind === "unchanged") continue;
       if (step.kind === "update") {
         await trx
@@ -94,7 +98,7 @@ export async function importProductsCsv(
         created++;
       }
     }
-    return { ok: true as const, created, updated, unchanged: plan.steps.length - created - updated };
+    return ok({ created, updated, unchanged: steps.length - created - updated });
   });
 }
 
@@ -116,7 +120,7 @@ type Step =
 async function planImport(
   trx: Transaction<DB>,
   records: ProductCsvRecord[],
-): Promise<{ ok: true; steps: Step[] } | { ok: false; problems: CsvProblem[] }> {
+): Promise<Result<Step[], CsvRefusal>> {
   const ids = records.flatMap((r) => (r.id === null ? [] : [r.id]));
   const slugs = records.flatMap((r) => (r.slug === null ? [] : [r.slug]));
   const existing = await findExisting(trx, ids, slugs);
@@ -153,7 +157,7 @@ async function planImport(
       );
     }
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, steps };
+  return problems.length > 0 ? fail({ code: "invalid", problems }) : ok(steps);
 }
 
 async function findExisting(trx: Transaction<DB>, ids: number[], slugs: string[]) {

@@ -41,7 +41,7 @@ const row = (cells: Partial<Record<(typeof PRODUCT_CSV_COLUMNS)[number], string>
 const problemsOf = (text: string) => {
   const result = readProductsCsv(text, CATEGORIES);
   if (result.ok) throw new Error("expected problems");
-  return result.problems;
+  return result.error.problems;
 };
 
 describe("readProductsCsv", () => {
@@ -52,7 +52,7 @@ describe("readProductsCsv", () => {
     );
     expect(result).toEqual({
       ok: true,
-      records: [
+      value: [
         {
           line: 2,
           id: 12,
@@ -78,7 +78,7 @@ describe("readProductsCsv", () => {
     const columns = [...PRODUCT_CSV_COLUMNS].reverse();
     const values = row({}).split(",").reverse().join(",");
     const result = readProductsCsv(`\uFEFF${columns.join(",")}\r\n\r\n${values}\r\n`, CATEGORIES);
-    expect(result.ok && result.records[0]).toMatchObject({
+    expect(result.ok && result.value[0]).toMatchObject({
       line: 3,
       slug: "quiet-speaker",
       priceCents: 4990,
@@ -192,7 +192,7 @@ describe("productsCsvRows", () => {
     const text = productsCsvHeader() + productsCsvRows([product]);
     expect(text.split("\n")[1]).toMatch(/^7,odd-one,"Odd, ""quoted"" name",/);
     const result = readProductsCsv(text, CATEGORIES);
-    expect(result.ok && result.records[0]).toEqual({
+    expect(result.ok && result.value[0]).toEqual({
       line: 2,
       id: 7,
       slug: "odd-one",
@@ -233,7 +233,7 @@ describe("productsCsvRows", () => {
     expect(cells).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
     expect(cells).toContain(",'-2+3 is not a formula here,'@brand,");
     const result = readProductsCsv(text, CATEGORIES);
-    expect(result.ok && result.records[0]).toMatchObject({
+    expect(result.ok && result.value[0]).toMatchObject({
       name: product.name,
       description: product.description,
       brand: product.brand,

@@ -8,6 +8,7 @@ import {
   productInputSchema,
   STOCK_TEXT,
 } from "../../../lib/product-input.ts";
+import { fail, ok, type Result } from "../../../lib/result.ts";
 
 /**
  * The products CSV: its columns, and reading and writing one row. Pure: the database side
@@ -56,9 +57,12 @@ export interface CsvProblem {
   message: string;
 }
 
-export type ReadProductsCsvResult =
-  | { ok: true; records: ProductCsvRecord[] }
-  | { ok: false; problems: CsvProblem[] };
+/** A file that cannot be imported as it is: every problem, each with its line. */
+export type CsvRefusal = { code: "invalid"; problems: CsvProblem[] };
+
+export type ReadProductsCsvResult = Result<ProductCsvRecord[], CsvRefusal>;
+
+const refused = (problems: CsvProblem[]) => fail({ code: "invalid" as const, problems });
 
 /** Known categories: each top-level category id with the ids of its subcategories. */
 export type CategoryIndex = ReadonlyMap<string, ReadonlySet<string>>;
@@ -91,11 +95,11 @@ export function readProductsCsv(text: string, categories: CategoryIndex): ReadPr
   } catch (error) {
     if (error instanceof CsvError) {
       const line = (error as CsvError & { lines?: number }).lines ?? 1;
-      return { ok: false, problems: [{ line, message: `malformed CSV: ${describeCsvError(error)}` }] };
+      return refused([{ line, message: `malformed CSV: ${describeCsvError(error)}` }]);
     }
     throw error;
   }
-  if (parsed.length === 0) return { ok: false, problems: [{ line: 1, message: "the file is empty" }] };
+  if (parsed.length === 0) return refused([{ line: 1, message: "the file is empty" }]);
 
   // A record's first line: the line after the previous record, plus any empty lines skipped.
   let previousEnd = 0;
@@ -111,14 +115,11 @@ export function readProductsCsv(text: string, categories: CategoryIndex): ReadPr
   const columns = header!.record.map((name) => name.trim());
   const headerProblems = checkHeader(columns);
   if (headerProblems.length > 0) {
-    return { ok: false, problems: headerProblems.map((message) => ({ line: header!.line, message })) };
+    return refused(headerProblems.map((message) => ({ line: header!.line, message })));
   }
-  if (body.length === 0) return { ok: false, problems: [{ line: header!.line, message: "no product rows" }] };
+  if (body.length === 0) return refused([{ line: header!.line, message: "no product rows" }]);
   if (body.length > PRODUCT_CSV_LIMITS.rows) {
-    return {
-      ok: false,
-      problems: [{ line: 1, message: `at most ${PRODUCT_CSV_LIMITS.rows} products per file` }],
-    };
+    return refused([{ line: 1, message: `at most ${PRODUCT_CSV_LIMITS.rows} products per file` }]);
   }
 
   const problems: CsvProblem[] = [];
@@ -135,7 +136,7 @@ export function readProductsCsv(text: string, categories: CategoryIndex): ReadPr
     ) as Record<ProductCsvColumn, string>;
     const result = readRow(cells, categories);
     if (!result.ok) {
-      problems.push(...result.problems.map((message) => ({ line, message })));
+      problems.push(...result.error.map((message) => ({ line, message })));
       continue;
     }
     const product = { ...result.value, line };
@@ -151,7 +152,7 @@ export function readProductsCsv(text: string, categories: CategoryIndex): ReadPr
     }
     records.push(product);
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, records };
+  return problems.length > 0 ? refused(problems) : ok(records);
 }
 
 function checkHeader(columns: string[]): string[] {
@@ -166,7 +167,8 @@ function checkHeader(columns: string[]): string[] {
   return problems;
 }
 
-type RowResult = { ok: true; value: Omit<ProductCsvRecord, "line"> } | { ok: false; problems: string[] };
+/** A row's product, or what is wrong with it (one message per problem). */
+type RowResult = Result<Omit<ProductCsvRecord, "line">, string[]>;
 
 function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIndex): RowResult {
   const problems: string[] = [];
@@ -228,7 +230,7 @@ function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIn
 
   const specifications = readSpecifications(value("specifications"), problems);
 
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) return fail(problems);
   // the row's product meets the one product contract (the admin form and the seed meet it too)
   const product = productInputSchema.parse({
     name: value("name"),
@@ -242,7 +244,7 @@ function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIn
     specifications: specifications!,
     ...flags,
   } satisfies ProductInput);
-  return { ok: true, value: { id, slug: slug === "" ? null : slug, ...product } };
+  return ok({ id, slug: slug === "" ? null : slug, ...product });
 }
 
 /** "129.99" → 12999; empty → null (a problem when required). */
