@@ -136,7 +136,7 @@ export function readProductsCsv(text: string, categories: CategoryIndex): ReadPr
     ) as Record<ProductCsvColumn, string>;
     const result = readRow(cells, categories);
     if (!result.ok) {
-      problems.push(...result.error.map((message) => ({ line, message })));
+      problems.push(...result.error.problems.map((message) => ({ line, message })));
       continue;
     }
     const product = { ...result.value, line };
@@ -168,7 +168,7 @@ function checkHeader(columns: string[]): string[] {
 }
 
 /** A row's product, or what is wrong with it (one message per problem). */
-type RowResult = Result<Omit<ProductCsvRecord, "line">, string[]>;
+type RowResult = Result<Omit<ProductCsvRecord, "line">, { code: "invalid"; problems: string[] }>;
 
 function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIndex): RowResult {
   const problems: string[] = [];
@@ -230,7 +230,7 @@ function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIn
 
   const specifications = readSpecifications(value("specifications"), problems);
 
-  if (problems.length > 0) return fail(problems);
+  if (problems.length > 0) return fail({ code: "invalid", problems });
   // the row's product meets the one product contract (the admin form and the seed meet it too)
   const product = productInputSchema.parse({
     name: value("name"),
