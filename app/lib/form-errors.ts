@@ -1,4 +1,5 @@
 import type { ZodType, z } from "zod";
+import { fail, ok, type Result } from "./result.ts";
 
 /**
  * What a refused form says, field by field: the first message of each field, in the form's field
@@ -10,7 +11,8 @@ export interface FormRefusal<F extends string> {
   fieldErrors: Partial<Record<F, string>>;
 }
 
-export type FormCheck<T, F extends string> = { ok: true; value: T } | ({ ok: false } & FormRefusal<F>);
+/** A form's values run through its schema: the value, or the refusal (code `invalid`) field by field. */
+export type FormCheck<T, F extends string> = Result<T, { code: "invalid" } & FormRefusal<F>>;
 
 /** A field is empty when it is absent, not text, or only spaces. */
 export function emptyFields<F extends string>(fields: readonly F[], input: Record<string, unknown>): F[] {
@@ -41,11 +43,11 @@ export function checkForm<S extends ZodType, F extends string>(
   input: Record<string, unknown>,
 ): FormCheck<z.output<S>, F> {
   const parsed = schema.safeParse(input);
-  if (parsed.success) return { ok: true, value: parsed.data };
+  if (parsed.success) return ok(parsed.data);
   const error: Record<string, string[]> = {};
   for (const issue of parsed.error.issues) {
     const key = String(issue.path[0] ?? "");
     error[key] = [...(error[key] ?? []), issue.message];
   }
-  return { ok: false, ...refusalOf(fields, input, error) };
+  return fail({ code: "invalid" as const, ...refusalOf(fields, input, error) });
 }

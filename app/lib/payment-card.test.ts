@@ -198,12 +198,15 @@ describe("validatePaymentForm", () => {
     const result = validatePaymentForm({}, NOW);
     expect(result).toEqual({
       ok: false,
-      missing: ["cardNumber", "cardName", "expiryDate", "cvv"],
-      fieldErrors: {
-        cardNumber: "Enter the card number.",
-        cardName: "Enter the name on the card.",
-        expiryDate: "Enter the expiry date as MM/YY.",
-        cvv: "Enter the 3 or 4 digit security code.",
+      error: {
+        code: "invalid",
+        missing: ["cardNumber", "cardName", "expiryDate", "cvv"],
+        fieldErrors: {
+          cardNumber: "Enter the card number.",
+          cardName: "Enter the name on the card.",
+          expiryDate: "Enter the expiry date as MM/YY.",
+          cvv: "Enter the 3 or 4 digit security code.",
+        },
       },
     });
   });
@@ -212,20 +215,23 @@ describe("validatePaymentForm", () => {
     const result = validatePaymentForm({ ...VALID, cardName: "   ", cvv: null, expiryDate: 1228 }, NOW);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.missing).toEqual(["cardName", "expiryDate", "cvv"]);
-    expect(Object.keys(result.fieldErrors)).toEqual(["cardName", "expiryDate", "cvv"]);
+    expect(result.error.missing).toEqual(["cardName", "expiryDate", "cvv"]);
+    expect(Object.keys(result.error.fieldErrors)).toEqual(["cardName", "expiryDate", "cvv"]);
   });
 
   it("reports wrong values beside missing ones", () => {
     const result = validatePaymentForm({ cardNumber: "4242 4242 4242 4241", cardName: "", cvv: "12" }, NOW);
     expect(result).toEqual({
       ok: false,
-      missing: ["cardName", "expiryDate"],
-      fieldErrors: {
-        cardNumber: "Enter a valid card number.",
-        cardName: "Enter the name on the card.",
-        expiryDate: "Enter the expiry date as MM/YY.",
-        cvv: "Enter the 3 or 4 digit security code.",
+      error: {
+        code: "invalid",
+        missing: ["cardName", "expiryDate"],
+        fieldErrors: {
+          cardNumber: "Enter a valid card number.",
+          cardName: "Enter the name on the card.",
+          expiryDate: "Enter the expiry date as MM/YY.",
+          cvv: "Enter the 3 or 4 digit security code.",
+        },
       },
     });
   });
@@ -246,8 +252,7 @@ describe("validatePaymentForm", () => {
     }
     expect(result).toEqual({
       ok: false,
-      missing: [],
-      fieldErrors: { cardNumber: "Enter a valid card number." },
+      error: { code: "invalid", missing: [], fieldErrors: { cardNumber: "Enter a valid card number." } },
     });
   });
 
@@ -264,8 +269,11 @@ describe("validatePaymentForm", () => {
     (expiryDate) => {
       expect(validatePaymentForm({ ...VALID, expiryDate }, NOW)).toEqual({
         ok: false,
-        missing: [],
-        fieldErrors: { expiryDate: "Enter the expiry date as MM/YY." },
+        error: {
+          code: "invalid",
+          missing: [],
+          fieldErrors: { expiryDate: "Enter the expiry date as MM/YY." },
+        },
       });
     },
   );
@@ -273,16 +281,14 @@ describe("validatePaymentForm", () => {
   it.each(["10/26", "1025", "01/20"])("expiry %j has passed", (expiryDate) => {
     expect(validatePaymentForm({ ...VALID, expiryDate }, NOW)).toEqual({
       ok: false,
-      missing: [],
-      fieldErrors: { expiryDate: "The card has expired." },
+      error: { code: "invalid", missing: [], fieldErrors: { expiryDate: "The card has expired." } },
     });
   });
 
   it.each(["12", "12345", "12a", "1 23"])("security code %j is refused", (cvv) => {
     expect(validatePaymentForm({ ...VALID, cvv }, NOW)).toEqual({
       ok: false,
-      missing: [],
-      fieldErrors: { cvv: "Enter the 3 or 4 digit security code." },
+      error: { code: "invalid", missing: [], fieldErrors: { cvv: "Enter the 3 or 4 digit security code." } },
     });
   });
 
@@ -291,7 +297,7 @@ describe("validatePaymentForm", () => {
     const result = validatePaymentForm({ ...VALID, cardName: "x".repeat(101) }, NOW);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.fieldErrors).toEqual({ cardName: "The name on the card can be at most 100 characters." });
+    expect(result.error.fieldErrors).toEqual({ cardName: "The name on the card can be at most 100 characters." });
   });
 
   it("never echoes the card number or the code in its messages", () => {

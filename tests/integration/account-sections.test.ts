@@ -127,11 +127,14 @@ describe.each(ENGINES)("account sections on %s", (engine) => {
       const refused = validateAddress({ ...HOME, firstName: " ", zipCode: "!", country: "XX" });
       expect(refused).toEqual({
         ok: false,
-        missing: ["firstName"],
-        fieldErrors: {
-          firstName: "First Name is required.",
-          zipCode: "Enter a valid ZIP or postal code.",
-          country: "Choose a country from the list.",
+        error: {
+          code: "invalid",
+          missing: ["firstName"],
+          fieldErrors: {
+            firstName: "First Name is required.",
+            zipCode: "Enter a valid ZIP or postal code.",
+            country: "Choose a country from the list.",
+          },
         },
       });
     });

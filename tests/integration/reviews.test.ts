@@ -20,7 +20,7 @@ const MARKUP_BODY = 'Nice <img src=x onerror="alert(2)"> & <b>bold</b>';
 /** The review form's schema on plain values: the value, or one message per field. */
 function validateReview(input: Record<string, unknown>) {
   const checked = checkForm(reviewSchema, ["rating", "title", "body"] as const, input);
-  return checked.ok ? checked : { ok: false as const, fieldErrors: checked.fieldErrors };
+  return checked.ok ? checked : { ok: false as const, fieldErrors: checked.error.fieldErrors };
 }
 
 describe("validateReview", () => {
