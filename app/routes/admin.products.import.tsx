@@ -1,5 +1,5 @@
 import { data, Form, useNavigation } from "react-router";
-import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { servicesFrom } from "../context.ts";
 import { type CsvProblem, PRODUCT_CSV_COLUMNS } from "../domain/catalog/admin/products-csv.ts";
@@ -8,6 +8,7 @@ import {
   importProductsCsvAsAdmin,
 } from "../domain/catalog/admin/products-csv-admin.server.ts";
 import { readCsvUpload } from "../http/csv-upload.server.ts";
+import { refusedForm } from "../http/product-upload.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.products.import";
 
@@ -27,13 +28,20 @@ const UPLOAD_REFUSALS = {
   "not-text": { status: 400, message: CSV_IMPORT_MESSAGES.notText },
 } as const;
 
-/** The file streamed in (at most 5 MB), imported all or nothing; each problem listed with its line. */
+/**
+ * The file streamed in (at most 5 MB: not through parseForm, which would read the whole body
+ * first), imported all or nothing. A refusal answers like every form (decision 017): the form's
+ * message and the file field's, with each problem of the file listed by its line.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
   const upload = await readCsvUpload(request);
   if (!upload.ok) {
     const { status, message } = UPLOAD_REFUSALS[upload.error.code];
-    return data({ type: "error" as const, message, problems: [] as CsvProblem[] }, { status });
+    return data(
+      { result: refusedForm(message, { file: message }), problems: [] as CsvProblem[] },
+      { status },
+    );
   }
   const imported = await importProductsCsvAsAdmin(servicesFrom(context).db, {
     ...upload.value,
@@ -41,21 +49,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!imported.ok) {
     const { problems } = imported.error;
-    return data(
-      { type: "error" as const, message: CSV_IMPORT_MESSAGES.invalid(problems.length), problems },
-      { status: 400 },
-    );
+    const message = CSV_IMPORT_MESSAGES.invalid(problems.length);
+    return data({ result: refusedForm(message, { file: message }), problems }, { status: 400 });
   }
   const { created, updated, unchanged } = imported.value;
-  return {
-    type: "success" as const,
-    message: CSV_IMPORT_MESSAGES.imported(created, updated, unchanged),
-    problems: [] as CsvProblem[],
-  };
+  return { imported: CSV_IMPORT_MESSAGES.imported(created, updated, unchanged) };
 }
 
 export default function ImportProducts({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const refused = actionData && "result" in actionData ? actionData : null;
+  const feedback =
+    actionData && "imported" in actionData
+      ? { type: "success" as const, message: actionData.imported }
+      : refusal(refused?.result);
+  const fileError = refused?.result.error?.file?.[0];
   return (
     <section aria-labelledby="csv-heading" className="max-w-3xl">
       <h1 id="csv-heading" className="text-3xl font-bold">
@@ -82,16 +90,13 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
         <code className="break-words">{loaderData.columns.join(", ")}</code>.
       </p>
       <div className="mt-4">
-        <AdminMessage
-          feedback={actionData ? { type: actionData.type, message: actionData.message } : null}
-          id="csv-result"
-        />
-        {actionData && actionData.problems.length > 0 && (
+        <AdminMessage feedback={feedback} id="csv-result" />
+        {refused && refused.problems.length > 0 && (
           <ul
             aria-label="Problems in the file"
             className="mt-3 list-disc space-y-1 pl-6 text-sm text-red-800"
           >
-            {actionData.problems.map((problem) => (
+            {refused.problems.map((problem) => (
               <li key={`${problem.line}:${problem.message}`}>
                 Line {problem.line}: {problem.message}
               </li>
@@ -110,8 +115,15 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
             type="file"
             accept=".csv,text/csv"
             required
+            aria-invalid={fileError ? true : undefined}
+            aria-describedby={fileError ? "csv-file-error" : undefined}
             className="mt-1 block w-full text-sm text-gray-900"
           />
+          {fileError && (
+            <p id="csv-file-error" className="mt-1 text-sm text-red-700">
+              {fileError}
+            </p>
+          )}
         </div>
         <button
           type="submit"

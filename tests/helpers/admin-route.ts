@@ -1,15 +1,21 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { RouterContextProvider } from "react-router";
+import type { Auth } from "../../app/adapters/auth/auth.server.ts";
 import type { FileStore } from "../../app/adapters/files/file-store.ts";
-import { type AppServices, servicesContext } from "../../app/context.ts";
+import { createMailer } from "../../app/adapters/mail/mailer.server.ts";
+import { assembleServices } from "../../app/composition.server.ts";
+import { servicesContext } from "../../app/context.ts";
 import type { Database } from "../../app/db/database.server.ts";
+import { parseEnv } from "../../app/env.server.ts";
 import { getToast } from "../../app/http/toast.server.ts";
 import { requestContext } from "./route-harness.ts";
 
 /**
  * Calling an admin route's action (its request carrying ADMIN_COOKIE) on a test's own database (either engine) and file store, as a
- * signed-in admin: the context carries the test's services with an auth that knows only that
- * admin (any request with a session cookie is theirs), and `log` if the test listens for failed
- * uploads. The answer is read back as the page would show it.
+ * signed-in admin: the context carries the app's services assembled over the test's database and
+ * file store (mail into a scratch directory), with an auth that knows only that admin (any request
+ * with a session cookie is theirs), and `log` if the test listens for failed uploads. The answer is read back as the page would show it.
  */
 export const ADMIN_COOKIE = "cartwheel.session_token=admin-test";
 
@@ -26,8 +32,15 @@ export function adminContext(
       getSession: async () => ({ user: { id: admin.id, name: "Admin", email: admin.email, role: "admin" } }),
     },
   };
+  const config = parseEnv({ ...process.env, SEED_ON_EMPTY: "false" });
+  const mailDir = join(tmpdir(), "cartwheel-admin-route-mail"); // written only if a route sends mail
+  const app = assembleServices(config, {
+    db: services.db,
+    files: services.files,
+    mail: createMailer(`file:${mailDir}`, { from: "shop@example.com" }),
+  });
   const context = requestContext();
-  context.set(servicesContext, { ...services, auth } as unknown as AppServices);
+  context.set(servicesContext, { ...app, ...services, auth: auth as unknown as Auth });
   return context;
 }
 

@@ -261,19 +261,29 @@ describe("admin products CSV (routes)", () => {
       body: form,
     });
     try {
+      type Refused = {
+        result: { error: Record<string, string[]> };
+        problems: unknown[];
+      };
       const result = (await action({
         request,
         params: {},
         context: shop.context(),
       } as never)) as
-        | {
-            type: "DataWithResponseInit";
-            data: { type: string; message: string; problems: unknown[] };
-            init: { status: number };
-          }
-        | { type: string; message: string; problems: unknown[] };
-      if ("init" in result) return { status: result.init.status, ...result.data };
-      return { status: 200, ...result };
+        | { type: "DataWithResponseInit"; data: Refused; init: { status: number } }
+        | { imported: string };
+      // what the page shows: the message above the form (the file field's repeats it) and the problems
+      if ("init" in result) {
+        const { error } = result.data.result;
+        expect(error.file).toEqual(error[""]);
+        return {
+          status: result.init.status,
+          type: "error",
+          message: error[""]![0]!,
+          problems: result.data.problems,
+        };
+      }
+      return { status: 200, type: "success", message: result.imported, problems: [] };
     } catch (thrown) {
       const value = thrown as { init?: { status?: number }; status?: number };
       return { status: value.init?.status ?? value.status, type: "thrown", message: "", problems: [] };

@@ -3,6 +3,7 @@ import { CATEGORY_TREE } from "../../../lib/catalog-constants.ts";
 import { toCents } from "../../../lib/money.ts";
 import { type ProductInput, productInputSchema } from "../../../lib/product-input.ts";
 import { PRICE_TEXT, PRODUCT_LIMITS, STOCK_TEXT } from "../../../lib/product-limits.ts";
+import { fail, ok } from "../../../lib/result.ts";
 import {
   MAX_SPECIFICATIONS,
   PRODUCT_FORM_MESSAGES,
@@ -39,13 +40,11 @@ function checkProductValues(
   const fieldErrors: Partial<Record<ProductField, string>> = {};
   for (const field of missing) fieldErrors[field] = "Required";
   if (missing.length > 0) {
-    return {
-      ok: false,
+    return fail({
+      code: "missing",
       message: PRODUCT_FORM_MESSAGES.requiredPrefix + missing.join(", "),
-      missing,
       fieldErrors,
-      values,
-    };
+    });
   }
   if (values.name.length > LIMITS.name) fieldErrors.name = `At most ${LIMITS.name} characters`;
   if (values.description.length > LIMITS.description)
@@ -84,7 +83,7 @@ function checkProductValues(
     }
   }
   if (Object.keys(fieldErrors).length > 0) {
-    return { ok: false, message: PRODUCT_FORM_MESSAGES.invalid, missing: [], fieldErrors, values };
+    return fail({ code: "invalid", message: PRODUCT_FORM_MESSAGES.invalid, fieldErrors });
   }
   // the product meets the one product contract (the CSV import and the seed meet it too)
   const value = productInputSchema.parse({
@@ -101,7 +100,7 @@ function checkProductValues(
     newArrival: values.newArrival,
     bestSeller: values.bestSeller,
   } satisfies ProductInput);
-  return { ok: true, values, value };
+  return ok(value);
 }
 
 /**
@@ -113,8 +112,8 @@ export function productFormSchema({ withStock }: { withStock: boolean }) {
   return z.looseObject({}).transform((payload, ctx) => {
     const checked = checkProductValues(readProductFormValues(payload), { withStock });
     if (checked.ok) return checked.value;
-    ctx.addIssue({ code: "custom", path: [], message: checked.message });
-    for (const [field, message] of Object.entries(checked.fieldErrors)) {
+    ctx.addIssue({ code: "custom", path: [], message: checked.error.message });
+    for (const [field, message] of Object.entries(checked.error.fieldErrors)) {
       ctx.addIssue({ code: "custom", path: [field], message });
     }
     return z.NEVER;

@@ -1,5 +1,6 @@
 import type { ProductInput } from "../../../lib/product-input.ts";
 import { PRODUCT_LIMITS } from "../../../lib/product-limits.ts";
+import type { Result } from "../../../lib/result.ts";
 
 export type { ProductInput } from "../../../lib/product-input.ts";
 
@@ -61,15 +62,11 @@ export interface ProductFormValues {
   bestSeller: boolean;
 }
 
-export type ProductFormResult =
-  | { ok: true; value: ProductInput; values: ProductFormValues }
-  | {
-      ok: false;
-      message: string;
-      missing: string[];
-      fieldErrors: Partial<Record<ProductField, string>>;
-      values: ProductFormValues;
-    };
+/** The typed product fields checked: the product, or the form's message and a message per wrong field. */
+export type ProductFormResult = Result<
+  ProductInput,
+  { code: "missing" | "invalid"; message: string; fieldErrors: Partial<Record<ProductField, string>> }
+>;
 
 /** A submitted form as Conform reads it: a field's value, or the values of a repeated field. */
 type Payload = Record<string, unknown>;
