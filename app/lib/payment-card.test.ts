@@ -297,7 +297,9 @@ describe("validatePaymentForm", () => {
     const result = validatePaymentForm({ ...VALID, cardName: "x".repeat(101) }, NOW);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.error.fieldErrors).toEqual({ cardName: "The name on the card can be at most 100 characters." });
+    expect(result.error.fieldErrors).toEqual({
+      cardName: "The name on the card can be at most 100 characters.",
+    });
   });
 
   it("never echoes the card number or the code in its messages", () => {

@@ -1,6 +1,6 @@
-import type { Route } from "./+types/robots[.]txt";
 import { servicesFrom } from "../context.ts";
 import { renderRobotsTxt } from "../domain/catalog/sitemap.server.ts";
+import type { Route } from "./+types/robots[.]txt";
 
 export function loader({ context }: Route.LoaderArgs) {
   return new Response(renderRobotsTxt(servicesFrom(context).config.PUBLIC_URL), {

@@ -18,10 +18,7 @@ export function queueEmailChangeLink(
   env: { shopName: string; publicUrl: string },
   { newEmail, name, token }: { newEmail: string; name: string; token: string },
 ) {
-  const link = new URL(
-    `/account/confirm-email?token=${encodeURIComponent(token)}`,
-    env.publicUrl,
-  ).toString();
+  const link = new URL(`/account/confirm-email?token=${encodeURIComponent(token)}`, env.publicUrl).toString();
   runAfterResponse("email-change-link", () =>
     mailer.send({
       to: newEmail,

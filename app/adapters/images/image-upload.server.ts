@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import sharp, { type Metadata } from "sharp";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import type { FileStore } from "../files/file-store.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "./images.server.ts";
-import { fail, ok, type Result } from "../../lib/result.ts";
 
 /**
  * Untrusted image uploads (decision 006): the type is read from the bytes, never from the name
