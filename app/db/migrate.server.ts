@@ -13,6 +13,7 @@ import * as confirmationClaims from "./migrations/2026-11-23T1000-confirmation-c
 import * as catalogVersion from "./migrations/2026-11-23T1100-catalog-version.ts";
 import * as accountCarts from "./migrations/2026-11-25T0110-account-carts.ts";
 import * as checkoutProgress from "./migrations/2026-11-25T0120-checkout-progress.ts";
+import * as productVariants from "./migrations/2026-11-25T1200-product-variants.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-23T1100-catalog-version": catalogVersion,
   "2026-11-25T0110-account-carts": accountCarts,
   "2026-11-25T0120-checkout-progress": checkoutProgress,
+  "2026-11-25T1200-product-variants": productVariants,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -93,8 +93,41 @@ export interface CheckoutProgressTable {
   updatedAt: Timestamp;
 }
 
+/** A product's option (migration 1200): position 1..3, its name and ordered values. */
+export interface ProductOptionsTable {
+  productId: number;
+  position: number;
+  name: string;
+  /** JSON array of the values, in the order the shop shows them */
+  optionValues: string;
+}
+
+/**
+ * One sellable combination of a product's options (migration 1200): the truth for price and
+ * stock. The product row keeps a summary (cheapest live variant's prices, summed stock).
+ */
+export interface ProductVariantsTable {
+  id: Generated<number>;
+  productId: number;
+  /** unique shop-wide */
+  sku: string;
+  option1: string | null;
+  option2: string | null;
+  option3: string | null;
+  priceCents: number;
+  originalPriceCents: number | null;
+  stock: number;
+  barcode: string | null;
+  /** its own picture among the product's images, else the product's */
+  imageId: number | null;
+  position: number;
+  archivedAt: Timestamp | null;
+}
+
 export interface CartItemsTable {
   cartId: string;
+  /** the line's key with the cart (migration 1200) */
+  variantId: number;
   productId: number;
   quantity: number;
   addedAt: Timestamp;
@@ -238,6 +271,11 @@ export interface OrderItemsTable {
   id: Generated<number>;
   orderId: number;
   productId: number | null;
+  /** the variant bought (migration 1200); may point at a variant deleted since */
+  variantId: number | null;
+  /** "Size: M · Colour: Black"; "" for a product without options */
+  variantTitle: Generated<string>;
+  sku: string | null;
   productSlug: string;
   name: string;
   brand: string;
@@ -357,6 +395,8 @@ export interface DB {
   categories: CategoriesTable;
   products: ProductsTable;
   productImages: ProductImagesTable;
+  productOptions: ProductOptionsTable;
+  productVariants: ProductVariantsTable;
   newsletterSubscribers: NewsletterSubscribersTable;
   carts: CartsTable;
   cartItems: CartItemsTable;

@@ -101,13 +101,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (result.ok) {
         return done(`${EDIT_MESSAGES.stockUpdated}: ${result.value.before} → ${result.value.after}`);
       }
-      return result.error.code === "negative"
-        ? refuse(
+      switch (result.error.code) {
+        case "negative":
+          return refuse(
             intent,
             409,
             refusedForm(EDIT_MESSAGES.stockNegative, { delta: EDIT_MESSAGES.stockNegative }),
-          )
-        : refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
+          );
+        case "choose-variant":
+          return refuse(
+            intent,
+            409,
+            refusedForm(EDIT_MESSAGES.stockPerVariant, { delta: EDIT_MESSAGES.stockPerVariant }),
+          );
+        case "not-found":
+          return refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
+      }
     }
     case "add-images": {
       const result = await addProductImages(services, { id: productId, uploads, actor });

@@ -67,13 +67,18 @@ export async function action({ request, context }: Route.ActionArgs) {
       const result = await addToCart(db, {
         cartId,
         productId: input.productId,
+        variantId: input.variantId,
         quantity: input.quantity,
       });
       const inCart = result.ok;
       const to =
         input.intent === "buy-now" && inCart
           ? "/checkout"
-          : backTo(safeRedirectPath(refererPath(request, servicesFrom(context).config.PUBLIC_URL), "/cart"));
+          : !result.ok && result.error.code === "choose-variant"
+            ? `/products/${result.error.slug}`
+            : backTo(
+                safeRedirectPath(refererPath(request, servicesFrom(context).config.PUBLIC_URL), "/cart"),
+              );
       // a guest's cookie (re)starts its 30 days with every add; an account needs none
       const guestCartId = owner.userId === null && inCart ? cartId : null;
       return redirectWithCart(to, addToCartToast(result, input.quantity), guestCartId);
@@ -84,6 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         ? await updateCartItem(db, {
             cartId,
             productId: input.productId,
+            variantId: input.variantId,
             quantity: input.quantity,
           })
         : fail({ code: "not-in-cart" as const });
@@ -91,7 +97,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "remove": {
       const cartId = await existingCartId();
-      if (cartId) await removeCartItem(db, { cartId, productId: input.productId });
+      if (cartId) {
+        await removeCartItem(db, { cartId, productId: input.productId, variantId: input.variantId });
+      }
       return redirectWithCart(backTo("/cart"), { type: "success", message: CART_MESSAGES.removed });
     }
     case "clear": {

@@ -90,6 +90,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           lines: order.items.map((item) => ({
             productId: item.productId,
             name: item.name,
+            variantTitle: item.variantTitle,
+            sku: item.sku,
             quantity: item.quantity,
             lineTotalCents: item.lineTotalCents,
           })),
@@ -111,6 +113,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     .map((line) => ({
       productId: line.productId,
       name: line.name,
+      variantTitle: line.variantTitle,
+      sku: line.sku,
       quantity: line.quantity,
       lineTotalCents: line.lineTotalCents,
     }));

@@ -69,6 +69,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       totals: order.totals,
       items: order.items.map((item) => ({
         name: item.name,
+        variantTitle: item.variantTitle,
+        sku: item.sku,
         quantity: item.quantity,
         lineTotalCents: item.lineTotalCents,
       })),

@@ -19,6 +19,7 @@ import {
   productPath,
   shareImagePath,
 } from "../components/product/structured-data.ts";
+import { VariantPicker } from "../components/product/variant-picker.tsx";
 import { ProductGrid } from "../components/product-card.tsx";
 import { StarRating } from "../components/star-rating.tsx";
 import { servicesFrom } from "../context.ts";
@@ -42,6 +43,7 @@ import { discountPercent, formatCents } from "../lib/money.ts";
 import { signInPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { stockLevel, stockMessage } from "../lib/stock.ts";
+import { type OptionValues, selectVariant, valueChoices } from "../lib/variants.ts";
 import type { loader as rootLoader } from "../root.tsx";
 import type { Route } from "./+types/products.$productId";
 
@@ -74,6 +76,16 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (params.productId !== product.slug) {
     throw redirect(`${productPath(product.slug)}${url.search}`, 301);
   }
+  // the picker's form without JavaScript (?option1=M&option2=Black) → that variant's own URL
+  const chosen = chosenValues(url.searchParams);
+  if (chosen) {
+    const picked = selectVariant(product.variants, { values: chosen });
+    throw redirect(picked ? `${productPath(product.slug)}?variant=${picked.id}` : productPath(product.slug));
+  }
+  const variantParam = url.searchParams.get("variant") ?? "";
+  const selected = selectVariant(product.variants, {
+    variantId: /^[1-9]\d{0,9}$/.test(variantParam) ? Number(variantParam) : null,
+  });
   const [reviews, related, user] = await Promise.all([
     listProductReviews(db, product.id),
     getRelatedProducts(db, product),
@@ -94,8 +106,20 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     reviews,
     related,
     viewer,
-    selectedImage: imageIndexFromQuery(url.searchParams.get("image"), product.images.length),
+    selectedVariantId: selected?.id ?? null,
+    selectedImage: url.searchParams.has("image")
+      ? imageIndexFromQuery(url.searchParams.get("image"), product.images.length)
+      : (selected?.imageIndex ?? 0),
   };
+}
+
+/** The values the picker's GET form chose (each at most 100 characters), or null when it was not sent. */
+function chosenValues(params: URLSearchParams): OptionValues | null {
+  const values = (["option1", "option2", "option3"] as const).map((name) => {
+    const value = params.get(name);
+    return value === null ? null : value.slice(0, 100);
+  }) as OptionValues;
+  return values.some((value) => value !== null) ? values : null;
 }
 
 /** `?image=N` (1-based, from a thumbnail link without JavaScript) → index into the images. */
@@ -203,17 +227,19 @@ const STOCK_STYLES = {
 } as const;
 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, reviews, related, viewer, selectedImage } = loaderData;
+  const { product, reviews, related, viewer, selectedImage, selectedVariantId } = loaderData;
   const origin = useRouteLoaderData<typeof rootLoader>("root")?.origin ?? "http://localhost:3000";
   const path = productPath(product.slug);
   const crumbs = productBreadcrumbs(product);
+  // what the page sells: the selected variant (price, savings, stock, SKU, the cart's form)
+  const variant = product.variants.find((v) => v.id === selectedVariantId) ?? product.variants[0];
+  const priceCents = variant?.priceCents ?? product.priceCents;
+  const originalPriceCents = variant ? variant.originalPriceCents : product.originalPriceCents;
+  const stock = variant?.stock ?? product.stock;
   const savingCents =
-    product.originalPriceCents !== null && product.originalPriceCents > product.priceCents
-      ? product.originalPriceCents - product.priceCents
-      : 0;
-  const savingPercent =
-    product.discountPercentage ?? discountPercent(product.priceCents, product.originalPriceCents);
-  const level = stockLevel(product.stock);
+    originalPriceCents !== null && originalPriceCents > priceCents ? originalPriceCents - priceCents : 0;
+  const savingPercent = discountPercent(priceCents, originalPriceCents);
+  const level = stockLevel(stock);
   const { icon: StockIcon, className: stockClass } = STOCK_STYLES[level];
 
   return (
@@ -222,7 +248,12 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       <Breadcrumb crumbs={crumbs} />
 
       <div className="mt-6 grid gap-8 lg:grid-cols-2 lg:gap-12">
-        <ProductGallery images={product.images} productName={product.name} selectedIndex={selectedImage} />
+        <ProductGallery
+          key={selectedImage}
+          images={product.images}
+          productName={product.name}
+          selectedIndex={selectedImage}
+        />
 
         <div className="flex flex-col gap-6">
           <div>
@@ -245,7 +276,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </div>
 
           <div className="flex flex-col gap-2 border-y border-gray-200 py-5">
-            <Price cents={product.priceCents} originalCents={product.originalPriceCents} size="lg" />
+            <Price cents={priceCents} originalCents={originalPriceCents} size="lg" />
             {savingCents > 0 && (
               <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-green-800">
                 <span className="rounded bg-green-50 px-2 py-0.5 ring-1 ring-green-700/20">
@@ -258,16 +289,29 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
 
           <p className="leading-relaxed text-gray-700">{product.description}</p>
 
-          <p data-testid="stock-message" className={`flex items-center gap-2 font-semibold ${stockClass}`}>
-            <StockIcon aria-hidden="true" className="size-5" />
-            {stockMessage(product.stock)}
-          </p>
+          {variant && product.options.length > 0 && (
+            <VariantPicker
+              path={path}
+              options={product.options}
+              choices={valueChoices(product.options, product.variants, variant)}
+              selected={variant}
+            />
+          )}
+
+          <div className="flex flex-col gap-1">
+            <p data-testid="stock-message" className={`flex items-center gap-2 font-semibold ${stockClass}`}>
+              <StockIcon aria-hidden="true" className="size-5" />
+              {stockMessage(stock)}
+            </p>
+            {variant && <p className="text-sm text-gray-700">SKU: {variant.sku}</p>}
+          </div>
 
           <PurchaseForm
             productId={product.id}
+            variantId={variant?.id ?? null}
             productName={product.name}
-            stock={product.stock}
-            redirectTo={path}
+            stock={stock}
+            redirectTo={variant && product.options.length > 0 ? `${path}?variant=${variant.id}` : path}
           />
 
           <ShoppingBenefits />

@@ -24,6 +24,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import pg from "pg";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
+import { defaultSku } from "../../app/db/variant-summary.server.ts";
 import { inclusiveByName, mainThreadProfile, summarise } from "../lib/cpuprofile.ts";
 import { CookieJar, keepAliveAgent, percentile, type Reply, send } from "../lib/http-client.ts";
 import { load1 } from "../lib/machine.ts";
@@ -299,12 +300,10 @@ async function insertCarts(db: Database, count: number, productIds: number[], of
       await trx
         .insertInto("cartItems")
         .values(
-          chunk.map((cartId, k) => ({
-            cartId,
-            productId: productIds[(offset + from + k) % productIds.length] as number,
-            quantity: 1,
-            addedAt: now,
-          })),
+          chunk.map((cartId, k) => {
+            const productId = productIds[(offset + from + k) % productIds.length] as number;
+            return { cartId, productId, variantId: variantOf(productId), quantity: 1, addedAt: now };
+          }),
         )
         .execute();
     });
@@ -313,19 +312,27 @@ async function insertCarts(db: Database, count: number, productIds: number[], of
 }
 
 let referenceSeq = 0;
-/** What Place Order writes, without the app: guarded stock decrement, order + 1 item, cart line deleted. */
+/**
+ * What Place Order writes, without the app: guarded stock decrement of the variant, the product's
+ * summed stock, order + 1 item, cart line deleted.
+ */
 async function referenceOrder(db: Database, productId: number, cartId: string) {
   const n = ++referenceSeq;
   const now = new Date().toISOString();
   await db.transaction().execute(async (trx) => {
     const taken = await trx
-      .updateTable("products")
+      .updateTable("productVariants")
       .set((eb) => ({ stock: eb("stock", "-", 1) }))
-      .where("id", "=", productId)
+      .where("id", "=", variantOf(productId))
       .where("stock", ">=", 1)
       .where("archivedAt", "is", null)
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) throw new Error(`reference: product ${productId} out of stock`);
+    await trx
+      .updateTable("products")
+      .set((eb) => ({ stock: eb("stock", "-", 1) }))
+      .where("id", "=", productId)
+      .execute();
     const order = await trx
       .insertInto("orders")
       .values({
@@ -363,6 +370,8 @@ async function referenceOrder(db: Database, productId: number, cartId: string) {
       .values({
         orderId: order.id,
         productId,
+        variantId: variantOf(productId),
+        sku: defaultSku(productId),
         productSlug: `bench-product-${productId}`,
         name: `Bench product ${productId}`,
         brand: "Benchbrand",
@@ -449,7 +458,30 @@ async function insertBenchProducts(db: Database): Promise<number[]> {
     )
     .returning("id")
     .execute();
+  const variants = await db
+    .insertInto("productVariants")
+    .values(
+      rows.map((r) => ({
+        productId: r.id,
+        sku: defaultSku(r.id),
+        priceCents: PRICE_CENTS,
+        originalPriceCents: null,
+        stock: STOCK,
+        position: 0,
+      })),
+    )
+    .returning(["id", "productId"])
+    .execute();
+  for (const v of variants) variantIds.set(v.productId, v.id);
   return rows.map((r) => r.id);
+}
+
+/** Each bench product's one variant (insertBenchProducts). */
+const variantIds = new Map<number, number>();
+function variantOf(productId: number): number {
+  const id = variantIds.get(productId);
+  if (id === undefined) throw new Error(`bench: product ${productId} has no variant`);
+  return id;
 }
 
 async function checkDatabase(db: Database, placedByHttp: number, referenceCommitted: number) {

@@ -1,5 +1,6 @@
 import type { Database } from "../../app/db/database.server.ts";
 import type { NewProduct } from "../../app/db/schema.ts";
+import { insertDefaultVariant, syncProductSummary } from "../../app/db/variant-summary.server.ts";
 
 let sequence = 0;
 
@@ -16,7 +17,10 @@ export async function ensureCategory(
     .execute();
 }
 
-/** Inserts a valid product (category "electronics" / "audio" unless overridden) and returns its id. */
+/**
+ * Inserts a valid product (category "electronics" / "audio" unless overridden) with its one
+ * default variant carrying the price and stock, and returns its id.
+ */
 export async function insertProduct(db: Database, overrides: Partial<NewProduct> = {}): Promise<number> {
   sequence++;
   await ensureCategory(db, "electronics");
@@ -45,7 +49,25 @@ export async function insertProduct(db: Database, overrides: Partial<NewProduct>
     ...overrides,
   };
   const { id } = await db.insertInto("products").values(row).returning("id").executeTakeFirstOrThrow();
+  await insertDefaultVariant(db, id, {
+    priceCents: row.priceCents,
+    originalPriceCents: row.originalPriceCents ?? null,
+    stock: row.stock ?? 0,
+  });
   return id;
+}
+
+/**
+ * Sets what a test product's default variant sells for or has in stock (as the admin would),
+ * and the product's summary with it.
+ */
+export async function setVariantFields(
+  db: Database,
+  productId: number,
+  fields: { stock?: number; priceCents?: number; originalPriceCents?: number | null },
+): Promise<void> {
+  await db.updateTable("productVariants").set(fields).where("productId", "=", productId).execute();
+  await syncProductSummary(db, productId);
 }
 
 export async function insertImage(
@@ -67,4 +89,73 @@ export async function insertImage(
     })
     .execute();
   return key;
+}
+
+/** A test product's (first) variant id. */
+export async function defaultVariantOf(db: Database, productId: number): Promise<number> {
+  const row = await db
+    .selectFrom("productVariants")
+    .select("id")
+    .where("productId", "=", productId)
+    .orderBy("position")
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Inserts a product with options (e.g. Size: S, M) and one variant per given combination, its
+ * summary written as the shop writes it; returns the product id and the variant ids in order.
+ */
+export async function insertProductWithVariants(
+  db: Database,
+  {
+    options,
+    variants,
+    ...overrides
+  }: Partial<NewProduct> & {
+    options: { name: string; values: string[] }[];
+    variants: {
+      values: string[];
+      sku: string;
+      priceCents: number;
+      originalPriceCents?: number | null;
+      stock: number;
+    }[];
+  },
+): Promise<{ productId: number; variantIds: number[] }> {
+  const productId = await insertProduct(db, overrides);
+  await db.deleteFrom("productVariants").where("productId", "=", productId).execute();
+  await db
+    .insertInto("productOptions")
+    .values(
+      options.map((option, i) => ({
+        productId,
+        position: i + 1,
+        name: option.name,
+        optionValues: JSON.stringify(option.values),
+      })),
+    )
+    .execute();
+  const variantIds: number[] = [];
+  for (const [position, variant] of variants.entries()) {
+    const { id } = await db
+      .insertInto("productVariants")
+      .values({
+        productId,
+        sku: variant.sku,
+        option1: variant.values[0] ?? null,
+        option2: variant.values[1] ?? null,
+        option3: variant.values[2] ?? null,
+        priceCents: variant.priceCents,
+        originalPriceCents: variant.originalPriceCents ?? null,
+        stock: variant.stock,
+        position,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    variantIds.push(id);
+  }
+  await syncProductSummary(db, productId);
+  return { productId, variantIds };
 }

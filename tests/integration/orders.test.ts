@@ -19,7 +19,12 @@ import {
 import { type PlaceOrderInput, placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { calculateTotals, type ShippingMethod } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
-import { insertImage, insertProduct } from "../helpers/catalog.ts";
+import {
+  insertImage,
+  insertProduct,
+  insertProductWithVariants,
+  setVariantFields,
+} from "../helpers/catalog.ts";
 
 const SECRET = "orders-integration-test-secret-0123456789";
 const CARD = "4242424242424242";
@@ -261,6 +266,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
           productId: a,
           productSlug: expect.stringMatching(/^test-product-/),
           name: "Aurora Lamp",
+          variantTitle: "",
+          sku: `CW-${a}`,
           brand: "Lumen",
           imageKey,
           unitPriceCents: 1_250,
@@ -271,6 +278,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
           productId: b,
           productSlug: expect.stringMatching(/^test-product-/),
           name: "Bolt Speaker",
+          variantTitle: "",
+          sku: `CW-${b}`,
           brand: "Sonic",
           imageKey: null,
           unitPriceCents: 899,
@@ -401,7 +410,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         { productId: short, quantity: 3 },
       ]);
       const request = await input(cartId);
-      await t.db.updateTable("products").set({ stock: 2 }).where("id", "=", short).execute();
+      await setVariantFields(t.db, short, { stock: 2 });
       const before = await rowCounts();
       const recorder = recordingGateway(base);
       expect(await placeOrder(t.db, recorder.gateway, request)).toEqual({
@@ -439,7 +448,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const cartId = await cartWith([{ productId: p, quantity: 2 }]);
       const request = await input(cartId);
       expect(request.expectedTotalCents).toBe(4_000 + 499 + 280);
-      await t.db.updateTable("products").set({ priceCents: 2_600 }).where("id", "=", p).execute();
+      await setVariantFields(t.db, p, { priceCents: 2_600 });
       const before = await rowCounts();
       const recorder = recordingGateway(base);
       const result = await placeOrder(t.db, recorder.gateway, request);
@@ -467,7 +476,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       ]);
       const request = await input(cartId);
       const recorder = recordingGateway(base, async () => {
-        await t.db.updateTable("products").set({ priceCents: 1_600 }).where("id", "=", p).execute();
+        await setVariantFields(t.db, p, { priceCents: 1_600 });
       });
       const before = await rowCounts();
       const result = await placeOrder(t.db, recorder.gateway, request);
@@ -494,7 +503,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const cartId = await cartWith([{ productId: p, quantity: 1 }]);
       const request = await input(cartId);
       const recorder = recordingGateway(base, async () => {
-        await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", p).execute();
+        await setVariantFields(t.db, p, { stock: 0 });
       });
       const before = await rowCounts();
       expect(await placeOrder(t.db, recorder.gateway, request)).toEqual({
@@ -762,6 +771,74 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect({ rows: Number(items.rows), units: Number(items.units) }).toEqual({ rows: 5, units: 5 });
       const emptied = (await Promise.all(carts.map(cartLines))).filter((lines) => lines.length === 0);
       expect(emptied).toHaveLength(5);
+    });
+    it("sells exactly one variant's stock when 50 carts race for its 5 units, leaving the others", async () => {
+      const sku = `RACE-${Date.now().toString(36)}`;
+      const { productId, variantIds } = await insertProductWithVariants(t.db, {
+        name: "Race Tee",
+        options: [{ name: "Size", values: ["S", "M"] }],
+        variants: [
+          { values: ["S"], sku: `${sku}-S`, priceCents: 1_000, stock: 10 },
+          { values: ["M"], sku: `${sku}-M`, priceCents: 1_000, stock: 5 },
+        ],
+      });
+      const [small, medium] = variantIds as [number, number];
+      const carts = await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          const cartId = newCartId();
+          const added = await addToCart(t.db, { cartId, productId, variantId: medium, quantity: 1 });
+          expect(added).toMatchObject({ ok: true, value: { outcome: "added" } });
+          return cartId;
+        }),
+      );
+      const payment = await cardPayment();
+      const requests = await Promise.all(carts.map((cartId) => input(cartId, { payment })));
+
+      const results = await Promise.all(requests.map((r) => placeOrder(t.db, base, r)));
+
+      expect(results.filter((r) => r.ok)).toHaveLength(5);
+      expect(results.filter((r) => !r.ok && r.error.code === "out-of-stock")).toHaveLength(45);
+      const stocks = await t.db
+        .selectFrom("productVariants")
+        .select(["id", "stock"])
+        .where("productId", "=", productId)
+        .orderBy("id")
+        .execute();
+      expect(stocks).toEqual([
+        { id: small, stock: 10 },
+        { id: medium, stock: 0 },
+      ]);
+      // the product's summed stock follows its variants
+      expect(await stockOf(productId)).toBe(10);
+      const items = await t.db
+        .selectFrom("orderItems")
+        .select(["variantId", "variantTitle", "sku", "quantity"])
+        .where("productId", "=", productId)
+        .execute();
+      expect(items).toHaveLength(5);
+      for (const item of items) {
+        expect(item).toEqual({ variantId: medium, variantTitle: "Size: M", sku: `${sku}-M`, quantity: 1 });
+      }
+
+      // a cancellation gives the units back to that variant, and the product's stock follows
+      const order = results.find((r) => r.ok);
+      if (!order?.ok) throw new Error("no order placed");
+      const cancelled = await transitionOrder(t.db, {
+        orderId: order.value.order.id,
+        to: "cancelled",
+        actor: "system",
+      });
+      expect(cancelled.ok).toBe(true);
+      expect(
+        (
+          await t.db
+            .selectFrom("productVariants")
+            .select("stock")
+            .where("id", "=", medium)
+            .executeTakeFirstOrThrow()
+        ).stock,
+      ).toBe(1);
+      expect(await stockOf(productId)).toBe(11);
     });
   });
 

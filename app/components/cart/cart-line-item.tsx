@@ -16,7 +16,7 @@ const stepButton =
  * with JavaScript the posts go through one fetcher per line and the quantity changes at once.
  */
 export function CartLineItem({ line }: { line: CartLine }) {
-  const fetcher = useFetcher<{ error?: string }>({ key: `cart-line-${line.productId}` });
+  const fetcher = useFetcher<{ error?: string }>({ key: `cart-line-${line.variantId}` });
   const { showToast } = useToast();
 
   useEffect(() => {
@@ -30,13 +30,14 @@ export function CartLineItem({ line }: { line: CartLine }) {
   if (removing) return null;
   const quantity = Number.isInteger(pendingQuantity) ? Math.min(pendingQuantity, line.stock) : line.quantity;
   const purchasable = line.status === "ok" || line.status === "reduced";
-  const updateFormId = `cart-update-${line.productId}`;
-  const quantityInputId = `cart-quantity-${line.productId}`;
+  const updateFormId = `cart-update-${line.variantId}`;
+  const quantityInputId = `cart-quantity-${line.variantId}`;
 
   const hidden = (intent: string) => (
     <>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="productId" value={line.productId} />
+      <input type="hidden" name="variantId" value={line.variantId} />
     </>
   );
 
@@ -65,6 +66,8 @@ export function CartLineItem({ line }: { line: CartLine }) {
                 </Link>
               )}
             </h3>
+            {line.variantTitle && <p className="text-sm text-gray-700">{line.variantTitle}</p>}
+            <p className="text-xs text-gray-600">SKU: {line.sku}</p>
             <Price cents={line.unitPriceCents} originalCents={line.originalPriceCents} />
           </div>
           {purchasable && (

@@ -27,7 +27,7 @@ export function CartPage({ cart, error }: { cart: CartView; error: string | null
             </h2>
             <ul className="divide-y divide-gray-200 rounded-xl border border-gray-200 bg-white">
               {cart.lines.map((line) => (
-                <CartLineItem key={line.productId} line={line} />
+                <CartLineItem key={line.variantId} line={line} />
               ))}
             </ul>
             <div className="mt-6 flex flex-wrap items-center justify-between gap-4">

@@ -15,6 +15,15 @@ export interface OrderLine {
   brand?: string;
   /** the name links here (a live product) */
   href?: string | null;
+  /** "Size: M · Colour: Black" ("" or absent for a product without options) */
+  variantTitle?: string;
+  sku?: string | null;
+}
+
+/** The variant and SKU under a line's name ("Size: M · Colour: Black · SKU: TEE-M-BLK"), or nothing. */
+function VariantNote({ line, className }: { line: OrderLine; className: string }) {
+  const parts = [line.variantTitle, line.sku ? `SKU: ${line.sku}` : ""].filter(Boolean);
+  return parts.length > 0 ? <span className={className}>{parts.join(" · ")}</span> : null;
 }
 
 /** An order's items as lines of the table, each name linking where `linkOf` says (null: no link). */
@@ -24,6 +33,8 @@ export function orderItemLines<
   return items.map((item) => ({
     productId: item.productId,
     name: item.name,
+    variantTitle: item.variantTitle,
+    sku: item.sku,
     brand: item.brand,
     href: linkOf(item),
     quantity: item.quantity,
@@ -81,6 +92,7 @@ export function OrderLines({
                     <span className="font-medium">{line.name}</span>
                   )}
                   {line.brand && <span className="block text-gray-600">{line.brand}</span>}
+                  <VariantNote line={line} className="block text-gray-600" />
                 </td>
                 <td className="py-2 pr-4 text-right">{line.quantity}</td>
                 <td className="py-2 pr-4 text-right">
@@ -104,10 +116,12 @@ export function OrderLines({
           {layout === "review" ? (
             <span>
               {line.name} <span className="text-gray-700">× {line.quantity}</span>
+              <VariantNote line={line} className="block text-xs text-gray-600" />
             </span>
           ) : (
             <span>
               {line.quantity} x {line.name}
+              <VariantNote line={line} className="block text-xs text-gray-600" />
             </span>
           )}
           <span className={`shrink-0 ${layout === "review" ? "font-semibold" : ""}`}>

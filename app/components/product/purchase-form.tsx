@@ -9,11 +9,14 @@ import { QuantityStepper } from "./quantity-stepper.tsx";
  */
 export function PurchaseForm({
   productId,
+  variantId,
   productName,
   stock,
   redirectTo,
 }: {
   productId: number;
+  /** the variant chosen (the product's only one when it has no options) */
+  variantId: number | null;
   productName: string;
   stock: number;
   redirectTo: string;
@@ -23,8 +26,10 @@ export function PurchaseForm({
     <div className="flex flex-col gap-4">
       <Form method="post" action="/cart" className="flex flex-col gap-4">
         <input type="hidden" name="productId" value={productId} />
+        {variantId !== null && <input type="hidden" name="variantId" value={variantId} />}
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <QuantityStepper id="product-quantity" max={stock} disabled={outOfStock} />
+        {/* keyed by the variant: a new choice starts again at 1, bounded by its stock */}
+        <QuantityStepper key={variantId ?? 0} id="product-quantity" max={stock} disabled={outOfStock} />
         <div className="grid gap-3 sm:grid-cols-2">
           <button
             type="submit"

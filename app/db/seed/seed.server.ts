@@ -5,6 +5,7 @@ import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/ima
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { productColumns, productInputOf, productInputSchema } from "../../lib/product-input.ts";
 import { type Database, engineOf } from "../database.server.ts";
+import { insertDefaultVariant } from "../variant-summary.server.ts";
 import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
 import { seedDemoCoupons } from "./demo-coupons.ts";
 import { seedDemoReviews } from "./demo-reviews.ts";
@@ -85,11 +86,9 @@ export async function seedDemoCatalog(
     if (existing) continue;
     const images = await drawImages(product, files);
     await db.transaction().execute(async (trx) => {
-      const { id } = await trx
-        .insertInto("products")
-        .values(toProductRow(product, now))
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const row = toProductRow(product, now);
+      const { id } = await trx.insertInto("products").values(row).returning("id").executeTakeFirstOrThrow();
+      await insertDefaultVariant(trx, id, row);
       await trx
         .insertInto("productImages")
         .values(images.map((image, position) => ({ ...image, productId: id, position })))

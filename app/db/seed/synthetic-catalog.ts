@@ -4,6 +4,7 @@ import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/ima
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { type ProductInput, productColumns } from "../../lib/product-input.ts";
 import type { Database } from "../database.server.ts";
+import { defaultSku } from "../variant-summary.server.ts";
 import { type ArtShape, drawProductSvg } from "./product-art.ts";
 import { seedCategories } from "./seed.server.ts";
 
@@ -233,7 +234,20 @@ export async function generateSyntheticCatalog(
       const inserted = await trx
         .insertInto("products")
         .values(rows)
-        .returning(["id", "categoryId"])
+        .returning(["id", "categoryId", "priceCents", "originalPriceCents", "stock"])
+        .execute();
+      await trx
+        .insertInto("productVariants")
+        .values(
+          inserted.map((p) => ({
+            productId: p.id,
+            sku: defaultSku(p.id),
+            priceCents: p.priceCents,
+            originalPriceCents: p.originalPriceCents,
+            stock: p.stock,
+            position: 0,
+          })),
+        )
         .execute();
       await trx
         .insertInto("productImages")

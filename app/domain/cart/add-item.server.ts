@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { addToLine, findCartProduct, upsertCart } from "./cart-store.server.ts";
+import { addToLine, resolveCartVariant, upsertCart } from "./cart-store.server.ts";
 
 /** The line after the add: `quantity` is its quantity now. */
 export type AddedToCart =
@@ -10,14 +10,18 @@ export type AddedToCart =
 
 export type AddToCartError =
   | { code: "out-of-stock"; name: string }
-  /** unknown or archived product */
-  | { code: "unavailable" };
+  /** unknown or archived product or variant */
+  | { code: "unavailable" }
+  /** the product comes in several variants and none was chosen: its page asks */
+  | { code: "choose-variant"; name: string; slug: string };
 
 export type AddToCartResult = Result<AddedToCart, AddToCartError>;
 
 export interface AddToCartInput {
   cartId: string;
   productId: number;
+  /** the variant chosen on the product page; may be left out for a product with one variant */
+  variantId?: number | null;
   /** a positive integer; the line never exceeds the product's stock */
   quantity: number;
 }
@@ -28,22 +32,31 @@ export interface AddToCartInput {
  */
 export async function addToCart(
   db: Database,
-  { cartId, productId, quantity }: AddToCartInput,
+  { cartId, productId, variantId, quantity }: AddToCartInput,
   now: Date = new Date(),
 ): Promise<AddToCartResult> {
   if (!Number.isSafeInteger(quantity) || quantity < 1) {
     throw new RangeError(`addToCart: quantity must be a positive integer, got ${quantity}`);
   }
   return db.transaction().execute(async (trx) => {
-    const product = await findCartProduct(trx, productId);
-    if (!product || product.archivedAt !== null) return fail({ code: "unavailable" as const });
-    if (product.stock <= 0) return fail({ code: "out-of-stock" as const, name: product.name });
+    const resolved = await resolveCartVariant(trx, { productId, variantId });
+    if (resolved.kind === "unknown") return fail({ code: "unavailable" as const });
+    if (resolved.kind === "choose") {
+      return fail({ code: "choose-variant" as const, name: resolved.name, slug: resolved.slug });
+    }
+    const { variant } = resolved;
+    if (variant.archived) return fail({ code: "unavailable" as const });
+    if (variant.stock <= 0) return fail({ code: "out-of-stock" as const, name: variant.name });
     await upsertCart(trx, cartId, now);
-    const line = await addToLine(trx, { cartId, productId, quantity, stock: product.stock }, now);
+    const line = await addToLine(
+      trx,
+      { cartId, variantId: variant.variantId, productId, quantity, stock: variant.stock },
+      now,
+    );
     return ok<AddedToCart>(
       line.capped
-        ? { outcome: "capped", name: product.name, quantity: line.quantity, stock: product.stock }
-        : { outcome: "added", name: product.name, quantity: line.quantity },
+        ? { outcome: "capped", name: variant.name, quantity: line.quantity, stock: variant.stock }
+        : { outcome: "added", name: variant.name, quantity: line.quantity },
     );
   });
 }

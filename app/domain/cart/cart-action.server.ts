@@ -4,12 +4,15 @@ import { CART_MESSAGES } from "./messages.server.ts";
 /** The largest quantity a form may carry (the stock caps it further). */
 export const MAX_FORM_QUANTITY = 999;
 
-const productId = z
+const rowId = z
   .string()
   .trim()
   .regex(/^\d{1,10}$/)
   .transform(Number)
   .pipe(z.number().int().min(1).max(2_147_483_647));
+const productId = rowId;
+/** the variant chosen; may be left out for a product with one variant (or one line in the cart) */
+const variantId = z.preprocess((value) => (value === "" ? undefined : value), rowId.optional());
 
 /** add / buy-now: 1…999 */
 const addQuantity = z
@@ -35,10 +38,16 @@ const redirectTo = z.string().max(2000).optional();
  * (parseForm with `disableAutoCoercion`): an empty quantity is a bad quantity, not the default.
  */
 export const cartActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("add"), productId, quantity: addQuantity.default(1), redirectTo }),
-  z.object({ intent: z.literal("buy-now"), productId, quantity: addQuantity.default(1), redirectTo }),
-  z.object({ intent: z.literal("update"), productId, quantity: setQuantity, redirectTo }),
-  z.object({ intent: z.literal("remove"), productId, redirectTo }),
+  z.object({ intent: z.literal("add"), productId, variantId, quantity: addQuantity.default(1), redirectTo }),
+  z.object({
+    intent: z.literal("buy-now"),
+    productId,
+    variantId,
+    quantity: addQuantity.default(1),
+    redirectTo,
+  }),
+  z.object({ intent: z.literal("update"), productId, variantId, quantity: setQuantity, redirectTo }),
+  z.object({ intent: z.literal("remove"), productId, variantId, redirectTo }),
   z.object({ intent: z.literal("clear"), redirectTo }),
   z.object({ intent: z.literal("apply-coupon"), code: z.string().max(200).default(""), redirectTo }),
   z.object({ intent: z.literal("remove-coupon"), redirectTo }),

@@ -6,20 +6,63 @@ export function newCartId(): string {
   return randomUUID();
 }
 
-export interface CartProduct {
-  id: number;
+/** What the cart rules need of a variant: its product's name (for messages), stock, and whether either is archived. */
+export interface CartVariant {
+  variantId: number;
+  productId: number;
   name: string;
+  slug: string;
   stock: number;
-  archivedAt: string | null;
+  archived: boolean;
 }
 
-/** The product facts the cart rules need (name for messages, stock, archived). */
-export async function findCartProduct(db: Database, productId: number): Promise<CartProduct | undefined> {
+function cartVariants(db: Database) {
   return db
-    .selectFrom("products")
-    .select(["id", "name", "stock", "archivedAt"])
-    .where("id", "=", productId)
-    .executeTakeFirst();
+    .selectFrom("productVariants")
+    .innerJoin("products", "products.id", "productVariants.productId")
+    .select((eb) => [
+      "productVariants.id as variantId",
+      "productVariants.productId",
+      "products.name",
+      "products.slug",
+      "productVariants.stock",
+      eb
+        .or([eb("products.archivedAt", "is not", null), eb("productVariants.archivedAt", "is not", null)])
+        .as("archived"),
+    ]);
+}
+
+const toCartVariant = (row: Omit<CartVariant, "archived"> & { archived: unknown }): CartVariant => ({
+  ...row,
+  archived: Boolean(row.archived),
+});
+
+/** One variant's cart facts, if it exists. */
+export async function findCartVariant(db: Database, variantId: number): Promise<CartVariant | undefined> {
+  const row = await cartVariants(db).where("productVariants.id", "=", variantId).executeTakeFirst();
+  return row && toCartVariant(row);
+}
+
+/**
+ * The variant a product's "Add to Cart" means: the one chosen (it must be the product's), else the
+ * product's only live variant. Several variants and none chosen: `choose`, with the product.
+ */
+export async function resolveCartVariant(
+  db: Database,
+  { productId, variantId }: { productId: number; variantId?: number | null },
+): Promise<
+  | { kind: "variant"; variant: CartVariant }
+  | { kind: "choose"; name: string; slug: string }
+  | { kind: "unknown" }
+> {
+  let query = cartVariants(db).where("productVariants.productId", "=", productId);
+  if (variantId != null) query = query.where("productVariants.id", "=", variantId);
+  else query = query.where("productVariants.archivedAt", "is", null);
+  const rows = (await query.orderBy("productVariants.position").limit(2).execute()).map(toCartVariant);
+  const [first] = rows;
+  if (!first) return { kind: "unknown" };
+  if (rows.length > 1) return { kind: "choose", name: first.name, slug: first.slug };
+  return { kind: "variant", variant: first };
 }
 
 /**
@@ -46,26 +89,27 @@ export async function touchCart(db: Database, cartId: string, now: Date): Promis
 }
 
 /**
- * Adds `quantity` to the line (creating it), then caps it at `stock`. One atomic upsert, so
- * concurrent adds of the same product neither lose an update nor collide on the primary key.
+ * Adds `quantity` to the variant's line (creating it), then caps it at `stock`. One atomic upsert,
+ * so concurrent adds of the same variant neither lose an update nor collide on the primary key.
  * Returns the line's quantity and whether the cap cut it down.
  */
 export async function addToLine(
   db: Database,
   {
     cartId,
+    variantId,
     productId,
     quantity,
     stock,
-  }: { cartId: string; productId: number; quantity: number; stock: number },
+  }: { cartId: string; variantId: number; productId: number; quantity: number; stock: number },
   now: Date,
 ): Promise<{ quantity: number; capped: boolean }> {
   const row = await db
     .insertInto("cartItems")
-    .values({ cartId, productId, quantity, addedAt: now.toISOString() })
+    .values({ cartId, variantId, productId, quantity, addedAt: now.toISOString() })
     .onConflict((oc) =>
       oc
-        .columns(["cartId", "productId"])
+        .columns(["cartId", "variantId"])
         .doUpdateSet((eb) => ({ quantity: eb("cartItems.quantity", "+", eb.ref("excluded.quantity")) })),
     )
     .returning("quantity")
@@ -75,7 +119,7 @@ export async function addToLine(
     .updateTable("cartItems")
     .set({ quantity: stock })
     .where("cartId", "=", cartId)
-    .where("productId", "=", productId)
+    .where("variantId", "=", variantId)
     .execute();
   return { quantity: stock, capped: true };
 }

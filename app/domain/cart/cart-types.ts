@@ -12,6 +12,11 @@ export type CartLineStatus = "ok" | "reduced" | "out-of-stock" | "unavailable";
 
 export interface CartLine {
   productId: number;
+  /** the line's key: the variant in the cart */
+  variantId: number;
+  /** "Size: M · Colour: Black"; "" for a product without options */
+  variantTitle: string;
+  sku: string;
   slug: string;
   name: string;
   brand: string;

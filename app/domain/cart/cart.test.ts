@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../../../tests/db-utils.ts";
-import { insertImage, insertProduct } from "../../../tests/helpers/catalog.ts";
+import {
+  defaultVariantOf,
+  insertImage,
+  insertProduct,
+  setVariantFields,
+} from "../../../tests/helpers/catalog.ts";
 import type { NewProduct } from "../../db/schema.ts";
 import { isCartId } from "../../lib/cart-owner.ts";
 import { addToCart } from "./add-item.server.ts";
@@ -211,7 +216,7 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
         .set({ archivedAt: "2026-02-01T00:00:00.000Z" })
         .where("id", "=", archived)
         .execute();
-      await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", soldOut).execute();
+      await setVariantFields(t.db, soldOut, { stock: 0 });
 
       expect(await updateCartItem(t.db, { cartId, productId: archived, quantity: 2 })).toEqual({
         ok: false,
@@ -275,7 +280,7 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       });
       expect(cart.totals.subtotalCents).toBe(37_998);
 
-      await t.db.updateTable("products").set({ priceCents: 1_000 }).where("id", "=", id).execute();
+      await setVariantFields(t.db, id, { priceCents: 1_000 });
       cart = await getCart(t.db, cartId);
       expect(cart.lines[0]).toMatchObject({ unitPriceCents: 1_000, lineTotalCents: 2_000 });
       expect(cart.totals).toEqual({
@@ -343,8 +348,8 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       await addToCart(t.db, { cartId, productId: archived, quantity: 3 });
       expect(await getCartQuantity(t.db, cartId)).toBe(11);
 
-      await t.db.updateTable("products").set({ stock: 3 }).where("id", "=", reduced).execute();
-      await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", soldOut).execute();
+      await setVariantFields(t.db, reduced, { stock: 3 });
+      await setVariantFields(t.db, soldOut, { stock: 0 });
       await t.db
         .updateTable("products")
         .set({ archivedAt: "2026-03-01T00:00:00.000Z" })
@@ -398,7 +403,9 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
 
       expect(await mergeCarts(t.db, guest, user)).toEqual({
         merged: 2,
-        capped: [{ productId: shared, name: "Shared", stock: 5 }],
+        capped: [
+          { productId: shared, variantId: await defaultVariantOf(t.db, shared), name: "Shared", stock: 5 },
+        ],
         dropped: 1,
       });
       expect(await lineQuantity(user, shared)).toBe(5);
@@ -416,7 +423,7 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       const guest = newCartId();
       const user = newCartId();
       await addToCart(t.db, { cartId: guest, productId: id, quantity: 6 });
-      await t.db.updateTable("products").set({ stock: 4 }).where("id", "=", id).execute();
+      await setVariantFields(t.db, id, { stock: 4 });
       const result = await mergeCarts(t.db, guest, user);
       expect(result.capped).toHaveLength(1);
       expect(await lineQuantity(user, id)).toBe(4);
@@ -514,7 +521,13 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       await addToCart(t.db, { cartId: guest, productId: shared, quantity: 2 });
       await t.db
         .insertInto("cartItems")
-        .values({ cartId: guest, productId: gone, quantity: 1, addedAt: new Date().toISOString() })
+        .values({
+          cartId: guest,
+          productId: gone,
+          variantId: await defaultVariantOf(t.db, gone),
+          quantity: 1,
+          addedAt: new Date().toISOString(),
+        })
         .execute();
       expect(await claimGuestCart(t.db, { userId, guestCartId: guest })).toBe(accountCart);
       expect(await lineQuantity(accountCart, shared)).toBe(4);

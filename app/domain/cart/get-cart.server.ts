@@ -1,5 +1,7 @@
 import type { Database } from "../../db/database.server.ts";
 import { calculateTotals, lineTotalCents } from "../../lib/pricing.ts";
+import { variantTitle } from "../../lib/variants.ts";
+import { optionsOfProducts } from "../catalog/product-options.server.ts";
 import { checkCoupon } from "../coupons/coupons.server.ts";
 import type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 
@@ -17,20 +19,34 @@ export function emptyCart(): CartView {
 export async function getCart(db: Database, cartId: string): Promise<CartView> {
   const rows = await db
     .selectFrom("cartItems")
+    .innerJoin("productVariants", "productVariants.id", "cartItems.variantId")
     .innerJoin("products", "products.id", "cartItems.productId")
+    // the variant's own picture, else the product's first
     .leftJoin("productImages", (join) =>
-      join.onRef("productImages.productId", "=", "products.id").on("productImages.position", "=", 0),
+      join
+        .onRef("productImages.productId", "=", "products.id")
+        .on((eb) =>
+          eb.or([
+            eb("productImages.id", "=", eb.ref("productVariants.imageId")),
+            eb.and([eb("productVariants.imageId", "is", null), eb("productImages.position", "=", 0)]),
+          ]),
+        ),
     )
-    .select([
+    .select((eb) => [
       "cartItems.productId",
+      "cartItems.variantId",
       "cartItems.quantity",
       "products.slug",
       "products.name",
       "products.brand",
-      "products.priceCents",
-      "products.originalPriceCents",
-      "products.stock",
-      "products.archivedAt",
+      "productVariants.sku",
+      "productVariants.option1",
+      "productVariants.option2",
+      "productVariants.option3",
+      "productVariants.priceCents",
+      "productVariants.originalPriceCents",
+      "productVariants.stock",
+      eb.fn.coalesce("products.archivedAt", "productVariants.archivedAt").as("archivedAt"),
       "productImages.key as imageKey",
       "productImages.alt as imageAlt",
       "productImages.width as imageWidth",
@@ -39,14 +55,21 @@ export async function getCart(db: Database, cartId: string): Promise<CartView> {
     ])
     .where("cartItems.cartId", "=", cartId)
     .orderBy("cartItems.addedAt")
-    .orderBy("cartItems.productId")
+    .orderBy("cartItems.variantId")
     .execute();
+  const options = await optionsOfProducts(
+    db,
+    rows.map((row) => row.productId),
+  );
 
   const lines = rows.map((row): CartLine => {
     const status = lineStatus(row.quantity, row.stock, row.archivedAt);
     const quantity = status === "ok" || status === "reduced" ? Math.min(row.quantity, row.stock) : 0;
     return {
       productId: row.productId,
+      variantId: row.variantId,
+      variantTitle: variantTitle(options.get(row.productId) ?? [], [row.option1, row.option2, row.option3]),
+      sku: row.sku,
       slug: row.slug,
       name: row.name,
       brand: row.brand,
@@ -112,14 +135,15 @@ function lineStatus(quantity: number, stock: number, archivedAt: string | null):
 export async function getCartQuantity(db: Database, cartId: string): Promise<number> {
   const row = await db
     .selectFrom("cartItems")
+    .innerJoin("productVariants", "productVariants.id", "cartItems.variantId")
     .innerJoin("products", "products.id", "cartItems.productId")
     .select((eb) =>
       eb.fn
         .sum<number | string | null>(
           eb
             .case()
-            .when("cartItems.quantity", ">", eb.ref("products.stock"))
-            .then(eb.ref("products.stock"))
+            .when("cartItems.quantity", ">", eb.ref("productVariants.stock"))
+            .then(eb.ref("productVariants.stock"))
             .else(eb.ref("cartItems.quantity"))
             .end(),
         )
@@ -127,7 +151,8 @@ export async function getCartQuantity(db: Database, cartId: string): Promise<num
     )
     .where("cartItems.cartId", "=", cartId)
     .where("products.archivedAt", "is", null)
-    .where("products.stock", ">", 0)
+    .where("productVariants.archivedAt", "is", null)
+    .where("productVariants.stock", ">", 0)
     .executeTakeFirst();
   return Number(row?.quantity ?? 0);
 }

@@ -4,15 +4,15 @@ import { addToLine, touchCart, upsertCart } from "./cart-store.server.ts";
 export interface MergeCartsResult {
   /** lines moved or added into the target cart */
   merged: number;
-  /** products whose summed quantity was cut down to the stock */
-  capped: Array<{ productId: number; name: string; stock: number }>;
+  /** variants whose summed quantity was cut down to the stock */
+  capped: Array<{ productId: number; variantId: number; name: string; stock: number }>;
   /** lines left behind because the product is archived or sold out */
   dropped: number;
 }
 
 /**
- * Moves a (guest) cart into another (the user's) cart: quantities of the same product are added
- * and capped at the stock; archived and sold-out products are dropped. The source cart is
+ * Moves a (guest) cart into another (the user's) cart: quantities of the same variant are added
+ * and capped at its stock; archived and sold-out variants are dropped. The source cart is
  * deleted. Used at sign-in (cart-owner.server.ts claimGuestCart); one transaction.
  */
 export async function mergeCarts(
@@ -28,17 +28,19 @@ export async function mergeCarts(
     for (const id of [fromCartId, intoCartId].sort()) await touchCart(trx, id, now);
     const lines = await trx
       .selectFrom("cartItems")
+      .innerJoin("productVariants", "productVariants.id", "cartItems.variantId")
       .innerJoin("products", "products.id", "cartItems.productId")
-      .select([
+      .select((eb) => [
         "cartItems.productId",
+        "cartItems.variantId",
         "cartItems.quantity",
         "products.name",
-        "products.stock",
-        "products.archivedAt",
+        "productVariants.stock",
+        eb.fn.coalesce("products.archivedAt", "productVariants.archivedAt").as("archivedAt"),
       ])
       .where("cartItems.cartId", "=", fromCartId)
       .orderBy("cartItems.addedAt")
-      .orderBy("cartItems.productId")
+      .orderBy("cartItems.variantId")
       .execute();
     if (lines.length > 0) await upsertCart(trx, intoCartId, now);
     for (const line of lines) {
@@ -48,11 +50,24 @@ export async function mergeCarts(
       }
       const added = await addToLine(
         trx,
-        { cartId: intoCartId, productId: line.productId, quantity: line.quantity, stock: line.stock },
+        {
+          cartId: intoCartId,
+          variantId: line.variantId,
+          productId: line.productId,
+          quantity: line.quantity,
+          stock: line.stock,
+        },
         now,
       );
       result.merged++;
-      if (added.capped) result.capped.push({ productId: line.productId, name: line.name, stock: line.stock });
+      if (added.capped) {
+        result.capped.push({
+          productId: line.productId,
+          variantId: line.variantId,
+          name: line.name,
+          stock: line.stock,
+        });
+      }
     }
     await trx.deleteFrom("cartItems").where("cartId", "=", fromCartId).execute();
     await trx.deleteFrom("carts").where("id", "=", fromCartId).execute();

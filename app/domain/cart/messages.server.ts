@@ -13,6 +13,7 @@ export const CART_MESSAGES = {
   removed: "Item removed from cart",
   cleared: "Cart cleared",
   unavailable: "This product is no longer available.",
+  chooseVariant: (name: string) => `Please choose the options of ${name} first.`,
   outOfStock: (name: string) => `Sorry, ${name} is out of stock.`,
   notInCart: "That item is no longer in your cart.",
   invalidQuantity: "Please enter a quantity between 1 and 999.",
@@ -34,6 +35,8 @@ export function addToCartToast(result: AddToCartResult, requested: number): Cart
       return { type: "error", message: CART_MESSAGES.outOfStock(error.name) };
     case "unavailable":
       return { type: "error", message: CART_MESSAGES.unavailable };
+    case "choose-variant":
+      return { type: "info", message: CART_MESSAGES.chooseVariant(error.name) };
   }
 }
 

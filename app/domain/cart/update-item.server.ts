@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { findCartProduct, touchCart } from "./cart-store.server.ts";
+import { findCartVariant, touchCart } from "./cart-store.server.ts";
 
 export type UpdatedCartItem =
   | { outcome: "updated"; name: string; quantity: number }
@@ -17,9 +17,14 @@ export type UpdateCartItemError =
 
 export type UpdateCartItemResult = Result<UpdatedCartItem, UpdateCartItemError>;
 
-export interface UpdateCartItemInput {
+/** A cart line: its product, and its variant (may be left out when the cart holds one of the product). */
+export interface CartLineKey {
   cartId: string;
   productId: number;
+  variantId?: number | null;
+}
+
+export interface UpdateCartItemInput extends CartLineKey {
   /** an integer; ≤ 0 removes the line, more than the stock is capped */
   quantity: number;
 }
@@ -27,7 +32,7 @@ export interface UpdateCartItemInput {
 /** Sets a line's quantity (an absolute value, so repeating the request changes nothing). */
 export async function updateCartItem(
   db: Database,
-  { cartId, productId, quantity }: UpdateCartItemInput,
+  { cartId, productId, variantId: chosen, quantity }: UpdateCartItemInput,
   now: Date = new Date(),
 ): Promise<UpdateCartItemResult> {
   if (!Number.isSafeInteger(quantity)) {
@@ -35,26 +40,21 @@ export async function updateCartItem(
   }
   return db.transaction().execute(async (trx) => {
     if (!(await touchCart(trx, cartId, now))) return fail({ code: "not-in-cart" as const });
-    const line = await trx
-      .selectFrom("cartItems")
-      .select("quantity")
-      .where("cartId", "=", cartId)
-      .where("productId", "=", productId)
-      .executeTakeFirst();
-    if (!line) return fail({ code: "not-in-cart" as const });
+    const variantId = await lineVariant(trx, { cartId, productId, variantId: chosen });
+    if (variantId === null) return fail({ code: "not-in-cart" as const });
     if (quantity <= 0) {
-      await deleteLine(trx, cartId, productId);
+      await deleteLine(trx, cartId, variantId);
       return ok<UpdatedCartItem>({ outcome: "removed" });
     }
-    const product = await findCartProduct(trx, productId);
-    if (!product || product.archivedAt !== null) return fail({ code: "unavailable" as const });
+    const product = await findCartVariant(trx, variantId);
+    if (!product || product.archived) return fail({ code: "unavailable" as const });
     if (product.stock <= 0) return fail({ code: "out-of-stock" as const, name: product.name });
     const next = Math.min(quantity, product.stock);
     await trx
       .updateTable("cartItems")
       .set({ quantity: next })
       .where("cartId", "=", cartId)
-      .where("productId", "=", productId)
+      .where("variantId", "=", variantId)
       .execute();
     return ok<UpdatedCartItem>(
       quantity > product.stock
@@ -65,13 +65,11 @@ export async function updateCartItem(
 }
 
 /** Removes one line; removing what is not there is not an error. */
-export async function removeCartItem(
-  db: Database,
-  { cartId, productId }: { cartId: string; productId: number },
-  now: Date = new Date(),
-): Promise<void> {
+export async function removeCartItem(db: Database, key: CartLineKey, now: Date = new Date()): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if (await touchCart(trx, cartId, now)) await deleteLine(trx, cartId, productId);
+    if (!(await touchCart(trx, key.cartId, now))) return;
+    const variantId = await lineVariant(trx, key);
+    if (variantId !== null) await deleteLine(trx, key.cartId, variantId);
   });
 }
 
@@ -84,6 +82,21 @@ export async function clearCart(db: Database, cartId: string, now: Date = new Da
   });
 }
 
-async function deleteLine(db: Database, cartId: string, productId: number): Promise<void> {
-  await db.deleteFrom("cartItems").where("cartId", "=", cartId).where("productId", "=", productId).execute();
+async function deleteLine(db: Database, cartId: string, variantId: number): Promise<void> {
+  await db.deleteFrom("cartItems").where("cartId", "=", cartId).where("variantId", "=", variantId).execute();
+}
+
+/** The variant of the cart's line for this key, or null (no such line, or several and none named). */
+async function lineVariant(
+  db: Database,
+  { cartId, productId, variantId }: CartLineKey,
+): Promise<number | null> {
+  let query = db
+    .selectFrom("cartItems")
+    .select("variantId")
+    .where("cartId", "=", cartId)
+    .where("productId", "=", productId);
+  if (variantId != null) query = query.where("variantId", "=", variantId);
+  const rows = await query.limit(2).execute();
+  return rows.length === 1 ? rows[0]!.variantId : null;
 }

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { CardImage } from "../../lib/catalog-types.ts";
+import type { ProductOption, VariantOffer } from "../../lib/variants.ts";
 import { type ProductCardData, selectCardColumns, toProductCards } from "./product-card.server.ts";
+import { optionsOfProducts } from "./product-options.server.ts";
 
 /** Everything the product page shows about one product (reviews and related products come separately). */
 export interface ProductDetail {
@@ -22,6 +24,10 @@ export interface ProductDetail {
   specifications: Specification[];
   /** in gallery order (position), possibly empty */
   images: CardImage[];
+  /** 0–3 options (none: a product sold as one variant, no picker) */
+  options: ProductOption[];
+  /** the live variants, in their order (at least one) */
+  variants: VariantOffer[];
 }
 
 export interface Specification {
@@ -87,13 +93,35 @@ export async function getProductDetail(
   const row = await query.executeTakeFirst();
   if (!row) return null;
 
-  const images = await db
-    .selectFrom("productImages")
-    .select(["key", "alt", "width", "height", "widths"])
-    .where("productId", "=", row.id)
-    .orderBy("position")
-    .orderBy("id")
-    .execute();
+  const [images, variants, options] = await Promise.all([
+    db
+      .selectFrom("productImages")
+      .select(["id", "key", "alt", "width", "height", "widths"])
+      .where("productId", "=", row.id)
+      .orderBy("position")
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("productVariants")
+      .select([
+        "id",
+        "sku",
+        "option1",
+        "option2",
+        "option3",
+        "priceCents",
+        "originalPriceCents",
+        "stock",
+        "imageId",
+      ])
+      .where("productId", "=", row.id)
+      .where("archivedAt", "is", null)
+      .orderBy("position")
+      .orderBy("id")
+      .execute(),
+    optionsOfProducts(db, [row.id]),
+  ]);
+  const imageIndex = new Map(images.map((image, index) => [image.id, index]));
 
   return {
     id: row.id,
@@ -119,6 +147,16 @@ export async function getProductDetail(
       width: image.width,
       height: image.height,
       widths: parseWidths(image.widths),
+    })),
+    options: options.get(row.id) ?? [],
+    variants: variants.map((v) => ({
+      id: v.id,
+      sku: v.sku,
+      values: [v.option1, v.option2, v.option3],
+      priceCents: v.priceCents,
+      originalPriceCents: v.originalPriceCents,
+      stock: v.stock,
+      imageIndex: v.imageId === null ? null : (imageIndex.get(v.imageId) ?? null),
     })),
   };
 }

@@ -25,7 +25,9 @@ export function renderOrderConfirmation(order: OrderDetails, shop: ShopInfo) {
     `Order number: ${order.number}`,
     `Estimated delivery: ${delivery} (${SHIPPING_METHODS[order.shippingMethod].label})`,
     "",
-    ...order.items.map((item) => `${item.quantity} x ${item.name} — ${formatCents(item.lineTotalCents)}`),
+    ...order.items.map(
+      (item) => `${item.quantity} x ${item.name}${variantNote(item)} — ${formatCents(item.lineTotalCents)}`,
+    ),
     "",
     ...rows.map(([label, value]) => `${label}: ${value}`),
     "",
@@ -52,7 +54,10 @@ export function renderOrderConfirmation(order: OrderDetails, shop: ShopInfo) {
             {order.items.map((item) => (
               <tr key={`${item.productSlug}-${item.name}`}>
                 <td>{item.quantity} x</td>
-                <td>{item.name}</td>
+                <td>
+                  {item.name}
+                  {variantNote(item)}
+                </td>
                 <td style={{ textAlign: "right" }}>{formatCents(item.lineTotalCents)}</td>
               </tr>
             ))}
@@ -109,4 +114,10 @@ function addressLines(order: OrderDetails): string[] {
     `${shipTo.city}, ${shipTo.state} ${shipTo.zipCode}`,
     countryName(shipTo.country),
   ];
+}
+
+/** The line's variant and SKU after its name: " (Size: M · Colour: Black, SKU TEE-M-BLK)", or "". */
+function variantNote(item: { variantTitle: string; sku: string | null }): string {
+  const parts = [item.variantTitle, item.sku ? `SKU ${item.sku}` : ""].filter(Boolean);
+  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
 }

@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { DB, OrderStatus } from "../../db/schema.ts";
+import { syncProductSummary } from "../../db/variant-summary.server.ts";
 import type { ShippingMethod } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
@@ -36,6 +37,9 @@ export interface OrderDetails {
     productId: number | null;
     productSlug: string;
     name: string;
+    /** "Size: M · Colour: Black"; "" for a product without options */
+    variantTitle: string;
+    sku: string | null;
     brand: string;
     imageKey: string | null;
     unitPriceCents: number;
@@ -54,6 +58,8 @@ export async function getOrderByNumber(db: Database, number: string): Promise<Or
       "productId",
       "productSlug",
       "name",
+      "variantTitle",
+      "sku",
       "brand",
       "imageKey",
       "unitPriceCents",
@@ -159,19 +165,27 @@ export async function transitionOrder(
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return fail({ code: "not-allowed", from });
     if (to === "cancelled") {
+      // the variants bought get their units back (one that was deleted since has none to get);
+      // variants first, then products, each by id (the lock order Place Order uses)
       const items = await trx
         .selectFrom("orderItems")
-        .select(["productId", "quantity"])
-        .where("orderId", "=", orderId)
-        .where("productId", "is not", null)
-        .orderBy("productId")
+        .innerJoin("productVariants", "productVariants.id", "orderItems.variantId")
+        .select(["orderItems.variantId", "productVariants.productId", "orderItems.quantity"])
+        .where("orderItems.orderId", "=", orderId)
+        .orderBy("orderItems.variantId")
         .execute();
+      const returned = new Map<number, number>();
       for (const item of items) {
         await trx
-          .updateTable("products")
-          .set((eb) => ({ stock: eb("stock", "+", item.quantity), updatedAt: at }))
-          .where("id", "=", item.productId as number)
+          .updateTable("productVariants")
+          .set((eb) => ({ stock: eb("stock", "+", item.quantity) }))
+          .where("id", "=", item.variantId as number)
           .execute();
+        returned.set(item.productId, (returned.get(item.productId) ?? 0) + item.quantity);
+      }
+      for (const productId of [...returned.keys()].sort((a, b) => a - b)) {
+        await syncProductSummary(trx, productId);
+        await trx.updateTable("products").set({ updatedAt: at }).where("id", "=", productId).execute();
       }
       if (order.couponCode) await releaseCoupon(trx, order.couponCode);
     }

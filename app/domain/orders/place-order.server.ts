@@ -164,33 +164,55 @@ async function writeOrder(
     gateway: PaymentGateway;
   },
 ): Promise<PlacedOrder> {
-  // Product order is fixed so two orders never lock the same rows in opposite order (PostgreSQL).
-  const lines = [...cart.lines].sort((a, b) => a.productId - b.productId);
+  // Rows are locked in one fixed order — every variant by id, then every product by id — so two
+  // orders never lock the same rows in opposite order (PostgreSQL).
+  const lines = [...cart.lines].sort((a, b) => a.variantId - b.variantId);
   for (const line of lines) {
     const taken = await trx
-      .updateTable("products")
+      .updateTable("productVariants")
       .set((eb) => ({ stock: eb("stock", "-", line.quantity) }))
-      .where("id", "=", line.productId)
+      .where("id", "=", line.variantId)
       .where("stock", ">=", line.quantity)
       .where("archivedAt", "is", null)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("products")
+            .select("products.id")
+            .whereRef("products.id", "=", "productVariants.productId")
+            .where("products.archivedAt", "is", null),
+        ),
+      )
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) {
       throw new OrderAbort({ code: "out-of-stock", productName: line.name });
     }
   }
+  // the products' summed stock follows (variant-summary.server.ts)
+  const takenPerProduct = new Map<number, number>();
+  for (const line of lines) {
+    takenPerProduct.set(line.productId, (takenPerProduct.get(line.productId) ?? 0) + line.quantity);
+  }
+  for (const [productId, quantity] of [...takenPerProduct].sort(([a], [b]) => a - b)) {
+    await trx
+      .updateTable("products")
+      .set((eb) => ({ stock: eb("stock", "-", quantity) }))
+      .where("id", "=", productId)
+      .execute();
+  }
 
   // Prices as they are now, read under the same transaction that took the stock.
   const current = await trx
-    .selectFrom("products")
+    .selectFrom("productVariants")
     .select(["id", "priceCents"])
     .where(
       "id",
       "in",
-      lines.map((line) => line.productId),
+      lines.map((line) => line.variantId),
     )
     .execute();
   const priceOf = new Map(current.map((row) => [row.id, row.priceCents]));
-  const subtotal = lines.reduce((sum, line) => sum + (priceOf.get(line.productId) ?? 0) * line.quantity, 0);
+  const subtotal = lines.reduce((sum, line) => sum + (priceOf.get(line.variantId) ?? 0) * line.quantity, 0);
   let discount = 0;
   if (cart.coupon) {
     const coupon = await checkCoupon(trx, cart.coupon.code, subtotal, now);
@@ -250,10 +272,13 @@ async function writeOrder(
     .insertInto("orderItems")
     .values(
       lines.map((line) => {
-        const unitPriceCents = priceOf.get(line.productId) ?? line.unitPriceCents;
+        const unitPriceCents = priceOf.get(line.variantId) ?? line.unitPriceCents;
         return {
           orderId: order.id,
           productId: line.productId,
+          variantId: line.variantId,
+          variantTitle: line.variantTitle,
+          sku: line.sku,
           productSlug: line.slug,
           name: line.name,
           brand: line.brand,

@@ -11,6 +11,7 @@ export const EDIT_MESSAGES = {
   stockUpdated: "Stock updated",
   stockInvalid: "Enter a whole number to add (or a negative one to remove), for example 5 or -2.",
   stockNegative: "Stock cannot go below 0.",
+  stockPerVariant: "This product comes in several variants: change the stock of each variant.",
   imagesAdded: "Images added",
   imageMoved: "Image moved",
   imageRemoved: "Image removed",

@@ -1,6 +1,7 @@
 import { deleteStoredImages } from "../../../adapters/images/image-upload.server.ts";
 import { logger } from "../../../adapters/logger.server.ts";
 import type { Database } from "../../../db/database.server.ts";
+import { insertDefaultVariant, syncProductSummary } from "../../../db/variant-summary.server.ts";
 import {
   productInputOf as auditSnapshot,
   type ProductInput,
@@ -78,6 +79,7 @@ export async function createProduct(
         })
         .returning("id")
         .executeTakeFirstOrThrow();
+      await insertDefaultVariant(trx, id, input);
       await trx
         .insertInto("productImages")
         .values(
@@ -126,6 +128,17 @@ export async function updateProduct(
       .set({ ...withoutStock(productColumns(input)), updatedAt: now.toISOString() })
       .where("id", "=", id)
       .execute();
+    // the form's price is the one variant's of a product without options; a product with
+    // options keeps its variants' prices (the summary is theirs)
+    const variants = await liveVariants(trx, id);
+    if (variants.length === 1) {
+      await trx
+        .updateTable("productVariants")
+        .set({ priceCents: input.priceCents, originalPriceCents: input.originalPriceCents })
+        .where("id", "=", variants[0]!.id)
+        .execute();
+    }
+    await syncProductSummary(trx, id);
     const { stock: _stockBefore, ...beforeFields } = auditSnapshot(before);
     const { stock: _stockAfter, ...afterFields } = auditSnapshot(input);
     await recordAudit(trx, {
@@ -142,32 +155,66 @@ export async function updateProduct(
   return ok(undefined);
 }
 
-export type StockResult = Result<{ before: number; after: number }, { code: "not-found" | "negative" }>;
+export type StockResult = Result<
+  { before: number; after: number },
+  { code: "not-found" | "negative" | "choose-variant" }
+>;
+
+/** A product's live variants, in their order. */
+async function liveVariants(db: Database, productId: number) {
+  return db
+    .selectFrom("productVariants")
+    .select(["id", "stock"])
+    .where("productId", "=", productId)
+    .where("archivedAt", "is", null)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+}
 
 /**
- * Changes stock by `delta` (negative to take away) with a guarded update, so a sale happening
- * at the same moment is never overwritten and stock never goes below 0.
+ * Changes a variant's stock by `delta` (negative to take away) with a guarded update, so a sale
+ * happening at the same moment is never overwritten and stock never goes below 0. Without a
+ * variant named, the product's only one (a product with several: `choose-variant`).
  */
 export async function adjustStock(
   db: Database,
-  { id, delta, actor, now = new Date() }: { id: number; delta: number; actor: Actor; now?: Date },
+  {
+    id,
+    variantId,
+    delta,
+    actor,
+    now = new Date(),
+  }: { id: number; variantId?: number; delta: number; actor: Actor; now?: Date },
 ): Promise<StockResult> {
   return db.transaction().execute(async (trx): Promise<StockResult> => {
-    const row = await trx
+    const product = await trx
       .selectFrom("products")
-      .select(["stock", "name"])
+      .select(["name"])
       .where("id", "=", id)
       .where("archivedAt", "is", null)
       .executeTakeFirst();
-    if (!row) return fail({ code: "not-found" });
+    if (!product) return fail({ code: "not-found" });
+    const variants = await liveVariants(trx, id);
+    const variant =
+      variantId === undefined
+        ? variants.length === 1
+          ? variants[0]
+          : null
+        : variants.find((v) => v.id === variantId);
+    if (variant === null) return fail({ code: "choose-variant" });
+    if (!variant) return fail({ code: "not-found" });
+    const row = { name: product.name, stock: variant.stock };
     if (row.stock + delta < 0) return fail({ code: "negative" });
     const updated = await trx
-      .updateTable("products")
-      .set((eb) => ({ stock: eb("stock", "+", delta), updatedAt: now.toISOString() }))
-      .where("id", "=", id)
+      .updateTable("productVariants")
+      .set((eb) => ({ stock: eb("stock", "+", delta) }))
+      .where("id", "=", variant.id)
       .where("stock", ">=", -delta)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return fail({ code: "negative" });
+    await trx.updateTable("products").set({ updatedAt: now.toISOString() }).where("id", "=", id).execute();
+    await syncProductSummary(trx, id);
     const after = row.stock + delta;
     await recordAudit(trx, {
       actor,

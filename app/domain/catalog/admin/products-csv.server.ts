@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../../db/database.server.ts";
 import type { DB } from "../../../db/schema.ts";
+import { insertDefaultVariant, syncProductSummary } from "../../../db/variant-summary.server.ts";
 import { discountPercent } from "../../../lib/money.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import {
@@ -89,12 +90,37 @@ export async function importProductsCsv(
           .set({ ...step.values, updatedAt: timestamp })
           .where("id", "=", step.id)
           .execute();
+        // a product without options: its one variant carries the row's price and stock
+        await trx
+          .updateTable("productVariants")
+          .set({
+            priceCents: step.values.priceCents,
+            originalPriceCents: step.values.originalPriceCents,
+            stock: step.values.stock,
+          })
+          .where("productId", "=", step.id)
+          .where((eb) =>
+            eb(
+              eb
+                .selectFrom("productVariants as v")
+                .select(eb.fn.countAll().as("n"))
+                .whereRef("v.productId", "=", "productVariants.productId")
+                .where("v.archivedAt", "is", null),
+              "=",
+              1,
+            ),
+          )
+          .where("archivedAt", "is", null)
+          .execute();
+        await syncProductSummary(trx, step.id);
         updated++;
       } else {
-        await trx
+        const { id } = await trx
           .insertInto("products")
           .values({ ...step.values, rating: 0, reviewCount: 0, createdAt: timestamp, updatedAt: timestamp })
-          .execute();
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        await insertDefaultVariant(trx, id, step.values);
         created++;
       }
     }
