@@ -23,7 +23,7 @@ import * as newProductRoute from "../../app/routes/admin.products.new.tsx";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";
 import { ADMIN_COOKIE, adminAction, adminContext } from "../helpers/admin-route.ts";
-import { insertImage, insertProduct } from "../helpers/catalog.ts";
+import { defaultVariantOf, insertImage, insertProduct } from "../helpers/catalog.ts";
 import { gif, hugeDimensionPng, jpegWithGps, oversizedJpeg, PDF, png, SVG, TEXT } from "../helpers/images.ts";
 
 const ACTOR = { id: "admin-user-1", email: "admin@example.com" };
@@ -433,7 +433,11 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
         items: [{ name: "Order Thing", quantity: 2, unitPriceCents: 1000 }],
       });
       const order = await getAdminOrder(t.db, number);
-      await t.db.updateTable("orderItems").set({ productId: id }).where("orderId", "=", order!.id).execute();
+      await t.db
+        .updateTable("orderItems")
+        .set({ productId: id, variantId: await defaultVariantOf(t.db, id) })
+        .where("orderId", "=", order!.id)
+        .execute();
       return number;
     };
     const shipped = await make();

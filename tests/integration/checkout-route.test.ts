@@ -235,7 +235,9 @@ describe("POST /orders/track", () => {
     )) as { status: string; order: { number: string; status: string; items: unknown[] } };
     expect(result.status).toBe("found");
     expect(result.order).toMatchObject({ number, status: "paid" });
-    expect(result.order.items).toEqual([{ name: "Trail Backpack", quantity: 2, lineTotalCents: 8_000 }]);
+    expect(result.order.items).toEqual([
+      { name: "Trail Backpack", variantTitle: "", sku: `CW-${productId}`, quantity: 2, lineTotalCents: 8_000 },
+    ]);
   });
 
   it("answers a wrong number and a wrong e-mail the same way", async () => {
