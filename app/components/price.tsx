@@ -5,16 +5,20 @@ export function Price({
   cents,
   originalCents,
   size = "md",
+  from = false,
 }: {
   cents: number;
   originalCents?: number | null;
   size?: "md" | "lg";
+  /** the lowest of several prices (a product's variants): "From $X" */
+  from?: boolean;
 }) {
   const hasSaving = originalCents != null && originalCents > cents;
   return (
     // wraps in a narrow card (two per row on a phone) rather than clipping the original price
     <p className="flex flex-wrap items-baseline gap-x-2">
       <span className={size === "lg" ? "text-3xl font-bold" : "text-lg font-bold"}>
+        {from && <span className="text-sm font-semibold text-gray-700">From </span>}
         {hasSaving && <span className="sr-only">Sale price </span>}
         {formatCents(cents)}
       </span>

@@ -47,23 +47,40 @@ export function ProductCard({ product, priority = false }: { product: ProductCar
           </Link>
         </h3>
         <div className="mt-auto pt-2">
-          <Price cents={product.priceCents} originalCents={product.originalPriceCents} />
+          <Price
+            cents={product.priceCents}
+            originalCents={product.originalPriceCents}
+            from={product.priceVaries}
+          />
         </div>
-        <Form method="post" action="/cart" preventScrollReset className="pt-2">
-          <input type="hidden" name="intent" value="add" />
-          <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-          <input type="hidden" name="productId" value={product.id} />
-          <input type="hidden" name="quantity" value="1" />
-          <button
-            type="submit"
-            disabled={outOfStock}
-            className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-gray-400"
-          >
-            <ShoppingCart aria-hidden="true" className="size-4" />
-            Add to Cart
-            <span className="sr-only">: {product.name}</span>
-          </button>
-        </Form>
+        {product.variantCount > 1 ? (
+          // several variants: the choice is made on the product page
+          <div className="pt-2">
+            <Link
+              to={href}
+              className="flex w-full items-center justify-center gap-2 rounded-lg border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+            >
+              Choose Options
+              <span className="sr-only">: {product.name}</span>
+            </Link>
+          </div>
+        ) : (
+          <Form method="post" action="/cart" preventScrollReset className="pt-2">
+            <input type="hidden" name="intent" value="add" />
+            <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+            <input type="hidden" name="productId" value={product.id} />
+            <input type="hidden" name="quantity" value="1" />
+            <button
+              type="submit"
+              disabled={outOfStock}
+              className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-gray-400"
+            >
+              <ShoppingCart aria-hidden="true" className="size-4" />
+              Add to Cart
+              <span className="sr-only">: {product.name}</span>
+            </button>
+          </Form>
+        )}
       </div>
     </article>
   );

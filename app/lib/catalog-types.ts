@@ -22,6 +22,10 @@ export interface ProductCardData {
   newArrival: boolean;
   bestSeller: boolean;
   image: CardImage | null;
+  /** live variants: more than one and the card links to the product page to choose */
+  variantCount: number;
+  /** the variants' prices differ: the card says "From" the (cheapest) price */
+  priceVaries: boolean;
 }
 
 /** One filter option with how many products it would show given the other active filters. */

@@ -101,22 +101,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (result.ok) {
         return done(`${EDIT_MESSAGES.stockUpdated}: ${result.value.before} → ${result.value.after}`);
       }
-      switch (result.error.code) {
-        case "negative":
-          return refuse(
-            intent,
-            409,
-            refusedForm(EDIT_MESSAGES.stockNegative, { delta: EDIT_MESSAGES.stockNegative }),
-          );
-        case "choose-variant":
-          return refuse(
-            intent,
-            409,
-            refusedForm(EDIT_MESSAGES.stockPerVariant, { delta: EDIT_MESSAGES.stockPerVariant }),
-          );
-        case "not-found":
-          return refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
-      }
+      if (result.error.code === "not-found") return refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
+      const message =
+        result.error.code === "negative" ? EDIT_MESSAGES.stockNegative : EDIT_MESSAGES.stockPerVariant;
+      return refuse(intent, 409, refusedForm(message, { delta: message }));
     }
     case "add-images": {
       const result = await addProductImages(services, { id: productId, uploads, actor });

@@ -279,25 +279,44 @@ test.describe("product page", () => {
     );
   });
 
-  test("JSON-LD: Product with offer and rating, and a BreadcrumbList", async ({ page, baseURL }) => {
+  test("JSON-LD: a ProductGroup of its variants with offers and rating, and a BreadcrumbList", async ({
+    page,
+    baseURL,
+  }) => {
     await visit(page, `/products/${PHONE.slug}`);
     const data = await jsonLd(page);
-    const product = data.find((d) => d["@type"] === "Product")!;
+    // the phone is sold in storage sizes and colours: each variant is a Product with its own offer
+    const product = data.find((d) => d["@type"] === "ProductGroup")!;
     expect(product).toMatchObject({
       "@context": "https://schema.org",
       name: PHONE.name,
-      sku: PHONE.slug,
+      productGroupID: PHONE.slug,
+      variesBy: ["Storage", "https://schema.org/color"],
       brand: { "@type": "Brand", name: "Kestrel" },
       url: `${baseURL}/products/${PHONE.slug}`,
+      aggregateRating: { "@type": "AggregateRating", ratingValue: 4.6, reviewCount: 1284 },
+    });
+    const variants = product.hasVariant as Array<Record<string, unknown>>;
+    expect(variants.map((v) => v.sku)).toEqual([
+      "KES-X12-256-GRA",
+      "KES-X12-256-SIL",
+      "KES-X12-512-GRA",
+      "KES-X12-512-SIL",
+    ]);
+    expect(variants[0]).toMatchObject({
+      "@type": "Product",
+      color: "Graphite",
       offers: {
         "@type": "Offer",
         price: "899.99",
         priceCurrency: "USD",
         availability: "https://schema.org/InStock",
-        url: `${baseURL}/products/${PHONE.slug}`,
       },
-      aggregateRating: { "@type": "AggregateRating", ratingValue: 4.6, reviewCount: 1284 },
     });
+    expect((variants[0]!.offers as { url: string }).url).toMatch(
+      new RegExp(`^${baseURL}/products/${PHONE.slug}\\?variant=\\d+$`),
+    );
+    expect(variants[3]).toMatchObject({ offers: { availability: "https://schema.org/OutOfStock" } });
     expect(product.description).toMatch(/^A 6\.4-inch OLED smartphone/);
     expect(product.image).toHaveLength(3);
     for (const url of product.image as string[])
@@ -341,7 +360,8 @@ test.describe("product page", () => {
     await expect(quantity(page)).toHaveValue("2");
     await addToCart(page).click();
     await expect(toast(page, `2 x ${PHONE.name} added to cart!`)).toBeVisible();
-    await expect(page).toHaveURL(`/products/${PHONE.slug}`);
+    // back on the page with the variant that was added still chosen
+    await expect(page).toHaveURL(new RegExp(`/products/${PHONE.slug}\\?variant=\\d+$`));
     await expect(page.getByTestId("cart-badge")).toContainText("2");
   });
 
@@ -432,7 +452,7 @@ test.describe("product page", () => {
       await visit(page, `/products/${PHONE.slug}`, { javaScript: false });
       await quantity(page).fill("3");
       await addToCart(page).click();
-      await expect(page).toHaveURL(`/products/${PHONE.slug}`);
+      await expect(page).toHaveURL(new RegExp(`/products/${PHONE.slug}\\?variant=\\d+$`));
       await expect(toast(page, `3 x ${PHONE.name} added to cart!`)).toBeVisible();
     });
   });

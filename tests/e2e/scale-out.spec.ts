@@ -103,12 +103,17 @@ test("cart, checkout and tracking work with every request going to the other pro
   const api = page.request;
   const product = await api.get(`${shopUrl}/products/${PRODUCT.slug}`);
   expect(product.status()).toBe(200);
-  const productId = /name="productId" value="(\d+)"/.exec(await product.text())?.[1];
+  const html = await product.text();
+  const productId = /name="productId" value="(\d+)"/.exec(html)?.[1];
+  const variantId = /name="variantId" value="(\d+)"/.exec(html)?.[1];
   expect(productId).toBeTruthy();
+  expect(variantId).toBeTruthy();
 
-  expect((await post(api, "/cart", { intent: "add", productId: productId!, quantity: "2" })).status()).toBe(
-    302,
-  );
+  expect(
+    (
+      await post(api, "/cart", { intent: "add", productId: productId!, variantId: variantId!, quantity: "2" })
+    ).status(),
+  ).toBe(302);
   const cart = await api.get(`${shopUrl}/cart`);
   expect(await cart.text()).toContain(PRODUCT.name);
 

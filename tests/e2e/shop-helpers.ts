@@ -102,11 +102,19 @@ export async function insertTestOrder(
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+  const variant = await db
+    .selectFrom("productVariants")
+    .select(["id", "sku"])
+    .where("productId", "=", product.id)
+    .orderBy("position")
+    .executeTakeFirst();
   await db
     .insertInto("orderItems")
     .values({
       orderId: id,
       productId: product.id,
+      variantId: variant?.id ?? null,
+      sku: variant?.sku ?? null,
       productSlug: product.slug,
       name: product.name,
       brand: "Testbrand",

@@ -178,3 +178,66 @@ describe("shareImagePath", () => {
     expect(shareImagePath(product.images[1]!)).toBe("/images/products/a-2-640.webp");
   });
 });
+
+describe("productJsonLd for a product sold in variants", () => {
+  it("is a ProductGroup varying by its options, each variant a Product with its SKU, values and offer", () => {
+    const data = productJsonLd(
+      {
+        ...product,
+        options: [
+          { position: 1, name: "Storage", values: ["256 GB", "512 GB"] },
+          { position: 2, name: "Colour", values: ["Graphite"] },
+        ],
+        variants: [
+          {
+            id: 11,
+            sku: "KES-256-GRA",
+            values: ["256 GB", "Graphite", null],
+            priceCents: 89_999,
+            originalPriceCents: null,
+            stock: 4,
+            imageIndex: null,
+          },
+          {
+            id: 12,
+            sku: "KES-512-GRA",
+            values: ["512 GB", "Graphite", null],
+            priceCents: 99_999,
+            originalPriceCents: null,
+            stock: 0,
+            imageIndex: null,
+          },
+        ],
+      },
+      [],
+      ORIGIN,
+    );
+    expect(data["@type"]).toBe("ProductGroup");
+    expect(data).toMatchObject({
+      productGroupID: "kestrel-x12-smartphone",
+      variesBy: ["Storage", "https://schema.org/color"],
+    });
+    expect(data.offers).toBeUndefined();
+    expect(data.sku).toBeUndefined();
+    expect(data.hasVariant).toEqual([
+      {
+        "@type": "Product",
+        sku: "KES-256-GRA",
+        name: "Kestrel X12 Smartphone (Storage: 256 GB · Colour: Graphite)",
+        url: "https://shop.example/products/kestrel-x12-smartphone?variant=11",
+        color: "Graphite",
+        additionalProperty: [{ "@type": "PropertyValue", name: "Storage", value: "256 GB" }],
+        offers: expect.objectContaining({ price: "899.99", availability: "https://schema.org/InStock" }),
+      },
+      {
+        "@type": "Product",
+        sku: "KES-512-GRA",
+        name: "Kestrel X12 Smartphone (Storage: 512 GB · Colour: Graphite)",
+        url: "https://shop.example/products/kestrel-x12-smartphone?variant=12",
+        color: "Graphite",
+        additionalProperty: [{ "@type": "PropertyValue", name: "Storage", value: "512 GB" }],
+        offers: expect.objectContaining({ price: "999.99", availability: "https://schema.org/OutOfStock" }),
+      },
+    ]);
+  });
+});

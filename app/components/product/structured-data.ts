@@ -3,6 +3,7 @@ import type { ProductReview } from "../../domain/reviews/list-reviews.server.ts"
 import { productsUrl } from "../../lib/catalog-constants.ts";
 import type { CardImage } from "../../lib/catalog-types.ts";
 import { stockLevel } from "../../lib/stock.ts";
+import { variantTitle } from "../../lib/variants.ts";
 import { imageUrl } from "../product-image.tsx";
 
 export interface Crumb {
@@ -68,37 +69,80 @@ type JsonLdProduct = Pick<
   | "reviewCount"
   | "stock"
   | "images"
->;
+> &
+  Partial<Pick<ProductDetail, "options" | "variants">>;
 
-/** schema.org Product with its offer, aggregate rating and the reviews shown on the page. */
+const SCHEMA = "https://schema.org/";
+
+/** schema.org's own property for an option where it has one (Size, Colour, Material), else the option's name. */
+function variesByProperty(name: string): string {
+  const key = name.trim().toLowerCase();
+  if (key === "size" || key.endsWith(" size")) return `${SCHEMA}size`;
+  if (key === "colour" || key === "color") return `${SCHEMA}color`;
+  if (key === "material") return `${SCHEMA}material`;
+  return name;
+}
+
+/**
+ * schema.org for the product page: a Product with its offer, or — sold in variants — a
+ * ProductGroup whose `hasVariant` Products each carry their SKU, option values and offer; with
+ * the aggregate rating and the reviews shown on the page.
+ */
 export function productJsonLd(
   product: JsonLdProduct,
   reviews: Pick<ProductReview, "authorName" | "rating" | "title" | "body" | "createdAt">[],
   origin: string,
 ): Record<string, unknown> {
   const url = new URL(productPath(product.slug), origin).toString();
+  const offer = (offerUrl: string, priceCents: number, stock: number) => ({
+    "@type": "Offer",
+    url: offerUrl,
+    price: decimalPrice(priceCents),
+    priceCurrency: "USD",
+    availability:
+      stockLevel(stock) === "out" ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
+    itemCondition: "https://schema.org/NewCondition",
+  });
+  const options = product.options ?? [];
+  const variants = product.variants ?? [];
+  const grouped = options.length > 0 && variants.length > 0;
   const data: Record<string, unknown> = {
     "@context": "https://schema.org",
-    "@type": "Product",
+    "@type": grouped ? "ProductGroup" : "Product",
     "@id": `${url}#product`,
     name: product.name,
     description: product.description,
-    sku: product.slug,
-    productID: String(product.id),
+    ...(grouped ? { productGroupID: product.slug } : { sku: product.slug, productID: String(product.id) }),
     brand: { "@type": "Brand", name: product.brand },
     category: [product.category.name, product.subcategory?.name].filter(Boolean).join(" > "),
     image: product.images.map((image) => new URL(shareImagePath(image), origin).toString()),
     url,
-    offers: {
-      "@type": "Offer",
-      url,
-      price: decimalPrice(product.priceCents),
-      priceCurrency: "USD",
-      availability:
-        stockLevel(product.stock) === "out" ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
-      itemCondition: "https://schema.org/NewCondition",
-    },
   };
+  if (grouped) {
+    data.variesBy = options.map((option) => variesByProperty(option.name));
+    data.hasVariant = variants.map((variant) => {
+      const variantUrl = `${url}?variant=${variant.id}`;
+      const entry: Record<string, unknown> = {
+        "@type": "Product",
+        sku: variant.sku,
+        name: `${product.name} (${variantTitle(options, variant.values)})`,
+        url: variantUrl,
+        offers: offer(variantUrl, variant.priceCents, variant.stock),
+      };
+      const extra: Record<string, unknown>[] = [];
+      for (const option of options) {
+        const value = variant.values[option.position - 1];
+        if (!value) continue;
+        const property = variesByProperty(option.name);
+        if (property.startsWith(SCHEMA)) entry[property.slice(SCHEMA.length)] = value;
+        else extra.push({ "@type": "PropertyValue", name: option.name, value });
+      }
+      if (extra.length > 0) entry.additionalProperty = extra;
+      return entry;
+    });
+  } else {
+    data.offers = offer(url, product.priceCents, product.stock);
+  }
   if (product.reviewCount > 0) {
     data.aggregateRating = {
       "@type": "AggregateRating",

@@ -4,6 +4,19 @@ import type { ProductArt } from "./product-art.ts";
 /** A demo product: the product's fields (lib/product-input.ts), plus what the seed adds. */
 export interface DemoProduct extends ProductInput {
   slug: string;
+  /**
+   * Sizes, colours, storage (decision 019): the options and one variant per combination sold.
+   * The first variant carries the product's own price, original price and stock (what the page
+   * shows first); without options the product is sold as one variant.
+   */
+  options?: { name: string; values: string[] }[];
+  variants?: {
+    values: string[];
+    sku: string;
+    priceCents: number;
+    originalPriceCents: number | null;
+    stock: number;
+  }[];
   rating: number;
   reviewCount: number;
   /** days before the seed date, so "Newest" has a stable order */
@@ -42,6 +55,40 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
       "Water resistance": "IP68",
     },
     art: { shape: "phone", hue: 215 },
+    options: [
+      { name: "Storage", values: ["256 GB", "512 GB"] },
+      { name: "Colour", values: ["Graphite", "Silver"] },
+    ],
+    variants: [
+      {
+        values: ["256 GB", "Graphite"],
+        sku: "KES-X12-256-GRA",
+        priceCents: 89_999,
+        originalPriceCents: 109_999,
+        stock: 42,
+      },
+      {
+        values: ["256 GB", "Silver"],
+        sku: "KES-X12-256-SIL",
+        priceCents: 89_999,
+        originalPriceCents: 109_999,
+        stock: 15,
+      },
+      {
+        values: ["512 GB", "Graphite"],
+        sku: "KES-X12-512-GRA",
+        priceCents: 99_999,
+        originalPriceCents: 119_999,
+        stock: 8,
+      },
+      {
+        values: ["512 GB", "Silver"],
+        sku: "KES-X12-512-SIL",
+        priceCents: 99_999,
+        originalPriceCents: 119_999,
+        stock: 0,
+      },
+    ],
   },
   {
     slug: "lumen-book-pro-14",
@@ -93,6 +140,11 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
       Weight: "254 g",
     },
     art: { shape: "headphones", hue: 330 },
+    options: [{ name: "Colour", values: ["Midnight", "Sand"] }],
+    variants: [
+      { values: ["Midnight"], sku: "AUR-ANC-MID", priceCents: 24_999, originalPriceCents: 32_999, stock: 85 },
+      { values: ["Sand"], sku: "AUR-ANC-SND", priceCents: 24_999, originalPriceCents: 32_999, stock: 30 },
+    ],
   },
   {
     slug: "veltro-classic-leather-watch",
@@ -119,6 +171,11 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
       "Water resistance": "50 m",
     },
     art: { shape: "watch", hue: 30 },
+    options: [{ name: "Case size", values: ["40 mm", "44 mm"] }],
+    variants: [
+      { values: ["40 mm"], sku: "VEL-CLS-40", priceCents: 18_999, originalPriceCents: 22_999, stock: 15 },
+      { values: ["44 mm"], sku: "VEL-CLS-44", priceCents: 20_999, originalPriceCents: null, stock: 6 },
+    ],
   },
   {
     slug: "nordhaus-oak-lounge-chair",

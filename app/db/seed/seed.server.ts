@@ -5,7 +5,7 @@ import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/ima
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { productColumns, productInputOf, productInputSchema } from "../../lib/product-input.ts";
 import { type Database, engineOf } from "../database.server.ts";
-import { insertDefaultVariant } from "../variant-summary.server.ts";
+import { insertDefaultVariant, syncProductSummary } from "../variant-summary.server.ts";
 import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
 import { seedDemoCoupons } from "./demo-coupons.ts";
 import { seedDemoReviews } from "./demo-reviews.ts";
@@ -88,7 +88,7 @@ export async function seedDemoCatalog(
     await db.transaction().execute(async (trx) => {
       const row = toProductRow(product, now);
       const { id } = await trx.insertInto("products").values(row).returning("id").executeTakeFirstOrThrow();
-      await insertDefaultVariant(trx, id, row);
+      await insertDemoVariants(trx, id, product, row);
       await trx
         .insertInto("productImages")
         .values(images.map((image, position) => ({ ...image, productId: id, position })))
@@ -100,6 +100,47 @@ export async function seedDemoCatalog(
   await seedDemoReviews(db, now);
   await seedDemoCoupons(db, now);
   return { created };
+}
+
+/** A demo product's options and variants, or its one default variant; the product's summary follows them. */
+async function insertDemoVariants(
+  db: Database,
+  productId: number,
+  product: DemoProduct,
+  row: { priceCents: number; originalPriceCents: number | null; stock: number },
+) {
+  if (!product.options || !product.variants) {
+    await insertDefaultVariant(db, productId, row);
+    return;
+  }
+  await db
+    .insertInto("productOptions")
+    .values(
+      product.options.map((option, i) => ({
+        productId,
+        position: i + 1,
+        name: option.name,
+        optionValues: JSON.stringify(option.values),
+      })),
+    )
+    .execute();
+  await db
+    .insertInto("productVariants")
+    .values(
+      product.variants.map((variant, position) => ({
+        productId,
+        sku: variant.sku,
+        option1: variant.values[0] ?? null,
+        option2: variant.values[1] ?? null,
+        option3: variant.values[2] ?? null,
+        priceCents: variant.priceCents,
+        originalPriceCents: variant.originalPriceCents,
+        stock: variant.stock,
+        position,
+      })),
+    )
+    .execute();
+  await syncProductSummary(db, productId);
 }
 
 /** A demo product's row: its fields checked against the one product contract, as the admin form's are. */

@@ -23,29 +23,47 @@ export function selectCardColumns(db: Database) {
     .where("products.archivedAt", "is", null);
 }
 
-type CardRow = Omit<ProductCardData, "image" | "newArrival" | "bestSeller"> & {
+type CardRow = Omit<
+  ProductCardData,
+  "image" | "newArrival" | "bestSeller" | "variantCount" | "priceVaries"
+> & {
   newArrival: number;
   bestSeller: number;
 };
 
-/** Attaches each product's first image with one query for the whole list. */
+/** Attaches each product's first image and its variants' count and price range, one query each for the whole list. */
 export async function toProductCards(db: Database, rows: CardRow[]): Promise<ProductCardData[]> {
   if (rows.length === 0) return [];
-  const images = await db
-    .selectFrom("productImages")
-    .select(["productId", "key", "alt", "width", "height", "widths"])
-    .where(
-      "productId",
-      "in",
-      rows.map((r) => r.id),
-    )
-    .where("position", "=", 0)
-    .execute();
+  const ids = rows.map((r) => r.id);
+  const [images, variants] = await Promise.all([
+    db
+      .selectFrom("productImages")
+      .select(["productId", "key", "alt", "width", "height", "widths"])
+      .where("productId", "in", ids)
+      .where("position", "=", 0)
+      .execute(),
+    db
+      .selectFrom("productVariants")
+      .select((eb) => [
+        "productId",
+        eb.fn.countAll<number | string>().as("count"),
+        eb.fn.min("priceCents").as("minPrice"),
+        eb.fn.max("priceCents").as("maxPrice"),
+      ])
+      .where("productId", "in", ids)
+      .where("archivedAt", "is", null)
+      .groupBy("productId")
+      .execute(),
+  ]);
   const byProduct = new Map(images.map((i) => [i.productId, i]));
+  const variantsOf = new Map(variants.map((v) => [v.productId, v]));
   return rows.map((row) => {
     const image = byProduct.get(row.id);
+    const range = variantsOf.get(row.id);
     return {
       ...row,
+      variantCount: Number(range?.count ?? 1),
+      priceVaries: range !== undefined && Number(range.minPrice) !== Number(range.maxPrice),
       rating: Number(row.rating),
       newArrival: row.newArrival === 1,
       bestSeller: row.bestSeller === 1,

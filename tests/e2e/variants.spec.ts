@@ -1,0 +1,122 @@
+import type { Page } from "@playwright/test";
+import { insertProductWithVariants } from "../helpers/catalog.ts";
+import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
+import { removeTestProducts, shopDatabase, type TestProduct, uniqueTag } from "./shop-helpers.ts";
+
+/**
+ * Products in sizes and colours (issue 18): the product page's picker (one radio group per
+ * option, keyboard operable, the choice in the URL, a GET form without JavaScript), the price,
+ * stock message and SKU following the choice, and the chosen variant in the cart.
+ */
+interface VariantProduct extends TestProduct {
+  sku: string;
+  variants: Record<string, number>;
+}
+
+/** A tee in S/M × Black/White: S/White does not exist, M/White is sold out, M/Black costs more. */
+async function createTee(): Promise<VariantProduct> {
+  const tag = uniqueTag();
+  const name = `E2E Variant Tee ${tag}`;
+  const slug = `e2e-variant-tee-${tag}`;
+  const sku = `TEE-${tag.toUpperCase()}`;
+  const combos = [
+    { values: ["S", "Black"], priceCents: 2_000, stock: 12 },
+    { values: ["M", "Black"], priceCents: 2_400, stock: 4 },
+    { values: ["M", "White"], priceCents: 2_400, stock: 0 },
+  ];
+  const { productId, variantIds } = await insertProductWithVariants(shopDatabase(), {
+    name,
+    slug,
+    categoryId: "clothing",
+    subcategoryId: "men",
+    options: [
+      { name: "Size", values: ["S", "M"] },
+      { name: "Colour", values: ["Black", "White"] },
+    ],
+    variants: combos.map((combo) => ({ ...combo, sku: `${sku}-${combo.values.join("-")}` })),
+  });
+  return {
+    id: productId,
+    slug,
+    name,
+    sku,
+    variants: Object.fromEntries(combos.map((combo, i) => [combo.values.join("/"), variantIds[i]!])),
+  };
+}
+
+const main = (page: Page) => page.getByRole("main");
+const sizes = (page: Page) => main(page).getByRole("group", { name: /^Size/ });
+const colours = (page: Page) => main(page).getByRole("group", { name: /^Colour/ });
+
+test.describe("product variants", () => {
+  let tee: VariantProduct;
+  test.beforeEach(async () => {
+    tee = await createTee();
+  });
+  test.afterEach(async () => {
+    await removeTestProducts(tee);
+  });
+
+  test("the picker chooses a variant from the keyboard: price, stock, SKU and URL follow, back returns", async ({
+    page,
+  }) => {
+    await visit(page, `/products/${tee.slug}`);
+    const m = main(page);
+    // the first variant in stock is shown first
+    await expect(sizes(page).getByRole("radio", { name: "S", exact: true })).toBeChecked();
+    await expect(colours(page).getByRole("radio", { name: "Black", exact: true })).toBeChecked();
+    await expect(m.getByText("$20.00").first()).toBeVisible();
+    await expect(m.getByText(`SKU: ${tee.sku}-S-Black`)).toBeVisible();
+    await expect(m.getByTestId("stock-message")).toHaveText("In Stock");
+    // White with S does not exist: named unavailable
+    await expect(colours(page).getByRole("radio", { name: "White (unavailable)" })).toBeVisible();
+
+    await sizes(page).getByRole("radio", { name: "S", exact: true }).focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(`/products/${tee.slug}?variant=${tee.variants["M/Black"]}`);
+    await expect(sizes(page).getByRole("radio", { name: "M", exact: true })).toBeChecked();
+    await expect(m.getByText("$24.00").first()).toBeVisible();
+    await expect(m.getByText(`SKU: ${tee.sku}-M-Black`)).toBeVisible();
+    await expect(m.getByTestId("stock-message")).toHaveText("Only 4 left in stock - order soon");
+    await expect(m.getByRole("spinbutton", { name: "Quantity" })).toHaveAttribute("max", "4");
+
+    // M/White is sold out: shown, with Add to Cart disabled
+    await colours(page).getByRole("radio", { name: "White (unavailable)" }).check();
+    await expect(page).toHaveURL(`/products/${tee.slug}?variant=${tee.variants["M/White"]}`);
+    await expect(m.getByTestId("stock-message")).toHaveText("Out of Stock");
+    await expect(m.getByRole("button", { name: "Add to Cart", exact: true })).toBeDisabled();
+    await expectNoA11yViolations(page, "sold-out variant");
+
+    await page.goBack();
+    await expect(page).toHaveURL(`/products/${tee.slug}?variant=${tee.variants["M/Black"]}`);
+    await expect(m.getByText(`SKU: ${tee.sku}-M-Black`)).toBeVisible();
+  });
+
+  test("the chosen variant goes into the cart, shown with its options and SKU", async ({ page }) => {
+    await visit(page, `/products/${tee.slug}?variant=${tee.variants["M/Black"]}`);
+    await main(page).getByRole("button", { name: "Add to Cart", exact: true }).click();
+    await expect(
+      page.getByRole("region", { name: "Notifications" }).getByText(`${tee.name} added to cart!`),
+    ).toBeVisible();
+    await visit(page, "/cart");
+    const line = main(page).getByRole("listitem").filter({ hasText: tee.name });
+    await expect(line).toContainText("Size: M · Colour: Black");
+    await expect(line).toContainText(`SKU: ${tee.sku}-M-Black`);
+    await expect(line.getByRole("spinbutton")).toHaveAttribute("max", "4");
+  });
+
+  test("without JavaScript the picker is a form that shows the chosen variant", async ({
+    noJsPage: page,
+  }) => {
+    await visit(page, `/products/${tee.slug}`, { javaScript: false });
+    await sizes(page).getByRole("radio", { name: "M", exact: true }).check();
+    await main(page).getByRole("button", { name: "Show this choice" }).click();
+    await expect(page).toHaveURL(`/products/${tee.slug}?variant=${tee.variants["M/Black"]}`);
+    await expect(main(page).getByText(`SKU: ${tee.sku}-M-Black`)).toBeVisible();
+    await main(page).getByRole("button", { name: "Add to Cart", exact: true }).click();
+    await page.goto("/cart");
+    await expect(main(page).getByRole("listitem").filter({ hasText: tee.name })).toContainText(
+      "Size: M · Colour: Black",
+    );
+  });
+});
