@@ -236,7 +236,13 @@ describe("POST /orders/track", () => {
     expect(result.status).toBe("found");
     expect(result.order).toMatchObject({ number, status: "paid" });
     expect(result.order.items).toEqual([
-      { name: "Trail Backpack", variantTitle: "", sku: `CW-${productId}`, quantity: 2, lineTotalCents: 8_000 },
+      {
+        name: "Trail Backpack",
+        variantTitle: "",
+        sku: `CW-${productId}`,
+        quantity: 2,
+        lineTotalCents: 8_000,
+      },
     ]);
   });
 

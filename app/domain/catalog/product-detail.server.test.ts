@@ -97,9 +97,27 @@ describe.each(ENGINES)("product detail on %s", (engine) => {
       discountPercentage: 18,
       rating: 4.6,
       reviewCount: 1284,
-      stock: 42,
+      // the summary of its four variants (42 + 15 + 8 + 0)
+      stock: 65,
     });
     expect(product!.description).toMatch(/^A 6\.4-inch OLED smartphone/);
+    expect(product!.options).toEqual([
+      { position: 1, name: "Storage", values: ["256 GB", "512 GB"] },
+      { position: 2, name: "Colour", values: ["Graphite", "Silver"] },
+    ]);
+    expect(
+      product!.variants.map((v) => ({
+        sku: v.sku,
+        values: v.values,
+        priceCents: v.priceCents,
+        stock: v.stock,
+      })),
+    ).toEqual([
+      { sku: "KES-X12-256-GRA", values: ["256 GB", "Graphite", null], priceCents: 89_999, stock: 42 },
+      { sku: "KES-X12-256-SIL", values: ["256 GB", "Silver", null], priceCents: 89_999, stock: 15 },
+      { sku: "KES-X12-512-GRA", values: ["512 GB", "Graphite", null], priceCents: 99_999, stock: 8 },
+      { sku: "KES-X12-512-SIL", values: ["512 GB", "Silver", null], priceCents: 99_999, stock: 0 },
+    ]);
   });
 
   it("finds the same product by numeric id and by a differently cased slug", async () => {

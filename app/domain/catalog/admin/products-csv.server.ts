@@ -152,6 +152,10 @@ async function planImport(
   const existing = await findExisting(trx, ids, slugs);
   const byId = new Map(existing.map((p) => [p.id, p]));
   const bySlug = new Map(existing.map((p) => [p.slug, p]));
+  const sold = await variantCounts(
+    trx,
+    existing.map((p) => p.id),
+  );
 
   const problems: CsvProblem[] = [];
   const steps: Step[] = [];
@@ -173,6 +177,20 @@ async function planImport(
       continue;
     }
     const values = toValues(record);
+    if (
+      target &&
+      (sold.get(target.id) ?? 1) > 1 &&
+      (values.priceCents !== target.priceCents ||
+        values.originalPriceCents !== target.originalPriceCents ||
+        values.stock !== target.stock)
+    ) {
+      // its price and stock are its variants' (this row shows their summary): refused, not ignored
+      problems.push({
+        line,
+        message: `product ${target.id} ("${target.slug}") is sold in variants: change their prices and stock, not the product's`,
+      });
+      continue;
+    }
     if (!target) steps.push({ kind: "create", values: { ...values, slug: record.slug! } });
     else {
       const changes = { ...values, slug: record.slug ?? target.slug };
@@ -184,6 +202,22 @@ async function planImport(
     }
   }
   return problems.length > 0 ? fail({ code: "invalid", problems }) : ok(steps);
+}
+
+/** How many live variants each of these products has. */
+async function variantCounts(trx: Transaction<DB>, productIds: number[]): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < productIds.length; i += LOOKUP_CHUNK) {
+    const rows = await trx
+      .selectFrom("productVariants")
+      .select((eb) => ["productId", eb.fn.countAll<number | string>().as("n")])
+      .where("productId", "in", productIds.slice(i, i + LOOKUP_CHUNK))
+      .where("archivedAt", "is", null)
+      .groupBy("productId")
+      .execute();
+    for (const row of rows) counts.set(row.productId, Number(row.n));
+  }
+  return counts;
 }
 
 async function findExisting(trx: Transaction<DB>, ids: number[], slugs: string[]) {
