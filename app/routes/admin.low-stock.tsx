@@ -20,13 +20,15 @@ export default function LowStock({ loaderData }: Route.ComponentProps) {
       <h1 id="low-stock-heading" className="text-3xl font-bold">
         Low stock
       </h1>
-      <p className="mt-1 text-gray-700">Products with 10 or fewer in stock, fewest first.</p>
+      <p className="mt-1 text-gray-700">
+        Products (each size, colour or other variant on its own) with 10 or fewer in stock, fewest first.
+      </p>
       {products.length === 0 ? (
         <p className="mt-6 text-gray-700">Every product has more than 10 in stock.</p>
       ) : (
         <ul className="mt-6 divide-y divide-gray-200">
           {products.map((product) => (
-            <li key={product.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <li key={product.variantId} className="flex flex-wrap items-center justify-between gap-3 py-3">
               <span>
                 <Link
                   to={`/admin/products/${product.id}`}
@@ -35,6 +37,8 @@ export default function LowStock({ loaderData }: Route.ComponentProps) {
                   {product.name}
                 </Link>{" "}
                 <span className="text-gray-700">({product.brand})</span>
+                {product.variantTitle && <span className="block text-sm">{product.variantTitle}</span>}
+                <span className="block text-sm text-gray-700">SKU: {product.sku}</span>
               </span>
               <StockBadge stock={product.stock} />
             </li>

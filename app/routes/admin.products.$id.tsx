@@ -15,6 +15,7 @@ import {
   type EditIntent,
   imageActionSchema,
   stockChangeSchema,
+  variantChangeSchema,
 } from "../domain/catalog/admin/edit-product.server.ts";
 import { productFormSchema } from "../domain/catalog/admin/product-form.server.ts";
 import {
@@ -26,6 +27,7 @@ import {
 import { moveImage, removeImage } from "../domain/catalog/admin/product-images.server.ts";
 import { getAdminProduct } from "../domain/catalog/admin/product-list.server.ts";
 import { adjustStock, updateProduct } from "../domain/catalog/admin/product-write.server.ts";
+import { updateVariant } from "../domain/catalog/admin/variant-write.server.ts";
 import { parseProductFields, readProductRequest, refusedForm } from "../http/product-upload.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
@@ -88,9 +90,46 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const submission = parseProductFields(form, productFormSchema({ withStock: false }));
       if (submission.status !== "success") return refuse(intent, 400, submission.reply());
       const result = await updateProduct(db, { id: productId, input: submission.value, actor });
-      return result.ok
-        ? done(EDIT_MESSAGES.updated)
-        : refuse(intent, 404, submission.reply({ formErrors: [EDIT_MESSAGES.notFound] }));
+      if (result.ok) return done(EDIT_MESSAGES.updated);
+      return result.error.code === "not-found"
+        ? refuse(intent, 404, submission.reply({ formErrors: [EDIT_MESSAGES.notFound] }))
+        : refuse(
+            intent,
+            409,
+            submission.reply({
+              formErrors: [EDIT_MESSAGES.pricePerVariant],
+              fieldErrors: { price: [EDIT_MESSAGES.pricePerVariant] },
+            }),
+          );
+    }
+    case "variant": {
+      const submission = parseProductFields(form, variantChangeSchema);
+      if (submission.status !== "success") {
+        return refuse(intent, 400, submission.reply({ formErrors: [EDIT_MESSAGES.variantInvalid] }));
+      }
+      const { variantId, price, originalPrice, delta } = submission.value;
+      const result = await updateVariant(
+        db,
+        {
+          productId,
+          variantId,
+          priceCents: price,
+          originalPriceCents: originalPrice ?? null,
+          stockDelta: delta ?? 0,
+        },
+        actor,
+      );
+      if (result.ok) {
+        const { sku, stockBefore, stockAfter } = result.value;
+        return done(`${EDIT_MESSAGES.variantUpdated}: ${sku}, stock ${stockBefore} → ${stockAfter}`);
+      }
+      return result.error.code === "negative"
+        ? refuse(
+            intent,
+            409,
+            refusedForm(EDIT_MESSAGES.stockNegative, { delta: EDIT_MESSAGES.stockNegative }),
+          )
+        : refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
     }
     case "stock": {
       const submission = parseProductFields(form, stockChangeSchema);
@@ -197,7 +236,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
   const failed = (intent: EditIntent) =>
     actionData && actionData.intent === intent ? refusal(actionData.result, actionData.details) : null;
   const otherFailure =
-    actionData && !["update", "stock", "add-images"].includes(actionData.intent ?? "")
+    actionData && !["update", "stock", "variant", "add-images"].includes(actionData.intent ?? "")
       ? refusal(actionData.result, actionData.details)
       : null;
   const updateResult = actionData?.intent === "update" ? actionData.result : undefined;
@@ -247,33 +286,92 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
         </Form>
       </section>
 
-      <section aria-labelledby="stock-heading" className="max-w-3xl">
-        <h2 id="stock-heading" className="text-xl font-bold">
-          Stock
-        </h2>
-        <p className="mt-2 flex items-center gap-3">
-          <span>Current stock:</span> <StockBadge stock={product.stock} />
-        </p>
-        <Form method="post" noValidate className="mt-4 flex flex-wrap items-end gap-3">
-          <input type="hidden" name="intent" value="stock" />
-          <FormField
-            id="stock-delta"
-            name="delta"
-            label="Change stock by"
-            type="number"
-            step={1}
-            inputMode="numeric"
-            hint="A positive number adds stock, a negative one removes it."
-            error={fieldError("stock", "delta")}
-          />
-          <button type="submit" disabled={busy} className={BUTTON}>
-            Adjust stock
-          </button>
-        </Form>
-        <div className="mt-3">
-          <AdminMessage feedback={failed("stock")} />
-        </div>
-      </section>
+      {product.options.length > 0 ? (
+        <section aria-labelledby="variants-heading" className="max-w-4xl">
+          <h2 id="variants-heading" className="text-xl font-bold">
+            Variants
+          </h2>
+          <p className="mt-1 text-gray-700">
+            {product.options.map((option) => `${option.name}: ${option.values.join(", ")}`).join(" · ")}
+          </p>
+          <div className="mt-3">
+            <AdminMessage feedback={failed("variant")} />
+          </div>
+          <ul className="mt-4 divide-y divide-gray-200">
+            {product.variants.map((variant) => (
+              <li key={variant.id} className="py-4">
+                <p className="flex flex-wrap items-center gap-3">
+                  <span className="font-semibold">{variant.title}</span>
+                  <span className="text-sm text-gray-700">SKU: {variant.sku}</span>
+                  <StockBadge stock={variant.stock} />
+                </p>
+                <Form method="post" noValidate className="mt-2 flex flex-wrap items-end gap-3">
+                  <input type="hidden" name="intent" value="variant" />
+                  <input type="hidden" name="variantId" value={variant.id} />
+                  <FormField
+                    id={`variant-${variant.id}-price`}
+                    name="price"
+                    label={`Price of ${variant.title}`}
+                    inputMode="decimal"
+                    defaultValue={(variant.priceCents / 100).toFixed(2)}
+                    className="w-36"
+                  />
+                  <FormField
+                    id={`variant-${variant.id}-original`}
+                    name="originalPrice"
+                    label="Original price"
+                    inputMode="decimal"
+                    defaultValue={
+                      variant.originalPriceCents === null ? "" : (variant.originalPriceCents / 100).toFixed(2)
+                    }
+                    className="w-36"
+                  />
+                  <FormField
+                    id={`variant-${variant.id}-delta`}
+                    name="delta"
+                    label="Change stock by"
+                    type="number"
+                    step={1}
+                    inputMode="numeric"
+                    className="w-36"
+                  />
+                  <button type="submit" disabled={busy} className={SMALL_BUTTON}>
+                    Save<span className="sr-only"> {variant.title}</span>
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : (
+        <section aria-labelledby="stock-heading" className="max-w-3xl">
+          <h2 id="stock-heading" className="text-xl font-bold">
+            Stock
+          </h2>
+          <p className="mt-2 flex items-center gap-3">
+            <span>Current stock:</span> <StockBadge stock={product.stock} />
+          </p>
+          <Form method="post" noValidate className="mt-4 flex flex-wrap items-end gap-3">
+            <input type="hidden" name="intent" value="stock" />
+            <FormField
+              id="stock-delta"
+              name="delta"
+              label="Change stock by"
+              type="number"
+              step={1}
+              inputMode="numeric"
+              hint="A positive number adds stock, a negative one removes it."
+              error={fieldError("stock", "delta")}
+            />
+            <button type="submit" disabled={busy} className={BUTTON}>
+              Adjust stock
+            </button>
+          </Form>
+          <div className="mt-3">
+            <AdminMessage feedback={failed("stock")} />
+          </div>
+        </section>
+      )}
 
       <section aria-labelledby="images-heading" className="max-w-3xl">
         <h2 id="images-heading" className="text-xl font-bold">

@@ -12,6 +12,7 @@ export type AuditAction =
   | "product.create"
   | "product.update"
   | "product.stock"
+  | "product.variant"
   | "product.images"
   | "product.delete"
   | "product.archive"

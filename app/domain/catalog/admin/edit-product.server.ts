@@ -5,6 +5,8 @@ import { fail, type Result } from "../../../lib/result.ts";
 import type { Actor } from "../../audit/audit-log.server.ts";
 import { checkImageUploads, type ImagesRefusal } from "./add-product.server.ts";
 import { addImages, type Upload } from "./product-images.server.ts";
+import { toCents } from "../../../lib/money.ts";
+import { PRICE_TEXT, PRODUCT_LIMITS } from "../../../lib/product-limits.ts";
 
 export const EDIT_MESSAGES = {
   updated: "Product updated",
@@ -12,6 +14,9 @@ export const EDIT_MESSAGES = {
   stockInvalid: "Enter a whole number to add (or a negative one to remove), for example 5 or -2.",
   stockNegative: "Stock cannot go below 0.",
   stockPerVariant: "This product comes in several variants: change the stock of each variant.",
+  pricePerVariant: "This product comes in several variants: change the price of each variant.",
+  variantUpdated: "Variant updated",
+  variantInvalid: "Please correct the variant's price, original price or stock change.",
   imagesAdded: "Images added",
   imageMoved: "Image moved",
   imageRemoved: "Image removed",
@@ -21,7 +26,7 @@ export const EDIT_MESSAGES = {
 } as const;
 
 /** The edit page's forms, one intent each: the details, stock, and the image gallery. */
-export type EditIntent = "update" | "stock" | "add-images" | "move-image" | "remove-image";
+export type EditIntent = "update" | "stock" | "variant" | "add-images" | "move-image" | "remove-image";
 
 /** The stock form: a change (not a new level) such as 5 or -2, never 0. */
 export const stockChangeSchema = z.object({
@@ -31,6 +36,36 @@ export const stockChangeSchema = z.object({
     .regex(/^[+-]?\d{1,7}$/, EDIT_MESSAGES.stockInvalid)
     .transform(Number)
     .refine((delta) => delta !== 0, EDIT_MESSAGES.stockInvalid),
+});
+
+const money = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(PRICE_TEXT, message)
+    .transform((text) => toCents(text))
+    .refine((cents) => cents <= PRODUCT_LIMITS.priceCents, message);
+
+/** One variant's row on the edit page: its price, original price (or none) and a stock change (or none). */
+export const variantChangeSchema = z.object({
+  variantId: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/)
+    .transform(Number),
+  price: money("Enter an amount of 0 or more, in steps of 0.01"),
+  originalPrice: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    money("Enter an amount of 0 or more, in steps of 0.01, or leave it empty").optional(),
+  ),
+  delta: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z
+      .string()
+      .trim()
+      .regex(/^[+-]?\d{1,7}$/, EDIT_MESSAGES.stockInvalid)
+      .transform(Number)
+      .optional(),
+  ),
 });
 
 /** Move an image a place up or down, or remove it. */

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import type { Database } from "../../../db/database.server.ts";
 import { LOW_STOCK_THRESHOLD } from "../../../lib/stock.ts";
+import { type ProductOption, variantTitle } from "../../../lib/variants.ts";
+import { optionsOfProducts } from "../product-options.server.ts";
 
 /** The admin's product list, the low-stock view and one product as the edit page shows it. */
 
@@ -86,20 +88,55 @@ async function firstImages(db: Database, productIds: number[]) {
   return map;
 }
 
-/** Live products with stock ≤ 10, fewest first. */
+/** Live variants with stock ≤ 10, fewest first, each with its product, options and SKU. */
 export async function listLowStockProducts(db: Database, limit = 200) {
-  return db
-    .selectFrom("products")
-    .select(["id", "slug", "name", "brand", "stock"])
-    .where("archivedAt", "is", null)
-    .where("stock", "<=", LOW_STOCK_THRESHOLD)
-    .orderBy("stock")
-    .orderBy("name")
+  const rows = await db
+    .selectFrom("productVariants")
+    .innerJoin("products", "products.id", "productVariants.productId")
+    .select([
+      "products.id",
+      "productVariants.id as variantId",
+      "products.slug",
+      "products.name",
+      "products.brand",
+      "productVariants.sku",
+      "productVariants.option1",
+      "productVariants.option2",
+      "productVariants.option3",
+      "productVariants.stock",
+    ])
+    .where("products.archivedAt", "is", null)
+    .where("productVariants.archivedAt", "is", null)
+    .where("productVariants.stock", "<=", LOW_STOCK_THRESHOLD)
+    .orderBy("productVariants.stock")
+    .orderBy("products.name")
+    .orderBy("productVariants.position")
     .limit(limit)
     .execute();
+  const options = await optionsOfProducts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map(({ option1, option2, option3, ...row }) => ({
+    ...row,
+    variantTitle: variantTitle(options.get(row.id) ?? [], [option1, option2, option3]),
+  }));
+}
+
+/** A product's live variants as the edit page lists them. */
+export interface AdminVariant {
+  id: number;
+  sku: string;
+  title: string;
+  priceCents: number;
+  originalPriceCents: number | null;
+  stock: number;
 }
 
 export interface AdminProductDetail {
+  /** none: sold as one variant (the product's own price and stock fields are that variant's) */
+  options: ProductOption[];
+  variants: AdminVariant[];
   id: number;
   slug: string;
   name: string;
@@ -125,14 +162,31 @@ export interface AdminProductDetail {
 export async function getAdminProduct(db: Database, id: number): Promise<AdminProductDetail | null> {
   const row = await db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return null;
-  const images = await db
-    .selectFrom("productImages")
-    .select(["id", "key", "alt", "width", "height", "widths"])
-    .where("productId", "=", id)
-    .orderBy("position")
-    .orderBy("id")
-    .execute();
+  const [images, variants, options] = await Promise.all([
+    db
+      .selectFrom("productImages")
+      .select(["id", "key", "alt", "width", "height", "widths"])
+      .where("productId", "=", id)
+      .orderBy("position")
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("productVariants")
+      .select(["id", "sku", "option1", "option2", "option3", "priceCents", "originalPriceCents", "stock"])
+      .where("productId", "=", id)
+      .where("archivedAt", "is", null)
+      .orderBy("position")
+      .orderBy("id")
+      .execute(),
+    optionsOfProducts(db, [id]),
+  ]);
+  const productOptions = options.get(id) ?? [];
   return {
+    options: productOptions,
+    variants: variants.map(({ option1, option2, option3, ...variant }) => ({
+      ...variant,
+      title: variantTitle(productOptions, [option1, option2, option3]),
+    })),
     id: row.id,
     slug: row.slug,
     name: row.name,

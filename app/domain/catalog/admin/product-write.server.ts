@@ -113,7 +113,7 @@ export async function createProduct(
   }
 }
 
-export type UpdateResult = Result<void, { code: "not-found" }>;
+export type UpdateResult = Result<void, { code: "not-found" | "priced-per-variant" }>;
 
 /** Saves every editable field; the audit entry carries the fields before and after. */
 export async function updateProduct(
@@ -122,6 +122,13 @@ export async function updateProduct(
 ): Promise<UpdateResult> {
   const before = await getAdminProduct(db, id);
   if (!before || before.archivedAt) return fail({ code: "not-found" });
+  // a product sold in variants shows its cheapest variant's price: changing it here would be ignored
+  if (
+    before.variants.length > 1 &&
+    (input.priceCents !== before.priceCents || input.originalPriceCents !== before.originalPriceCents)
+  ) {
+    return fail({ code: "priced-per-variant" });
+  }
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable("products")
