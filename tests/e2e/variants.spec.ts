@@ -1,7 +1,16 @@
 import type { Page } from "@playwright/test";
 import { insertProductWithVariants } from "../helpers/catalog.ts";
 import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
-import { removeTestProducts, shopDatabase, type TestProduct, uniqueTag } from "./shop-helpers.ts";
+import {
+  removeTestProducts,
+  shopDatabase,
+  signIn,
+  type TestProduct,
+  toast,
+  uniqueTag,
+} from "./shop-helpers.ts";
+
+const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
 
 /**
  * Products in sizes and colours (issue 18): the product page's picker (one radio group per
@@ -81,7 +90,8 @@ test.describe("product variants", () => {
     await expect(m.getByRole("spinbutton", { name: "Quantity" })).toHaveAttribute("max", "4");
 
     // M/White is sold out: shown, with Add to Cart disabled
-    await colours(page).getByRole("radio", { name: "White (unavailable)" }).check();
+    // a click on the choice (the radio itself is visually hidden behind it)
+    await colours(page).locator("label").filter({ hasText: "White" }).click();
     await expect(page).toHaveURL(`/products/${tee.slug}?variant=${tee.variants["M/White"]}`);
     await expect(m.getByTestId("stock-message")).toHaveText("Out of Stock");
     await expect(m.getByRole("button", { name: "Add to Cart", exact: true })).toBeDisabled();
@@ -109,7 +119,7 @@ test.describe("product variants", () => {
     noJsPage: page,
   }) => {
     await visit(page, `/products/${tee.slug}`, { javaScript: false });
-    await sizes(page).getByRole("radio", { name: "M", exact: true }).check();
+    await sizes(page).locator("label").filter({ hasText: /^M$/ }).click();
     await main(page).getByRole("button", { name: "Show this choice" }).click();
     await expect(page).toHaveURL(`/products/${tee.slug}?variant=${tee.variants["M/Black"]}`);
     await expect(main(page).getByText(`SKU: ${tee.sku}-M-Black`)).toBeVisible();
@@ -118,5 +128,35 @@ test.describe("product variants", () => {
     await expect(main(page).getByRole("listitem").filter({ hasText: tee.name })).toContainText(
       "Size: M · Colour: Black",
     );
+  });
+
+  test("the admin changes one variant's price and stock; the shop and low stock follow", async ({ page }) => {
+    await page.goto(`/account?redirectTo=${encodeURIComponent(`/admin/products/${tee.id}`)}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === `/admin/products/${tee.id}`);
+    const variants = page.getByRole("region", { name: "Variants" });
+    await expect(variants).toContainText("Size: S, M · Colour: Black, White");
+    await expectNoA11yViolations(page, "admin variants");
+
+    const soldOut = variants.getByRole("listitem").filter({ hasText: `SKU: ${tee.sku}-M-White` });
+    await soldOut.getByLabel("Price of Size: M · Colour: White").fill("19.50");
+    await soldOut.getByLabel("Change stock by").fill("6");
+    await soldOut.getByRole("button", { name: "Save Size: M · Colour: White" }).click();
+    await expect(toast(page, `Variant updated: ${tee.sku}-M-White, stock 0 → 6`)).toBeVisible();
+
+    // the page shows it for sale at its new price, and the product "from" the cheapest variant
+    await visit(page, `/products/${tee.slug}?variant=${tee.variants["M/White"]}`);
+    await expect(main(page).getByTestId("stock-message")).toHaveText("Only 6 left in stock - order soon");
+    await expect(main(page).getByText("$19.50").first()).toBeVisible();
+
+    // a variant taken below 0 is refused beside its field
+    await visit(page, `/admin/products/${tee.id}`);
+    const medium = variants.getByRole("listitem").filter({ hasText: `SKU: ${tee.sku}-M-Black` });
+    await medium.getByLabel("Change stock by").fill("-9");
+    await medium.getByRole("button", { name: "Save Size: M · Colour: Black" }).click();
+    await expect(page.getByRole("main").getByRole("alert").first()).toContainText("Stock cannot go below 0.");
+
+    await visit(page, "/admin/low-stock");
+    await expect(page.getByRole("main")).toContainText(`SKU: ${tee.sku}-M-Black`);
   });
 });

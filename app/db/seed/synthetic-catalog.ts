@@ -184,6 +184,9 @@ export async function generateSyntheticCatalog(
   const offset = Number(maxId) + 1;
   const threeYearsMs = 3 * 365 * 86_400_000;
 
+  // the variants are drawn from a stream of their own, so the products stay what they were
+  const variantRandom = createRandom(seed + 7);
+
   let created = 0;
   while (created < count) {
     const size = Math.min(batchSize, count - created);
@@ -236,19 +239,14 @@ export async function generateSyntheticCatalog(
         .values(rows)
         .returning(["id", "categoryId", "priceCents", "originalPriceCents", "stock"])
         .execute();
-      await trx
-        .insertInto("productVariants")
-        .values(
-          inserted.map((p) => ({
-            productId: p.id,
-            sku: defaultSku(p.id),
-            priceCents: p.priceCents,
-            originalPriceCents: p.originalPriceCents,
-            stock: p.stock,
-            position: 0,
-          })),
-        )
-        .execute();
+      const { options, variants } = syntheticVariants(inserted, variantRandom);
+      if (options.length > 0) await trx.insertInto("productOptions").values(options).execute();
+      for (let i = 0; i < variants.length; i += 1000) {
+        await trx
+          .insertInto("productVariants")
+          .values(variants.slice(i, i + 1000))
+          .execute();
+      }
       await trx
         .insertInto("productImages")
         .values(
@@ -266,6 +264,68 @@ export async function generateSyntheticCatalog(
   // Fresh planner statistics after a bulk load, or the planners guess row counts badly.
   await sql`analyze`.execute(db);
   return { created };
+}
+
+const SIZES = ["XS", "S", "M", "L", "XL"];
+const COLOURS = ["Black", "White", "Grey", "Blue", "Red"];
+
+/**
+ * 1–5 variants per product (3 on average): clothing and sports in sizes, the rest in colours;
+ * each at the product's price (so the product row is already their summary), its stock split
+ * among them. One variant: no options.
+ */
+function syntheticVariants(
+  products: { id: number; categoryId: string; priceCents: number; originalPriceCents: number | null; stock: number }[],
+  random: ReturnType<typeof createRandom>,
+) {
+  const options: { productId: number; position: number; name: string; optionValues: string }[] = [];
+  const variants: {
+    productId: number;
+    sku: string;
+    option1: string | null;
+    priceCents: number;
+    originalPriceCents: number | null;
+    stock: number;
+    position: number;
+  }[] = [];
+  for (const product of products) {
+    const count = random.int(1, 5);
+    if (count === 1) {
+      variants.push({
+        productId: product.id,
+        sku: defaultSku(product.id),
+        option1: null,
+        priceCents: product.priceCents,
+        originalPriceCents: product.originalPriceCents,
+        stock: product.stock,
+        position: 0,
+      });
+      continue;
+    }
+    const sized = product.categoryId === "clothing" || product.categoryId === "sports";
+    const values = (sized ? SIZES : COLOURS).slice(0, count);
+    options.push({
+      productId: product.id,
+      position: 1,
+      name: sized ? "Size" : "Colour",
+      optionValues: JSON.stringify(values),
+    });
+    let left = product.stock;
+    values.forEach((value, position) => {
+      const stock = position === values.length - 1 ? left : random.int(0, left);
+      left -= stock;
+      variants.push({
+        productId: product.id,
+        sku: `${defaultSku(product.id)}-${value.toUpperCase()}`,
+        option1: value,
+        priceCents: product.priceCents,
+        originalPriceCents: product.originalPriceCents,
+        stock,
+        position,
+      });
+    });
+  }
+  return { options, variants };
 }
 
 async function drawCategoryImages(files: FileStore) {
