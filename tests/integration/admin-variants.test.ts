@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAdminProduct, listLowStockProducts } from "../../app/domain/catalog/admin/product-list.server.ts";
 import { adjustStock, updateProduct } from "../../app/domain/catalog/admin/product-write.server.ts";
 import { updateVariant } from "../../app/domain/catalog/admin/variant-write.server.ts";
+import { getAdminDashboard } from "../../app/domain/reports/dashboard.server.ts";
 import { productInputOf } from "../../app/lib/product-input.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProductWithVariants } from "../helpers/catalog.ts";
@@ -124,5 +125,7 @@ describe.each(ENGINES)("admin variants on %s", (engine) => {
     const { productId } = await hoodie("e");
     const low = (await listLowStockProducts(t.db)).filter((row) => row.id === productId);
     expect(low.map((row) => [row.variantTitle, row.sku, row.stock])).toEqual([["Size: M", "HOOD-e-M", 3]]);
+    // the dashboard's counter counts what the page lists
+    expect((await getAdminDashboard(t.db)).lowStock).toBe((await listLowStockProducts(t.db)).length);
   });
 });

@@ -10,11 +10,14 @@ export async function getAdminDashboard(db: Database) {
       .select((eb) => eb.fn.countAll().as("n"))
       .where("archivedAt", "is", null)
       .executeTakeFirstOrThrow(),
+    // per variant, as the low-stock page lists them (a size running out counts on its own)
     db
-      .selectFrom("products")
+      .selectFrom("productVariants")
+      .innerJoin("products", "products.id", "productVariants.productId")
       .select((eb) => eb.fn.countAll().as("n"))
-      .where("archivedAt", "is", null)
-      .where("stock", "<=", LOW_STOCK_THRESHOLD)
+      .where("products.archivedAt", "is", null)
+      .where("productVariants.archivedAt", "is", null)
+      .where("productVariants.stock", "<=", LOW_STOCK_THRESHOLD)
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("orders")
