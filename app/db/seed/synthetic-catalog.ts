@@ -275,7 +275,13 @@ const COLOURS = ["Black", "White", "Grey", "Blue", "Red"];
  * among them. One variant: no options.
  */
 function syntheticVariants(
-  products: { id: number; categoryId: string; priceCents: number; originalPriceCents: number | null; stock: number }[],
+  products: {
+    id: number;
+    categoryId: string;
+    priceCents: number;
+    originalPriceCents: number | null;
+    stock: number;
+  }[],
   random: ReturnType<typeof createRandom>,
 ) {
   const options: { productId: number; position: number; name: string; optionValues: string }[] = [];

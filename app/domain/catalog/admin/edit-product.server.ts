@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { FileStore } from "../../../adapters/files/file-store.ts";
 import type { Database } from "../../../db/database.server.ts";
+import { toCents } from "../../../lib/money.ts";
+import { PRICE_TEXT, PRODUCT_LIMITS } from "../../../lib/product-limits.ts";
 import { fail, type Result } from "../../../lib/result.ts";
 import type { Actor } from "../../audit/audit-log.server.ts";
 import { checkImageUploads, type ImagesRefusal } from "./add-product.server.ts";
 import { addImages, type Upload } from "./product-images.server.ts";
-import { toCents } from "../../../lib/money.ts";
-import { PRICE_TEXT, PRODUCT_LIMITS } from "../../../lib/product-limits.ts";
 
 export const EDIT_MESSAGES = {
   updated: "Product updated",
