@@ -2,6 +2,7 @@ import { type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
 import { ImageInput } from "../components/admin/image-input.tsx";
 import { ProductFields } from "../components/admin/product-fields.tsx";
@@ -16,6 +17,7 @@ import {
   imageActionSchema,
   stockChangeSchema,
   variantChangeSchema,
+  variantRemovalSchema,
 } from "../domain/catalog/admin/edit-product.server.ts";
 import { productFormSchema } from "../domain/catalog/admin/product-form.server.ts";
 import {
@@ -27,10 +29,11 @@ import {
 import { moveImage, removeImage } from "../domain/catalog/admin/product-images.server.ts";
 import { getAdminProduct } from "../domain/catalog/admin/product-list.server.ts";
 import { adjustStock, updateProduct } from "../domain/catalog/admin/product-write.server.ts";
-import { updateVariant } from "../domain/catalog/admin/variant-write.server.ts";
+import { removeVariant, updateVariant } from "../domain/catalog/admin/variant-write.server.ts";
 import { parseProductFields, readProductRequest, refusedForm } from "../http/product-upload.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
+import { isConfirmed } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.products.$id";
 
 export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
@@ -101,6 +104,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
               fieldErrors: { price: [EDIT_MESSAGES.pricePerVariant] },
             }),
           );
+    }
+    case "remove-variant": {
+      const submission = parseProductFields(form, variantRemovalSchema);
+      if (submission.status !== "success") throw data(null, { status: 400 });
+      if (!isConfirmed(form)) return refuse(intent, 400, refusedForm(EDIT_MESSAGES.removeUnconfirmed));
+      const result = await removeVariant(db, { productId, variantId: submission.value.variantId }, actor);
+      if (result.ok) {
+        const { outcome, sku } = result.value;
+        return done(
+          `${outcome === "deleted" ? EDIT_MESSAGES.variantDeleted : EDIT_MESSAGES.variantArchived}: ${sku}`,
+        );
+      }
+      return result.error.code === "last-variant"
+        ? refuse(intent, 409, refusedForm(EDIT_MESSAGES.lastVariant))
+        : refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
     }
     case "variant": {
       const submission = parseProductFields(form, variantChangeSchema);
@@ -236,7 +254,8 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
   const failed = (intent: EditIntent) =>
     actionData && actionData.intent === intent ? refusal(actionData.result, actionData.details) : null;
   const otherFailure =
-    actionData && !["update", "stock", "variant", "add-images"].includes(actionData.intent ?? "")
+    actionData &&
+    !["update", "stock", "variant", "remove-variant", "add-images"].includes(actionData.intent ?? "")
       ? refusal(actionData.result, actionData.details)
       : null;
   const updateResult = actionData?.intent === "update" ? actionData.result : undefined;
@@ -295,7 +314,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
             {product.options.map((option) => `${option.name}: ${option.values.join(", ")}`).join(" · ")}
           </p>
           <div className="mt-3">
-            <AdminMessage feedback={failed("variant")} />
+            <AdminMessage feedback={failed("variant") ?? failed("remove-variant")} />
           </div>
           <ul className="mt-4 divide-y divide-gray-200">
             {product.variants.map((variant) => (
@@ -339,6 +358,23 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
                     Save<span className="sr-only"> {variant.title}</span>
                   </button>
                 </Form>
+                {product.variants.length > 1 && (
+                  <div className="mt-2">
+                    <ConfirmAction
+                      size="sm"
+                      label={
+                        <>
+                          Remove<span className="sr-only"> {variant.title}</span>
+                        </>
+                      }
+                      question={`Remove ${variant.title} (${variant.sku})? It is deleted, or archived if an order holds it; it can no longer be bought.`}
+                      confirmLabel="Yes, remove variant"
+                      keepLabel="Keep variant"
+                      keepTo={`/admin/products/${product.id}`}
+                      fields={{ intent: "remove-variant", variantId: variant.id }}
+                    />
+                  </div>
+                )}
               </li>
             ))}
           </ul>

@@ -163,5 +163,14 @@ test.describe("product variants", () => {
 
     await visit(page, "/admin/low-stock");
     await expect(page.getByRole("main")).toContainText(`SKU: ${tee.sku}-M-Black`);
+
+    // removing a variant asks first; one no order holds is deleted
+    await visit(page, `/admin/products/${tee.id}`);
+    const small = variants.getByRole("listitem").filter({ hasText: `SKU: ${tee.sku}-S-Black` });
+    await small.locator("summary", { hasText: "Remove" }).click();
+    await expect(small.getByText(`Remove Size: S · Colour: Black (${tee.sku}-S-Black)?`)).toBeVisible();
+    await small.getByRole("button", { name: "Yes, remove variant" }).click();
+    await expect(toast(page, `Variant deleted: ${tee.sku}-S-Black`)).toBeVisible();
+    await expect(variants.getByText(`SKU: ${tee.sku}-S-Black`)).toHaveCount(0);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAdminProduct, listLowStockProducts } from "../../app/domain/catalog/admin/product-list.server.ts";
 import { adjustStock, updateProduct } from "../../app/domain/catalog/admin/product-write.server.ts";
-import { updateVariant } from "../../app/domain/catalog/admin/variant-write.server.ts";
+import { removeVariant, updateVariant } from "../../app/domain/catalog/admin/variant-write.server.ts";
 import { getAdminDashboard } from "../../app/domain/reports/dashboard.server.ts";
 import { productInputOf } from "../../app/lib/product-input.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
@@ -127,5 +127,112 @@ describe.each(ENGINES)("admin variants on %s", (engine) => {
     expect(low.map((row) => [row.variantTitle, row.sku, row.stock])).toEqual([["Size: M", "HOOD-e-M", 3]]);
     // the dashboard's counter counts what the page lists
     expect((await getAdminDashboard(t.db)).lowStock).toBe((await listLowStockProducts(t.db)).length);
+  });
+
+  it("removes a variant: deleted without orders, archived with them, never the last one", async () => {
+    const { productId, variantIds } = await hoodie("f");
+    const [small, medium] = variantIds as [number, number];
+    // an order line names the medium one
+    await t.db
+      .insertInto("orders")
+      .values({
+        number: "CW-VARIANT-F",
+        idempotencyKey: "variant-f",
+        userId: null,
+        email: "a@example.com",
+        firstName: "A",
+        lastName: "B",
+        phone: "1",
+        address: "x",
+        city: "y",
+        state: "z",
+        zipCode: "1",
+        country: "US",
+        shippingMethod: "standard",
+        subtotalCents: 4_500,
+        discountCents: 0,
+        shippingCents: 0,
+        taxCents: 0,
+        totalCents: 4_500,
+        couponCode: null,
+        status: "delivered",
+        paymentBrand: "Visa",
+        paymentLast4: "4242",
+        paymentReference: "ref",
+        estimatedDelivery: "2026-11-30",
+        createdAt: "2026-11-20T00:00:00.000Z",
+        updatedAt: "2026-11-20T00:00:00.000Z",
+      })
+      .execute();
+    const order = await t.db
+      .selectFrom("orders")
+      .select("id")
+      .where("number", "=", "CW-VARIANT-F")
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto("orderItems")
+      .values({
+        orderId: order.id,
+        productId,
+        variantId: medium,
+        sku: "HOOD-f-M",
+        productSlug: "hoodie-f",
+        name: "Hoodie f",
+        brand: "Testbrand",
+        imageKey: null,
+        unitPriceCents: 4_500,
+        quantity: 1,
+        lineTotalCents: 4_500,
+      })
+      .execute();
+
+    expect(await removeVariant(t.db, { productId, variantId: medium }, ACTOR)).toEqual({
+      ok: true,
+      value: { outcome: "archived", sku: "HOOD-f-M" },
+    });
+    expect(await summary(productId)).toMatchObject({
+      priceCents: 4_000,
+      stock: 12,
+      discountPercentage: null,
+    });
+    // the last live one stays
+    expect(await removeVariant(t.db, { productId, variantId: small }, ACTOR)).toEqual({
+      ok: false,
+      error: { code: "last-variant" },
+    });
+    expect(await removeVariant(t.db, { productId, variantId: medium }, ACTOR)).toEqual({
+      ok: false,
+      error: { code: "not-found" },
+    });
+    const rows = await t.db
+      .selectFrom("productVariants")
+      .select(["sku", "archivedAt"])
+      .where("productId", "=", productId)
+      .orderBy("id")
+      .execute();
+    expect(rows.map((r) => [r.sku, r.archivedAt !== null])).toEqual([
+      ["HOOD-f-S", false],
+      ["HOOD-f-M", true],
+    ]);
+
+    const other = await hoodie("g");
+    expect(
+      await removeVariant(t.db, { productId: other.productId, variantId: other.variantIds[0]! }, ACTOR),
+    ).toEqual({
+      ok: true,
+      value: { outcome: "deleted", sku: "HOOD-g-S" },
+    });
+    expect(
+      await t.db
+        .selectFrom("productVariants")
+        .select("sku")
+        .where("productId", "=", other.productId)
+        .execute(),
+    ).toEqual([{ sku: "HOOD-g-M" }]);
+    expect(await summary(other.productId)).toMatchObject({
+      priceCents: 4_500,
+      originalPriceCents: 6_000,
+      stock: 3,
+    });
   });
 });

@@ -16,6 +16,10 @@ export const EDIT_MESSAGES = {
   stockPerVariant: "This product comes in several variants: change the stock of each variant.",
   pricePerVariant: "This product comes in several variants: change the price of each variant.",
   variantUpdated: "Variant updated",
+  variantDeleted: "Variant deleted",
+  variantArchived: "Variant archived (its orders keep it)",
+  lastVariant: "A product needs at least one variant.",
+  removeUnconfirmed: "Please confirm removing the variant.",
   variantInvalid: "Please correct the variant's price, original price or stock change.",
   imagesAdded: "Images added",
   imageMoved: "Image moved",
@@ -26,7 +30,14 @@ export const EDIT_MESSAGES = {
 } as const;
 
 /** The edit page's forms, one intent each: the details, stock, and the image gallery. */
-export type EditIntent = "update" | "stock" | "variant" | "add-images" | "move-image" | "remove-image";
+export type EditIntent =
+  | "update"
+  | "stock"
+  | "variant"
+  | "remove-variant"
+  | "add-images"
+  | "move-image"
+  | "remove-image";
 
 /** The stock form: a change (not a new level) such as 5 or -2, never 0. */
 export const stockChangeSchema = z.object({
@@ -66,6 +77,14 @@ export const variantChangeSchema = z.object({
       .transform(Number)
       .optional(),
   ),
+});
+
+/** Removing a variant (confirmed first: lib/confirm.ts). */
+export const variantRemovalSchema = z.object({
+  variantId: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/)
+    .transform(Number),
 });
 
 /** Move an image a place up or down, or remove it. */

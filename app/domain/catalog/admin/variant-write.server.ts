@@ -87,3 +87,60 @@ export async function updateVariant(
     return ok({ sku: before.sku, stockBefore: before.stock, stockAfter });
   });
 }
+
+export type VariantRemovalResult = Result<
+  { outcome: "deleted" | "archived"; sku: string },
+  { code: "not-found" | "last-variant" }
+>;
+
+/**
+ * Removes a variant from sale: deleted when no order line names it, else archived (its orders keep
+ * showing what was bought; carts holding it show it as no longer available). A product keeps at
+ * least one live variant. The product's summary follows; audited.
+ */
+export async function removeVariant(
+  db: Database,
+  { productId, variantId }: { productId: number; variantId: number },
+  actor: Actor,
+  now: Date = new Date(),
+): Promise<VariantRemovalResult> {
+  return db.transaction().execute(async (trx): Promise<VariantRemovalResult> => {
+    const live = await trx
+      .selectFrom("productVariants")
+      .innerJoin("products", "products.id", "productVariants.productId")
+      .select(["productVariants.id", "productVariants.sku", "products.name"])
+      .where("productVariants.productId", "=", productId)
+      .where("productVariants.archivedAt", "is", null)
+      .where("products.archivedAt", "is", null)
+      .execute();
+    const variant = live.find((v) => v.id === variantId);
+    if (!variant) return fail({ code: "not-found" });
+    if (live.length <= 1) return fail({ code: "last-variant" });
+    const ordered = await trx
+      .selectFrom("orderItems")
+      .select("id")
+      .where("variantId", "=", variantId)
+      .limit(1)
+      .executeTakeFirst();
+    const at = now.toISOString();
+    if (ordered) {
+      await trx.updateTable("productVariants").set({ archivedAt: at }).where("id", "=", variantId).execute();
+    } else {
+      await trx.deleteFrom("productVariants").where("id", "=", variantId).execute();
+    }
+    await trx.updateTable("products").set({ updatedAt: at }).where("id", "=", productId).execute();
+    await syncProductSummary(trx, productId);
+    const outcome = ordered ? "archived" : "deleted";
+    await recordAudit(trx, {
+      actor,
+      action: "product.variant",
+      entityType: "product",
+      entityId: productId,
+      summary: `Variant ${variant.sku} of "${variant.name}" ${outcome}`,
+      before: { sku: variant.sku },
+      after: { sku: variant.sku, outcome },
+      now,
+    });
+    return ok({ outcome, sku: variant.sku });
+  });
+}
