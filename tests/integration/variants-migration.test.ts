@@ -178,6 +178,28 @@ describe.each(ENGINES)("variants migration on %s", (engine) => {
     ).rejects.toThrow(/check/i);
   });
 
+  it("never gives a deleted variant's id to a new one (an old order line keeps naming what it sold)", async () => {
+    const [lamp] = await db.selectFrom("products").select("id").where("slug", "=", "old-lamp").execute();
+    const insert = (sku: string) =>
+      db
+        .insertInto("productVariants")
+        .values({
+          productId: lamp!.id,
+          sku,
+          priceCents: 100,
+          originalPriceCents: null,
+          stock: 1,
+          position: 5,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+    const first = await insert("REUSE-1");
+    await db.deleteFrom("productVariants").where("id", "=", first.id).execute();
+    const second = await insert("REUSE-2");
+    expect(second.id).toBeGreaterThan(first.id);
+    await db.deleteFrom("productVariants").where("id", "=", second.id).execute();
+  });
+
   it("goes down to one line per product again, and up", async () => {
     const m = await migrator(db);
     expect((await m.migrateTo(BEFORE)).error).toBeUndefined();

@@ -28,9 +28,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint("product_options_pk", ["product_id", "position"])
     .execute();
 
+  // ids are never reused (SQLite's AUTOINCREMENT; a PostgreSQL sequence never goes back): an order
+  // line keeps naming the variant it sold after that variant is deleted, and must never come to
+  // name another one (a cancellation gives the units back to the variant its line names)
   await db.schema
     .createTable("product_variants")
-    .addColumn("id", serial, (c) => c.primaryKey())
+    .addColumn("id", serial, (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn("product_id", "integer", (c) => c.notNull().references("products.id").onDelete("cascade"))
     .addColumn("sku", "text", (c) => c.notNull().unique())
     /** the value of option 1..3 (null where the product has fewer options) */
