@@ -265,8 +265,9 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
   return (
     <div className="space-y-10">
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-3xl font-bold">Edit {product.name}</h1>
+        {/* a long name (one word longer than a phone) wraps instead of widening the page */}
+        <div className="min-w-0 max-w-full">
+          <h1 className="text-3xl font-bold break-words">Edit {product.name}</h1>
           <p className="mt-1 text-sm text-gray-700">
             Product #{product.id} ·{" "}
             <Link to={`/products/${product.slug}`} className="text-brand-700 hover:underline">
