@@ -2,11 +2,11 @@ import { type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
-import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
 import { ImageInput } from "../components/admin/image-input.tsx";
 import { ProductFields } from "../components/admin/product-fields.tsx";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
+import { VariantList } from "../components/admin/variant-list.tsx";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { imageUrl } from "../components/product-image.tsx";
 import { servicesFrom } from "../context.ts";
@@ -307,79 +307,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
       </section>
 
       {product.options.length > 0 ? (
-        <section aria-labelledby="variants-heading" className="max-w-4xl">
-          <h2 id="variants-heading" className="text-xl font-bold">
-            Variants
-          </h2>
-          <p className="mt-1 text-gray-700">
-            {product.options.map((option) => `${option.name}: ${option.values.join(", ")}`).join(" · ")}
-          </p>
-          <div className="mt-3">
-            <AdminMessage feedback={failed("variant") ?? failed("remove-variant")} />
-          </div>
-          <ul className="mt-4 divide-y divide-gray-200">
-            {product.variants.map((variant) => (
-              <li key={variant.id} className="py-4">
-                <p className="flex flex-wrap items-center gap-3">
-                  <span className="font-semibold">{variant.title}</span>
-                  <span className="text-sm text-gray-700">SKU: {variant.sku}</span>
-                  <StockBadge stock={variant.stock} />
-                </p>
-                <Form method="post" noValidate className="mt-2 flex flex-wrap items-end gap-3">
-                  <input type="hidden" name="intent" value="variant" />
-                  <input type="hidden" name="variantId" value={variant.id} />
-                  <FormField
-                    id={`variant-${variant.id}-price`}
-                    name="price"
-                    label={`Price of ${variant.title}`}
-                    inputMode="decimal"
-                    defaultValue={(variant.priceCents / 100).toFixed(2)}
-                    className="w-36"
-                  />
-                  <FormField
-                    id={`variant-${variant.id}-original`}
-                    name="originalPrice"
-                    label="Original price"
-                    inputMode="decimal"
-                    defaultValue={
-                      variant.originalPriceCents === null ? "" : (variant.originalPriceCents / 100).toFixed(2)
-                    }
-                    className="w-36"
-                  />
-                  <FormField
-                    id={`variant-${variant.id}-delta`}
-                    name="delta"
-                    label="Change stock by"
-                    type="number"
-                    step={1}
-                    inputMode="numeric"
-                    className="w-36"
-                  />
-                  <button type="submit" disabled={busy} className={SMALL_BUTTON}>
-                    Save<span className="sr-only"> {variant.title}</span>
-                  </button>
-                </Form>
-                {product.variants.length > 1 && (
-                  <div className="mt-2">
-                    <ConfirmAction
-                      size="sm"
-                      label={
-                        <>
-                          Remove<span className="sr-only"> {variant.title}</span>
-                        </>
-                      }
-                      question={`Remove ${variant.title} (${variant.sku})? It is deleted, or archived if an order holds it; it can no longer be bought.`}
-                      confirmLabel="Yes, remove variant"
-                      keepLabel="Keep variant"
-                      keepTo={`/admin/products/${product.id}`}
-                      fields={{ intent: "remove-variant", variantId: variant.id }}
-                    />
-                  </div>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
+        <VariantList product={product} feedback={failed("variant") ?? failed("remove-variant")} busy={busy} />
       ) : (
         <section aria-labelledby="stock-heading" className="max-w-3xl">
           <h2 id="stock-heading" className="text-xl font-bold">
