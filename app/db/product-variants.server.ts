@@ -1,0 +1,155 @@
+import { sql } from "kysely";
+import { fail, ok, type Result } from "../lib/result.ts";
+import type { ProductVariantsInput } from "../lib/variant-input.ts";
+import type { Database } from "./database.server.ts";
+import { syncProductSummary } from "./variant-summary.server.ts";
+
+export type VariantsWriteResult = Result<
+  { added: number; updated: number; deleted: number; archived: number },
+  { code: "sku-taken"; sku: string }
+>;
+
+const key = (values: readonly (string | null)[]) =>
+  JSON.stringify(values.filter((v) => v !== null).map((v) => (v as string).toLowerCase()));
+
+/**
+ * Makes a product's options and live variants what `input` says (checked against
+ * productVariantsInputSchema by the caller), inside the caller's transaction: a variant whose
+ * combination already exists keeps its id (carts and order lines keep pointing at it) and takes
+ * the new SKU, prices, stock and barcode; new combinations are added; live variants whose
+ * combination is gone are deleted, or archived when an order line names them. A SKU another
+ * product's variant holds is refused before anything is written. The product's summary follows.
+ */
+export async function writeProductVariants(
+  db: Database,
+  productId: number,
+  input: ProductVariantsInput,
+): Promise<VariantsWriteResult> {
+  const skus = input.variants.flatMap((v) => (v.sku === null ? [] : [v.sku]));
+  if (skus.length > 0) {
+    const taken = await db
+      .selectFrom("productVariants")
+      .select("sku")
+      .where("sku", "in", skus)
+      .where("productId", "!=", productId)
+      .executeTakeFirst();
+    if (taken) return fail({ code: "sku-taken", sku: taken.sku });
+  }
+  const live = await db
+    .selectFrom("productVariants")
+    .select(["id", "sku", "option1", "option2", "option3"])
+    .where("productId", "=", productId)
+    .where("archivedAt", "is", null)
+    .execute();
+  const byCombination = new Map(live.map((v) => [key([v.option1, v.option2, v.option3]), v]));
+  const kept = new Set<number>();
+  const wanted = input.variants.map((variant) => {
+    const existing = byCombination.get(key(variant.values));
+    if (existing) kept.add(existing.id);
+    return { variant, existing };
+  });
+
+  // gone first, then SKUs moved out of the way (a SKU may pass from one variant to another)
+  const gone = live.filter((v) => !kept.has(v.id));
+  let deleted = 0;
+  let archived = 0;
+  if (gone.length > 0) {
+    const ordered = new Set(
+      (
+        await db
+          .selectFrom("orderItems")
+          .select("variantId")
+          .distinct()
+          .where(
+            "variantId",
+            "in",
+            gone.map((v) => v.id),
+          )
+          .execute()
+      ).map((row) => row.variantId),
+    );
+    const toArchive = gone.filter((v) => ordered.has(v.id)).map((v) => v.id);
+    const toDelete = gone.filter((v) => !ordered.has(v.id)).map((v) => v.id);
+    if (toDelete.length > 0) await db.deleteFrom("productVariants").where("id", "in", toDelete).execute();
+    // an archived variant keeps its SKU under a suffix, freeing it for a live one
+    for (const id of toArchive) {
+      await db
+        .updateTable("productVariants")
+        .set({ archivedAt: new Date().toISOString(), sku: sql<string>`sku || ${`~${id}`}` })
+        .where("id", "=", id)
+        .execute();
+    }
+    deleted = toDelete.length;
+    archived = toArchive.length;
+  }
+  const renamed = wanted.filter(
+    ({ variant, existing }) => existing && variant.sku !== null && variant.sku !== existing.sku,
+  );
+  for (const { existing } of renamed) {
+    await db
+      .updateTable("productVariants")
+      .set({ sku: `~${existing!.id}~${existing!.sku}`.slice(0, 200) })
+      .where("id", "=", existing!.id)
+      .execute();
+  }
+
+  await db.deleteFrom("productOptions").where("productId", "=", productId).execute();
+  if (input.options.length > 0) {
+    await db
+      .insertInto("productOptions")
+      .values(
+        input.options.map((option, i) => ({
+          productId,
+          position: i + 1,
+          name: option.name,
+          optionValues: JSON.stringify(option.values),
+        })),
+      )
+      .execute();
+  }
+
+  let added = 0;
+  let updated = 0;
+  for (const [position, { variant, existing }] of wanted.entries()) {
+    const values = {
+      option1: variant.values[0] ?? null,
+      option2: variant.values[1] ?? null,
+      option3: variant.values[2] ?? null,
+      priceCents: variant.priceCents,
+      originalPriceCents: variant.originalPriceCents,
+      stock: variant.stock,
+      barcode: variant.barcode,
+      position,
+    };
+    if (existing) {
+      await db
+        .updateTable("productVariants")
+        .set({ ...values, sku: variant.sku ?? existing.sku })
+        .where("id", "=", existing.id)
+        .execute();
+      updated += 1;
+    } else {
+      const { id } = await db
+        .insertInto("productVariants")
+        .values({
+          ...values,
+          productId,
+          sku: variant.sku ?? `~new~${productId}~${position}`,
+          imageId: null,
+          archivedAt: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      if (variant.sku === null) {
+        await db
+          .updateTable("productVariants")
+          .set({ sku: `CW-${productId}-${id}` })
+          .where("id", "=", id)
+          .execute();
+      }
+      added += 1;
+    }
+  }
+  await syncProductSummary(db, productId);
+  return ok({ added, updated, deleted, archived });
+}
