@@ -5,12 +5,23 @@ import type { Database } from "./database.server.ts";
 import { syncProductSummary } from "./variant-summary.server.ts";
 
 export type VariantsWriteResult = Result<
-  { added: number; updated: number; deleted: number; archived: number },
+  {
+    added: number;
+    /** kept variants whose SKU, values, prices, stock, barcode or position changed */
+    updated: number;
+    /** kept variants left exactly as they were (not written) */
+    unchanged: number;
+    deleted: number;
+    archived: number;
+    /** whether the options (names, values, their order) were rewritten */
+    optionsChanged: boolean;
+  },
   { code: "sku-taken"; sku: string }
 >;
 
+const fold = (value: string) => value.toLowerCase();
 const key = (values: readonly (string | null)[]) =>
-  JSON.stringify(values.filter((v) => v !== null).map((v) => (v as string).toLowerCase()));
+  JSON.stringify(values.filter((v) => v !== null).map((v) => fold(v as string)));
 
 /**
  * Makes a product's options and live variants what `input` says (checked against
@@ -18,7 +29,9 @@ const key = (values: readonly (string | null)[]) =>
  * combination already exists keeps its id (carts and order lines keep pointing at it) and takes
  * the new SKU, prices, stock and barcode; new combinations are added; live variants whose
  * combination is gone are deleted, or archived when an order line names them. A SKU another
- * product's variant holds is refused before anything is written. The product's summary follows.
+ * product's variant holds (or one of this product's kept variants keeps) is refused before
+ * anything is written. Rows that would not change are not written, so writing what is already
+ * there writes nothing (no summary, no catalogue version). The product's summary follows.
  */
 export async function writeProductVariants(
   db: Database,
@@ -35,12 +48,24 @@ export async function writeProductVariants(
       .executeTakeFirst();
     if (taken) return fail({ code: "sku-taken", sku: taken.sku });
   }
-  const live = await db
+  const stored = await db
     .selectFrom("productVariants")
-    .select(["id", "sku", "option1", "option2", "option3"])
+    .select([
+      "id",
+      "sku",
+      "option1",
+      "option2",
+      "option3",
+      "priceCents",
+      "originalPriceCents",
+      "stock",
+      "barcode",
+      "position",
+      "archivedAt",
+    ])
     .where("productId", "=", productId)
-    .where("archivedAt", "is", null)
     .execute();
+  const live = stored.filter((v) => v.archivedAt === null);
   const byCombination = new Map(live.map((v) => [key([v.option1, v.option2, v.option3]), v]));
   const kept = new Set<number>();
   const wanted = input.variants.map((variant) => {
@@ -48,6 +73,24 @@ export async function writeProductVariants(
     if (existing) kept.add(existing.id);
     return { variant, existing };
   });
+  // a kept variant given no SKU keeps its own: no other variant may be given that one
+  const keptSkus = new Set(
+    wanted.flatMap(({ variant, existing }) => (existing && variant.sku === null ? [fold(existing.sku)] : [])),
+  );
+  const clash = skus.find((sku) => keptSkus.has(fold(sku)));
+  if (clash !== undefined) return fail({ code: "sku-taken", sku: clash });
+
+  // This product's archived variants (history) give up a SKU a live one is given.
+  const given = new Set(skus);
+  for (const variant of stored) {
+    if (variant.archivedAt !== null && given.has(variant.sku)) {
+      await db
+        .updateTable("productVariants")
+        .set({ sku: `${variant.sku}~${variant.id}`.slice(0, 200) })
+        .where("id", "=", variant.id)
+        .execute();
+    }
+  }
 
   // gone first, then SKUs moved out of the way (a SKU may pass from one variant to another)
   const gone = live.filter((v) => !kept.has(v.id));
@@ -93,20 +136,7 @@ export async function writeProductVariants(
       .execute();
   }
 
-  await db.deleteFrom("productOptions").where("productId", "=", productId).execute();
-  if (input.options.length > 0) {
-    await db
-      .insertInto("productOptions")
-      .values(
-        input.options.map((option, i) => ({
-          productId,
-          position: i + 1,
-          name: option.name,
-          optionValues: JSON.stringify(option.values),
-        })),
-      )
-      .execute();
-  }
+  const optionsChanged = await writeOptions(db, productId, input.options);
 
   let added = 0;
   let updated = 0;
@@ -122,11 +152,12 @@ export async function writeProductVariants(
       position,
     };
     if (existing) {
-      await db
-        .updateTable("productVariants")
-        .set({ ...values, sku: variant.sku ?? existing.sku })
-        .where("id", "=", existing.id)
-        .execute();
+      const next = { ...values, sku: variant.sku ?? existing.sku };
+      const same = (Object.keys(next) as (keyof typeof next)[]).every(
+        (field) => next[field] === existing[field],
+      );
+      if (same) continue;
+      await db.updateTable("productVariants").set(next).where("id", "=", existing.id).execute();
       updated += 1;
     } else {
       const { id } = await db
@@ -150,6 +181,39 @@ export async function writeProductVariants(
       added += 1;
     }
   }
-  await syncProductSummary(db, productId);
-  return ok({ added, updated, deleted, archived });
+  const unchanged = wanted.length - added - updated;
+  if (added + updated + deleted + archived > 0 || optionsChanged) await syncProductSummary(db, productId);
+  return ok({ added, updated, unchanged, deleted, archived, optionsChanged });
+}
+
+/** Rewrites the product's options unless they already are these (names, values and order). */
+async function writeOptions(
+  db: Database,
+  productId: number,
+  options: ProductVariantsInput["options"],
+): Promise<boolean> {
+  const rows = options.map((option, i) => ({
+    productId,
+    position: i + 1,
+    name: option.name,
+    optionValues: JSON.stringify(option.values),
+  }));
+  const current = await db
+    .selectFrom("productOptions")
+    .select(["position", "name", "optionValues"])
+    .where("productId", "=", productId)
+    .orderBy("position")
+    .execute();
+  const same =
+    current.length === rows.length &&
+    current.every(
+      (row, i) =>
+        row.position === rows[i]!.position &&
+        row.name === rows[i]!.name &&
+        JSON.stringify(JSON.parse(row.optionValues)) === rows[i]!.optionValues,
+    );
+  if (same) return false;
+  await db.deleteFrom("productOptions").where("productId", "=", productId).execute();
+  if (rows.length > 0) await db.insertInto("productOptions").values(rows).execute();
+  return true;
 }
