@@ -49,7 +49,8 @@ export async function readProductRequest(request: Request): Promise<ProductReque
         maxFiles: MAX_UPLOAD_FILES,
         maxFileSize: MAX_UPLOAD_BYTES,
         maxTotalSize: MAX_PRODUCT_FORM_BYTES,
-        maxParts: 200,
+        // the edit page's variant grid posts 8 fields for each of up to 100 variants
+        maxParts: 1000,
       },
       async (file) => {
         if (file.size === 0) return null; // an empty file input (or an empty file): nothing chosen

@@ -4,8 +4,10 @@ import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
 import { ImageInput } from "../components/admin/image-input.tsx";
+import { OptionEditor } from "../components/admin/option-editor.tsx";
 import { ProductFields } from "../components/admin/product-fields.tsx";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
+import { VariantGrid } from "../components/admin/variant-grid.tsx";
 import { VariantList } from "../components/admin/variant-list.tsx";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { imageUrl } from "../components/product-image.tsx";
@@ -29,6 +31,9 @@ import {
 import { moveImage, removeImage } from "../domain/catalog/admin/product-images.server.ts";
 import { getAdminProduct } from "../domain/catalog/admin/product-list.server.ts";
 import { adjustStock, updateProduct } from "../domain/catalog/admin/product-write.server.ts";
+import type { RemovedVariant } from "../domain/catalog/admin/variant-editor.server.ts";
+import { applyVariantEditorForm } from "../domain/catalog/admin/variant-editor-action.server.ts";
+import { INVALID_MESSAGE, VARIANT_EDITOR_FORMS } from "../domain/catalog/admin/variant-editor-form.server.ts";
 import { removeVariant, updateVariant } from "../domain/catalog/admin/variant-write.server.ts";
 import { parseProductFields, readProductRequest, refusedForm } from "../http/product-upload.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
@@ -78,7 +83,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     status: number,
     result: SubmissionResult<string[]>,
     details: string[] = [],
-  ) => data({ intent, result, details }, { status });
+    removing: RemovedVariant[] = [],
+  ) => data({ intent, result, details, removing }, { status });
   const done = (message: string) =>
     redirectWithToast(`/admin/products/${productId}`, { type: "success", message });
   const read = await readProductRequest(request);
@@ -119,6 +125,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return result.error.code === "last-variant"
         ? refuse(intent, 409, refusedForm(EDIT_MESSAGES.lastVariant))
         : refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
+    }
+    case "options":
+    case "variants":
+    case "bulk-variants": {
+      // the options editor: options, the variant grid, and bulk changes (variant-editor-action.server.ts)
+      const submission = parseProductFields(form, VARIANT_EDITOR_FORMS[intent]);
+      if (submission.status !== "success") {
+        return refuse(intent, 400, submission.reply({ formErrors: [INVALID_MESSAGE[intent]] }));
+      }
+      const result = await applyVariantEditorForm(db, productId, submission.value, actor);
+      if (result.ok) return done(result.value.message);
+      const { code, message, fields, removing } = result.error;
+      const fieldErrors = Object.fromEntries(Object.entries(fields).map(([name, text]) => [name, [text]]));
+      const status = { confirm: 200, "not-found": 404, stale: 409, invalid: 409 }[code];
+      return refuse(intent, status, submission.reply({ formErrors: [message], fieldErrors }), [], removing);
     }
     case "variant": {
       const submission = parseProductFields(form, variantChangeSchema);
@@ -253,13 +274,14 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
   const busy = navigation.state === "submitting";
   const failed = (intent: EditIntent) =>
     actionData && actionData.intent === intent ? refusal(actionData.result, actionData.details) : null;
+  // the image buttons' forms (and unknown ones) answer at the top of the page
   const otherFailure =
-    actionData &&
-    !["update", "stock", "variant", "remove-variant", "add-images"].includes(actionData.intent ?? "")
+    actionData && [null, "move-image", "remove-image"].includes(actionData.intent)
       ? refusal(actionData.result, actionData.details)
       : null;
   const updateResult = actionData?.intent === "update" ? actionData.result : undefined;
   const [form, fields] = useForm<Record<ProductField, unknown>>({ lastResult: updateResult });
+  const answerOf = (intent: EditIntent) => (actionData?.intent === intent ? actionData.result : null);
   const fieldError = (intent: EditIntent, field: string) =>
     actionData?.intent === intent ? actionData.result.error?.[field]?.[0] : undefined;
   return (
@@ -306,6 +328,24 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
         </Form>
       </section>
 
+      <OptionEditor
+        productId={product.id}
+        options={product.options}
+        variantCount={product.variants.length}
+        answer={actionData?.intent === "options" ? actionData : null}
+        feedback={failed("options")}
+        busy={busy}
+      />
+      {product.options.length > 0 && (
+        <VariantGrid
+          product={product}
+          answer={answerOf("variants")}
+          bulkAnswer={answerOf("bulk-variants")}
+          feedback={failed("variants")}
+          bulkFeedback={failed("bulk-variants")}
+          busy={busy}
+        />
+      )}
       {product.options.length > 0 ? (
         <VariantList product={product} feedback={failed("variant") ?? failed("remove-variant")} busy={busy} />
       ) : (

@@ -13,6 +13,7 @@ export type AuditAction =
   | "product.update"
   | "product.stock"
   | "product.variant"
+  | "product.options"
   | "product.images"
   | "product.delete"
   | "product.archive"

@@ -35,6 +35,9 @@ export type EditIntent =
   | "stock"
   | "variant"
   | "remove-variant"
+  | "options"
+  | "variants"
+  | "bulk-variants"
   | "add-images"
   | "move-image"
   | "remove-image";

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../../db/database.server.ts";
 import { LOW_STOCK_THRESHOLD } from "../../../lib/stock.ts";
-import { type ProductOption, variantTitle } from "../../../lib/variants.ts";
+import { type OptionValues, type ProductOption, variantTitle } from "../../../lib/variants.ts";
 import { optionsOfProducts } from "../product-options.server.ts";
 
 /** The admin's product list, the low-stock view and one product as the edit page shows it. */
@@ -131,6 +131,11 @@ export interface AdminVariant {
   priceCents: number;
   originalPriceCents: number | null;
   stock: number;
+  /** option1..option3 (null where the product has fewer options) */
+  values: OptionValues;
+  barcode: string | null;
+  /** its own picture (one of the product's images), or null: the product's images */
+  imageId: number | null;
 }
 
 export interface AdminProductDetail {
@@ -172,7 +177,18 @@ export async function getAdminProduct(db: Database, id: number): Promise<AdminPr
       .execute(),
     db
       .selectFrom("productVariants")
-      .select(["id", "sku", "option1", "option2", "option3", "priceCents", "originalPriceCents", "stock"])
+      .select([
+        "id",
+        "sku",
+        "option1",
+        "option2",
+        "option3",
+        "priceCents",
+        "originalPriceCents",
+        "stock",
+        "barcode",
+        "imageId",
+      ])
       .where("productId", "=", id)
       .where("archivedAt", "is", null)
       .orderBy("position")
@@ -185,6 +201,7 @@ export async function getAdminProduct(db: Database, id: number): Promise<AdminPr
     options: productOptions,
     variants: variants.map(({ option1, option2, option3, ...variant }) => ({
       ...variant,
+      values: [option1, option2, option3] as OptionValues,
       title: variantTitle(productOptions, [option1, option2, option3]),
     })),
     id: row.id,
