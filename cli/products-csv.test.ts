@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedCategories } from "../app/db/seed/seed.server.ts";
-import { PRODUCT_CSV_COLUMNS } from "../app/domain/catalog/admin/products-csv.ts";
+import { PRODUCT_CSV_COLUMNS, PRODUCT_FIELD_COLUMNS } from "../app/domain/catalog/admin/products-csv.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../tests/db-utils.ts";
 import { insertProduct } from "../tests/helpers/catalog.ts";
 
@@ -72,7 +72,8 @@ describe.each(ENGINES)("products:export and products:import on %s", (engine) => 
     writeFileSync(
       file,
       `${exported.replace("cli-one,CLI One", "cli-one,CLI One Renamed")}` +
-        ",cli-three,CLI Three,Third.,Brand,books,,1.00,,1,false,false,false,\n",
+        // a new product sold as one variant: empty option columns, its SKU, price and stock
+        ",cli-three,CLI Three,Third.,Brand,books,,,,,false,false,false,,,,,,,,CLI-THREE,1.00,,1,\n",
     );
     const result = await cli(t, "products:import", file);
     expect(result).toMatchObject({
@@ -83,7 +84,7 @@ describe.each(ENGINES)("products:export and products:import on %s", (engine) => 
 
   it("reports each problem with file and line, imports nothing (exit 1)", async () => {
     const file = join(t.dir, "bad.csv");
-    const header = PRODUCT_CSV_COLUMNS.join(",");
+    const header = PRODUCT_FIELD_COLUMNS.join(","); // the old layout: product columns only
     writeFileSync(
       file,
       `${header}\n,fine-row,Fine,Fine.,Brand,books,,1.00,,1,,,,\n,bad-row,,Desc,Brand,nowhere,,abc,,1,,,,\n`,
@@ -109,7 +110,7 @@ describe.each(ENGINES)("products:export and products:import on %s", (engine) => 
 
   it("refuses malformed CSV, a missing file and missing arguments (exit 1)", async () => {
     const file = join(t.dir, "malformed.csv");
-    writeFileSync(file, `${PRODUCT_CSV_COLUMNS.join(",")}\n1,"unbalanced\n`);
+    writeFileSync(file, `${PRODUCT_FIELD_COLUMNS.join(",")}\n1,"unbalanced\n`);
     const malformed = await cli(t, "products:import", file);
     expect(malformed.code).toBe(1);
     expect(malformed.stderr).toContain(

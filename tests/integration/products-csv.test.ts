@@ -1,11 +1,13 @@
 import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import type { Database } from "../../app/db/database.server.ts";
 import { seedDemoCatalog } from "../../app/db/seed/seed.server.ts";
 import { exportProductsCsv, importProductsCsv } from "../../app/domain/catalog/admin/products-csv.server.ts";
-import { PRODUCT_CSV_COLUMNS } from "../../app/domain/catalog/admin/products-csv.ts";
+import { PRODUCT_CSV_COLUMNS, PRODUCT_FIELD_COLUMNS } from "../../app/domain/catalog/admin/products-csv.ts";
 import { searchProducts } from "../../app/domain/catalog/listing.server.ts";
 import { getProductDetail } from "../../app/domain/catalog/product-detail.server.ts";
 import { parseListingQuery } from "../../app/lib/listing-query.ts";
@@ -26,7 +28,8 @@ const singleVariantProducts = async (db: Database) => {
   return (await products(db)).filter((p) => !withOptions.has(p.id));
 };
 
-type Cells = Partial<Record<(typeof PRODUCT_CSV_COLUMNS)[number], string>>;
+/** The old layout (product columns only): still imported, a product's price and stock its one variant's. */
+type Cells = Partial<Record<(typeof PRODUCT_FIELD_COLUMNS)[number], string>>;
 const NEW_PRODUCT: Cells = {
   slug: "zephyr-desk-fan",
   name: "Zephyr Quietbreeze Desk Fan",
@@ -44,8 +47,8 @@ const NEW_PRODUCT: Cells = {
 };
 function csv(rows: Cells[]): string {
   const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-  const lines = rows.map((r) => PRODUCT_CSV_COLUMNS.map((c) => quote(r[c] ?? "")).join(","));
-  return `${PRODUCT_CSV_COLUMNS.join(",")}\n${lines.join("\n")}\n`;
+  const lines = rows.map((r) => PRODUCT_FIELD_COLUMNS.map((c) => quote(r[c] ?? "")).join(","));
+  return `${PRODUCT_FIELD_COLUMNS.join(",")}\n${lines.join("\n")}\n`;
 }
 
 /** catalog_facets rows against a GROUP BY over live products (what the triggers must keep). */
@@ -71,6 +74,21 @@ async function facetsMatchProducts(db: Database) {
   expect(table).toEqual(truth);
 }
 
+/** Everything an import may write, and the catalogue's version (bumped by any listed change). */
+async function catalogue(db: Database) {
+  return {
+    products: await products(db),
+    variants: await db.selectFrom("productVariants").selectAll().orderBy("id").execute(),
+    options: await db
+      .selectFrom("productOptions")
+      .selectAll()
+      .orderBy("productId")
+      .orderBy("position")
+      .execute(),
+    version: (await db.selectFrom("catalogVersion").select("version").executeTakeFirstOrThrow()).version,
+  };
+}
+
 const search = (db: Database, params: Record<string, string>) =>
   searchProducts(db, parseListingQuery(new URLSearchParams(params)));
 
@@ -84,14 +102,39 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     await t?.destroy();
   });
 
-  it("round trip: exporting and importing leaves the catalogue unchanged", async () => {
-    const before = await products(t.db);
+  it("round trip: exporting and importing leaves the catalogue unchanged, variants and options included", async () => {
+    const before = await catalogue(t.db);
     const exported = await exportText(t.db);
     expect(exported.split("\n")[0]).toBe(PRODUCT_CSV_COLUMNS.join(","));
+    // one row per live variant: the phone's four, the headphones' two, one for a product without options
+    const rows = parse(exported, { columns: true }) as Record<string, string>[];
+    expect(rows.length).toBe(before.variants.length);
+    expect(rows.filter((r) => r.slug === "kestrel-x12-smartphone").map((r) => r.sku)).toEqual([
+      "KES-X12-256-GRA",
+      "KES-X12-256-SIL",
+      "KES-X12-512-GRA",
+      "KES-X12-512-SIL",
+    ]);
     const result = await importProductsCsv(t.db, exported);
-    expect(result).toEqual({ ok: true, value: { created: 0, updated: 0, unchanged: before.length } });
-    expect(await products(t.db)).toEqual(before);
+    expect(result).toEqual({
+      ok: true,
+      value: { created: 0, updated: 0, unchanged: before.products.length },
+    });
+    expect(await catalogue(t.db)).toEqual(before);
     expect(await exportText(t.db)).toBe(exported);
+  });
+
+  it("the old layout (no variant columns) round-trips too", async () => {
+    const before = await catalogue(t.db);
+    const rows = parse(await exportText(t.db), { columns: true }) as Record<string, string>[];
+    const seen = new Set<string>();
+    const old = rows.filter((r) => !seen.has(r.id!) && seen.add(r.id!));
+    const text = stringify(old, { header: true, columns: [...PRODUCT_FIELD_COLUMNS] });
+    expect(await importProductsCsv(t.db, text)).toEqual({
+      ok: true,
+      value: { created: 0, updated: 0, unchanged: before.products.length },
+    });
+    expect(await catalogue(t.db)).toEqual(before);
   });
 
   it("creates a product without images that search, facets, listing and product page all show", async () => {
@@ -273,7 +316,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     expect(!result.ok && result.error.problems).toEqual([
       {
         line: 2,
-        message: `product ${phone.id} ("kestrel-x12-smartphone") is sold in variants: change their prices and stock, not the product's`,
+        message: `product ${phone.id} ("kestrel-x12-smartphone") is sold in variants: change their prices and stock in the variant columns (variant_price, variant_stock), not the product's`,
       },
     ]);
     expect(await products(t.db)).toEqual(before);

@@ -1,20 +1,15 @@
 import { describe, expect, it } from "vitest";
-import {
-  type CategoryIndex,
-  PRODUCT_CSV_COLUMNS,
-  type ProductCsvSource,
-  productsCsvHeader,
-  productsCsvRows,
-  readProductsCsv,
-} from "./products-csv.ts";
+import { type CategoryIndex, PRODUCT_FIELD_COLUMNS, readProductsCsv } from "./products-csv.ts";
+import { type ProductCsvSource, productsCsvHeader, productsCsvRows } from "./products-csv-write.ts";
 
 const CATEGORIES: CategoryIndex = new Map([
   ["electronics", new Set(["audio", "laptops"])],
   ["books", new Set<string>()],
 ]);
 
-const HEADER = PRODUCT_CSV_COLUMNS.join(",");
-const row = (cells: Partial<Record<(typeof PRODUCT_CSV_COLUMNS)[number], string>>) => {
+/** The old layout: the product columns only, one row per product. */
+const HEADER = PRODUCT_FIELD_COLUMNS.join(",");
+const row = (cells: Partial<Record<(typeof PRODUCT_FIELD_COLUMNS)[number], string>>) => {
   const values = {
     id: "",
     slug: "quiet-speaker",
@@ -32,7 +27,7 @@ const row = (cells: Partial<Record<(typeof PRODUCT_CSV_COLUMNS)[number], string>
     specifications: "",
     ...cells,
   };
-  return PRODUCT_CSV_COLUMNS.map((c) => {
+  return PRODUCT_FIELD_COLUMNS.map((c) => {
     const v = values[c];
     return /[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
   }).join(",");
@@ -55,6 +50,7 @@ describe("readProductsCsv", () => {
       value: [
         {
           line: 2,
+          layout: "product",
           id: 12,
           slug: "quiet-speaker",
           name: "Quiet Speaker",
@@ -75,7 +71,7 @@ describe("readProductsCsv", () => {
   });
 
   it("accepts columns in any order, a BOM, CRLF line ends and blank lines", () => {
-    const columns = [...PRODUCT_CSV_COLUMNS].reverse();
+    const columns = [...PRODUCT_FIELD_COLUMNS].reverse();
     const values = row({}).split(",").reverse().join(",");
     const result = readProductsCsv(`\uFEFF${columns.join(",")}\r\n\r\n${values}\r\n`, CATEGORIES);
     expect(result.ok && result.value[0]).toMatchObject({
@@ -171,6 +167,18 @@ describe("readProductsCsv", () => {
   });
 });
 
+const defaultVariant = (fields: Partial<ProductCsvSource["variants"][number]>) => ({
+  sku: "CW-1",
+  option1: null,
+  option2: null,
+  option3: null,
+  priceCents: 100,
+  originalPriceCents: null,
+  stock: 1,
+  barcode: null,
+  ...fields,
+});
+
 describe("productsCsvRows", () => {
   it("writes what readProductsCsv reads back (quotes, commas, newlines, JSON)", () => {
     const product: ProductCsvSource = {
@@ -188,12 +196,24 @@ describe("productsCsvRows", () => {
       featured: 1,
       newArrival: 0,
       bestSeller: 1,
+      optionNames: [],
+      variants: [defaultVariant({ sku: "CW-7", priceCents: 100, originalPriceCents: 1999, stock: 0 })],
     };
     const text = productsCsvHeader() + productsCsvRows([product]);
     expect(text.split("\n")[1]).toMatch(/^7,odd-one,"Odd, ""quoted"" name",/);
     const result = readProductsCsv(text, CATEGORIES);
     expect(result.ok && result.value[0]).toEqual({
       line: 2,
+      layout: "variants",
+      variants: {
+        input: {
+          options: [],
+          variants: [
+            { sku: "CW-7", values: [], priceCents: 100, originalPriceCents: 1999, stock: 0, barcode: null },
+          ],
+        },
+        lines: [2],
+      },
       id: 7,
       slug: "odd-one",
       name: 'Odd, "quoted" name',
@@ -201,9 +221,6 @@ describe("productsCsvRows", () => {
       brand: "Ünïcode",
       categoryId: "books",
       subcategoryId: null,
-      priceCents: 100,
-      originalPriceCents: 1999,
-      stock: 0,
       specifications: { Size: '10" x 4"' },
       featured: true,
       newArrival: false,
@@ -227,6 +244,8 @@ describe("productsCsvRows", () => {
       featured: 0,
       newArrival: 0,
       bestSeller: 0,
+      optionNames: ["=Size"],
+      variants: [defaultVariant({ sku: "CW-8", option1: "-1" })],
     };
     const text = productsCsvHeader() + productsCsvRows([product]);
     const cells = text.split("\n")[1]!;
@@ -237,6 +256,7 @@ describe("productsCsvRows", () => {
       name: product.name,
       description: product.description,
       brand: product.brand,
+      variants: { input: { options: [{ name: "=Size", values: ["-1"] }] } },
     });
   });
 });

@@ -1,20 +1,20 @@
 import { CsvError, parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
-import { toCents } from "../../../lib/money.ts";
-import {
-  PRICE_TEXT,
-  PRODUCT_LIMITS,
-  type ProductInput,
-  productInputSchema,
-  STOCK_TEXT,
-} from "../../../lib/product-input.ts";
+import { PRODUCT_LIMITS, type ProductInput, productInputSchema } from "../../../lib/product-input.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
+import { readMoney, readStock } from "./products-csv-cells.ts";
+import { type CsvVariants, readVariantRows, VARIANT_CSV_COLUMNS } from "./products-csv-variants.ts";
 
 /**
- * The products CSV: its columns, and reading and writing one row. Pure: the database side
+ * The products CSV: its columns, and reading and writing its rows. Pure: the database side
  * (which rows exist, the transaction) is in products-csv.server.ts.
+ *
+ * Two layouts. The product columns alone (the old layout): one row per product, its price and
+ * stock those of its one variant. With the variant columns (products-csv-variants.ts, what the
+ * export writes): one row per variant, the product's columns repeated on each of its rows, which
+ * are consecutive; price, originalPrice and stock then only show the product's summary (the
+ * export writes it, the import ignores it: the variant columns are the truth).
  */
-export const PRODUCT_CSV_COLUMNS = [
+export const PRODUCT_FIELD_COLUMNS = [
   "id",
   "slug",
   "name",
@@ -30,27 +30,41 @@ export const PRODUCT_CSV_COLUMNS = [
   "bestSeller",
   "specifications",
 ] as const;
+export type ProductFieldColumn = (typeof PRODUCT_FIELD_COLUMNS)[number];
+/** The columns the export writes: the product's, then its variant's. */
+export const PRODUCT_CSV_COLUMNS = [...PRODUCT_FIELD_COLUMNS, ...VARIANT_CSV_COLUMNS] as const;
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
+/** The summary columns: read in the old layout, ignored beside the variant columns. */
+const SUMMARY_COLUMNS = new Set<string>(["price", "originalPrice", "stock"]);
 
 export const PRODUCT_CSV_LIMITS = {
   ...PRODUCT_LIMITS,
   slug: 200,
   /** the largest id an `integer` column holds on both engines */
   id: 2_147_483_647,
+  /** rows per file (one per product, or per variant) */
   rows: 100_000,
 } as const;
 
 /** Lower-case words joined by single hyphens; never only digits (those are ids in URLs). */
 export const SLUG_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** A product as a CSV row describes it, after validation: the product's fields and where it goes. */
-export interface ProductCsvRecord extends ProductInput {
-  /** the file's line where the row starts (the header is line 1) */
+type SummaryField = "priceCents" | "originalPriceCents" | "stock";
+/** A product's own fields as its row(s) give them, and where it goes. */
+interface ProductCsvTarget extends Omit<ProductInput, SummaryField> {
+  /** the file's line where the (first) row starts (the header is line 1) */
   line: number;
   id: number | null;
   /** null: keep the existing product's slug (only allowed with an id) */
   slug: string | null;
 }
+/**
+ * A product as the CSV describes it, after validation: with its price and stock (old layout,
+ * one row), or with its options and variants (variant layout, one row per variant).
+ */
+export type ProductCsvRecord =
+  | (ProductCsvTarget & { layout: "product" } & Pick<ProductInput, SummaryField>)
+  | (ProductCsvTarget & { layout: "variants"; variants: CsvVariants });
 
 export interface CsvProblem {
   line: number;
@@ -113,64 +127,172 @@ export function readProductsCsv(text: string, categories: CategoryIndex): ReadPr
 
   const [header, ...body] = rows;
   const columns = header!.record.map((name) => name.trim());
-  const headerProblems = checkHeader(columns);
+  const { problems: headerProblems, withVariants } = checkHeader(columns);
   if (headerProblems.length > 0) {
     return refused(headerProblems.map((message) => ({ line: header!.line, message })));
   }
   if (body.length === 0) return refused([{ line: header!.line, message: "no product rows" }]);
   if (body.length > PRODUCT_CSV_LIMITS.rows) {
-    return refused([{ line: 1, message: `at most ${PRODUCT_CSV_LIMITS.rows} products per file` }]);
+    return refused([{ line: 1, message: `at most ${PRODUCT_CSV_LIMITS.rows} rows per file` }]);
   }
 
   const problems: CsvProblem[] = [];
-  const records: ProductCsvRecord[] = [];
-  const seenIds = new Map<number, number>();
-  const seenSlugs = new Map<string, number>();
+  const cellRows: CellRow[] = [];
   for (const { line, record } of body) {
     if (record.length !== columns.length) {
       problems.push({ line, message: `expected ${columns.length} fields, found ${record.length}` });
       continue;
     }
-    const cells = Object.fromEntries(
-      columns.map((name, i) => [name, unescapeFormula(record[i] ?? "")]),
-    ) as Record<ProductCsvColumn, string>;
-    const result = readRow(cells, categories);
-    if (!result.ok) {
-      problems.push(...result.error.problems.map((message) => ({ line, message })));
-      continue;
-    }
-    const product = { ...result.value, line };
-    if (product.id !== null) {
-      const first = seenIds.get(product.id);
-      if (first) problems.push({ line, message: `id ${product.id} is also on line ${first}` });
-      else seenIds.set(product.id, line);
-    }
-    if (product.slug !== null) {
-      const first = seenSlugs.get(product.slug);
-      if (first) problems.push({ line, message: `slug "${product.slug}" is also on line ${first}` });
-      else seenSlugs.set(product.slug, line);
-    }
-    records.push(product);
+    const cells = Object.fromEntries(columns.map((name, i) => [name, unescapeFormula(record[i] ?? "")]));
+    for (const column of PRODUCT_CSV_COLUMNS) cells[column] ??= "";
+    cellRows.push({ line, cells: cells as Record<ProductCsvColumn, string> });
   }
+
+  const records: ProductCsvRecord[] = [];
+  const seenIds = new Map<number, number>();
+  const seenSlugs = new Map<string, number>();
+  const groups = withVariants ? productGroups(cellRows, problems) : cellRows.map((row) => [row]);
+  for (const group of groups) {
+    const [first] = group;
+    const { line, cells } = first!;
+    const result = readRow(cells, categories, !withVariants);
+    const rowProblems = result.ok ? [] : result.error.problems;
+    problems.push(...rowProblems.map((message) => ({ line, message })));
+    if (withVariants) {
+      problems.push(...repeatedCellProblems(group));
+      const variants = readVariantRows(group);
+      if (!variants.ok) problems.push(...variants.problems);
+      else if (result.ok) {
+        const { priceCents: _p, originalPriceCents: _o, stock: _s, ...product } = result.value;
+        records.push({ ...product, line, layout: "variants", variants: variants.value });
+      }
+    } else if (result.ok) {
+      records.push({
+        ...result.value,
+        line,
+        layout: "product",
+        priceCents: result.value.priceCents!,
+        originalPriceCents: result.value.originalPriceCents,
+        stock: result.value.stock!,
+      });
+    }
+    if (!result.ok) continue;
+    const { id, slug } = result.value;
+    if (id !== null) {
+      const also = seenIds.get(id);
+      if (also) problems.push({ line, message: `id ${id} is also on line ${also}` });
+      else seenIds.set(id, line);
+    }
+    if (slug !== null) {
+      const also = seenSlugs.get(slug);
+      if (also) problems.push({ line, message: `slug "${slug}" is also on line ${also}` });
+      else seenSlugs.set(slug, line);
+    }
+  }
+  if (withVariants) problems.push(...repeatedSkuProblems(cellRows));
+  problems.sort((a, b) => a.line - b.line);
   return problems.length > 0 ? refused(problems) : ok(records);
 }
 
-function checkHeader(columns: string[]): string[] {
+interface CellRow {
+  line: number;
+  cells: Record<ProductCsvColumn, string>;
+}
+
+/**
+ * The variant layout's rows gathered per product: consecutive rows with the same id (or, without
+ * an id, the same slug). A product whose rows are not together is a problem at each stray row.
+ */
+function productGroups(rows: CellRow[], problems: CsvProblem[]): CellRow[][] {
+  const groups: CellRow[][] = [];
+  const firstLines = new Map<string, number>();
+  let previous: string | null = null;
+  for (const row of rows) {
+    const id = row.cells.id.trim();
+    const slug = row.cells.slug.trim();
+    const key = id !== "" ? `id ${id}` : slug !== "" ? `slug "${slug}"` : null;
+    if (key !== null && key === previous) {
+      groups[groups.length - 1]!.push(row);
+      continue;
+    }
+    previous = key;
+    const earlier = key === null ? undefined : firstLines.get(key);
+    if (earlier !== undefined) {
+      problems.push({
+        line: row.line,
+        message: `the rows of the product with ${key} must be consecutive (it starts on line ${earlier})`,
+      });
+      continue;
+    }
+    if (key !== null) firstLines.set(key, row.line);
+    groups.push([row]);
+  }
+  return groups;
+}
+
+/** Each row of a product repeats its product columns as its first row has them. */
+function repeatedCellProblems(group: CellRow[]): CsvProblem[] {
+  const [first, ...others] = group;
+  return others.flatMap((row) =>
+    PRODUCT_FIELD_COLUMNS.filter(
+      (column) => !SUMMARY_COLUMNS.has(column) && row.cells[column].trim() !== first!.cells[column].trim(),
+    ).map((column) => ({
+      line: row.line,
+      message: `${column} differs from line ${first!.line}: every row of a product repeats its columns`,
+    })),
+  );
+}
+
+/** A SKU names one variant in the whole file (letter case aside, as within a product). */
+function repeatedSkuProblems(rows: CellRow[]): CsvProblem[] {
+  const problems: CsvProblem[] = [];
+  const seen = new Map<string, number>();
+  for (const { line, cells } of rows) {
+    const sku = cells.sku.trim();
+    if (sku === "") continue;
+    const also = seen.get(sku.toLowerCase());
+    if (also !== undefined) problems.push({ line, message: `sku "${sku}" is also on line ${also}` });
+    else seen.set(sku.toLowerCase(), line);
+  }
+  return problems;
+}
+
+/** The header's problems, and whether it has the variant columns (all of them, or none). */
+function checkHeader(columns: string[]): { problems: string[]; withVariants: boolean } {
   const problems: string[] = [];
   const known = new Set<string>(PRODUCT_CSV_COLUMNS);
   const unknown = columns.filter((c) => !known.has(c));
   if (unknown.length > 0) problems.push(`unknown columns: ${unknown.join(", ")}`);
   const repeated = columns.filter((c, i) => columns.indexOf(c) !== i);
   if (repeated.length > 0) problems.push(`repeated columns: ${[...new Set(repeated)].join(", ")}`);
-  const missing = PRODUCT_CSV_COLUMNS.filter((c) => !columns.includes(c));
-  if (missing.length > 0) problems.push(`missing columns: ${missing.join(", ")}`);
-  return problems;
+  const withVariants = VARIANT_CSV_COLUMNS.some((c) => columns.includes(c));
+  const required: readonly string[] = withVariants
+    ? [...PRODUCT_FIELD_COLUMNS.filter((c) => !SUMMARY_COLUMNS.has(c)), ...VARIANT_CSV_COLUMNS]
+    : PRODUCT_FIELD_COLUMNS;
+  const missing = required.filter((c) => !columns.includes(c));
+  if (missing.length > 0)
+    problems.push(
+      `missing columns: ${missing.join(", ")}${withVariants ? " (a file with variant columns has all of them)" : ""}`,
+    );
+  return { problems, withVariants };
 }
 
 /** A row's product, or what is wrong with it (one message per problem). */
-type RowResult = Result<Omit<ProductCsvRecord, "line">, { code: "invalid"; problems: string[] }>;
+type RowResult = Result<
+  Omit<ProductCsvTarget, "line"> & {
+    priceCents: number | null;
+    originalPriceCents: number | null;
+    stock: number | null;
+  },
+  { code: "invalid"; problems: string[] }
+>;
 
-function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIndex): RowResult {
+/** The product columns of a row; price, originalPrice and stock only when `withPrice`. */
+function readRow(
+  cells: Record<ProductCsvColumn, string>,
+  categories: CategoryIndex,
+  withPrice: boolean,
+): RowResult {
   const problems: string[] = [];
   const value = (name: ProductCsvColumn) => cells[name].trim();
 
@@ -208,18 +330,13 @@ function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIn
     problems.push(`unknown subcategory "${subcategoryId}" for category "${categoryId}"`);
   }
 
-  const priceCents = money(value("price"), "price", problems, true);
-  const originalPriceCents = money(value("originalPrice"), "originalPrice", problems, false);
-
-  let stock = Number.NaN;
-  if (value("stock") === "") problems.push("stock is required");
-  else {
-    stock = STOCK_TEXT.test(value("stock")) ? Number(value("stock")) : Number.NaN;
-    if (!(stock <= PRODUCT_CSV_LIMITS.stock))
-      problems.push(
-        `stock must be a whole number from 0 to ${PRODUCT_CSV_LIMITS.stock} (got "${value("stock")}")`,
-      );
-  }
+  const summary = withPrice
+    ? {
+        priceCents: readMoney(value("price"), "price", problems, true),
+        originalPriceCents: readMoney(value("originalPrice"), "originalPrice", problems, false),
+        stock: readStock(value("stock"), "stock", problems),
+      }
+    : { priceCents: null, originalPriceCents: null, stock: null };
 
   const flags = { featured: false, newArrival: false, bestSeller: false };
   for (const flag of ["featured", "newArrival", "bestSeller"] as const) {
@@ -231,34 +348,20 @@ function readRow(cells: Record<ProductCsvColumn, string>, categories: CategoryIn
   const specifications = readSpecifications(value("specifications"), problems);
 
   if (problems.length > 0) return fail({ code: "invalid", problems });
-  // the row's product meets the one product contract (the admin form and the seed meet it too)
-  const product = productInputSchema.parse({
+  // the row's product meets the one product contract (the admin form and the seed meet it too);
+  // beside the variant columns, its price and stock are its variants' (checked by their contract)
+  const fields = {
     name: value("name"),
     description: value("description"),
     brand: value("brand"),
     categoryId,
     subcategoryId: subcategoryId === "" ? null : subcategoryId,
-    priceCents: priceCents!,
-    originalPriceCents,
-    stock,
     specifications: specifications!,
     ...flags,
-  } satisfies ProductInput);
-  return ok({ id, slug: slug === "" ? null : slug, ...product });
-}
-
-/** "129.99" → 12999; empty → null (a problem when required). */
-function money(text: string, field: string, problems: string[], required: boolean): number | null {
-  if (text === "") {
-    if (required) problems.push(`${field} is required`);
-    return null;
-  }
-  const cents = PRICE_TEXT.test(text) ? toCents(text) : Number.NaN;
-  if (!(cents <= PRODUCT_CSV_LIMITS.priceCents)) {
-    problems.push(`${field} must be an amount from 0 to 1000000 with at most 2 decimals (got "${text}")`);
-    return null;
-  }
-  return cents;
+  };
+  if (withPrice) productInputSchema.parse({ ...fields, ...summary });
+  else productInputSchema.omit({ priceCents: true, originalPriceCents: true, stock: true }).parse(fields);
+  return ok({ id, slug: slug === "" ? null : slug, ...fields, ...summary });
 }
 
 function readSpecifications(text: string, problems: string[]): Record<string, string> | null {
@@ -306,31 +409,6 @@ function describeCsvError(error: CsvError): string {
   }
 }
 
-/** A product as the export writes it (the same shape the import reads). */
-export interface ProductCsvSource {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-  brand: string;
-  categoryId: string;
-  subcategoryId: string | null;
-  priceCents: number;
-  originalPriceCents: number | null;
-  stock: number;
-  /** JSON text as stored */
-  specifications: string;
-  featured: number;
-  newArrival: number;
-  bestSeller: number;
-}
-
-const dollars = (cents: number) => (cents / 100).toFixed(2);
-
-export function productsCsvHeader(): string {
-  return stringify([[...PRODUCT_CSV_COLUMNS]]);
-}
-
 /**
  * A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR, or their full-width forms)
  * is written with a leading apostrophe (OWASP's CSV-injection advice, csv-stringify's
@@ -338,25 +416,3 @@ export function productsCsvHeader(): string {
  */
 const ESCAPED_FORMULA = /^'(?=[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])/;
 const unescapeFormula = (cell: string) => cell.replace(ESCAPED_FORMULA, "");
-
-export function productsCsvRows(products: readonly ProductCsvSource[]): string {
-  return stringify(
-    products.map((p) => [
-      String(p.id),
-      p.slug,
-      p.name,
-      p.description,
-      p.brand,
-      p.categoryId,
-      p.subcategoryId ?? "",
-      dollars(p.priceCents),
-      p.originalPriceCents === null ? "" : dollars(p.originalPriceCents),
-      String(p.stock),
-      p.featured ? "true" : "false",
-      p.newArrival ? "true" : "false",
-      p.bestSeller ? "true" : "false",
-      JSON.stringify(JSON.parse(p.specifications || "{}")),
-    ]),
-    { escape_formulas: true },
-  );
-}

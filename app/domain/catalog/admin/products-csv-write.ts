@@ -1,0 +1,60 @@
+import { stringify } from "csv-stringify/sync";
+import { PRODUCT_CSV_COLUMNS } from "./products-csv.ts";
+import { dollars } from "./products-csv-cells.ts";
+import { type VariantCsvSource, variantCsvCells } from "./products-csv-variants.ts";
+
+/** Writing the products CSV (what readProductsCsv reads back): the header, then the rows. */
+
+/** A product as the export writes it (the same shape the import reads), with its live variants. */
+export interface ProductCsvSource {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  brand: string;
+  categoryId: string;
+  subcategoryId: string | null;
+  /** the summary of its variants */
+  priceCents: number;
+  originalPriceCents: number | null;
+  stock: number;
+  /** JSON text as stored */
+  specifications: string;
+  featured: number;
+  newArrival: number;
+  bestSeller: number;
+  /** its options' names, by position */
+  optionNames: string[];
+  /** its live variants, by position (a product always has one) */
+  variants: VariantCsvSource[];
+}
+
+export function productsCsvHeader(): string {
+  return stringify([[...PRODUCT_CSV_COLUMNS]]);
+}
+
+/** One row per live variant, the product's columns repeated on each. */
+export function productsCsvRows(products: readonly ProductCsvSource[]): string {
+  return stringify(
+    products.flatMap((p) => {
+      const product = [
+        String(p.id),
+        p.slug,
+        p.name,
+        p.description,
+        p.brand,
+        p.categoryId,
+        p.subcategoryId ?? "",
+        dollars(p.priceCents),
+        p.originalPriceCents === null ? "" : dollars(p.originalPriceCents),
+        String(p.stock),
+        p.featured ? "true" : "false",
+        p.newArrival ? "true" : "false",
+        p.bestSeller ? "true" : "false",
+        JSON.stringify(JSON.parse(p.specifications || "{}")),
+      ];
+      return p.variants.map((variant) => [...product, ...variantCsvCells(p.optionNames, variant)]);
+    }),
+    { escape_formulas: true },
+  );
+}
