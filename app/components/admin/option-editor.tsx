@@ -70,27 +70,27 @@ export function OptionEditor({
           const name = answer ? text(row?.name) : current?.name;
           const values = answer ? text(row?.values) : current?.values.join(", ");
           return (
-            <fieldset key={`option-${i + 1}`} className="rounded-lg border border-gray-300 p-3">
-              <legend className="px-1 font-semibold">Option {i + 1}</legend>
-              <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
-                <FormField
-                  id={`option-${i + 1}-name`}
-                  name={`options[${i}].name`}
-                  label="Name"
-                  defaultValue={name ?? ""}
-                  maxLength={40}
-                  error={error(`options[${i}].name`)}
-                />
-                <FormField
-                  id={`option-${i + 1}-values`}
-                  name={`options[${i}].values`}
-                  label="Values, separated by commas"
-                  defaultValue={values ?? ""}
-                  hint={i === 0 ? "For example: S, M, L" : undefined}
-                  error={error(`options[${i}].values`)}
-                />
-              </div>
-            </fieldset>
+            <div
+              key={`option-${i + 1}`}
+              className="grid gap-3 rounded-lg border border-gray-300 p-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]"
+            >
+              <FormField
+                id={`option-${i + 1}-name`}
+                name={`options[${i}].name`}
+                label={`Option ${i + 1} name`}
+                defaultValue={name ?? ""}
+                maxLength={40}
+                error={error(`options[${i}].name`)}
+              />
+              <FormField
+                id={`option-${i + 1}-values`}
+                name={`options[${i}].values`}
+                label={`Option ${i + 1} values, separated by commas`}
+                defaultValue={values ?? ""}
+                hint={i === 0 ? "For example: S, M, L" : undefined}
+                error={error(`options[${i}].values`)}
+              />
+            </div>
           );
         })}
         {/* first: Enter in a field saves (and asks again), never confirms a removal */}
