@@ -35,6 +35,10 @@ export interface ProductsTable {
   createdAt: Timestamp;
   updatedAt: Timestamp;
   archivedAt: Timestamp | null;
+  /** the live variants' distinct option values, space-separated (searched; migration 1300) */
+  optionText: Generated<string>;
+  /** the in-stock live variants as the search index reads them: "cents\tname\u001fvalue…" per line */
+  variantFacets: Generated<string>;
 }
 
 export interface ProductImagesTable {
@@ -106,6 +110,18 @@ export interface ProductOptionsTable {
  * One sellable combination of a product's options (migration 1200): the truth for price and
  * stock. The product row keeps a summary (cheapest live variant's prices, summed stock).
  */
+/** One row per live variant and option: the listing's option facets (migration 1300). */
+export interface VariantOptionValuesTable {
+  variantId: number;
+  productId: number;
+  /** "Colour" → "colour" (lib/variants.ts optionFacetKey) */
+  optionKey: string;
+  /** the value in lower case */
+  valueKey: string;
+  optionName: string;
+  optionValue: string;
+}
+
 export interface ProductVariantsTable {
   id: Generated<number>;
   productId: number;
@@ -397,6 +413,7 @@ export interface DB {
   productImages: ProductImagesTable;
   productOptions: ProductOptionsTable;
   productVariants: ProductVariantsTable;
+  variantOptionValues: VariantOptionValuesTable;
   newsletterSubscribers: NewsletterSubscribersTable;
   carts: CartsTable;
   cartItems: CartItemsTable;

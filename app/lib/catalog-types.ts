@@ -34,3 +34,10 @@ export interface FacetCount {
   label: string;
   count: number;
 }
+
+/** An option facet of the listing (Size, Colour): its URL key, its name, its values' counts. */
+export interface OptionFacet {
+  key: string;
+  label: string;
+  values: FacetCount[];
+}

@@ -29,6 +29,7 @@ const DEFAULTS: ListingQuery = {
   newArrival: false,
   bestSeller: false,
   deals: false,
+  options: {},
 };
 
 describe("parseListingQuery", () => {
@@ -39,8 +40,12 @@ describe("parseListingQuery", () => {
     expect(PAGE_SIZE).toBe(24);
   });
 
-  it("ignores parameters it does not know", () => {
-    expect(parse("foo=bar&utm_source=x&Category=electronics")).toEqual(DEFAULTS);
+  it("ignores parameters it does not know, keeping option-like ones as candidate option filters", () => {
+    // the listing keeps only the keys the catalogue's options have (listing.server.ts)
+    expect(parse("foo=bar&utm_source=x&Category=electronics")).toEqual({
+      ...DEFAULTS,
+      options: { foo: ["bar"] },
+    });
   });
 
   describe("category and subcategory", () => {
@@ -330,7 +335,30 @@ describe("parseListingQuery", () => {
       newArrival: true,
       bestSeller: true,
       deals: false,
+      options: {},
     });
+  });
+});
+
+describe("option filters", () => {
+  const parse = (search: string) => parseListingQuery(new URLSearchParams(search)).options;
+
+  it("reads every parameter named like an option key, values lower-cased, sorted and once", () => {
+    expect(parse("size=M&colour=Black&size=l&size=m&case-size=40+mm")).toEqual({
+      "case-size": ["40 mm"],
+      colour: ["black"],
+      size: ["l", "m"],
+    });
+  });
+
+  it("never takes the listing's own parameters or keys not in the option key form", () => {
+    expect(parse("category=fashion&minPrice=10&sort=newest&Size=M&size_x=m&-size=m")).toEqual({});
+  });
+
+  it("drops empty, over-long and control-character values, and keeps at most 6 keys", () => {
+    expect(parse(`size=&size=${"x".repeat(41)}&size=%00m&colour=%20`)).toEqual({});
+    const many = "a=1&b=1&c=1&d=1&e=1&f=1&g=1&h=1";
+    expect(Object.keys(parse(many))).toEqual(["a", "b", "c", "d", "e", "f"]);
   });
 });
 
@@ -349,6 +377,7 @@ describe("listingSearchParams / listingHref", () => {
     newArrival: true,
     bestSeller: true,
     deals: false,
+    options: { colour: ["black"], size: ["l", "m"] },
   };
 
   it("omits every default", () => {
@@ -361,7 +390,7 @@ describe("listingSearchParams / listingHref", () => {
 
   it("writes each non-default value once, in a stable order", () => {
     expect(listingHref("/products", full)).toBe(
-      "/products?category=electronics&subcategory=smartphones&search=x12+phone&brand=kestrel&brand=lumen&minPrice=100&maxPrice=1500&rating=3&featured=true&new=true&bestseller=true&sort=newest&page=2",
+      "/products?category=electronics&subcategory=smartphones&search=x12+phone&brand=kestrel&brand=lumen&minPrice=100&maxPrice=1500&rating=3&colour=black&size=l&size=m&featured=true&new=true&bestseller=true&sort=newest&page=2",
     );
   });
 

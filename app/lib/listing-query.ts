@@ -1,4 +1,5 @@
 import { CATEGORY_TREE } from "./catalog-constants.ts";
+import { optionFacetKey, optionValueKey } from "./variants.ts";
 
 /**
  * The public URL contract of /products: category, subcategory, search, brand (repeatable),
@@ -41,6 +42,13 @@ export interface ListingQuery {
   bestSeller: boolean;
   /** only discounted products (/products/deals) */
   deals: boolean;
+  /**
+   * option filters (`size=m&colour=black`): facet key → wanted value keys, both sorted; a product
+   * matches when one of its in-stock variants has one of the values of every key
+   */
+  options: Record<string, string[]>;
+  /** only these products (a search that named a SKU); never read from the URL */
+  productIds?: number[];
 }
 
 const CATEGORY_IDS = new Set(CATEGORY_TREE.map((c) => c.id));
@@ -53,6 +61,32 @@ function wholeNumber(value: string | null, min: number, max: number, fallback: n
   const number = Math.floor(Number(value));
   return Math.min(max, Math.max(min, number));
 }
+
+const MAX_OPTION_KEYS = 6;
+const MAX_OPTION_VALUES = 20;
+
+/** Every other parameter named like an option key (`size`, `case-size`) is an option filter. */
+function optionFilters(params: URLSearchParams): Record<string, string[]> {
+  const filters: Record<string, string[]> = {};
+  const keys = [...new Set(params.keys())].filter((key) => optionFacetKey(key) === key).sort();
+  for (const key of keys.slice(0, MAX_OPTION_KEYS)) {
+    const values = [
+      ...new Set(
+        params
+          .getAll(key)
+          .map(optionValueKey)
+          .filter((v) => v.length > 0 && v.length <= 40 && !/\p{Cc}/u.test(v)),
+      ),
+    ]
+      .sort()
+      .slice(0, MAX_OPTION_VALUES);
+    if (values.length > 0) filters[key] = values;
+  }
+  return filters;
+}
+
+/** True when the query filters on options. */
+export const hasOptionFilters = (query: ListingQuery): boolean => Object.keys(query.options).length > 0;
 
 export function parseListingQuery(params: URLSearchParams, preset: Partial<ListingQuery> = {}): ListingQuery {
   const rawCategory = params.get("category")?.trim().toLowerCase() ?? "";
@@ -107,6 +141,7 @@ export function parseListingQuery(params: URLSearchParams, preset: Partial<Listi
     newArrival: params.get("new") === "true",
     bestSeller: params.get("bestseller") === "true",
     deals: false,
+    options: optionFilters(params),
     ...preset,
   };
 }
@@ -124,6 +159,7 @@ export function listingSearchParams(
   if (query.minPrice > PRICE_MIN) params.set("minPrice", String(query.minPrice));
   if (query.maxPrice < PRICE_MAX) params.set("maxPrice", String(query.maxPrice));
   if (query.rating) params.set("rating", String(query.rating));
+  for (const [key, values] of Object.entries(query.options)) for (const v of values) params.append(key, v);
   if (query.featured && !preset.featured) params.set("featured", "true");
   if (query.newArrival && !preset.newArrival) params.set("new", "true");
   if (query.bestSeller && !preset.bestSeller) params.set("bestseller", "true");

@@ -120,3 +120,40 @@ export function priceRange(variants: readonly Pick<VariantOffer, "priceCents">[]
   const prices = variants.map((v) => v.priceCents);
   return { min: Math.min(...prices), max: Math.max(...prices) };
 }
+
+/**
+ * The listing's URL parameters: an option whose key is one of them is never a facet (the listing's
+ * own filters win). Lower case, as option keys are.
+ */
+export const LISTING_PARAM_KEYS: ReadonlySet<string> = new Set([
+  "category",
+  "subcategory",
+  "search",
+  "brand",
+  "minprice",
+  "maxprice",
+  "rating",
+  "sort",
+  "page",
+  "featured",
+  "new",
+  "bestseller",
+]);
+
+/**
+ * An option's facet key in the listing's URL: "Colour" → `colour`, "Case size" → `case-size`;
+ * null when nothing is left or it is one of the listing's own parameters (migration 1300 fills
+ * existing rows by the same rule).
+ */
+export function optionFacetKey(name: string): string | null {
+  const key = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return key === "" || LISTING_PARAM_KEYS.has(key) ? null : key;
+}
+
+/** A value's key: its lower case, trimmed (the URL's `size=m`). */
+export const optionValueKey = (value: string): string => value.trim().toLowerCase();

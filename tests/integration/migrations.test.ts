@@ -182,7 +182,7 @@ describe.each(ENGINES)("migrations on %s", (engine) => {
 
       it("serves a substring query over the indexed expression", async () => {
         const id = await insertProduct(t.db, { name: "Quixotic Widget", brand: "Gorblax" });
-        const expression = sql`lower(name || ' ' || brand || ' ' || category_id || ' ' || coalesce(subcategory_id, '') || ' ' || description)`;
+        const expression = sql`lower(name || ' ' || brand || ' ' || category_id || ' ' || coalesce(subcategory_id, '') || ' ' || description || ' ' || option_text)`;
         const found = await t.db
           .selectFrom("products")
           .select("id")

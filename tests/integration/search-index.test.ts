@@ -11,7 +11,7 @@ import {
 } from "../../app/infra/search-index/search-index.server.ts";
 import { parseListingQuery, SORT_OPTIONS } from "../../app/lib/listing-query.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
-import { ensureCategory, insertProduct } from "../helpers/catalog.ts";
+import { ensureCategory, insertProduct, insertProductWithVariants } from "../helpers/catalog.ts";
 
 /**
  * The in-memory search index (decision 004, revision 3) against SQL: for hundreds of random
@@ -54,6 +54,8 @@ const TEXT_WORDS = [
   "50%",
   "off",
 ];
+const SIZES = ["XS", "S", "M", "L", "XL"];
+const COLOURS = ["Black", "White", "Navy"];
 const PRICES = [499, 999, 1_000, 10_000, 10_001, 25_050, 49_999, 150_000, 199_999, 250_000];
 const RATINGS = [0, 1, 2.5, 3.9, 4, 4.1, 4.9, 5];
 const DATES = ["2026-01-01T00:00:00.000Z", "2026-02-01T10:00:00.000Z", "2026-03-05T08:30:00.000Z"];
@@ -128,6 +130,41 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
         archivedAt: random.next() < 0.1 ? "2026-02-01T00:00:00.000Z" : null,
       });
     }
+    // products in sizes and colours: some combinations missing, some out of stock, prices apart
+    for (let i = 0; i < 90; i++) {
+      const categoryId = random.pick(Object.keys(TREE));
+      const sizes = SIZES.filter(() => random.next() < 0.6);
+      const colours = COLOURS.filter(() => random.next() < 0.6);
+      const options = [
+        ...(sizes.length > 0 ? [{ name: "Size", values: sizes }] : []),
+        ...(colours.length > 0 ? [{ name: "Colour", values: colours }] : []),
+        ...(random.next() < 0.2 ? [{ name: "Sort", values: ["Plain"] }] : []), // never a facet
+      ];
+      if (options.length === 0) continue;
+      const grid = options.reduce<string[][]>(
+        (rows, o) => rows.flatMap((r) => o.values.map((v) => [...r, v])),
+        [[]],
+      );
+      const kept = grid.filter((_, j) => j === 0 || random.next() < 0.7);
+      await insertProductWithVariants(db, {
+        categoryId,
+        subcategoryId: random.pick(TREE[categoryId]!),
+        name: `${words(NAME_WORDS, 1)} Tee ${i}`,
+        description: words(TEXT_WORDS, random.int(0, 4)),
+        brand: random.pick(BRANDS),
+        rating: random.pick(RATINGS),
+        featured: random.next() < 0.3 ? 1 : 0,
+        createdAt: random.pick(DATES),
+        archivedAt: random.next() < 0.05 ? "2026-02-01T00:00:00.000Z" : null,
+        options,
+        variants: kept.map((values, j) => ({
+          values,
+          sku: `TEE-${engine}-${i}-${j}`,
+          priceCents: random.pick(PRICES),
+          stock: random.next() < 0.3 ? 0 : random.int(1, 5),
+        })),
+      });
+    }
     attachSearchIndex(db);
     expect(await searchIndexReady(db)).not.toBeNull();
   });
@@ -187,6 +224,31 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
       const [viaIndex, viaSql] = await Promise.all([searchProducts(db, query), searchProducts(sqlDb, query)]);
       expect(viaIndex, params.toString()).toEqual(viaSql);
     }
+  });
+
+  it("matches SQL for 300 random listings with option filters and facets", async () => {
+    const random = createRandom(engine === "sqlite" ? 31 : 32);
+    let withOptions = 0;
+    for (let i = 0; i < 300; i++) {
+      const params = new URLSearchParams();
+      if (random.next() < 0.3)
+        params.set("search", random.pick(["tee", "black", "m", "wireless", "navy tee"]));
+      if (random.next() < 0.6) params.set("category", random.pick(Object.keys(TREE)));
+      for (const size of SIZES) if (random.next() < 0.2) params.append("size", size.toLowerCase());
+      for (const colour of COLOURS) if (random.next() < 0.2) params.append("colour", colour.toLowerCase());
+      if (random.next() < 0.05) params.set("fbclid", "x"); // not an option: ignored
+      if (random.next() < 0.3) params.set("minPrice", String(random.pick([0, 10, 100, 250])));
+      if (random.next() < 0.3) params.set("maxPrice", String(random.pick([100, 250, 500, 2000])));
+      if (random.next() < 0.2) params.append("brand", random.pick(BRANDS).toLowerCase());
+      params.set("sort", random.pick(SORT_OPTIONS).value);
+      const query = parseListingQuery(params);
+      expect(await searchFromIndex(db, query)).not.toBeNull();
+      const [viaIndex, viaSql] = await Promise.all([searchProducts(db, query), searchProducts(sqlDb, query)]);
+      expect(viaIndex, params.toString()).toEqual(viaSql);
+      if (viaSql.facets.options.length > 0 && viaSql.total > 0) withOptions++;
+    }
+    // most comparisons had option facets with products behind them
+    expect(withOptions).toBeGreaterThan(100);
   });
 
   it("is built the same in a worker thread (as the server builds it) and answers the same", async () => {

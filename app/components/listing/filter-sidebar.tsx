@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import { formatCount } from "../../infra/format.ts";
-import type { FacetCount } from "../../lib/catalog-types.ts";
+import type { FacetCount, OptionFacet } from "../../lib/catalog-types.ts";
 import {
   type ListingQuery,
   listingHref,
@@ -34,7 +34,7 @@ export function FilterSidebar({
 }: {
   path: string;
   query: ListingQuery;
-  facets: { categories: FacetCount[]; brands: FacetCount[] };
+  facets: { categories: FacetCount[]; brands: FacetCount[]; options: OptionFacet[] };
   fixed: Partial<ListingQuery>;
 }) {
   const navigate = useNavigate();
@@ -191,6 +191,29 @@ export function FilterSidebar({
             ))}
           </ul>
         </fieldset>
+
+        {facets.options.map((facet) => (
+          <fieldset key={facet.key}>
+            <legend className="mb-2 text-sm font-bold">{facet.label}</legend>
+            <ul className="max-h-40 space-y-1.5 overflow-y-auto pr-2 text-sm">
+              {facet.values.map((value) => (
+                <li key={value.value}>
+                  <label className="flex items-center gap-2">
+                    <input
+                      className="size-5 shrink-0 accent-brand-700"
+                      type="checkbox"
+                      name={facet.key}
+                      value={value.value}
+                      defaultChecked={query.options[facet.key]?.includes(value.value) ?? false}
+                    />
+                    <span className="flex-1">{value.label}</span>
+                    <span className="text-gray-600">({formatCount(value.count)})</span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+        ))}
 
         <fieldset>
           <legend className="mb-2 text-sm font-bold">Price</legend>

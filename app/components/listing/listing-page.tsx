@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import type { ListingPreset } from "../../domain/catalog/listing-page.server.ts";
-import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
+import type { FacetCount, OptionFacet, ProductCardData } from "../../lib/catalog-types.ts";
 import { type ListingQuery, listingHref } from "../../lib/listing-query.ts";
 import { listingTitle } from "../../lib/listing-title.ts";
 import { rootMetaData, seoMeta } from "../../lib/seo.ts";
@@ -13,7 +13,7 @@ export interface ListingData {
     products: ProductCardData[];
     total: number;
     pageCount: number;
-    facets: { categories: FacetCount[]; brands: FacetCount[] };
+    facets: { categories: FacetCount[]; brands: FacetCount[]; options: OptionFacet[] };
   };
 }
 

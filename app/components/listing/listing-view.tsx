@@ -2,7 +2,7 @@ import { X } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Form, Link, useLocation, useNavigate } from "react-router";
 import { formatCount } from "../../infra/format.ts";
-import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
+import type { FacetCount, OptionFacet, ProductCardData } from "../../lib/catalog-types.ts";
 import {
   type ListingQuery,
   listingHref,
@@ -23,7 +23,7 @@ export interface ListingViewProps {
   products: ProductCardData[];
   total: number;
   pageCount: number;
-  facets: { categories: FacetCount[]; brands: FacetCount[] };
+  facets: { categories: FacetCount[]; brands: FacetCount[]; options: OptionFacet[] };
 }
 
 export function ListingView({
@@ -68,7 +68,13 @@ export function ListingView({
           <h2 id="results-heading" className="sr-only">
             Results
           </h2>
-          <ActiveFilters path={path} query={query} fixed={fixed} brands={facets.brands} />
+          <ActiveFilters
+            path={path}
+            query={query}
+            fixed={fixed}
+            brands={facets.brands}
+            options={facets.options}
+          />
           <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-gray-700" aria-live="polite">
               Showing {formatCount(total)} results
@@ -106,11 +112,13 @@ function ActiveFilters({
   query,
   fixed,
   brands,
+  options,
 }: {
   path: string;
   query: ListingQuery;
   fixed: Partial<ListingQuery>;
   brands: FacetCount[];
+  options: OptionFacet[];
 }) {
   const brandLabel = new Map(brands.map((b) => [b.value, b.label]));
   const without = (change: Partial<ListingQuery>) =>
@@ -134,6 +142,16 @@ function ActiveFilters({
       label: `Brand: ${brandLabel.get(brand) ?? brand}`,
       href: without({ brands: query.brands.filter((b) => b !== brand) }),
     });
+  }
+  for (const facet of options) {
+    for (const value of query.options[facet.key] ?? []) {
+      const rest = (query.options[facet.key] ?? []).filter((v) => v !== value);
+      const { [facet.key]: _, ...others } = query.options;
+      chips.push({
+        label: `${facet.label}: ${facet.values.find((v) => v.value === value)?.label ?? value}`,
+        href: without({ options: rest.length > 0 ? { ...others, [facet.key]: rest } : others }),
+      });
+    }
   }
   if (query.minPrice > PRICE_MIN || query.maxPrice < PRICE_MAX) {
     const upper = query.maxPrice < PRICE_MAX ? `$${query.maxPrice}` : "any";

@@ -24,7 +24,9 @@ export function hasRowFilters(query: ListingQuery): boolean {
       query.featured ||
       query.newArrival ||
       query.bestSeller ||
-      query.deals,
+      query.deals ||
+      query.productIds ||
+      Object.keys(query.options).length > 0,
   );
 }
 
@@ -156,6 +158,7 @@ interface Bands {
  */
 function priceBands(query: ListingQuery): Bands | null {
   if (query.search || query.featured || query.newArrival || query.bestSeller || query.deals) return null;
+  if (query.productIds || Object.keys(query.options).length > 0) return null;
   if (query.minPrice % BAND_DOLLARS !== 0 || query.maxPrice % BAND_DOLLARS !== 0) return null;
   if (query.rating !== null && !Number.isInteger(query.rating)) return null;
   return {

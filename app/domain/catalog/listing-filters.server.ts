@@ -1,4 +1,4 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Engine } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { type ListingQuery, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
@@ -23,8 +23,12 @@ export function filterConditions(
   if (omit !== "brand" && omit !== "facets" && query.brands.length > 0) {
     conditions.push(eb(sql`lower(products.brand)`, "in", query.brands));
   }
-  if (query.minPrice > PRICE_MIN) conditions.push(eb("products.priceCents", ">=", query.minPrice * 100));
-  if (query.maxPrice < PRICE_MAX) conditions.push(eb("products.priceCents", "<=", query.maxPrice * 100));
+  conditions.push(...optionConditions(eb, query));
+  const price = listedPrice(query);
+  if (query.minPrice > PRICE_MIN) conditions.push(eb(price, ">=", query.minPrice * 100));
+  if (query.maxPrice < PRICE_MAX) conditions.push(eb(price, "<=", query.maxPrice * 100));
+  if (query.productIds)
+    conditions.push(eb("products.id", "in", query.productIds.length > 0 ? query.productIds : [0]));
   if (query.rating) conditions.push(eb("products.rating", ">=", query.rating));
   if (query.featured) conditions.push(eb("products.featured", "=", 1));
   if (query.newArrival) conditions.push(eb("products.newArrival", "=", 1));
@@ -37,7 +41,7 @@ export function filterConditions(
 const escapeLike = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The text a search looks in; on PostgreSQL exactly the expression of the pg_trgm index. */
-const SEARCH_TEXT = sql`lower(products.name || ' ' || products.brand || ' ' || products.category_id || ' ' || coalesce(products.subcategory_id, '') || ' ' || products.description)`;
+const SEARCH_TEXT = sql`lower(products.name || ' ' || products.brand || ' ' || products.category_id || ' ' || coalesce(products.subcategory_id, '') || ' ' || products.description || ' ' || products.option_text)`;
 
 /** The fields a search looks in, one by one (SQLite, short words). */
 const SEARCH_FIELDS = [
@@ -46,11 +50,12 @@ const SEARCH_FIELDS = [
   sql`products.brand`,
   sql`products.category_id`,
   sql`products.subcategory_id`,
+  sql`products.option_text`,
 ];
 
 /**
  * Every word of the term must occur, as a case-insensitive substring, in the name, description,
- * brand, category or subcategory. SQLite answers words of 3+ characters from the FTS5 trigram
+ * brand, category, subcategory or option values (migration 1300). SQLite answers words of 3+ characters from the FTS5 trigram
  * index (one phrase per word, so FTS syntax in the input is inert) and shorter words with LIKE;
  * PostgreSQL uses LIKE on the pg_trgm-indexed expression.
  */
@@ -99,10 +104,10 @@ export function orderBy(query: ListingQuery) {
   const order: Array<[ReturnType<typeof sql> | string, Direction]> = [];
   switch (query.sort) {
     case "price-asc":
-      order.push(["products.priceCents", "asc"], ["products.id", "asc"]);
+      order.push([listedPrice(query) as never, "asc"], ["products.id", "asc"]);
       break;
     case "price-desc":
-      order.push(["products.priceCents", "desc"], ["products.id", "desc"]);
+      order.push([listedPrice(query) as never, "desc"], ["products.id", "desc"]);
       break;
     case "rating":
       order.push(["products.rating", "desc"], ["products.reviewCount", "desc"], ["products.id", "desc"]);
@@ -121,4 +126,40 @@ export function orderBy(query: ListingQuery) {
     }
   }
   return order as Array<[never, Direction]>;
+}
+
+// ── option filters (decision 019): a live, in-stock variant with the chosen values ──────────
+
+/** SQL true for a variant `pv` (live, in stock) holding one wanted value of every key but `except`. */
+export function variantMatches(
+  options: ListingQuery["options"],
+  except: string | null = null,
+): RawBuilder<SqlBool> {
+  const parts = [sql`pv.archived_at is null`, sql`pv.stock > 0`];
+  const wanted = Object.entries(options).filter(([key]) => key !== except);
+  if (wanted.length > 0) {
+    // one index lookup per variant (variant_id): how many of the keys it holds a wanted value of —
+    // a scalar subquery the planner keeps per variant rather than joining the option rows blindly
+    const any = wanted.map(
+      ([key, values]) => sql`(o.option_key = ${key} and o.value_key in (${sql.join(values)}))`,
+    );
+    parts.push(
+      sql`(select count(*) from variant_option_values o where o.variant_id = pv.id and (${sql.join(any, sql` or `)})) = ${wanted.length}`,
+    );
+  }
+  return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+}
+
+/** The product's price the listing filters and sorts on: with option filters, its cheapest matching variant's. */
+export function listedPrice(query: ListingQuery): Expression<number> | "products.priceCents" {
+  if (Object.keys(query.options).length === 0) return "products.priceCents";
+  return sql<number>`(select min(pv.price_cents) from product_variants pv where pv.product_id = products.id and ${variantMatches(query.options)})`;
+}
+
+/** The option filters as conditions on the products row. */
+export function optionConditions(eb: ProductsExpression, query: ListingQuery): Expression<SqlBool>[] {
+  if (Object.keys(query.options).length === 0) return [];
+  return [
+    sql<SqlBool>`exists (select 1 from product_variants pv where pv.product_id = products.id and ${variantMatches(query.options)})`,
+  ];
 }

@@ -20,5 +20,8 @@ export async function loadListing(db: Database, searchParams: URLSearchParams, p
     query.page = lastPage;
     result = await searchProducts(db, query);
   }
+  // only the option filters the catalogue knows are the listing's (a `fbclid=` is not one)
+  const known = new Set(result.facets.options.map((facet) => facet.key));
+  query.options = Object.fromEntries(Object.entries(query.options).filter(([key]) => known.has(key)));
   return { query, result, preset: { ...preset, fixed: preset.fixed ?? {} } };
 }

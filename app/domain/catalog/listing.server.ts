@@ -2,10 +2,17 @@ import { type Database, engineOf } from "../../db/database.server.ts";
 import type { IndexAnswer } from "../../infra/search-index/catalog-index.ts";
 import { searchFromIndex } from "../../infra/search-index/search-index.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
-import type { FacetCount, ProductCardData } from "../../lib/catalog-types.ts";
-import { type ListingQuery, PAGE_SIZE } from "../../lib/listing-query.ts";
+import type { FacetCount, OptionFacet, ProductCardData } from "../../lib/catalog-types.ts";
+import { type ListingQuery, PAGE_SIZE, searchWords } from "../../lib/listing-query.ts";
+import { SKU_TEXT } from "../../lib/variant-input.ts";
 import { type Counts, countFromFacets, countFromProducts, hasRowFilters } from "./listing-counts.server.ts";
 import { filterConditions, orderBy } from "./listing-filters.server.ts";
+import {
+  optionFacetsBySql,
+  toOptionFacets,
+  wantsOptionFacets,
+  withKnownOptions,
+} from "./listing-options.server.ts";
 import { selectCardColumns, toProductCards } from "./product-card.server.ts";
 
 export type { FacetCount } from "../../lib/catalog-types.ts";
@@ -15,7 +22,7 @@ export interface ListingResult {
   total: number;
   page: number;
   pageCount: number;
-  facets: { categories: FacetCount[]; brands: FacetCount[] };
+  facets: { categories: FacetCount[]; brands: FacetCount[]; options: OptionFacet[] };
 }
 
 const CATEGORY_NAMES = new Map(CATEGORY_TREE.map((c) => [c.id, c.name]));
@@ -27,11 +34,18 @@ const CATEGORY_NAMES = new Map(CATEGORY_TREE.map((c) => [c.id, c.name]));
  */
 export async function searchProducts(db: Database, parsed: ListingQuery): Promise<ListingResult> {
   const brandKeys = listBrandKeys(db);
-  const query = await withBrandKeys(parsed, brandKeys);
-  const indexed = query.search ? await searchFromIndex(db, query) : null;
-  const [{ rows, total, categoryCounts, brandCounts }, keys] = await Promise.all([
+  const query = await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, brandKeys)));
+  const optionFacets = wantsOptionFacets(query);
+  const indexed =
+    (query.search || optionFacets) && !query.productIds ? await searchFromIndex(db, query) : null;
+  const [{ rows, total, categoryCounts, brandCounts }, keys, options] = await Promise.all([
     indexed ? pageFromIndex(db, indexed) : pageFromSql(db, query),
     brandKeys,
+    indexed
+      ? toOptionFacets(indexed.optionCounts, query.options)
+      : optionFacets
+        ? optionFacetsBySql(db, query, engineOf(db))
+        : [],
   ]);
   // brand counts by the URL's value (see withBrandKeys)
   const countByValue = new Map<string, number>();
@@ -54,6 +68,7 @@ export async function searchProducts(db: Database, parsed: ListingQuery): Promis
         }),
       ),
       brands: brandsByValue(keys).map((brand) => ({ ...brand, count: countByValue.get(brand.value) ?? 0 })),
+      options,
     },
   };
 }
@@ -97,9 +112,26 @@ async function pageFromIndex(db: Database, answer: IndexAnswer): Promise<Counts 
   };
 }
 
+/**
+ * A search for one word that is a SKU (exactly, or in upper case) lists that variant's product:
+ * the shop's staff and returning customers search by the code on a label or an invoice.
+ */
+async function withSku(db: Database, query: ListingQuery): Promise<ListingQuery> {
+  const words = query.search ? searchWords(query.search) : [];
+  if (words.length !== 1 || !SKU_TEXT.test(query.search!)) return query;
+  const term = query.search!;
+  const variant = await db
+    .selectFrom("productVariants")
+    .select("productId")
+    .where("sku", "in", [...new Set([term, term.toUpperCase()])])
+    .where("archivedAt", "is", null)
+    .executeTakeFirst();
+  return variant ? { ...query, search: null, productIds: [variant.productId] } : query;
+}
+
 export async function countProducts(db: Database, parsed: ListingQuery): Promise<number> {
   const engine = engineOf(db);
-  const query = await withBrandKeys(parsed, listBrandKeys(db));
+  const query = await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, listBrandKeys(db))));
   const row = await db
     .selectFrom("products")
     .select((eb) => eb.fn.countAll<number>().as("count"))

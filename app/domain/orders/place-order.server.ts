@@ -4,6 +4,7 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
+import { syncProductSummary } from "../../db/variant-summary.server.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
 import { calculateTotals, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
@@ -167,6 +168,8 @@ async function writeOrder(
   // Rows are locked in one fixed order — every variant by id, then every product by id — so two
   // orders never lock the same rows in opposite order (PostgreSQL).
   const lines = [...cart.lines].sort((a, b) => a.variantId - b.variantId);
+  /** products a variant of which sold out: their option facets change (variant-summary.server.ts) */
+  const soldOut = new Set<number>();
   for (const line of lines) {
     const taken = await trx
       .updateTable("productVariants")
@@ -183,10 +186,10 @@ async function writeOrder(
             .where("products.archivedAt", "is", null),
         ),
       )
+      .returning("stock")
       .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) {
-      throw new OrderAbort({ code: "out-of-stock", productName: line.name });
-    }
+    if (!taken) throw new OrderAbort({ code: "out-of-stock", productName: line.name });
+    if (taken.stock === 0) soldOut.add(line.productId);
   }
   // the products' summed stock follows (variant-summary.server.ts)
   const takenPerProduct = new Map<number, number>();
@@ -194,6 +197,10 @@ async function writeOrder(
     takenPerProduct.set(line.productId, (takenPerProduct.get(line.productId) ?? 0) + line.quantity);
   }
   for (const [productId, quantity] of [...takenPerProduct].sort(([a], [b]) => a - b)) {
+    if (soldOut.has(productId)) {
+      await syncProductSummary(trx, productId);
+      continue;
+    }
     await trx
       .updateTable("products")
       .set((eb) => ({ stock: eb("stock", "-", quantity) }))

@@ -8,6 +8,7 @@ import {
   maxOf,
   NEW_ARRIVAL,
 } from "./catalog-index.ts";
+import { OptionPartsBuilder } from "./option-index.ts";
 
 /**
  * Building the search index's parts (decision 004, revision 3) from the database: every live
@@ -277,6 +278,7 @@ export async function buildIndexParts(
       for (const collector of collectors) collector.add(p, number);
     }
   };
+  const optionParts = new OptionPartsBuilder();
   const both = [all, names];
   const allOnly = [all];
 
@@ -299,6 +301,8 @@ export async function buildIndexParts(
         "newArrival",
         "bestSeller",
         "createdAt",
+        "optionText",
+        "variantFacets",
       ])
       .where("archivedAt", "is", null)
       .where("id", ">", lastId)
@@ -326,6 +330,8 @@ export async function buildIndexParts(
       addWords(p, row.brand, allOnly);
       addWords(p, row.categoryId, allOnly);
       addWords(p, row.subcategoryId, allOnly);
+      addWords(p, row.optionText, allOnly);
+      optionParts.add(row.variantFacets);
       all.next();
       names.next();
     }
@@ -367,12 +373,13 @@ export async function buildIndexParts(
     postings: allPostings.postings,
     nameOffsets: namePostings.offsets,
     namePostings: namePostings.postings,
+    options: optionParts.finish(),
   };
 }
 
 /** The buffers of the parts' typed arrays (moved, not copied, to the receiving thread). */
 export function transferList(parts: IndexParts): ArrayBuffer[] {
-  return Object.values(parts)
+  return [...Object.values(parts), ...Object.values(parts.options)]
     .filter((value): value is ArrayBufferView => ArrayBuffer.isView(value))
     .map((view) => view.buffer as ArrayBuffer);
 }

@@ -1,4 +1,6 @@
 import { type ListingQuery, PAGE_SIZE, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
+import { type OptionCountRow, type OptionParts, OptionQuery, optionBytes } from "./option-index.ts";
+import { smallest } from "./smallest.ts";
 
 /**
  * The search index kept in the process's memory (decision 004, revision 3): every live product's
@@ -47,6 +49,8 @@ export class CatalogSearchIndex {
   /** the same for the names alone (the Featured sort ranks name matches first) */
   private readonly nameOffsets: Int32Array;
   private readonly namePostings: Int32Array;
+  /** the in-stock variants' prices and option values (option-index.ts) */
+  private readonly options: OptionParts;
 
   constructor(parts: IndexParts) {
     this.version = parts.version;
@@ -55,7 +59,8 @@ export class CatalogSearchIndex {
     this.subcategoryOf = parts.subcategoryOf;
     this.brandOf = parts.brandOf;
     this.price = parts.price;
-    this.maxPrice = maxOf(parts.price);
+    // a matching variant may cost more than its product's summary (the cheapest variant)
+    this.maxPrice = Math.max(maxOf(parts.price), ...maxOfVariants(parts.options.variantPrice));
     this.rating = parts.rating;
     this.flags = parts.flags;
     this.ratingRank = parts.ratingRank;
@@ -72,6 +77,7 @@ export class CatalogSearchIndex {
     this.postings = parts.postings;
     this.nameOffsets = parts.nameOffsets;
     this.namePostings = parts.namePostings;
+    this.options = parts.options;
   }
 
   get size(): number {
@@ -102,7 +108,11 @@ export class CatalogSearchIndex {
       this.nameOffsets,
       this.namePostings,
     ];
-    return arrays.reduce((sum, a) => sum + a.byteLength, 0) + this.vocabulary.length * 2;
+    return (
+      arrays.reduce((sum, a) => sum + a.byteLength, 0) +
+      this.vocabulary.length * 2 +
+      optionBytes(this.options)
+    );
   }
 
   /** The vocabulary words that contain `word` (a lower-cased search word without whitespace). */
@@ -137,6 +147,7 @@ export class CatalogSearchIndex {
     nameMarks: Uint8Array;
     listed: Int32Array;
     keys: Float64Array;
+    prices: Float64Array;
   } | null = null;
   private scratch() {
     this.scratchSpace ??= {
@@ -144,6 +155,7 @@ export class CatalogSearchIndex {
       nameMarks: new Uint8Array(this.size),
       listed: new Int32Array(this.size),
       keys: new Float64Array(this.size),
+      prices: new Float64Array(this.size),
     };
     return this.scratchSpace;
   }
@@ -186,15 +198,24 @@ export class CatalogSearchIndex {
   }
 
   /**
-   * The listing's answer for a query with a search term: the page's product ids in order, the
-   * total, and the category and brand facet counts — the same as the SQL in listing.server.ts.
+   * The listing's answer (a search term, option filters, or a listing that shows option facets):
+   * the page's product ids in order, the total, and the category, brand and option facet counts —
+   * the same as the SQL of listing.server.ts and listing-options.server.ts.
    */
   search(query: ListingQuery): IndexAnswer {
     const words = searchWords(query.search ?? "");
-    const answer: IndexAnswer = { ids: [], total: 0, categoryCounts: new Map(), brandCounts: new Map() };
-    if (words.length === 0) return answer;
+    const answer: IndexAnswer = {
+      ids: [],
+      total: 0,
+      categoryCounts: new Map(),
+      brandCounts: new Map(),
+      optionCounts: [],
+    };
     const vocabulary = words.map((word) => this.wordsContaining(word));
     if (vocabulary.some((found) => found.length === 0)) return answer;
+    const options = new OptionQuery(this.options, query.options);
+    if (!options.satisfiable) return answer;
+    const filtered = Object.keys(query.options).length > 0;
 
     // filters: -1 = no product can match (an unknown category, subcategory or brand)
     const category = query.category === null ? null : this.categories.indexOf(query.category);
@@ -216,14 +237,11 @@ export class CatalogSearchIndex {
       (query.bestSeller ? BEST_SELLER : 0) |
       (query.deals ? DEAL : 0);
 
-    const { marks, nameMarks, listed } = this.scratch();
-    marks.fill(0);
+    const { marks, nameMarks, listed, prices } = this.scratch();
     const categoryCounts = new Float64Array(this.categories.length);
     const brandCounts = new Float64Array(this.brandKeys.length);
     let total = 0;
-    this.matchAll(vocabulary, this.offsets, this.postings, marks, (p) => {
-      const price = this.price[p] as number;
-      if (price < minPrice || price > maxPrice) return;
+    const visit = (p: number) => {
       if ((this.rating[p] as number) < minRating) return;
       if (((this.flags[p] as number) & flagMask) !== flagMask) return;
       const inCategory =
@@ -231,12 +249,24 @@ export class CatalogSearchIndex {
         (subcategory === null || this.subcategoryOf[p] === subcategory);
       const brand = this.brandOf[p] as number;
       const inBrands = brandWanted === null || brandWanted[brand] === 1;
+      if (inCategory && inBrands) options.count(p, minPrice, maxPrice);
+      // with option filters, the cheapest matching variant's price is the product's
+      const price = filtered ? options.price(p) : (this.price[p] as number);
+      if (price === Infinity || price < minPrice || price > maxPrice) return;
+      prices[p] = price;
       // the category facet ignores the category filter, the brand facet the brand filter
       if (inBrands) categoryCounts[this.categoryOf[p] as number]! += 1;
       if (inCategory) brandCounts[brand]! += 1;
       if (inCategory && inBrands) listed[total++] = p;
-    });
+    };
+    if (words.length > 0) {
+      marks.fill(0);
+      this.matchAll(vocabulary, this.offsets, this.postings, marks, visit);
+    } else {
+      for (let p = 0; p < this.size; p++) visit(p);
+    }
     answer.total = total;
+    answer.optionCounts = options.rows();
     categoryCounts.forEach((count, c) => {
       if (count > 0) answer.categoryCounts.set(this.categories[c] as string, count);
     });
@@ -258,6 +288,8 @@ export class CatalogSearchIndex {
       nameMatch,
       words.length,
       offset + PAGE_SIZE,
+      2 ** 53,
+      filtered ? prices : this.price,
     )
       .slice(offset)
       .map((p) => this.ids[p] as number);
@@ -276,6 +308,7 @@ export class CatalogSearchIndex {
     words: number,
     limit = positions.length,
     packLimit = 2 ** 53,
+    price: Float64Array = this.price,
   ): number[] {
     const n = this.size;
     let primary: (p: number) => number;
@@ -283,13 +316,13 @@ export class CatalogSearchIndex {
     let idDescending: boolean;
     switch (sort) {
       case "price-asc":
-        primary = (p) => this.price[p] as number;
+        primary = (p) => price[p] as number;
         primaryMax = this.maxPrice;
         idDescending = false;
         break;
       case "price-desc": {
         const max = this.maxPrice;
-        primary = (p) => max - (this.price[p] as number);
+        primary = (p) => max - (price[p] as number);
         primaryMax = max;
         idDescending = true;
         break;
@@ -338,45 +371,16 @@ export class CatalogSearchIndex {
   }
 }
 
-/** The `k` smallest of `keys` (distinct), ascending; `keys` may be reordered. */
-function smallest(keys: Float64Array, k: number): Float64Array {
-  if (k * 8 >= keys.length) return keys.sort().subarray(0, k);
-  // a max-heap of the k smallest so far
-  const heap = new Float64Array(k);
-  let size = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as number;
-    if (size < k) {
-      let j = size++;
-      heap[j] = key;
-      while (j > 0) {
-        const parent = (j - 1) >> 1;
-        if ((heap[parent] as number) >= key) break;
-        heap[j] = heap[parent] as number;
-        j = parent;
-      }
-      heap[j] = key;
-    } else if (key < (heap[0] as number)) {
-      let j = 0;
-      for (;;) {
-        const left = 2 * j + 1;
-        if (left >= k) break;
-        const right = left + 1;
-        const child = right < k && (heap[right] as number) > (heap[left] as number) ? right : left;
-        if ((heap[child] as number) <= key) break;
-        heap[j] = heap[child] as number;
-        j = child;
-      }
-      heap[j] = key;
-    }
-  }
-  return heap.sort();
-}
-
 export const FEATURED = 1;
 export const NEW_ARRIVAL = 2;
 export const BEST_SELLER = 4;
 export const DEAL = 8;
+
+function maxOfVariants(prices: Uint32Array): [number] {
+  let max = 0;
+  for (const v of prices) if (v > max) max = v;
+  return [max];
+}
 
 export function maxOf(values: Float64Array): number {
   let max = 0;
@@ -391,6 +395,8 @@ export interface IndexAnswer {
   categoryCounts: Map<string, number>;
   /** by brand key (the JavaScript lower case of the brand) */
   brandCounts: Map<string, number>;
+  /** the option facets' counted values */
+  optionCounts: OptionCountRow[];
 }
 
 export interface IndexParts {
@@ -416,4 +422,5 @@ export interface IndexParts {
   postings: Int32Array;
   nameOffsets: Int32Array;
   namePostings: Int32Array;
+  options: OptionParts;
 }

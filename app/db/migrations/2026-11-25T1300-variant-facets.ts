@@ -1,0 +1,213 @@
+import { type Kysely, sql } from "kysely";
+import { engineOf } from "../database.server.ts";
+
+/**
+ * Option facets and option search (decision 019):
+ * - `variant_option_values`: one row per live variant and option — the option's facet key
+ *   ("Colour" → `colour`), the value's key (lower case), and both as the shop shows them. The
+ *   listing filters on it (`size=m&colour=black`: a variant with those values in stock) and counts
+ *   its option facets from it when SQL answers.
+ * - `products.option_text`: the distinct option values of the live variants, space-separated — the
+ *   search looks in it (FTS5 on SQLite, the pg_trgm expression on PostgreSQL, the search index).
+ * - `products.variant_facets`: the in-stock live variants as the search index reads them, one line
+ *   each: price in cents, then `name` U+001F `value` per option that is a facet, tab-separated. A change of it or of
+ *   option_text bumps `catalog_version`, so the index follows a variant selling out.
+ * All three are written by the domain with the product's summary (syncProductSummary). Existing
+ * products are filled here with the same rules (this file keeps its own copy of the key rule:
+ * migrations never change).
+ */
+const LISTED_COLUMNS = [
+  "name",
+  "description",
+  "brand",
+  "category_id",
+  "subcategory_id",
+  "price_cents",
+  "discount_percentage",
+  "rating",
+  "review_count",
+  "featured",
+  "new_arrival",
+  "best_seller",
+  "created_at",
+  "archived_at",
+];
+const RESERVED = new Set([
+  "category",
+  "subcategory",
+  "search",
+  "brand",
+  "minprice",
+  "maxprice",
+  "rating",
+  "sort",
+  "page",
+  "featured",
+  "new",
+  "bestseller",
+]);
+
+function facetKey(name: string): string | null {
+  const key = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return key === "" || RESERVED.has(key) ? null : key;
+}
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const postgres = engineOf(db) === "postgres";
+  await sql`alter table products add column option_text text not null default ''`.execute(db);
+  await sql`alter table products add column variant_facets text not null default ''`.execute(db);
+  await db.schema
+    .createTable("variant_option_values")
+    .addColumn("variant_id", "integer", (c) =>
+      c.notNull().references("product_variants.id").onDelete("cascade"),
+    )
+    .addColumn("product_id", "integer", (c) => c.notNull())
+    .addColumn("option_key", "text", (c) => c.notNull())
+    .addColumn("value_key", "text", (c) => c.notNull())
+    .addColumn("option_name", "text", (c) => c.notNull())
+    .addColumn("option_value", "text", (c) => c.notNull())
+    .addPrimaryKeyConstraint("variant_option_values_pk", ["option_key", "value_key", "variant_id"])
+    .execute();
+  await db.schema
+    .createIndex("variant_option_values_variant")
+    .on("variant_option_values")
+    .column("variant_id")
+    .execute();
+  await db.schema
+    .createIndex("variant_option_values_product")
+    .on("variant_option_values")
+    .column("product_id")
+    .execute();
+
+  await fill(db);
+
+  const listed = [...LISTED_COLUMNS, "option_text", "variant_facets"].join(", ");
+  if (postgres) {
+    await sql`drop index products_search_trgm`.execute(db);
+    await sql`create index products_search_trgm on products using gin (
+      (lower(name || ' ' || brand || ' ' || category_id || ' ' || coalesce(subcategory_id, '') || ' ' || description || ' ' || option_text)) gin_trgm_ops
+    )`.execute(db);
+    await sql`drop trigger products_catalog_version on products`.execute(db);
+    await sql
+      .raw(`create trigger products_catalog_version
+        after insert or delete or update of ${listed} on products
+        for each statement execute function catalog_version_bump()`)
+      .execute(db);
+  } else {
+    await sql`drop trigger products_catalog_version_update`.execute(db);
+    await sql
+      .raw(`create trigger products_catalog_version_update after update of ${listed} on products
+        begin update catalog_version set version = version + 1 where id = 1; end`)
+      .execute(db);
+    await createFts(db, true);
+  }
+}
+
+/** SQLite's FTS5 trigram table over the searched columns, with or without option_text. */
+async function createFts(db: Kysely<unknown>, withOptions: boolean) {
+  for (const trigger of ["products_fts_insert", "products_fts_delete", "products_fts_update"]) {
+    await sql`drop trigger if exists ${sql.id(trigger)}`.execute(db);
+  }
+  await sql`drop table if exists products_fts`.execute(db);
+  const columns = `name, description, brand, category_id, subcategory_id${withOptions ? ", option_text" : ""}`;
+  const of = (row: string) => columns.replace(/(\w+)/g, `${row}.$1`);
+  await sql
+    .raw(`create virtual table products_fts using fts5(
+      ${columns}, content='products', content_rowid='id', tokenize='trigram'
+    )`)
+    .execute(db);
+  await sql
+    .raw(`create trigger products_fts_insert after insert on products begin
+      insert into products_fts(rowid, ${columns}) values (new.id, ${of("new")});
+    end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger products_fts_delete after delete on products begin
+      insert into products_fts(products_fts, rowid, ${columns}) values ('delete', old.id, ${of("old")});
+    end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger products_fts_update after update of ${columns} on products begin
+      insert into products_fts(products_fts, rowid, ${columns}) values ('delete', old.id, ${of("old")});
+      insert into products_fts(rowid, ${columns}) values (new.id, ${of("new")});
+    end`)
+    .execute(db);
+  await sql`insert into products_fts(products_fts) values ('rebuild')`.execute(db);
+}
+
+/** Every product with options: its option rows, option text and in-stock variant lines. */
+async function fill(db: Kysely<unknown>) {
+  const options = await sql<{ product_id: number; position: number; name: string; option_values: string }>`
+    select product_id, position, name, option_values from product_options order by product_id, position
+  `.execute(db);
+  const byProduct = new Map<number, { position: number; name: string }[]>();
+  for (const o of options.rows) {
+    const list = byProduct.get(o.product_id) ?? [];
+    list.push({ position: o.position, name: o.name });
+    byProduct.set(o.product_id, list);
+  }
+  for (const [productId, productOptions] of byProduct) {
+    const variants = await sql<{
+      id: number;
+      price_cents: number;
+      stock: number;
+      option1: string | null;
+      option2: string | null;
+      option3: string | null;
+    }>`select id, price_cents, stock, option1, option2, option3 from product_variants
+       where product_id = ${productId} and archived_at is null order by position, id`.execute(db);
+    const words = new Set<string>();
+    const lines: string[] = [];
+    for (const v of variants.rows) {
+      const pairs: string[] = [];
+      for (const option of productOptions) {
+        const value = [v.option1, v.option2, v.option3][option.position - 1];
+        if (!value) continue;
+        words.add(value);
+        const key = facetKey(option.name);
+        if (key === null) continue;
+        const valueKey = value.toLowerCase();
+        pairs.push(
+          `${option.name.replace(/[\t\n\u001f]/g, " ")}\u001f${value.replace(/[\t\n\u001f]/g, " ")}`,
+        );
+        await sql`insert into variant_option_values (variant_id, product_id, option_key, value_key, option_name, option_value)
+          values (${v.id}, ${productId}, ${key}, ${valueKey}, ${option.name}, ${value})`.execute(db);
+      }
+      if (v.stock > 0) lines.push([String(v.price_cents), ...pairs].join("\t"));
+    }
+    await sql`update products set option_text = ${[...words].join(" ")}, variant_facets = ${lines.join("\n")}
+      where id = ${productId}`.execute(db);
+  }
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  const postgres = engineOf(db) === "postgres";
+  const listed = LISTED_COLUMNS.join(", ");
+  if (postgres) {
+    await sql`drop index products_search_trgm`.execute(db);
+    await sql`create index products_search_trgm on products using gin (
+      (lower(name || ' ' || brand || ' ' || category_id || ' ' || coalesce(subcategory_id, '') || ' ' || description)) gin_trgm_ops
+    )`.execute(db);
+    await sql`drop trigger products_catalog_version on products`.execute(db);
+    await sql
+      .raw(`create trigger products_catalog_version
+        after insert or delete or update of ${listed} on products
+        for each statement execute function catalog_version_bump()`)
+      .execute(db);
+  } else {
+    await sql`drop trigger products_catalog_version_update`.execute(db);
+    await sql
+      .raw(`create trigger products_catalog_version_update after update of ${listed} on products
+        begin update catalog_version set version = version + 1 where id = 1; end`)
+      .execute(db);
+    await createFts(db, false);
+  }
+  await db.schema.dropTable("variant_option_values").execute();
+  await sql`alter table products drop column variant_facets`.execute(db);
+  await sql`alter table products drop column option_text`.execute(db);
+}
