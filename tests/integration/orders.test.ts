@@ -808,8 +808,17 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         { id: small, stock: 10 },
         { id: medium, stock: 0 },
       ]);
-      // the product's summed stock follows its variants
+      // the product's summed stock follows its variants, and its option facets: M sold out
       expect(await stockOf(productId)).toBe(10);
+      const facetsOf = async () =>
+        (
+          await t.db
+            .selectFrom("products")
+            .select("variantFacets")
+            .where("id", "=", productId)
+            .executeTakeFirstOrThrow()
+        ).variantFacets;
+      expect(await facetsOf()).toBe("1000\tSize\u001fS");
       const items = await t.db
         .selectFrom("orderItems")
         .select(["variantId", "variantTitle", "sku", "quantity"])
@@ -839,6 +848,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         ).stock,
       ).toBe(1);
       expect(await stockOf(productId)).toBe(11);
+      expect(await facetsOf()).toBe("1000\tSize\u001fS\n1000\tSize\u001fM");
     });
   });
 
