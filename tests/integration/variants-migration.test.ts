@@ -5,6 +5,8 @@ import { sql } from "kysely";
 import { type Migration, Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
+import { searchProducts } from "../../app/domain/catalog/listing.server.ts";
+import { parseListingQuery } from "../../app/lib/listing-query.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 
 /**
@@ -210,6 +212,52 @@ describe.each(ENGINES)("variants migration on %s", (engine) => {
     const again = createDatabase(t.url);
     try {
       expect(await again.selectFrom("productVariants").select("id").execute()).toHaveLength(2);
+    } finally {
+      await again.destroy();
+    }
+  });
+
+  it("migration 1300 fills the option facets and search text of products that had options before it", async () => {
+    const m = await migrator(db);
+    expect((await m.migrateTo(VARIANTS)).error).toBeUndefined();
+    const [{ id: productId }] = (
+      await sql<{ id: number }>`select id from products order by id limit 1`.execute(db)
+    ).rows as [{ id: number }];
+    await sql`insert into product_options (product_id, position, name, option_values)
+      values (${productId}, 1, 'Colour', '["Ochre","Teal"]')`.execute(db);
+    await sql`update product_variants set option1 = 'Ochre', stock = 3 where product_id = ${productId}`.execute(
+      db,
+    );
+    await sql`insert into product_variants (product_id, sku, option1, price_cents, stock, position)
+      values (${productId}, 'MIG-TEAL', 'Teal', 4321, 0, 1)`.execute(db);
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+
+    const again = createDatabase(t.url);
+    try {
+      const product = await again
+        .selectFrom("products")
+        .select(["optionText", "variantFacets"])
+        .where("id", "=", productId)
+        .executeTakeFirstOrThrow();
+      expect(product.optionText.split(" ").sort()).toEqual(["Ochre", "Teal"]);
+      // only the in-stock variant is offered to the option facets
+      expect(product.variantFacets).toMatch(/^\d+\tColour\u001fOchre$/);
+      const rows = await again
+        .selectFrom("variantOptionValues")
+        .select(["optionKey", "valueKey", "optionValue"])
+        .where("productId", "=", productId)
+        .orderBy("valueKey")
+        .execute();
+      expect(rows).toEqual([
+        { optionKey: "colour", valueKey: "ochre", optionValue: "Ochre" },
+        { optionKey: "colour", valueKey: "teal", optionValue: "Teal" },
+      ]);
+      // the search looks in the option values (FTS5 rebuilt / pg_trgm expression)
+      const found = await searchProducts(again, parseListingQuery(new URLSearchParams("search=ochre")));
+      expect(found.products.map((p) => p.id)).toEqual([productId]);
+      // and down again to 1200, and up
+      expect((await m.migrateTo(VARIANTS)).error).toBeUndefined();
+      expect((await m.migrateToLatest()).error).toBeUndefined();
     } finally {
       await again.destroy();
     }

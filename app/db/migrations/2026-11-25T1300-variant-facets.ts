@@ -142,24 +142,25 @@ async function createFts(db: Kysely<unknown>, withOptions: boolean) {
 
 /** Every product with options: its option rows, option text and in-stock variant lines. */
 async function fill(db: Kysely<unknown>) {
-  const options = await sql<{ product_id: number; position: number; name: string; option_values: string }>`
-    select product_id, position, name, option_values from product_options order by product_id, position
+  // one-word aliases: the rows read the same with or without the app's camel-case plugin
+  const options = await sql<{ product: number; position: number; name: string }>`
+    select product_id as product, position, name from product_options order by product_id, position
   `.execute(db);
   const byProduct = new Map<number, { position: number; name: string }[]>();
   for (const o of options.rows) {
-    const list = byProduct.get(o.product_id) ?? [];
-    list.push({ position: o.position, name: o.name });
-    byProduct.set(o.product_id, list);
+    const list = byProduct.get(Number(o.product)) ?? [];
+    list.push({ position: Number(o.position), name: o.name });
+    byProduct.set(Number(o.product), list);
   }
   for (const [productId, productOptions] of byProduct) {
     const variants = await sql<{
       id: number;
-      price_cents: number;
+      cents: number;
       stock: number;
       option1: string | null;
       option2: string | null;
       option3: string | null;
-    }>`select id, price_cents, stock, option1, option2, option3 from product_variants
+    }>`select id, price_cents as cents, stock, option1, option2, option3 from product_variants
        where product_id = ${productId} and archived_at is null order by position, id`.execute(db);
     const words = new Set<string>();
     const lines: string[] = [];
@@ -176,9 +177,9 @@ async function fill(db: Kysely<unknown>) {
           `${option.name.replace(/[\t\n\u001f]/g, " ")}\u001f${value.replace(/[\t\n\u001f]/g, " ")}`,
         );
         await sql`insert into variant_option_values (variant_id, product_id, option_key, value_key, option_name, option_value)
-          values (${v.id}, ${productId}, ${key}, ${valueKey}, ${option.name}, ${value})`.execute(db);
+          values (${Number(v.id)}, ${productId}, ${key}, ${valueKey}, ${option.name}, ${value})`.execute(db);
       }
-      if (v.stock > 0) lines.push([String(v.price_cents), ...pairs].join("\t"));
+      if (Number(v.stock) > 0) lines.push([String(v.cents), ...pairs].join("\t"));
     }
     await sql`update products set option_text = ${[...words].join(" ")}, variant_facets = ${lines.join("\n")}
       where id = ${productId}`.execute(db);
