@@ -84,10 +84,14 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
 
       <h2 className="mt-10 text-xl font-semibold">Import</h2>
       <p className="mt-1 text-gray-700">
-        A row with an <code>id</code> updates that product; without one, the <code>slug</code> finds the
-        product to update or names a new one. Every row is checked first: if any is wrong, nothing is imported
-        and each problem is listed with its line number. Columns:{" "}
-        <code className="break-words">{loaderData.columns.join(", ")}</code>.
+        One row per variant, as the export writes it: a product&apos;s rows come one after another and repeat
+        its columns; an <code>id</code> updates that product, without one the <code>slug</code> finds the
+        product to update or names a new one. Its options are the <code>option1_name</code>…
+        <code>option3_name</code> columns, each row&apos;s variant has its <code>sku</code>,{" "}
+        <code>variant_price</code>, <code>variant_stock</code> and <code>barcode</code>; the{" "}
+        <code>price</code> and <code>stock</code> columns only show the product&apos;s summary. Every row is
+        checked first: if any is wrong, nothing is imported and each problem is listed with its line number.
+        Columns: <code className="break-words">{loaderData.columns.join(", ")}</code>.
       </p>
       <div className="mt-4">
         <AdminMessage feedback={feedback} id="csv-result" />

@@ -19,8 +19,24 @@ async function removeProduct(slug: string) {
   }
 }
 
+/** The layout before variants (product columns only): still imported. */
 const HEADER =
   "id,slug,name,description,brand,category,subcategory,price,originalPrice,stock,featured,newArrival,bestSeller,specifications";
+/** What the export writes: one row per variant. */
+const EXPORT_HEADER = `${HEADER},option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku,variant_price,variant_original_price,variant_stock,barcode`;
+
+async function downloadCsv(page: Page): Promise<string> {
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download products CSV" }).click();
+  let text = "";
+  for await (const chunk of await (await download).createReadStream()) text += chunk.toString();
+  return text;
+}
+
+async function importCsv(page: Page, name: string, text: string) {
+  await page.getByLabel("CSV file").setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+  await page.getByRole("button", { name: "Import Products" }).click();
+}
 
 async function signInAsAdmin(page: Page, path: string) {
   await page.goto(`/account?redirectTo=${encodeURIComponent(path)}`);
@@ -37,12 +53,8 @@ test("an admin exports the catalogue and imports a CSV (bad rows first)", async 
   await expect(page.getByRole("heading", { name: "Import / Export products", level: 1 })).toBeVisible();
   await expectNoA11yViolations(page, "import page");
 
-  const download = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Download products CSV" }).click();
-  const file = await (await download).createReadStream();
-  let text = "";
-  for await (const chunk of file) text += chunk.toString();
-  expect(text.split("\n")[0]).toBe(HEADER);
+  const text = await downloadCsv(page);
+  expect(text.split("\n")[0]).toBe(EXPORT_HEADER);
   expect(text).toContain("kestrel-x12-smartphone");
 
   const bad = `${HEADER}\n,${slug},,No name here.,Lumen,nowhere,,1,,1,false,false,false,{}\n`;
@@ -69,5 +81,52 @@ test("an admin exports the catalogue and imports a CSV (bad rows first)", async 
     await expect(page.getByRole("heading", { name: "CSV Imported Lamp", level: 1 })).toBeVisible();
   } finally {
     await removeProduct(slug);
+  }
+});
+
+test("a product with variants goes through export and import in the browser", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/products/import");
+  const exported = await downloadCsv(page);
+  const rows = exported.trimEnd().split("\n");
+  const products = new Set(rows.slice(1).map((row) => row.split(",")[0])).size;
+  // the headphones: one row per colour, each with its SKU and stock
+  const sand = rows.find((row) => row.includes(",Colour,Sand,") && row.includes(",AUR-ANC-SND,"));
+  expect(sand).toBeDefined();
+  expect(rows.filter((row) => row.includes(",AUR-ANC-"))).toHaveLength(2);
+
+  // the file as exported: nothing to do
+  await importCsv(page, "products.csv", exported);
+  await expect(page.getByRole("main").getByRole("status")).toContainText(
+    `Import complete: 0 created, 0 updated, ${products} unchanged.`,
+  );
+
+  const cells = sand!.split(",");
+  const stockAt = cells.length - 2; // variant_stock, then barcode
+  expect(cells[stockAt]).not.toBe("0");
+  const soldOut = [...cells.slice(0, stockAt), "0", ...cells.slice(stockAt + 1)].join(",");
+  try {
+    await importCsv(page, "sold-out.csv", exported.replace(sand!, soldOut));
+    await expect(page.getByRole("main").getByRole("status")).toContainText(
+      `Import complete: 0 created, 1 updated, ${products - 1} unchanged.`,
+    );
+    await visit(page, "/products/aurora-anc-headphones");
+    const main = page.getByRole("main");
+    // a click on the choice (the radio itself is visually hidden behind it)
+    await main
+      .getByRole("group", { name: /^Colour/ })
+      .locator("label")
+      .filter({ hasText: "Sand" })
+      .click();
+    await expect(main.getByText("SKU: AUR-ANC-SND")).toBeVisible();
+    await expect(main.getByTestId("stock-message")).toHaveText("Out of Stock");
+
+    // exported again: that variant's stock is 0 (the product's summed stock fell with it)
+    await visit(page, "/admin/products/import");
+    const again = (await downloadCsv(page)).split("\n").find((row) => row.includes(",AUR-ANC-SND,"));
+    expect(again!.split(",").at(-2)).toBe("0");
+  } finally {
+    await visit(page, "/admin/products/import");
+    await importCsv(page, "products.csv", exported);
+    await expect(page.getByRole("main").getByRole("status")).toContainText("Import complete: 0 created,");
   }
 });
