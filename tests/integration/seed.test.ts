@@ -20,7 +20,7 @@ const SPEC_CATEGORIES: Record<string, string[]> = {
   health: [],
 };
 
-/** Sample categories/subcategories the spec's demo products use. */
+/** Sample categories/subcategories the demo products use. */
 const SAMPLE_PAIRS = [
   ["electronics", "smartphones"],
   ["electronics", "laptops"],
@@ -30,6 +30,9 @@ const SAMPLE_PAIRS = [
   ["home", "kitchen"],
   ["home", "security"],
   ["beauty", "skincare"],
+  // the apparel sold in sizes × colours (issue 18)
+  ["clothing", "men"],
+  ["clothing", "shoes"],
 ];
 
 function countFiles(dir: string): number {
@@ -57,18 +60,47 @@ describe.each(ENGINES)("seedDemoCatalog on %s", (engine) => {
 
   const products = () => t.db.selectFrom("products").selectAll().orderBy("id").execute();
 
-  it("creates the 8 sample products once (a second run creates nothing)", async () => {
-    expect(firstRun).toEqual({ created: 8 });
+  it("creates the 8 sample products and 2 apparel products once (a second run creates nothing)", async () => {
+    expect(firstRun).toEqual({ created: 10 });
     expect(secondRun).toEqual({ created: 0 });
     expect(await isCatalogEmpty(t.db)).toBe(false);
-    expect(await products()).toHaveLength(8);
+    expect(await products()).toHaveLength(10);
     const images = await t.db.selectFrom("productImages").select("id").execute();
-    expect(images).toHaveLength(24);
-    expect(countFiles(uploads)).toBe(24 * 3);
+    expect(images).toHaveLength(30);
+    expect(countFiles(uploads)).toBe(30 * 3);
   });
 
-  it("prices between 129.99 and 1299.99 with 13–25 % discounts off a higher original price", async () => {
-    const rows = await products();
+  it("sells the apparel in sizes × colours, some combinations missing and some sold out", async () => {
+    for (const slug of ["loomwell-organic-cotton-t-shirt", "stride-runner-sneakers"]) {
+      const variants = await t.db
+        .selectFrom("productVariants")
+        .innerJoin("products", "products.id", "productVariants.productId")
+        .select(["productVariants.option1", "productVariants.option2", "productVariants.stock"])
+        .where("products.slug", "=", slug)
+        .execute();
+      const options = await t.db
+        .selectFrom("productOptions")
+        .innerJoin("products", "products.id", "productOptions.productId")
+        .select(["productOptions.name", "productOptions.optionValues"])
+        .where("products.slug", "=", slug)
+        .orderBy("productOptions.position")
+        .execute();
+      expect(
+        options.map((o) => o.name),
+        slug,
+      ).toEqual(["Size", "Colour"]);
+      const combinations = options.reduce((n, o) => n * (JSON.parse(o.optionValues) as string[]).length, 1);
+      expect(variants.length, slug).toBeLessThan(combinations);
+      expect(
+        variants.some((v) => v.stock === 0),
+        slug,
+      ).toBe(true);
+      expect(variants.filter((v) => v.stock > 0).length, slug).toBeGreaterThan(variants.length / 2);
+    }
+  });
+
+  it("prices between 129.99 and 1299.99 with 13–25 % discounts off a higher original price (the spec's 8)", async () => {
+    const rows = (await products()).slice(0, 8);
     const prices = rows.map((p) => p.priceCents);
     expect(Math.min(...prices)).toBe(12999);
     expect(Math.max(...prices)).toBe(129999);
@@ -184,11 +216,11 @@ describe.each(ENGINES)("seeding from processes started together on %s", (engine)
         ),
       ),
     );
-    expect(runs.map((r) => r.created).sort()).toEqual([0, 0, 8]);
+    expect(runs.map((r) => r.created).sort()).toEqual([0, 0, 10]);
     const { n } = await t.db
       .selectFrom("products")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
-    expect(Number(n)).toBe(8);
+    expect(Number(n)).toBe(10);
   });
 });

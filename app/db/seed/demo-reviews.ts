@@ -184,6 +184,38 @@ export const DEMO_REVIEWS: Record<string, DemoReview[]> = {
       daysAgo: 9,
     },
   ],
+  "loomwell-organic-cotton-t-shirt": [
+    {
+      authorName: "Tom B.",
+      rating: 5,
+      title: "Finally a T-shirt that keeps its shape",
+      body: "Thick, soft cotton that did not twist or shrink after ten washes. I ordered my usual M and the relaxed fit is exactly as described. Bought the navy one next.",
+      daysAgo: 2,
+    },
+    {
+      authorName: "Ines K.",
+      rating: 4,
+      title: "Lovely fabric, white is a little sheer",
+      body: "The black is perfect. The white is heavier than most but still slightly see-through in bright light. Sizing is true.",
+      daysAgo: 3,
+    },
+  ],
+  "stride-runner-sneakers": [
+    {
+      authorName: "Daniel O.",
+      rating: 5,
+      title: "Light and comfortable from day one",
+      body: "No break-in needed. I run 5 km three times a week and walk the city in them at weekends; the cushioning is soft without feeling wobbly. EU 42 fits like my other 42s.",
+      daysAgo: 6,
+    },
+    {
+      authorName: "Mei L.",
+      rating: 4,
+      title: "Great everyday shoe",
+      body: "Breathable and grippy on wet pavement. The white picks up dirt quickly, but the knit cleans up well by hand.",
+      daysAgo: 15,
+    },
+  ],
   "solace-radiance-skincare-set": [
     {
       authorName: "Leah W.",

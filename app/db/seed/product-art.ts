@@ -11,6 +11,8 @@ export type ArtShape =
   | "mixer"
   | "camera"
   | "bottle"
+  | "shirt"
+  | "sneaker"
   | "box";
 
 export interface ProductArt {
@@ -51,6 +53,10 @@ const SHAPES: Record<ArtShape, (main: string, accent: string) => string> = {
     `<rect x="230" y="270" width="340" height="230" rx="40" fill="${m}"/><circle cx="400" cy="385" r="80" fill="#222"/><circle cx="400" cy="385" r="46" fill="${a}"/><rect x="375" y="500" width="50" height="110" fill="${m}"/><rect x="300" y="600" width="200" height="30" rx="10" fill="${m}"/>`,
   bottle: (m, a) =>
     `<rect x="330" y="260" width="140" height="340" rx="30" fill="${m}"/><rect x="370" y="190" width="60" height="80" rx="8" fill="${a}"/><rect x="345" y="380" width="110" height="120" rx="10" fill="#fff" opacity="0.85"/><rect x="500" y="400" width="90" height="200" rx="24" fill="${a}"/>`,
+  shirt: (m, a) =>
+    `<path d="M300 190l-120 70 50 100 60-30v290h220V330l60 30 50-100-120-70c-20 40-60 60-100 60s-80-20-100-60z" fill="${m}"/><path d="M340 190c15 30 35 45 60 45s45-15 60-45" stroke="${a}" stroke-width="14" fill="none"/>`,
+  sneaker: (m, a) =>
+    `<path d="M170 500c0-60 20-140 60-170l90 40c40 20 90 30 150 40l120 20c40 8 60 40 60 70v30H170z" fill="${m}"/><rect x="160" y="530" width="500" height="40" rx="18" fill="${a}"/><path d="M300 380l40 60M340 370l40 60M380 365l40 60" stroke="${a}" stroke-width="12" stroke-linecap="round"/>`,
   box: (m, a) =>
     `<path d="M250 300l150-80 150 80v220l-150 80-150-80z" fill="${m}"/><path d="M250 300l150 80 150-80" stroke="${a}" stroke-width="14" fill="none"/><path d="M400 380v220" stroke="${a}" stroke-width="14"/>`,
 };
