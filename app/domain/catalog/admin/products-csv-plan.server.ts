@@ -40,10 +40,8 @@ export async function planImport(
   const existing = await findExisting(trx, ids, slugs);
   const byId = new Map(existing.map((p) => [p.id, p]));
   const bySlug = new Map(existing.map((p) => [p.slug, p]));
-  const stored = await storedVariants(
-    trx,
-    existing.map((p) => p.id),
-  );
+  // a product is found by its id and by its slug: each one once
+  const stored = await storedVariants(trx, [...byId.keys()]);
 
   const problems: CsvProblem[] = [];
   const steps: ImportStep[] = [];
