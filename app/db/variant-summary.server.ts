@@ -119,7 +119,8 @@ export function optionFacets(
 }
 
 /** An option's name or value inside a variant_facets line: no tab, line break or unit separator. */
-const facetText = (text: string) => text.replace(/[\t\n\u001f]/g, " ");
+const facetText = (text: string) =>
+  text.replaceAll("\t", " ").replaceAll("\n", " ").replaceAll("\u001f", " ");
 
 const rowKey = (r: OptionValueRow) =>
   [r.variantId, r.optionKey, r.valueKey, r.optionName, r.optionValue].join("\u0000");

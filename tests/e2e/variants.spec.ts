@@ -173,4 +173,46 @@ test.describe("product variants", () => {
     await expect(toast(page, `Variant deleted: ${tee.sku}-S-Black`)).toBeVisible();
     await expect(variants.getByText(`SKU: ${tee.sku}-S-Black`)).toHaveCount(0);
   });
+
+  test("the listing filters by size and colour and counts them; a SKU finds its product", async ({
+    page,
+  }) => {
+    const filters = page.getByRole("form", { name: "Filters" });
+    const showing = page.getByText(/^Showing [\d,]+ results$/);
+    const tag = tee.sku.slice("TEE-".length).toLowerCase();
+    await visit(page, `/products?search=${tag}`);
+    await expect(showing).toHaveText("Showing 1 results");
+    const size = filters.getByRole("group", { name: "Size" });
+    const colour = filters.getByRole("group", { name: "Colour" });
+    // counted over the result set: M and Black are in stock, White only in a sold-out M
+    await expect(size.getByRole("checkbox", { name: "M (1)" })).toBeVisible();
+    await expect(colour.getByRole("checkbox", { name: "Black (1)" })).toBeVisible();
+    await expect(colour.getByRole("checkbox", { name: /^White/ })).toHaveCount(0);
+    await expectNoA11yViolations(page);
+
+    await size.getByRole("checkbox", { name: "M (1)" }).check();
+    await expect(page).toHaveURL(`/products?search=${tag}&size=m`);
+    await expect(page.getByRole("link", { name: "Remove filter Size: M" })).toBeVisible();
+    await expect(showing).toHaveText("Showing 1 results");
+    await page.goto(`/products?search=${tag}&size=m&colour=white`);
+    await expect(showing).toHaveText("Showing 0 results");
+
+    // the SKU on a label or an invoice, typed into the search
+    await visit(page, `/products?search=${tee.sku}-M-Black`);
+    await expect(
+      page.getByRole("region", { name: "Results" }).getByRole("heading", { name: tee.name }),
+    ).toBeVisible();
+  });
+
+  test("without JavaScript the option filters are checkboxes of the filter form", async ({
+    noJsPage: page,
+  }) => {
+    const tag = tee.sku.slice("TEE-".length).toLowerCase();
+    await visit(page, `/products?search=${tag}`, { javaScript: false });
+    const filters = page.getByRole("form", { name: "Filters" });
+    await filters.getByRole("group", { name: "Size" }).getByRole("checkbox", { name: "S (1)" }).check();
+    await filters.getByRole("button", { name: "Apply Filters" }).click();
+    await expect(page).toHaveURL(/[?&]size=s(&|$)/);
+    await expect(page.getByText(/^Showing [\d,]+ results$/)).toHaveText("Showing 1 results");
+  });
 });

@@ -241,7 +241,7 @@ describe.each(ENGINES)("variants migration on %s", (engine) => {
         .executeTakeFirstOrThrow();
       expect(product.optionText.split(" ").sort()).toEqual(["Ochre", "Teal"]);
       // only the in-stock variant is offered to the option facets
-      expect(product.variantFacets).toMatch(/^\d+\tColour\u001fOchre$/);
+      expect(product.variantFacets.split("\t").slice(1)).toEqual(["Colour\u001fOchre"]);
       const rows = await again
         .selectFrom("variantOptionValues")
         .select(["optionKey", "valueKey", "optionValue"])

@@ -47,6 +47,9 @@ const RESERVED = new Set([
   "bestseller",
 ]);
 
+/** No tab, line break or unit separator inside a variant_facets field. */
+const clean = (text: string) => text.replaceAll("\t", " ").replaceAll("\n", " ").replaceAll("\u001f", " ");
+
 function facetKey(name: string): string | null {
   const key = name
     .normalize("NFKD")
@@ -172,10 +175,8 @@ async function fill(db: Kysely<unknown>) {
         words.add(value);
         const key = facetKey(option.name);
         if (key === null) continue;
-        const valueKey = value.toLowerCase();
-        pairs.push(
-          `${option.name.replace(/[\t\n\u001f]/g, " ")}\u001f${value.replace(/[\t\n\u001f]/g, " ")}`,
-        );
+        const valueKey = value.trim().toLowerCase();
+        pairs.push(`${clean(option.name)}\u001f${clean(value)}`);
         await sql`insert into variant_option_values (variant_id, product_id, option_key, value_key, option_name, option_value)
           values (${Number(v.id)}, ${productId}, ${key}, ${valueKey}, ${option.name}, ${value})`.execute(db);
       }

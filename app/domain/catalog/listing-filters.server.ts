@@ -23,7 +23,7 @@ export function filterConditions(
   if (omit !== "brand" && omit !== "facets" && query.brands.length > 0) {
     conditions.push(eb(sql`lower(products.brand)`, "in", query.brands));
   }
-  conditions.push(...optionConditions(eb, query));
+  conditions.push(...optionConditions(query));
   const price = listedPrice(query);
   if (query.minPrice > PRICE_MIN) conditions.push(eb(price, ">=", query.minPrice * 100));
   if (query.maxPrice < PRICE_MAX) conditions.push(eb(price, "<=", query.maxPrice * 100));
@@ -157,7 +157,7 @@ export function listedPrice(query: ListingQuery): Expression<number> | "products
 }
 
 /** The option filters as conditions on the products row. */
-export function optionConditions(eb: ProductsExpression, query: ListingQuery): Expression<SqlBool>[] {
+export function optionConditions(query: ListingQuery): Expression<SqlBool>[] {
   if (Object.keys(query.options).length === 0) return [];
   return [
     sql<SqlBool>`exists (select 1 from product_variants pv where pv.product_id = products.id and ${variantMatches(query.options)})`,
