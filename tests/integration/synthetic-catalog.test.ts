@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import { generateSyntheticCatalog } from "../../app/db/seed/synthetic-catalog.ts";
+import { syncProductSummary } from "../../app/db/variant-summary.server.ts";
 import { createTestDatabase, type TestDatabase } from "../db-utils.ts";
 
 /** `catalog:generate` gives products variants too: 3 per product on average, the product row their summary. */
@@ -45,5 +46,32 @@ describe("synthetic catalogue", () => {
         expect(own.map((v) => v.option1)).toEqual(optionsOf.get(product.id));
       }
     }
+  });
+
+  it("writes the option text, variant facets and option rows exactly as the shop's summary does", async () => {
+    const before = await t.db
+      .selectFrom("products")
+      .select(["id", "optionText", "variantFacets"])
+      .orderBy("id")
+      .execute();
+    const rowsBefore = await t.db
+      .selectFrom("variantOptionValues")
+      .selectAll()
+      .orderBy("variantId")
+      .execute();
+    expect(before.filter((p) => p.optionText !== "").length).toBeGreaterThan(300);
+    expect(rowsBefore.length).toBeGreaterThan(900);
+    const version = await t.db.selectFrom("catalogVersion").select("version").executeTakeFirstOrThrow();
+    // recomputing every product's summary changes nothing
+    for (const { id } of before) await syncProductSummary(t.db, id);
+    expect(
+      await t.db.selectFrom("products").select(["id", "optionText", "variantFacets"]).orderBy("id").execute(),
+    ).toEqual(before);
+    expect(await t.db.selectFrom("variantOptionValues").selectAll().orderBy("variantId").execute()).toEqual(
+      rowsBefore,
+    );
+    expect(await t.db.selectFrom("catalogVersion").select("version").executeTakeFirstOrThrow()).toEqual(
+      version,
+    );
   });
 });

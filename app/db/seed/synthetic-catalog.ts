@@ -4,7 +4,7 @@ import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/ima
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { type ProductInput, productColumns } from "../../lib/product-input.ts";
 import type { Database } from "../database.server.ts";
-import { defaultSku } from "../variant-summary.server.ts";
+import { defaultSku, optionFacets } from "../variant-summary.server.ts";
 import { type ArtShape, drawProductSvg } from "./product-art.ts";
 import { seedCategories } from "./seed.server.ts";
 
@@ -233,18 +233,68 @@ export async function generateSyntheticCatalog(
         updatedAt: createdAt,
       } as const;
     });
+    // the variants are drawn before the products go in: a product row carries their summary,
+    // option text and facets (variant-summary.server.ts), the same as syncProductSummary writes
+    const drafts = syntheticVariants(rows, variantRandom);
+    const withFacets = rows.map((row, i) => {
+      const draft = drafts[i]!;
+      const facets = optionFacets(draft.option ? [draft.option] : [], draft.variants.map(asVariant(0)));
+      return { ...row, optionText: facets.optionText, variantFacets: facets.variantFacets };
+    });
     await db.transaction().execute(async (trx) => {
       const inserted = await trx
         .insertInto("products")
-        .values(rows)
-        .returning(["id", "categoryId", "priceCents", "originalPriceCents", "stock"])
+        .values(withFacets)
+        .returning(["id", "categoryId"])
         .execute();
-      const { options, variants } = syntheticVariants(inserted, variantRandom);
+      const options = inserted.flatMap((p, i) => {
+        const option = drafts[i]!.option;
+        return option
+          ? [{ productId: p.id, position: 1, name: option.name, optionValues: JSON.stringify(option.values) }]
+          : [];
+      });
       if (options.length > 0) await trx.insertInto("productOptions").values(options).execute();
+      const variants = inserted.flatMap((p, i) =>
+        drafts[i]!.variants.map((v) => ({
+          productId: p.id,
+          sku: v.value === null ? defaultSku(p.id) : `${defaultSku(p.id)}-${v.value.toUpperCase()}`,
+          option1: v.value,
+          priceCents: v.priceCents,
+          originalPriceCents: v.originalPriceCents,
+          stock: v.stock,
+          position: v.position,
+        })),
+      );
+      const ids: number[] = [];
       for (let i = 0; i < variants.length; i += 1000) {
-        await trx
+        const chunk = await trx
           .insertInto("productVariants")
           .values(variants.slice(i, i + 1000))
+          .returning("id")
+          .execute();
+        ids.push(...chunk.map((row) => row.id));
+      }
+      // the listing's option facets (migration 1300)
+      const values: {
+        variantId: number;
+        productId: number;
+        optionKey: string;
+        valueKey: string;
+        optionName: string;
+        optionValue: string;
+      }[] = [];
+      let at = 0;
+      inserted.forEach((p, i) => {
+        const draft = drafts[i]!;
+        const real = draft.variants.map((v) => ({ ...asVariant(0)(v), id: ids[at + v.position]! }));
+        at += draft.variants.length;
+        if (!draft.option) return;
+        for (const row of optionFacets([draft.option], real).rows) values.push({ ...row, productId: p.id });
+      });
+      for (let i = 0; i < values.length; i += 1000) {
+        await trx
+          .insertInto("variantOptionValues")
+          .values(values.slice(i, i + 1000))
           .execute();
       }
       await trx
@@ -269,69 +319,53 @@ export async function generateSyntheticCatalog(
 const SIZES = ["XS", "S", "M", "L", "XL"];
 const COLOURS = ["Black", "White", "Grey", "Blue", "Red"];
 
+interface VariantDraft {
+  value: string | null;
+  priceCents: number;
+  originalPriceCents: number | null;
+  stock: number;
+  position: number;
+}
+
+/** A drafted variant as optionFacets reads it (the id orders the lines: by position). */
+const asVariant = (base: number) => (v: VariantDraft) => ({
+  id: base + v.position,
+  priceCents: v.priceCents,
+  stock: v.stock,
+  option1: v.value,
+  option2: null,
+  option3: null,
+});
+
 /**
  * 1–5 variants per product (3 on average): clothing and sports in sizes, the rest in colours;
  * each at the product's price (so the product row is already their summary), its stock split
  * among them. One variant: no options.
  */
 function syntheticVariants(
-  products: {
-    id: number;
+  products: readonly {
     categoryId: string;
     priceCents: number;
     originalPriceCents: number | null;
     stock: number;
   }[],
   random: ReturnType<typeof createRandom>,
-) {
-  const options: { productId: number; position: number; name: string; optionValues: string }[] = [];
-  const variants: {
-    productId: number;
-    sku: string;
-    option1: string | null;
-    priceCents: number;
-    originalPriceCents: number | null;
-    stock: number;
-    position: number;
-  }[] = [];
-  for (const product of products) {
+): { option: { position: number; name: string; values: string[] } | null; variants: VariantDraft[] }[] {
+  return products.map((product) => {
     const count = random.int(1, 5);
-    if (count === 1) {
-      variants.push({
-        productId: product.id,
-        sku: defaultSku(product.id),
-        option1: null,
-        priceCents: product.priceCents,
-        originalPriceCents: product.originalPriceCents,
-        stock: product.stock,
-        position: 0,
-      });
-      continue;
-    }
+    const base = { priceCents: product.priceCents, originalPriceCents: product.originalPriceCents };
+    if (count === 1)
+      return { option: null, variants: [{ ...base, value: null, stock: product.stock, position: 0 }] };
     const sized = product.categoryId === "clothing" || product.categoryId === "sports";
     const values = (sized ? SIZES : COLOURS).slice(0, count);
-    options.push({
-      productId: product.id,
-      position: 1,
-      name: sized ? "Size" : "Colour",
-      optionValues: JSON.stringify(values),
-    });
     let left = product.stock;
-    values.forEach((value, position) => {
+    const variants = values.map((value, position) => {
       const stock = position === values.length - 1 ? left : random.int(0, left);
       left -= stock;
-      variants.push({
-        productId: product.id,
-        sku: `${defaultSku(product.id)}-${value.toUpperCase()}`,
-        option1: value,
-        priceCents: product.priceCents,
-        originalPriceCents: product.originalPriceCents,
-        stock,
-        position,
-      });
+      return { ...base, value, stock, position };
     });
-  }
-  return { options, variants };
+    return { option: { position: 1, name: sized ? "Size" : "Colour", values }, variants };
+  });
 }
 
 async function drawCategoryImages(files: FileStore) {

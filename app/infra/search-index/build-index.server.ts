@@ -234,8 +234,10 @@ export async function buildSearchIndex(
   db: Database,
   /** checked between slices: true gives up (null), e.g. when the process is stopping */
   cancelled: () => boolean = () => false,
+  /** false: leaves out option values and variants, as the index was before them (benchmarks) */
+  variants = true,
 ): Promise<CatalogSearchIndex | null> {
-  const parts = await buildIndexParts(db, cancelled, SLICE_MS);
+  const parts = await buildIndexParts(db, cancelled, SLICE_MS, variants);
   return parts ? new CatalogSearchIndex(parts) : null;
 }
 
@@ -244,6 +246,7 @@ export async function buildIndexParts(
   db: Database,
   cancelled: () => boolean,
   sliceMs: number,
+  variants = true,
 ): Promise<IndexParts | null> {
   const slice = new TimeSlice(sliceMs);
   const version = await readCatalogVersion(db);
@@ -330,8 +333,8 @@ export async function buildIndexParts(
       addWords(p, row.brand, allOnly);
       addWords(p, row.categoryId, allOnly);
       addWords(p, row.subcategoryId, allOnly);
-      addWords(p, row.optionText, allOnly);
-      optionParts.add(row.variantFacets);
+      if (variants) addWords(p, row.optionText, allOnly);
+      optionParts.add(variants ? row.variantFacets : "");
       all.next();
       names.next();
     }
