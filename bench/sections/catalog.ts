@@ -288,14 +288,14 @@ export const catalog: Section = {
           {
             label: "option facet filter: category + size + sort + count + facets",
             qs: "category=clothing&size=m&sort=price-asc",
-            where: sql`category_id = 'clothing' and exists (select 1 from product_variants pv not indexed where pv.product_id = products.id and pv.option1 = 'M' and pv.stock > 0)`,
+            where: sql`category_id = 'clothing' and id in (select product_id from product_variants not indexed where option1 = 'M' and stock > 0)`,
             order: sql`price_cents, id`,
             p95: 10,
           },
           {
             label: "option facet filter: category + two colours + price",
             qs: "category=electronics&colour=black&colour=white&maxPrice=500",
-            where: sql`category_id = 'electronics' and price_cents <= 50000 and exists (select 1 from product_variants pv not indexed where pv.product_id = products.id and pv.option1 in ('Black', 'White') and pv.stock > 0)`,
+            where: sql`category_id = 'electronics' and price_cents <= 50000 and id in (select product_id from product_variants not indexed where option1 in ('Black', 'White') and stock > 0)`,
             order: sql`featured desc, rating desc, id desc`,
             p95: 10,
           },

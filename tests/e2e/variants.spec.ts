@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { insertProductWithVariants } from "../helpers/catalog.ts";
 import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
 import {
+  register,
   removeTestProducts,
   shopDatabase,
   signIn,
@@ -214,5 +215,62 @@ test.describe("product variants", () => {
     await filters.getByRole("button", { name: "Apply Filters" }).click();
     await expect(page).toHaveURL(/[?&]size=s(&|$)/);
     await expect(page.getByText(/^Showing [\d,]+ results$/)).toHaveText("Showing 1 results");
+  });
+
+  test("a signed-in shopper buys a variant; the account and the admin's order show it with its SKU", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.slow(); // a whole checkout, then the admin in a second browser
+    const tag = uniqueTag();
+    const email = `variant.buyer.${tag}@example.com`;
+    await register(page, { name: "Vera Variant", email, password: "variant-buyer-pass" });
+    await visit(page, `/products/${tee.slug}?variant=${tee.variants["M/Black"]}`);
+    await main(page).getByRole("button", { name: "Add to Cart", exact: true }).click();
+    await expect(toast(page, `${tee.name} added to cart!`)).toBeVisible();
+
+    await visit(page, "/checkout");
+    const field = (label: string) =>
+      page.getByLabel(new RegExp(`^${label.replace(/[/()]/g, "\\$&")}\\s*\\*?$`));
+    const shipping: Record<string, string> = {
+      "First Name": "Vera",
+      "Last Name": "Variant",
+      Email: email,
+      Phone: "+1 (555) 010-2030",
+      Address: "12 Analytical Way",
+      City: "Springfield",
+      "State / Province": "IL",
+      "ZIP / Postal Code": "62701",
+    };
+    for (const [label, value] of Object.entries(shipping)) await field(label).fill(value);
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await field("Card Number").fill("4242424242424242");
+    await field("Cardholder Name").fill("Vera Variant");
+    await field("Expiry Date").fill("1230");
+    await field("CVV").fill("123");
+    await page.getByRole("button", { name: "Review Order" }).click();
+    await expect(main(page)).toContainText("Size: M · Colour: Black");
+    await page.getByRole("button", { name: "Place Order" }).click();
+    await expect(page).toHaveURL("/checkout?step=confirmation");
+    const number = (await page.getByTestId("order-number").textContent()) ?? "";
+    expect(number).toMatch(/^CW-/);
+    const line = `Size: M · Colour: Black · SKU: ${tee.sku}-M-Black`;
+    await expect(main(page)).toContainText(line);
+
+    await visit(page, `/account/orders/${number}`);
+    await expect(main(page)).toContainText(line);
+    await expectNoA11yViolations(page, "account order with a variant");
+
+    const adminContext = await browser.newContext({ baseURL });
+    const admin = await adminContext.newPage();
+    try {
+      await admin.goto(`/account?redirectTo=${encodeURIComponent(`/admin/orders/${number}`)}`);
+      await signIn(admin, ADMIN.email, ADMIN.password);
+      await admin.waitForURL((url) => url.pathname === `/admin/orders/${number}`);
+      await expect(admin.getByRole("main")).toContainText(line);
+    } finally {
+      await adminContext.close();
+    }
   });
 });

@@ -11,8 +11,10 @@ export interface OptionParts {
   /** the in-stock variants of product position p: variantStart[p] .. variantStart[p + 1] */
   variantStart: Int32Array;
   variantPrice: Uint32Array;
-  /** three slots per variant: a pair number + 1, or 0 */
+  /** `slots` entries per variant: a pair number + 1, or 0 */
   variantPairs: Uint16Array | Uint32Array;
+  /** the most option facets one variant has (1–3; 0 without any): the width of variantPairs */
+  slots: number;
   /** per pair: its key's number, its value key and the value as shown */
   pairKey: Uint16Array;
   pairValues: string[];
@@ -22,13 +24,15 @@ export interface OptionParts {
   keyLabels: string[];
 }
 
-const SLOTS = 3;
+const MAX_SLOTS = 3;
 
 /** Collects OptionParts while the index is built, one product at a time. */
 export class OptionPartsBuilder {
   private readonly starts: number[] = [0];
   private prices: number[] = [];
+  /** MAX_SLOTS entries per variant while building; packed to `slots` by finish() */
   private pairs: number[] = [];
+  private slots = 0;
   private readonly pairNumbers = new Map<string, number>();
   private readonly pairKey: number[] = [];
   private readonly pairValues: string[] = [];
@@ -46,11 +50,12 @@ export class OptionPartsBuilder {
         for (const pair of pairs) {
           const [name = "", value = ""] = pair.split("\u001f");
           const key = optionFacetKey(name);
-          if (key === null || slot === SLOTS) continue;
+          if (key === null || slot === MAX_SLOTS) continue;
           this.pairs.push(this.pairNumber(key, name, value) + 1);
           slot++;
         }
-        for (; slot < SLOTS; slot++) this.pairs.push(0);
+        if (slot > this.slots) this.slots = slot;
+        for (; slot < MAX_SLOTS; slot++) this.pairs.push(0);
       }
     }
     this.starts.push(this.prices.length);
@@ -78,10 +83,17 @@ export class OptionPartsBuilder {
 
   finish(): OptionParts {
     const wide = this.pairNumbers.size >= 0xffff;
+    const slots = this.slots;
+    const variants = this.prices.length;
+    const packed = wide ? new Uint32Array(variants * slots) : new Uint16Array(variants * slots);
+    for (let v = 0; v < variants; v++) {
+      for (let s = 0; s < slots; s++) packed[v * slots + s] = this.pairs[v * MAX_SLOTS + s] as number;
+    }
     return {
       variantStart: Int32Array.from(this.starts),
       variantPrice: Uint32Array.from(this.prices),
-      variantPairs: wide ? Uint32Array.from(this.pairs) : Uint16Array.from(this.pairs),
+      variantPairs: packed,
+      slots,
       pairKey: Uint16Array.from(this.pairKey),
       pairValues: this.pairValues,
       pairLabels: this.pairLabels,
@@ -112,6 +124,8 @@ export class OptionQuery {
   private readonly counts: Float64Array;
   private readonly best: Float64Array;
   private readonly touched: Int32Array;
+  /** per pair: the last product (position + 1) counted for it */
+  private readonly seen: Float64Array;
 
   constructor(parts: OptionParts, options: Record<string, string[]>) {
     this.parts = parts;
@@ -137,16 +151,20 @@ export class OptionQuery {
     this.counts = new Float64Array(pairs);
     this.best = new Float64Array(pairs).fill(Infinity);
     this.touched = new Int32Array(pairs);
+    this.seen = new Float64Array(pairs);
   }
 
-  /** How many filter keys variant v fails, and (when exactly one) which filter slot. */
-  private misses(v: number): { missing: number; slot: number } {
-    if (this.filters === 0) return { missing: 0, slot: 0 };
-    const pairs = this.parts.variantPairs;
-    let met = 0;
+  /**
+   * How many filter keys variant v fails, times 8, plus (when exactly one) that filter's slot:
+   * one number, so the loops below allocate nothing.
+   */
+  private misses(v: number): number {
+    if (this.filters === 0) return 0;
+    const { variantPairs, slots } = this.parts;
     let metMask = 0;
-    for (let s = 0; s < SLOTS; s++) {
-      const pair = (pairs[v * SLOTS + s] as number) - 1;
+    let met = 0;
+    for (let s = 0; s < slots; s++) {
+      const pair = (variantPairs[v * slots + s] as number) - 1;
       if (pair < 0) continue;
       const slot = this.wanted[pair] as number;
       if (slot > 0 && !(metMask & (1 << slot))) {
@@ -159,16 +177,19 @@ export class OptionQuery {
     if (missing === 1) {
       for (let f = 1; f <= this.filters; f++) if (!(metMask & (1 << f))) slot = f;
     }
-    return { missing, slot };
+    return missing * 8 + slot;
   }
 
   /** The cheapest in-stock variant of product p holding every filter's values, or Infinity. */
   price(p: number): number {
-    const start = this.parts.variantStart[p] as number;
-    const end = this.parts.variantStart[p + 1] as number;
+    const { variantStart, variantPrice } = this.parts;
+    const end = variantStart[p + 1] as number;
     let best = Infinity;
-    for (let v = start; v < end; v++) {
-      if (this.misses(v).missing === 0) best = Math.min(best, this.parts.variantPrice[v] as number);
+    for (let v = variantStart[p] as number; v < end; v++) {
+      if (this.misses(v) === 0) {
+        const price = variantPrice[v] as number;
+        if (price < best) best = price;
+      }
     }
     return best;
   }
@@ -178,18 +199,30 @@ export class OptionQuery {
    * the other keys' chosen values, its cheapest such price within [min, max].
    */
   count(p: number, min: number, max: number): void {
-    const { variantStart, variantPrice, variantPairs, pairKey } = this.parts;
+    const { variantStart, variantPrice, variantPairs, pairKey, slots } = this.parts;
+    const end = variantStart[p + 1] as number;
+    const start = variantStart[p] as number;
+    if (start === end || slots === 0) return;
+    const priced = min !== -Infinity || max !== Infinity;
     let touched = 0;
-    for (let v = variantStart[p] as number; v < (variantStart[p + 1] as number); v++) {
-      const { missing, slot } = this.misses(v);
-      if (missing > 1) continue;
-      for (let s = 0; s < SLOTS; s++) {
-        const pair = (variantPairs[v * SLOTS + s] as number) - 1;
+    for (let v = start; v < end; v++) {
+      const misses = this.misses(v);
+      if (misses >= 16) continue; // two or more keys missing
+      const slot = misses & 7;
+      const price = variantPrice[v] as number;
+      for (let s = 0; s < slots; s++) {
+        const pair = (variantPairs[v * slots + s] as number) - 1;
         if (pair < 0) continue;
-        const own = this.filterOfKey[pairKey[pair] as number] as number;
         // a chosen key's values are counted against the other keys only
-        if (missing === 1 && own !== slot) continue;
-        const price = variantPrice[v] as number;
+        if (misses !== 0 && (this.filterOfKey[pairKey[pair] as number] as number) !== slot) continue;
+        if (!priced) {
+          // once per product: the first variant holding the pair counts it
+          if (this.seen[pair] !== p + 1) {
+            this.seen[pair] = p + 1;
+            this.counts[pair]! += 1;
+          }
+          continue;
+        }
         if ((this.best[pair] as number) === Infinity) this.touched[touched++] = pair;
         if (price < (this.best[pair] as number)) this.best[pair] = price;
       }
