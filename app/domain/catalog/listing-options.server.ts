@@ -37,12 +37,12 @@ export function wantsOptionFacets(query: ListingQuery): boolean {
   return Boolean(query.category || query.search || Object.keys(query.options).length > 0);
 }
 
-interface OptionCountRow {
+export interface OptionCountRow {
   optionKey: string;
   valueKey: string;
   optionName: string;
   optionValue: string;
-  count: number | string;
+  count: number;
 }
 
 /**
@@ -51,11 +51,11 @@ interface OptionCountRow {
  * values) whose price — the cheapest such — is in the price range. A key's own choice is left out
  * of its counts, as the brand facet ignores the brand filter.
  */
-export async function optionFacetsBySql(
+export async function optionCountRowsBySql(
   db: Database,
   query: ListingQuery,
   engine: Engine,
-): Promise<OptionFacet[]> {
+): Promise<OptionCountRow[]> {
   const chosen = Object.keys(query.options);
   const withoutOptions: ListingQuery = { ...query, options: {}, minPrice: PRICE_MIN, maxPrice: PRICE_MAX };
   const count = (except: string | null): Promise<OptionCountRow[]> =>
@@ -91,10 +91,7 @@ export async function optionFacetsBySql(
       .execute() as Promise<OptionCountRow[]>;
   const [free, ...own] = await Promise.all([count(null), ...chosen.map((key) => count(key))]);
   const rows = [...free!.filter((row) => !chosen.includes(row.optionKey)), ...own.flat()];
-  return toOptionFacets(
-    rows.map((row) => ({ ...row, count: Number(row.count) })),
-    query.options,
-  );
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
 }
 
 /**

@@ -1,14 +1,14 @@
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { IndexAnswer } from "../../infra/search-index/catalog-index.ts";
-import { searchFromIndex } from "../../infra/search-index/search-index.server.ts";
+import { optionCountsFromIndex, searchFromIndex } from "../../infra/search-index/search-index.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import type { FacetCount, OptionFacet, ProductCardData } from "../../lib/catalog-types.ts";
-import { type ListingQuery, PAGE_SIZE, searchWords } from "../../lib/listing-query.ts";
+import { hasOptionFilters, type ListingQuery, PAGE_SIZE, searchWords } from "../../lib/listing-query.ts";
 import { SKU_TEXT } from "../../lib/variant-input.ts";
 import { type Counts, countFromFacets, countFromProducts, hasRowFilters } from "./listing-counts.server.ts";
 import { filterConditions, orderBy } from "./listing-filters.server.ts";
 import {
-  optionFacetsBySql,
+  optionCountRowsBySql,
   toOptionFacets,
   wantsOptionFacets,
   withKnownOptions,
@@ -36,16 +36,19 @@ export async function searchProducts(db: Database, parsed: ListingQuery): Promis
   const brandKeys = listBrandKeys(db);
   const query = await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, brandKeys)));
   const optionFacets = wantsOptionFacets(query);
+  // a search or option filters: the index answers everything; a category alone: SQL's roll-ups
+  // answer the page and counts as before, the index (when fresh) the option facets
   const indexed =
-    (query.search || optionFacets) && !query.productIds ? await searchFromIndex(db, query) : null;
+    (query.search || hasOptionFilters(query)) && !query.productIds ? await searchFromIndex(db, query) : null;
+  const optionRows = async () =>
+    toOptionFacets(
+      (await optionCountsFromIndex(db, query)) ?? (await optionCountRowsBySql(db, query, engineOf(db))),
+      query.options,
+    );
   const [{ rows, total, categoryCounts, brandCounts }, keys, options] = await Promise.all([
     indexed ? pageFromIndex(db, indexed) : pageFromSql(db, query),
     brandKeys,
-    indexed
-      ? toOptionFacets(indexed.optionCounts, query.options)
-      : optionFacets
-        ? optionFacetsBySql(db, query, engineOf(db))
-        : [],
+    indexed ? toOptionFacets(indexed.optionCounts, query.options) : optionFacets ? optionRows() : [],
   ]);
   // brand counts by the URL's value (see withBrandKeys)
   const countByValue = new Map<string, number>();

@@ -197,6 +197,84 @@ export class CatalogSearchIndex {
     }
   }
 
+  /** The query's filters against the index: -1 = no product can match (an unknown category or subcategory). */
+  private filtersOf(query: ListingQuery) {
+    const category = query.category === null ? null : this.categories.indexOf(query.category);
+    const subcategory = query.subcategory === null ? null : this.subcategories.indexOf(query.subcategory);
+    let brandWanted: Uint8Array | null = null;
+    if (query.brands.length > 0) {
+      const wanted = new Set(query.brands.map((b) => b.toLowerCase()));
+      brandWanted = new Uint8Array(this.brandKeys.length);
+      this.brandKeys.forEach((key, b) => {
+        if (wanted.has(key)) brandWanted![b] = 1;
+      });
+    }
+    return {
+      category,
+      subcategory,
+      brandWanted,
+      minPrice: query.minPrice > PRICE_MIN ? query.minPrice * 100 : -Infinity,
+      maxPrice: query.maxPrice < PRICE_MAX ? query.maxPrice * 100 : Infinity,
+      minRating: query.rating ? query.rating : -Infinity,
+      flagMask:
+        (query.featured ? FEATURED : 0) |
+        (query.newArrival ? NEW_ARRIVAL : 0) |
+        (query.bestSeller ? BEST_SELLER : 0) |
+        (query.deals ? DEAL : 0),
+    };
+  }
+
+  /** Positions by category (a counting sort, made on first use): category c's are byCategory[start[c] .. start[c + 1]). */
+  private categoryLists: { start: Int32Array; positions: Int32Array } | null = null;
+  private inCategory(category: number): Int32Array {
+    if (!this.categoryLists) {
+      const start = new Int32Array(this.categories.length + 1);
+      for (let p = 0; p < this.size; p++) start[(this.categoryOf[p] as number) + 1]! += 1;
+      for (let c = 0; c < this.categories.length; c++) start[c + 1]! += start[c] as number;
+      const next = start.slice(0, this.categories.length);
+      const positions = new Int32Array(this.size);
+      for (let p = 0; p < this.size; p++) positions[next[this.categoryOf[p] as number]!++] = p;
+      this.categoryLists = { start, positions };
+    }
+    const { start, positions } = this.categoryLists;
+    return positions.subarray(start[category] as number, start[category + 1] as number);
+  }
+
+  /** Option facets of a whole category (or the catalogue), kept: the index never changes. */
+  private readonly plainOptionCounts = new Map<number, OptionCountRow[]>();
+
+  /**
+   * The option facets alone of a listing without a search or option filters — its page, total and
+   * other facets come from SQL's roll-ups (listing.server.ts) — visiting only the category's
+   * products; a category with no other filter is counted once.
+   */
+  optionCounts(query: ListingQuery): OptionCountRow[] {
+    const f = this.filtersOf(query);
+    if (f.category === -1 || f.subcategory === -1) return [];
+    const plain =
+      f.subcategory === null &&
+      f.brandWanted === null &&
+      f.minPrice === -Infinity &&
+      f.maxPrice === Infinity &&
+      f.minRating === -Infinity &&
+      f.flagMask === 0;
+    const cacheKey = f.category ?? -2;
+    if (plain && this.plainOptionCounts.has(cacheKey)) return this.plainOptionCounts.get(cacheKey)!;
+    const options = new OptionQuery(this.options, {});
+    const count = (p: number) => {
+      if ((this.rating[p] as number) < f.minRating) return;
+      if (((this.flags[p] as number) & f.flagMask) !== f.flagMask) return;
+      if (f.subcategory !== null && this.subcategoryOf[p] !== f.subcategory) return;
+      if (f.brandWanted !== null && f.brandWanted[this.brandOf[p] as number] !== 1) return;
+      options.count(p, f.minPrice, f.maxPrice);
+    };
+    if (f.category === null) for (let p = 0; p < this.size; p++) count(p);
+    else for (const p of this.inCategory(f.category)) count(p);
+    const rows = options.rows();
+    if (plain) this.plainOptionCounts.set(cacheKey, rows);
+    return rows;
+  }
+
   /**
    * The listing's answer (a search term, option filters, or a listing that shows option facets):
    * the page's product ids in order, the total, and the category, brand and option facet counts —
@@ -217,25 +295,8 @@ export class CatalogSearchIndex {
     if (!options.satisfiable) return answer;
     const filtered = Object.keys(query.options).length > 0;
 
-    // filters: -1 = no product can match (an unknown category, subcategory or brand)
-    const category = query.category === null ? null : this.categories.indexOf(query.category);
-    const subcategory = query.subcategory === null ? null : this.subcategories.indexOf(query.subcategory);
-    let brandWanted: Uint8Array | null = null;
-    if (query.brands.length > 0) {
-      const wanted = new Set(query.brands.map((b) => b.toLowerCase()));
-      brandWanted = new Uint8Array(this.brandKeys.length);
-      this.brandKeys.forEach((key, b) => {
-        if (wanted.has(key)) brandWanted![b] = 1;
-      });
-    }
-    const minPrice = query.minPrice > PRICE_MIN ? query.minPrice * 100 : -Infinity;
-    const maxPrice = query.maxPrice < PRICE_MAX ? query.maxPrice * 100 : Infinity;
-    const minRating = query.rating ? query.rating : -Infinity;
-    const flagMask =
-      (query.featured ? FEATURED : 0) |
-      (query.newArrival ? NEW_ARRIVAL : 0) |
-      (query.bestSeller ? BEST_SELLER : 0) |
-      (query.deals ? DEAL : 0);
+    const { category, subcategory, brandWanted, minPrice, maxPrice, minRating, flagMask } =
+      this.filtersOf(query);
 
     const { marks, nameMarks, listed, prices } = this.scratch();
     const categoryCounts = new Float64Array(this.categories.length);

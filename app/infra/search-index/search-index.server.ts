@@ -4,6 +4,7 @@ import type { Database } from "../../db/database.server.ts";
 import type { ListingQuery } from "../../lib/listing-query.ts";
 import { buildSearchIndex, readCatalogVersion } from "./build-index.server.ts";
 import { CatalogSearchIndex, type IndexAnswer, type IndexParts } from "./catalog-index.ts";
+import type { OptionCountRow } from "./option-index.ts";
 
 /**
  * Keeps each database's search index (decision 004, revision 3): attached when the app opens its
@@ -121,6 +122,19 @@ export async function searchFromIndex(db: Database, query: ListingQuery): Promis
   if (!state || state.closed) return null;
   const version = await readCatalogVersion(db);
   if (state.index && state.index.version === version) return state.index.search(query);
+  startBuild(db, state);
+  return null;
+}
+
+/** The option facets of a listing without search or option filters from a fresh index, else null (and a rebuild starts). */
+export async function optionCountsFromIndex(
+  db: Database,
+  query: ListingQuery,
+): Promise<OptionCountRow[] | null> {
+  const state = attached.get(db);
+  if (!state || state.closed) return null;
+  const version = await readCatalogVersion(db);
+  if (state.index && state.index.version === version) return state.index.optionCounts(query);
   startBuild(db, state);
   return null;
 }
