@@ -78,7 +78,8 @@ type OptionValueRow = Selectable<VariantOptionValuesTable>;
 /**
  * What the listing's option facets and the search read of a product's live variants: a row per
  * variant and option (variant_option_values), the distinct values as searchable text, and the
- * in-stock variants as lines of "cents\tname\u001fvalue…" for the search index (migration 1300).
+ * live variants as lines of "cents\tname\u001fvalue…" for the search index ("!cents" when out of
+ * stock; nothing for a product without options; migration 1300).
  */
 export function optionFacets(
   options: readonly { position: number; name: string }[],
@@ -100,20 +101,22 @@ export function optionFacets(
       const value = [variant.option1, variant.option2, variant.option3][option.position - 1];
       if (!value) continue;
       words.add(value);
+      // every option (the index searches the values of those that are not facets too)
+      pairs.push(`${facetText(option.name)}\u001f${facetText(value)}`);
       const key = optionFacetKey(option.name);
       if (key === null) continue;
-      const valueKey = optionValueKey(value);
-      pairs.push(`${facetText(option.name)}\u001f${facetText(value)}`);
       rows.push({
         variantId: variant.id,
         productId: 0,
         optionKey: key,
-        valueKey,
+        valueKey: optionValueKey(value),
         optionName: option.name,
         optionValue: value,
       });
     }
-    if (variant.stock > 0) lines.push([String(variant.priceCents), ...pairs].join("\t"));
+    if (options.length > 0) {
+      lines.push([`${variant.stock > 0 ? "" : "!"}${variant.priceCents}`, ...pairs].join("\t"));
+    }
   }
   return { rows, optionText: [...words].join(" "), variantFacets: lines.join("\n") };
 }

@@ -818,7 +818,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
             .where("id", "=", productId)
             .executeTakeFirstOrThrow()
         ).variantFacets;
-      expect(await facetsOf()).toBe("1000\tSize\u001fS");
+      expect(await facetsOf()).toBe("1000\tSize\u001fS\n!1000\tSize\u001fM");
       const items = await t.db
         .selectFrom("orderItems")
         .select(["variantId", "variantTitle", "sku", "quantity"])

@@ -240,8 +240,11 @@ describe.each(ENGINES)("variants migration on %s", (engine) => {
         .where("id", "=", productId)
         .executeTakeFirstOrThrow();
       expect(product.optionText.split(" ").sort()).toEqual(["Ochre", "Teal"]);
-      // only the in-stock variant is offered to the option facets
-      expect(product.variantFacets.split("\t").slice(1)).toEqual(["Colour\u001fOchre"]);
+      // every live variant, "!" before the price of the one out of stock
+      const [ochre, teal] = product.variantFacets.split("\n");
+      expect(ochre?.split("\t").slice(1)).toEqual(["Colour\u001fOchre"]);
+      expect(ochre?.startsWith("!")).toBe(false);
+      expect(teal).toBe("!4321\tColour\u001fTeal");
       const rows = await again
         .selectFrom("variantOptionValues")
         .select(["optionKey", "valueKey", "optionValue"])

@@ -9,9 +9,10 @@ import { engineOf } from "../database.server.ts";
  *   its option facets from it when SQL answers.
  * - `products.option_text`: the distinct option values of the live variants, space-separated — the
  *   search looks in it (FTS5 on SQLite, the pg_trgm expression on PostgreSQL, the search index).
- * - `products.variant_facets`: the in-stock live variants as the search index reads them, one line
- *   each: price in cents, then `name` U+001F `value` per option that is a facet, tab-separated. A change of it or of
- *   option_text bumps `catalog_version`, so the index follows a variant selling out.
+ * - `products.variant_facets`: the live variants of a product with options as the search index reads
+ *   them, one line each: price in cents ("!" before it when out of stock), then `name` U+001F
+ *   `value` per option, tab-separated. A change of it or of option_text bumps `catalog_version`,
+ *   so the index follows a variant selling out.
  * All three are written by the domain with the product's summary (syncProductSummary). Existing
  * products are filled here with the same rules (this file keeps its own copy of the key rule:
  * migrations never change).
@@ -164,7 +165,7 @@ async function fill(db: Kysely<unknown>) {
       option2: string | null;
       option3: string | null;
     }>`select id, price_cents as cents, stock, option1, option2, option3 from product_variants
-       where product_id = ${productId} and archived_at is null order by position, id`.execute(db);
+       where product_id = ${productId} and archived_at is null order by id`.execute(db);
     const words = new Set<string>();
     const lines: string[] = [];
     for (const v of variants.rows) {
@@ -173,14 +174,14 @@ async function fill(db: Kysely<unknown>) {
         const value = [v.option1, v.option2, v.option3][option.position - 1];
         if (!value) continue;
         words.add(value);
+        pairs.push(`${clean(option.name)}\u001f${clean(value)}`);
         const key = facetKey(option.name);
         if (key === null) continue;
         const valueKey = value.trim().toLowerCase();
-        pairs.push(`${clean(option.name)}\u001f${clean(value)}`);
         await sql`insert into variant_option_values (variant_id, product_id, option_key, value_key, option_name, option_value)
           values (${Number(v.id)}, ${productId}, ${key}, ${valueKey}, ${option.name}, ${value})`.execute(db);
       }
-      if (Number(v.stock) > 0) lines.push([String(v.cents), ...pairs].join("\t"));
+      lines.push([`${Number(v.stock) > 0 ? "" : "!"}${v.cents}`, ...pairs].join("\t"));
     }
     await sql`update products set option_text = ${[...words].join(" ")}, variant_facets = ${lines.join("\n")}
       where id = ${productId}`.execute(db);

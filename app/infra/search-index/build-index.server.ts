@@ -304,7 +304,6 @@ export async function buildIndexParts(
         "newArrival",
         "bestSeller",
         "createdAt",
-        "optionText",
         "variantFacets",
       ])
       .where("archivedAt", "is", null)
@@ -333,7 +332,7 @@ export async function buildIndexParts(
       addWords(p, row.brand, allOnly);
       addWords(p, row.categoryId, allOnly);
       addWords(p, row.subcategoryId, allOnly);
-      if (variants) addWords(p, row.optionText, allOnly);
+      // option values are searched through the option data's values (option-index.ts)
       optionParts.add(variants ? row.variantFacets : "");
       all.next();
       names.next();

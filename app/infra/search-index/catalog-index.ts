@@ -1,5 +1,12 @@
 import { type ListingQuery, PAGE_SIZE, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
-import { type OptionCountRow, type OptionParts, OptionQuery, optionBytes } from "./option-index.ts";
+import {
+  candidates,
+  type OptionCountRow,
+  type OptionParts,
+  OptionQuery,
+  optionBytes,
+  pairsContaining,
+} from "./option-index.ts";
 import { smallest } from "./smallest.ts";
 
 /**
@@ -148,6 +155,8 @@ export class CatalogSearchIndex {
     listed: Int32Array;
     keys: Float64Array;
     prices: Float64Array;
+    /** always left zeroed by its users */
+    clean: Uint8Array;
   } | null = null;
   private scratch() {
     this.scratchSpace ??= {
@@ -156,42 +165,40 @@ export class CatalogSearchIndex {
       listed: new Int32Array(this.size),
       keys: new Float64Array(this.size),
       prices: new Float64Array(this.size),
+      clean: new Uint8Array(this.size),
     };
     return this.scratchSpace;
   }
 
   /**
    * Marks the products holding every search word: afterwards `marks[p] === words` exactly for
-   * them. `vocabulary[k]` is the vocabulary words containing search word k; `marks` is zeroed.
-   * Calls `found` once per match.
+   * them. `sources[k]` are postings lists holding search word k (vocabulary words, option values);
+   * `marks` is zeroed. Calls `found` once per match.
    */
-  private matchAll(
-    vocabulary: number[][],
-    offsets: Int32Array,
-    postings: Int32Array,
-    marks: Uint8Array,
-    found?: (p: number) => void,
-  ): void {
-    const words = vocabulary.length;
+  private matchAll(sources: Postings[][], marks: Uint8Array, found?: (p: number) => void): void {
+    const words = sources.length;
     for (let k = 0; k < words; k++) {
-      for (const w of vocabulary[k] as number[]) {
-        const end = offsets[w + 1] as number;
-        for (let i = offsets[w] as number; i < end; i++) {
-          const p = postings[i] as number;
-          if (marks[p] === k) marks[p] = k + 1;
+      for (const { offsets, postings, lists } of sources[k] as Postings[]) {
+        for (const w of lists) {
+          const end = offsets[w + 1] as number;
+          for (let i = offsets[w] as number; i < end; i++) {
+            const p = postings[i] as number;
+            if (marks[p] === k) marks[p] = k + 1;
+          }
         }
       }
     }
     if (!found) return;
     // each match once: through the last word's postings, stepping its mark past `words` and back
-    const last = vocabulary[words - 1] as number[];
-    for (const w of last) {
-      const end = offsets[w + 1] as number;
-      for (let i = offsets[w] as number; i < end; i++) {
-        const p = postings[i] as number;
-        if (marks[p] === words) {
-          marks[p] = words + 1;
-          found(p);
+    for (const { offsets, postings, lists } of sources[words - 1] as Postings[]) {
+      for (const w of lists) {
+        const end = offsets[w + 1] as number;
+        for (let i = offsets[w] as number; i < end; i++) {
+          const p = postings[i] as number;
+          if (marks[p] === words) {
+            marks[p] = words + 1;
+            found(p);
+          }
         }
       }
     }
@@ -289,45 +296,85 @@ export class CatalogSearchIndex {
       brandCounts: new Map(),
       optionCounts: [],
     };
-    const vocabulary = words.map((word) => this.wordsContaining(word));
-    if (vocabulary.some((found) => found.length === 0)) return answer;
+    // a search word is found in the words of the text fields and in option values
+    const sources = words.map((word): Postings[] => [
+      { offsets: this.offsets, postings: this.postings, lists: this.wordsContaining(word) },
+      {
+        offsets: this.options.pairOffsets,
+        postings: this.options.pairPostings,
+        lists: pairsContaining(this.options, word),
+      },
+    ]);
+    if (sources.some((found) => found.every((source) => source.lists.length === 0))) return answer;
+    const chosen = Object.keys(query.options);
     const options = new OptionQuery(this.options, query.options);
     if (!options.satisfiable) return answer;
-    const filtered = Object.keys(query.options).length > 0;
+    const filtered = chosen.length > 0;
+    const f = this.filtersOf(query);
+    const { category, subcategory, brandWanted, minPrice, maxPrice, minRating, flagMask } = f;
+    if (category === -1 || subcategory === -1) return answer;
 
-    const { category, subcategory, brandWanted, minPrice, maxPrice, minRating, flagMask } =
-      this.filtersOf(query);
+    const { marks, nameMarks, listed, prices, clean } = this.scratch();
+    // the products a search matches (every word), else those an option filter may match
+    let matched: Int32Array | null = null;
+    if (words.length > 0) {
+      marks.fill(0);
+      const found: number[] = [];
+      this.matchAll(sources, marks, (p) => found.push(p));
+      matched = Int32Array.from(found);
+    }
+    /** the positions a pass visits; null: every product */
+    const domain = (keys: string[], narrow: boolean): Int32Array | null => {
+      if (matched) return matched;
+      if (keys.length > 0) return candidates(this.options, query.options, keys, clean);
+      if (narrow && category !== null) return this.inCategory(category);
+      return null;
+    };
+    const passes = (p: number) =>
+      (this.rating[p] as number) >= minRating && ((this.flags[p] as number) & flagMask) === flagMask;
+    const inCategory = (p: number) =>
+      (category === null || this.categoryOf[p] === category) &&
+      (subcategory === null || this.subcategoryOf[p] === subcategory);
 
-    const { marks, nameMarks, listed, prices } = this.scratch();
     const categoryCounts = new Float64Array(this.categories.length);
     const brandCounts = new Float64Array(this.brandKeys.length);
     let total = 0;
-    const visit = (p: number) => {
-      if ((this.rating[p] as number) < minRating) return;
-      if (((this.flags[p] as number) & flagMask) !== flagMask) return;
-      const inCategory =
-        (category === null || this.categoryOf[p] === category) &&
-        (subcategory === null || this.subcategoryOf[p] === subcategory);
+    const main = domain(chosen, false);
+    for (let i = 0, n = main ? main.length : this.size; i < n; i++) {
+      const p = main ? (main[i] as number) : i;
+      if (!passes(p)) continue;
+      const here = inCategory(p);
       const brand = this.brandOf[p] as number;
       const inBrands = brandWanted === null || brandWanted[brand] === 1;
-      if (inCategory && inBrands) options.count(p, minPrice, maxPrice);
+      if (here && inBrands) options.count(p, minPrice, maxPrice);
       // with option filters, the cheapest matching variant's price is the product's
       const price = filtered ? options.price(p) : (this.price[p] as number);
-      if (price === Infinity || price < minPrice || price > maxPrice) return;
+      if (price === Infinity || price < minPrice || price > maxPrice) continue;
       prices[p] = price;
       // the category facet ignores the category filter, the brand facet the brand filter
       if (inBrands) categoryCounts[this.categoryOf[p] as number]! += 1;
-      if (inCategory) brandCounts[brand]! += 1;
-      if (inCategory && inBrands) listed[total++] = p;
-    };
-    if (words.length > 0) {
-      marks.fill(0);
-      this.matchAll(vocabulary, this.offsets, this.postings, marks, visit);
-    } else {
-      for (let p = 0; p < this.size; p++) visit(p);
+      if (here) brandCounts[brand]! += 1;
+      if (here && inBrands) listed[total++] = p;
     }
     answer.total = total;
     answer.optionCounts = options.rows();
+    // a chosen key's values are counted against the other keys' choices only
+    for (const key of chosen) {
+      const others = chosen.filter((k) => k !== key);
+      const own = new OptionQuery(
+        this.options,
+        Object.fromEntries(others.map((k) => [k, query.options[k]!])),
+        key,
+      );
+      const list = domain(others, true);
+      for (let i = 0, n = list ? list.length : this.size; i < n; i++) {
+        const p = list ? (list[i] as number) : i;
+        if (!passes(p) || !inCategory(p)) continue;
+        if (brandWanted !== null && brandWanted[this.brandOf[p] as number] !== 1) continue;
+        own.count(p, minPrice, maxPrice);
+      }
+      answer.optionCounts.push(...own.rows());
+    }
     categoryCounts.forEach((count, c) => {
       if (count > 0) answer.categoryCounts.set(this.categories[c] as string, count);
     });
@@ -340,7 +387,12 @@ export class CatalogSearchIndex {
     let nameMatch: Uint8Array | null = null;
     if (query.sort === "featured") {
       nameMarks.fill(0);
-      this.matchAll(vocabulary, this.nameOffsets, this.namePostings, nameMarks);
+      this.matchAll(
+        words.map((word) => [
+          { offsets: this.nameOffsets, postings: this.namePostings, lists: this.wordsContaining(word) },
+        ]),
+        nameMarks,
+      );
       nameMatch = nameMarks;
     }
     answer.ids = this.order(
@@ -430,6 +482,13 @@ export class CatalogSearchIndex {
       return idDescending ? n - 1 - t : t;
     });
   }
+}
+
+/** Postings lists: list w holds postings[offsets[w] .. offsets[w + 1]). */
+interface Postings {
+  offsets: Int32Array;
+  postings: Int32Array;
+  lists: number[];
 }
 
 export const FEATURED = 1;

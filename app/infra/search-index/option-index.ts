@@ -19,9 +19,15 @@ export interface OptionParts {
   pairKey: Uint16Array;
   pairValues: string[];
   pairLabels: string[];
-  /** per key: the URL key and the option's name as shown */
+  /** per key: the URL key and the option's name as shown ("" for options that are no facet) */
   keys: string[];
   keyLabels: string[];
+  /**
+   * per pair, the products (positions) one of whose live variants holds it, in stock or not: the
+   * candidates of an option filter, and what a search word finds in option values
+   */
+  pairOffsets: Int32Array;
+  pairPostings: Int32Array;
 }
 
 const MAX_SLOTS = 3;
@@ -40,24 +46,38 @@ export class OptionPartsBuilder {
   private readonly keyNumbers = new Map<string, number>();
   private readonly keyLabels: string[] = [];
 
-  /** the next product's variant_facets ("cents\tname\u001fvalue…" per in-stock variant) */
+  /** the products holding each pair: pair numbers per product (CSR), turned into postings by finish() */
+  private readonly productPairs: number[] = [];
+  private readonly productPairStarts: number[] = [0];
+
+  /**
+   * the next product's variant_facets: per live variant "cents\tname\u001fvalue…", "!cents…" when
+   * out of stock (variant-summary.server.ts); only in-stock variants are kept as variants
+   */
   add(variantFacets: string) {
     if (variantFacets !== "") {
+      const held = new Set<number>();
       for (const line of variantFacets.split("\n")) {
-        const [cents, ...pairs] = line.split("\t");
-        this.prices.push(Number(cents));
+        const [cents = "", ...pairs] = line.split("\t");
+        const inStock = !cents.startsWith("!");
+        if (inStock) this.prices.push(Number(cents));
         let slot = 0;
         for (const pair of pairs) {
           const [name = "", value = ""] = pair.split("\u001f");
-          const key = optionFacetKey(name);
-          if (key === null || slot === MAX_SLOTS) continue;
-          this.pairs.push(this.pairNumber(key, name, value) + 1);
+          const key = optionFacetKey(name) ?? "";
+          const number = this.pairNumber(key, name, value);
+          held.add(number);
+          if (!inStock || key === "" || slot === MAX_SLOTS) continue;
+          this.pairs.push(number + 1);
           slot++;
         }
+        if (!inStock) continue;
         if (slot > this.slots) this.slots = slot;
         for (; slot < MAX_SLOTS; slot++) this.pairs.push(0);
       }
+      for (const number of held) this.productPairs.push(number);
     }
+    this.productPairStarts.push(this.productPairs.length);
     this.starts.push(this.prices.length);
   }
 
@@ -89,7 +109,22 @@ export class OptionPartsBuilder {
     for (let v = 0; v < variants; v++) {
       for (let s = 0; s < slots; s++) packed[v * slots + s] = this.pairs[v * MAX_SLOTS + s] as number;
     }
+    // postings: per pair, the positions holding it, ascending
+    const pairs = this.pairNumbers.size;
+    const pairOffsets = new Int32Array(pairs + 1);
+    for (const number of this.productPairs) pairOffsets[number + 1]! += 1;
+    for (let q = 0; q < pairs; q++) pairOffsets[q + 1]! += pairOffsets[q] as number;
+    const next = pairOffsets.slice(0, pairs);
+    const pairPostings = new Int32Array(this.productPairs.length);
+    const products = this.productPairStarts.length - 1;
+    for (let p = 0; p < products; p++) {
+      for (let i = this.productPairStarts[p] as number; i < (this.productPairStarts[p + 1] as number); i++) {
+        pairPostings[next[this.productPairs[i] as number]!++] = p;
+      }
+    }
     return {
+      pairOffsets,
+      pairPostings,
       variantStart: Int32Array.from(this.starts),
       variantPrice: Uint32Array.from(this.prices),
       variantPairs: packed,
@@ -111,15 +146,20 @@ export interface OptionCountRow {
   count: number;
 }
 
-/** One listing's option filters against the option data: matching, pricing, counting. */
+/**
+ * One listing's option filters against the option data: which variants match, the product's
+ * price (its cheapest matching variant), and the facet counts of the keys it counts — the keys it
+ * does not filter on, or the one key `countKey` (a chosen key's counts leave its own choice out:
+ * the listing counts them with a query filtering on the other keys only).
+ */
 export class OptionQuery {
   private readonly parts: OptionParts;
-  /** per pair: the filter slot (1-based) whose wanted values it is one of, else 0 */
+  /** per pair: the filter (1-based) whose wanted values it is one of, else 0 */
   private readonly wanted: Uint8Array;
-  /** per key: its filter slot (1-based), else 0 */
-  private readonly filterOfKey: Uint8Array;
+  /** per key: 1 when its values are counted */
+  private readonly counted: Uint8Array;
   private readonly filters: number;
-  /** false: a filtered key no in-stock variant has (nothing matches) */
+  /** false: a filtered key the catalogue does not have (nothing matches) */
   readonly satisfiable: boolean;
   private readonly counts: Float64Array;
   private readonly best: Float64Array;
@@ -127,21 +167,23 @@ export class OptionQuery {
   /** per pair: the last product (position + 1) counted for it */
   private readonly seen: Float64Array;
 
-  constructor(parts: OptionParts, options: Record<string, string[]>) {
+  constructor(parts: OptionParts, options: Record<string, string[]>, countKey: string | null = null) {
     this.parts = parts;
     const pairs = parts.pairKey.length;
     this.wanted = new Uint8Array(pairs);
-    this.filterOfKey = new Uint8Array(parts.keys.length);
+    this.counted = new Uint8Array(parts.keys.length);
     const entries = Object.entries(options);
     this.filters = entries.length;
     let satisfiable = true;
+    parts.keys.forEach((key, k) => {
+      this.counted[k] = key !== "" && (countKey === null ? !(key in options) : key === countKey) ? 1 : 0;
+    });
     entries.forEach(([key, values], i) => {
       const k = parts.keys.indexOf(key);
-      if (k < 0) {
+      if (k < 0 || key === "") {
         satisfiable = false;
         return;
       }
-      this.filterOfKey[k] = i + 1;
       const set = new Set(values);
       for (let pair = 0; pair < pairs; pair++) {
         if (parts.pairKey[pair] === k && set.has(parts.pairValues[pair] as string)) this.wanted[pair] = i + 1;
@@ -154,30 +196,18 @@ export class OptionQuery {
     this.seen = new Float64Array(pairs);
   }
 
-  /**
-   * How many filter keys variant v fails, times 8, plus (when exactly one) that filter's slot:
-   * one number, so the loops below allocate nothing.
-   */
-  private misses(v: number): number {
-    if (this.filters === 0) return 0;
+  /** True when in-stock variant v holds one wanted value of every filtered key. */
+  private matches(v: number): boolean {
+    if (this.filters === 0) return true;
     const { variantPairs, slots } = this.parts;
-    let metMask = 0;
-    let met = 0;
+    let mask = 0;
     for (let s = 0; s < slots; s++) {
       const pair = (variantPairs[v * slots + s] as number) - 1;
-      if (pair < 0) continue;
-      const slot = this.wanted[pair] as number;
-      if (slot > 0 && !(metMask & (1 << slot))) {
-        metMask |= 1 << slot;
-        met++;
-      }
+      if (pair >= 0) mask |= 1 << (this.wanted[pair] as number);
     }
-    const missing = this.filters - met;
-    let slot = 0;
-    if (missing === 1) {
-      for (let f = 1; f <= this.filters; f++) if (!(metMask & (1 << f))) slot = f;
-    }
-    return missing * 8 + slot;
+    // bits 1..filters all set (bit 0 is "not wanted")
+    const all = ((1 << (this.filters + 1)) - 1) & ~1;
+    return (mask & all) === all;
   }
 
   /** The cheapest in-stock variant of product p holding every filter's values, or Infinity. */
@@ -186,7 +216,7 @@ export class OptionQuery {
     const end = variantStart[p + 1] as number;
     let best = Infinity;
     for (let v = variantStart[p] as number; v < end; v++) {
-      if (this.misses(v) === 0) {
+      if (this.matches(v)) {
         const price = variantPrice[v] as number;
         if (price < best) best = price;
       }
@@ -195,8 +225,8 @@ export class OptionQuery {
   }
 
   /**
-   * Counts product p into the facets: a value counts once per product when a variant holds it and
-   * the other keys' chosen values, its cheapest such price within [min, max].
+   * Counts product p into the facets: a counted value counts once per product when a matching
+   * variant holds it, its cheapest such price within [min, max].
    */
   count(p: number, min: number, max: number): void {
     const { variantStart, variantPrice, variantPairs, pairKey, slots } = this.parts;
@@ -206,15 +236,11 @@ export class OptionQuery {
     const priced = min !== -Infinity || max !== Infinity;
     let touched = 0;
     for (let v = start; v < end; v++) {
-      const misses = this.misses(v);
-      if (misses >= 16) continue; // two or more keys missing
-      const slot = misses & 7;
+      if (!this.matches(v)) continue;
       const price = variantPrice[v] as number;
       for (let s = 0; s < slots; s++) {
         const pair = (variantPairs[v * slots + s] as number) - 1;
-        if (pair < 0) continue;
-        // a chosen key's values are counted against the other keys only
-        if (misses !== 0 && (this.filterOfKey[pairKey[pair] as number] as number) !== slot) continue;
+        if (pair < 0 || this.counted[pairKey[pair] as number] !== 1) continue;
         if (!priced) {
           // once per product: the first variant holding the pair counts it
           if (this.seen[pair] !== p + 1) {
@@ -253,12 +279,69 @@ export class OptionQuery {
   }
 }
 
-/** Bytes held by the option data's typed arrays. */
+/**
+ * The products that may match option filters: those holding a wanted value of the key whose
+ * wanted values are held by the fewest products (a superset: variants are checked afterwards).
+ * `marks` (zeroed, one per product) is left zeroed.
+ */
+export function candidates(
+  parts: OptionParts,
+  options: Record<string, string[]>,
+  keys: string[],
+  marks: Uint8Array,
+): Int32Array {
+  let best: number[] | null = null;
+  let bestSize = Infinity;
+  for (const key of keys) {
+    const k = parts.keys.indexOf(key);
+    const wanted = new Set(options[key]);
+    const pairs: number[] = [];
+    let size = 0;
+    parts.pairKey.forEach((pk, pair) => {
+      if (pk === k && wanted.has(parts.pairValues[pair] as string)) {
+        pairs.push(pair);
+        size += (parts.pairOffsets[pair + 1] as number) - (parts.pairOffsets[pair] as number);
+      }
+    });
+    if (size < bestSize) {
+      best = pairs;
+      bestSize = size;
+    }
+  }
+  const found = new Int32Array(bestSize === Infinity ? 0 : bestSize);
+  let n = 0;
+  for (const pair of best ?? []) {
+    for (let i = parts.pairOffsets[pair] as number; i < (parts.pairOffsets[pair + 1] as number); i++) {
+      const p = parts.pairPostings[i] as number;
+      if (marks[p] === 0) {
+        marks[p] = 1;
+        found[n++] = p;
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) marks[found[i] as number] = 0;
+  return found.subarray(0, n);
+}
+
+/** Bytes held by the option data: typed arrays and the values' text. */
 export function optionBytes(parts: OptionParts): number {
+  const labels = [...parts.pairValues, ...parts.pairLabels].reduce((sum, text) => sum + text.length * 2, 0);
   return (
     parts.variantStart.byteLength +
     parts.variantPrice.byteLength +
     parts.variantPairs.byteLength +
-    parts.pairKey.byteLength
+    parts.pairKey.byteLength +
+    parts.pairOffsets.byteLength +
+    parts.pairPostings.byteLength +
+    labels
   );
+}
+
+/** The pairs whose value holds `word` (a lower-cased search word): a search finds option values so. */
+export function pairsContaining(parts: OptionParts, word: string): number[] {
+  const found: number[] = [];
+  parts.pairValues.forEach((value, pair) => {
+    if (value.includes(word)) found.push(pair);
+  });
+  return found;
 }
