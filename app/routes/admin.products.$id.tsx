@@ -18,7 +18,6 @@ import {
   type EditIntent,
   imageActionSchema,
   stockChangeSchema,
-  variantChangeSchema,
   variantRemovalSchema,
 } from "../domain/catalog/admin/edit-product.server.ts";
 import { productFormSchema } from "../domain/catalog/admin/product-form.server.ts";
@@ -34,7 +33,7 @@ import { adjustStock, updateProduct } from "../domain/catalog/admin/product-writ
 import type { RemovedVariant } from "../domain/catalog/admin/variant-editor.server.ts";
 import { applyVariantEditorForm } from "../domain/catalog/admin/variant-editor-action.server.ts";
 import { INVALID_MESSAGE, VARIANT_EDITOR_FORMS } from "../domain/catalog/admin/variant-editor-form.server.ts";
-import { removeVariant, updateVariant } from "../domain/catalog/admin/variant-write.server.ts";
+import { removeVariant } from "../domain/catalog/admin/variant-write.server.ts";
 import { parseProductFields, readProductRequest, refusedForm } from "../http/product-upload.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
@@ -140,35 +139,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const fieldErrors = Object.fromEntries(Object.entries(fields).map(([name, text]) => [name, [text]]));
       const status = { confirm: 200, "not-found": 404, stale: 409, invalid: 409 }[code];
       return refuse(intent, status, submission.reply({ formErrors: [message], fieldErrors }), [], removing);
-    }
-    case "variant": {
-      const submission = parseProductFields(form, variantChangeSchema);
-      if (submission.status !== "success") {
-        return refuse(intent, 400, submission.reply({ formErrors: [EDIT_MESSAGES.variantInvalid] }));
-      }
-      const { variantId, price, originalPrice, delta } = submission.value;
-      const result = await updateVariant(
-        db,
-        {
-          productId,
-          variantId,
-          priceCents: price,
-          originalPriceCents: originalPrice ?? null,
-          stockDelta: delta ?? 0,
-        },
-        actor,
-      );
-      if (result.ok) {
-        const { sku, stockBefore, stockAfter } = result.value;
-        return done(`${EDIT_MESSAGES.variantUpdated}: ${sku}, stock ${stockBefore} → ${stockAfter}`);
-      }
-      return result.error.code === "negative"
-        ? refuse(
-            intent,
-            409,
-            refusedForm(EDIT_MESSAGES.stockNegative, { delta: EDIT_MESSAGES.stockNegative }),
-          )
-        : refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
     }
     case "stock": {
       const submission = parseProductFields(form, stockChangeSchema);
@@ -347,7 +317,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
         />
       )}
       {product.options.length > 0 ? (
-        <VariantList product={product} feedback={failed("variant") ?? failed("remove-variant")} busy={busy} />
+        <VariantList product={product} feedback={failed("remove-variant")} />
       ) : (
         <section aria-labelledby="stock-heading" className="max-w-3xl">
           <h2 id="stock-heading" className="text-xl font-bold">

@@ -141,26 +141,35 @@ test.describe("product variants", () => {
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === `/admin/products/${tee.id}`);
     const variants = page.getByRole("region", { name: "Variants" });
+    const grid = page.getByRole("region", { name: "Variant grid" });
     await expect(variants).toContainText("Size: S, M · Colour: Black, White");
     await expectNoA11yViolations(page, "admin variants");
 
-    const soldOut = variants.getByRole("listitem").filter({ hasText: `SKU: ${tee.sku}-M-White` });
-    await soldOut.getByLabel("Price of Size: M · Colour: White").fill("19.50");
-    await soldOut.getByLabel("Change stock by").fill("6");
-    await soldOut.getByRole("button", { name: "Save Size: M · Colour: White" }).click();
-    await expect(toast(page, `Variant updated: ${tee.sku}-M-White, stock 0 → 6`)).toBeVisible();
+    // prices and stock are changed in the grid (the list below only removes)
+    await grid.getByLabel("Price for Size: M · Colour: White", { exact: true }).fill("19.50");
+    await grid.getByLabel("Stock for Size: M · Colour: White", { exact: true }).fill("6");
+    await grid.getByRole("button", { name: "Save variant grid" }).click();
+    await expect(toast(page, "Variants saved: 1 variant changed")).toBeVisible();
+    await expect(grid.getByLabel("Stock for Size: M · Colour: White", { exact: true })).toHaveValue("6");
 
     // the page shows it for sale at its new price, and the product "from" the cheapest variant
     await visit(page, `/products/${tee.slug}?variant=${tee.variants["M/White"]}`);
     await expect(main(page).getByTestId("stock-message")).toHaveText("Only 6 left in stock - order soon");
     await expect(main(page).getByText("$19.50").first()).toBeVisible();
 
-    // a variant taken below 0 is refused beside its field
+    // a variant taken below 0 is refused beside its field: the page showed 4 of M/Black, 3 sold since
     await visit(page, `/admin/products/${tee.id}`);
-    const medium = variants.getByRole("listitem").filter({ hasText: `SKU: ${tee.sku}-M-Black` });
-    await medium.getByLabel("Change stock by").fill("-9");
-    await medium.getByRole("button", { name: "Save Size: M · Colour: Black" }).click();
-    await expect(page.getByRole("main").getByRole("alert").first()).toContainText("Stock cannot go below 0.");
+    await shopDatabase()
+      .updateTable("productVariants")
+      .set({ stock: 1 })
+      .where("id", "=", tee.variants["M/Black"]!)
+      .execute();
+    const mediumStock = grid.getByLabel("Stock for Size: M · Colour: Black", { exact: true });
+    await mediumStock.fill("0");
+    await grid.getByRole("button", { name: "Save variant grid" }).click();
+    await expect(grid.getByRole("alert").first()).toContainText("Please correct the variants marked below.");
+    await expect(mediumStock).toHaveAttribute("aria-invalid", "true");
+    await expect(mediumStock).toHaveAccessibleDescription(/^Only 1 in stock now .*stock cannot go below 0/);
 
     await visit(page, "/admin/low-stock");
     await expect(page.getByRole("main")).toContainText(`SKU: ${tee.sku}-M-Black`);

@@ -1,23 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { syncProductSummary } from "../../app/db/variant-summary.server.ts";
 import { getAdminProduct, listLowStockProducts } from "../../app/domain/catalog/admin/product-list.server.ts";
 import { adjustStock, updateProduct } from "../../app/domain/catalog/admin/product-write.server.ts";
-import { removeVariant, updateVariant } from "../../app/domain/catalog/admin/variant-write.server.ts";
+import { GRID_MESSAGES } from "../../app/domain/catalog/admin/variant-editor.server.ts";
+import { VARIANT_EDITOR_MESSAGES } from "../../app/domain/catalog/admin/variant-editor-form.server.ts";
+import { removeVariant } from "../../app/domain/catalog/admin/variant-write.server.ts";
 import { getAdminDashboard } from "../../app/domain/reports/dashboard.server.ts";
 import { productInputOf } from "../../app/lib/product-input.ts";
-import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
+import * as editProductRoute from "../../app/routes/admin.products.$id.tsx";
+import { ENGINES } from "../db-utils.ts";
+import { ADMIN_COOKIE, adminAction, adminContext } from "../helpers/admin-route.ts";
 import { insertProductWithVariants } from "../helpers/catalog.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
- * The admin side of variants: each variant's price and stock are changed on its own (guarded,
+ * The admin side of variants: each variant's price and stock are changed through the edit page's
+ * variant grid (intents `variants` and `bulk-variants`: guarded against what sold meanwhile,
  * audited, the product's summary following); the product-level price and stock refuse to change
- * a product sold in variants rather than ignoring the change; low stock is listed per variant.
+ * a product sold in variants rather than ignoring the change; low stock is listed per variant;
+ * a variant is removed (intent `remove-variant`: deleted, or archived when an order holds it).
  */
 const ACTOR = { id: "admin-1", email: "admin@example.com" };
 
 describe.each(ENGINES)("admin variants on %s", (engine) => {
-  let t: TestDatabase;
+  let t: TestShop;
   beforeAll(async () => {
-    t = await createTestDatabase(engine);
+    t = await createTestShop(engine);
   });
   afterAll(async () => {
     await t?.destroy();
@@ -38,62 +46,168 @@ describe.each(ENGINES)("admin variants on %s", (engine) => {
       .select(["priceCents", "originalPriceCents", "discountPercentage", "stock"])
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
+  const variantAudit = (productId: number) =>
+    t.db
+      .selectFrom("auditLog")
+      .select(["action", "entityId", "actorEmail", "beforeJson", "afterJson"])
+      .where("action", "=", "product.variant")
+      .where("entityId", "=", String(productId))
+      .orderBy("id")
+      .execute();
+  const stockOf = async (variantId: number) =>
+    (
+      await t.db
+        .selectFrom("productVariants")
+        .select("stock")
+        .where("id", "=", variantId)
+        .executeTakeFirstOrThrow()
+    ).stock;
+  /** units sold (as checkout would: the variant's stock, then the product's summary) */
+  const sell = async (productId: number, variantId: number, stock: number) => {
+    await t.db.updateTable("productVariants").set({ stock }).where("id", "=", variantId).execute();
+    await syncProductSummary(t.db, productId);
+  };
+  /** the edit page's action, as the browser posts its forms */
+  const post = (productId: number, fields: [string, string][]) =>
+    adminAction(
+      editProductRoute.action,
+      new Request(`${TEST_ORIGIN}/admin/products/${productId}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: ADMIN_COOKIE },
+        body: new URLSearchParams(fields).toString(),
+      }),
+      adminContext({ db: t.db, files: t.services.files }, ACTOR),
+      { id: String(productId) },
+    );
+  /** the variant grid as the page shows it (every field as loaded), with `change` typed over it */
+  const gridForm = async (
+    productId: number,
+    change: (i: number, field: string, value: string) => string = (_i, _f, value) => value,
+  ): Promise<[string, string][]> => {
+    const money = (cents: number | null) => (cents === null ? "" : (cents / 100).toFixed(2));
+    const variants = (await getAdminProduct(t.db, productId))!.variants;
+    return [
+      ["intent", "variants"],
+      ...variants.flatMap((v, i): [string, string][] =>
+        (
+          [
+            ["id", String(v.id)],
+            ["shownStock", String(v.stock)],
+            ["sku", v.sku],
+            ["price", money(v.priceCents)],
+            ["originalPrice", money(v.originalPriceCents)],
+            ["stock", String(v.stock)],
+            ["barcode", v.barcode ?? ""],
+            ["image", v.imageId === null ? "" : String(v.imageId)],
+          ] as const
+        ).map(([field, value]): [string, string] => [`variants[${i}].${field}`, change(i, field, value)]),
+      ),
+    ];
+  };
 
-  it("sets a variant's prices and changes its stock; the product's summary and the audit log follow", async () => {
+  it("the grid sets a variant's price and changes its stock against what sold meanwhile; bulk sets a price; the summary and the audit log follow", async () => {
     const { productId, variantIds } = await hoodie("a");
+    const [small, medium] = variantIds as [number, number];
     expect(await summary(productId)).toEqual({
       priceCents: 4_000,
       originalPriceCents: null,
       discountPercentage: 25,
       stock: 15,
     });
-    const result = await updateVariant(
-      t.db,
-      { productId, variantId: variantIds[0]!, priceCents: 5_000, originalPriceCents: null, stockDelta: -2 },
-      ACTOR,
+    // the page shows S with 12; the admin takes 2 away (types 10) and prices it 50.00, while one sells
+    const form = await gridForm(productId, (i, field, value) =>
+      i === 0 && field === "price" ? "50.00" : i === 0 && field === "stock" ? "10" : value,
     );
-    expect(result).toEqual({ ok: true, value: { sku: "HOOD-a-S", stockBefore: 12, stockAfter: 10 } });
+    await sell(productId, small, 11);
+    expect(await post(productId, form)).toMatchObject({
+      ok: true,
+      status: 302,
+      location: `/admin/products/${productId}`,
+      message: "Variants saved: 1 variant changed",
+    });
+    // the sale is not put back: 11 − 2
+    expect(await stockOf(small)).toBe(9);
     // the cheapest is now M (4 500, was 6 000)
     expect(await summary(productId)).toEqual({
       priceCents: 4_500,
       originalPriceCents: 6_000,
       discountPercentage: 25,
-      stock: 13,
+      stock: 12,
     });
-    const audit = await t.db
-      .selectFrom("auditLog")
-      .select(["action", "entityId", "actorEmail"])
-      .where("action", "=", "product.variant")
-      .execute();
-    expect(audit).toEqual([
-      { action: "product.variant", entityId: String(productId), actorEmail: ACTOR.email },
+    const audit = await variantAudit(productId);
+    expect(audit.map((a) => [a.action, a.entityId, a.actorEmail])).toEqual([
+      ["product.variant", String(productId), ACTOR.email],
     ]);
+    expect(JSON.parse(audit[0]!.beforeJson!)).toEqual([
+      expect.objectContaining({ sku: "HOOD-a-S", priceCents: 4_000, stock: 11 }),
+    ]);
+    expect(JSON.parse(audit[0]!.afterJson!)).toEqual([
+      expect.objectContaining({ sku: "HOOD-a-S", priceCents: 5_000, stock: 9 }),
+    ]);
+
+    // bulk: M at 30.00 (its original price kept), S untouched
+    expect(
+      await post(productId, [
+        ["intent", "bulk-variants"],
+        ["selected", String(medium)],
+        ["price", "30.00"],
+        ["stock", ""],
+      ]),
+    ).toMatchObject({ ok: true, status: 302, message: "Selected variants updated: 1 variant" });
+    expect(await summary(productId)).toEqual({
+      priceCents: 3_000,
+      originalPriceCents: 6_000,
+      discountPercentage: 50,
+      stock: 12,
+    });
+    expect(await variantAudit(productId)).toHaveLength(2);
   });
 
-  it("never takes a variant below 0, and finds no variant of another product", async () => {
+  it("never takes a variant below 0 (409 beside its field), refuses a negative level (400), and another product's variant as stale (409)", async () => {
     const { productId, variantIds } = await hoodie("b");
+    const medium = variantIds[1]!;
     const other = await hoodie("c");
+    // the page shows M with 3; the admin types 0, but 2 sold meanwhile: 1 − 3 would be −2
+    const form = await gridForm(productId, (i, field, value) => (i === 1 && field === "stock" ? "0" : value));
+    await sell(productId, medium, 1);
+    expect(await post(productId, form)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: VARIANT_EDITOR_MESSAGES.variantsInvalid,
+      fieldErrors: { "variants[1].stock": GRID_MESSAGES.stockBelowZero(1) },
+    });
     expect(
-      await updateVariant(
-        t.db,
-        { productId, variantId: variantIds[1]!, priceCents: 4_500, originalPriceCents: null, stockDelta: -4 },
-        ACTOR,
+      await post(
+        productId,
+        await gridForm(productId, (i, field, value) => (i === 1 && field === "stock" ? "-4" : value)),
       ),
-    ).toEqual({ ok: false, error: { code: "negative" } });
+    ).toMatchObject({
+      ok: false,
+      status: 400,
+      fieldErrors: { "variants[1].stock": VARIANT_EDITOR_MESSAGES.stock },
+    });
+    // a row naming a variant of another product: the grid is not this product's any more
+    const foreign = await gridForm(productId, (i, field, value) =>
+      i === 0 && field === "id" ? String(other.variantIds[0]) : value,
+    );
+    expect(await post(productId, foreign)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: VARIANT_EDITOR_MESSAGES.stale,
+    });
     expect(
-      await updateVariant(
-        t.db,
-        {
-          productId,
-          variantId: other.variantIds[0]!,
-          priceCents: 1,
-          originalPriceCents: null,
-          stockDelta: 0,
-        },
-        ACTOR,
-      ),
-    ).toEqual({ ok: false, error: { code: "not-found" } });
-    expect((await summary(productId)).stock).toBe(15);
+      await post(productId, [
+        ["intent", "bulk-variants"],
+        ["selected", String(other.variantIds[0])],
+        ["stock", "5"],
+      ]),
+    ).toMatchObject({ ok: false, status: 409, message: VARIANT_EDITOR_MESSAGES.stale });
+    // nothing of it was written
+    expect(await stockOf(medium)).toBe(1);
+    expect(await stockOf(other.variantIds[0]!)).toBe(12);
+    expect((await summary(productId)).stock).toBe(13);
+    expect(await variantAudit(productId)).toEqual([]);
+    expect(await variantAudit(other.productId)).toEqual([]);
   });
 
   it("refuses a product-level price or stock change of a product sold in variants", async () => {

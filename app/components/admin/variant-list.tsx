@@ -1,25 +1,19 @@
-import { Form } from "react-router";
 import type { AdminProductDetail } from "../../domain/catalog/admin/product-list.server.ts";
-import { FormField } from "../checkout/form-field.tsx";
 import { type AdminFeedback, AdminMessage } from "./admin-message.tsx";
 import { ConfirmAction } from "./confirm-action.tsx";
 import { StockBadge } from "./stock-badge.tsx";
 
-const SMALL_BUTTON =
-  "rounded-lg border border-gray-400 px-3 py-1.5 text-sm font-semibold hover:bg-gray-100 disabled:opacity-50";
-
 /**
- * A product's variants on its edit page (decision 019): each with its price, original price and a
- * stock change (intent `variant`), and removal after a confirm step (intent `remove-variant`).
+ * A product's variants on its edit page (decision 019), for removal only: each with its SKU and
+ * stock, and Remove after a confirm step (intent `remove-variant`). Prices and stock are edited in
+ * the variant grid (variant-grid.tsx), the one place for them.
  */
 export function VariantList({
   product,
   feedback,
-  busy,
 }: {
   product: Pick<AdminProductDetail, "id" | "options" | "variants">;
   feedback: AdminFeedback | null | undefined;
-  busy: boolean;
 }) {
   return (
     <section aria-labelledby="variants-heading" className="max-w-4xl">
@@ -40,40 +34,6 @@ export function VariantList({
               <span className="text-sm text-gray-700">SKU: {variant.sku}</span>
               <StockBadge stock={variant.stock} />
             </p>
-            <Form method="post" noValidate className="mt-2 flex flex-wrap items-end gap-3">
-              <input type="hidden" name="intent" value="variant" />
-              <input type="hidden" name="variantId" value={variant.id} />
-              <FormField
-                id={`variant-${variant.id}-price`}
-                name="price"
-                label={`Price of ${variant.title}`}
-                inputMode="decimal"
-                defaultValue={(variant.priceCents / 100).toFixed(2)}
-                className="w-36"
-              />
-              <FormField
-                id={`variant-${variant.id}-original`}
-                name="originalPrice"
-                label="Original price"
-                inputMode="decimal"
-                defaultValue={
-                  variant.originalPriceCents === null ? "" : (variant.originalPriceCents / 100).toFixed(2)
-                }
-                className="w-36"
-              />
-              <FormField
-                id={`variant-${variant.id}-delta`}
-                name="delta"
-                label="Change stock by"
-                type="number"
-                step={1}
-                inputMode="numeric"
-                className="w-36"
-              />
-              <button type="submit" disabled={busy} className={SMALL_BUTTON}>
-                Save<span className="sr-only"> {variant.title}</span>
-              </button>
-            </Form>
             {product.variants.length > 1 && (
               <div className="mt-2">
                 <ConfirmAction

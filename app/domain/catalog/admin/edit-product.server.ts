@@ -1,8 +1,6 @@
 import { z } from "zod";
 import type { FileStore } from "../../../adapters/files/file-store.ts";
 import type { Database } from "../../../db/database.server.ts";
-import { toCents } from "../../../lib/money.ts";
-import { PRICE_TEXT, PRODUCT_LIMITS } from "../../../lib/product-limits.ts";
 import { fail, type Result } from "../../../lib/result.ts";
 import type { Actor } from "../../audit/audit-log.server.ts";
 import { checkImageUploads, type ImagesRefusal } from "./add-product.server.ts";
@@ -15,12 +13,10 @@ export const EDIT_MESSAGES = {
   stockNegative: "Stock cannot go below 0.",
   stockPerVariant: "This product comes in several variants: change the stock of each variant.",
   pricePerVariant: "This product comes in several variants: change the price of each variant.",
-  variantUpdated: "Variant updated",
   variantDeleted: "Variant deleted",
   variantArchived: "Variant archived (its orders keep it)",
   lastVariant: "A product needs at least one variant.",
   removeUnconfirmed: "Please confirm removing the variant.",
-  variantInvalid: "Please correct the variant's price, original price or stock change.",
   imagesAdded: "Images added",
   imageMoved: "Image moved",
   imageRemoved: "Image removed",
@@ -33,7 +29,6 @@ export const EDIT_MESSAGES = {
 export type EditIntent =
   | "update"
   | "stock"
-  | "variant"
   | "remove-variant"
   | "options"
   | "variants"
@@ -50,36 +45,6 @@ export const stockChangeSchema = z.object({
     .regex(/^[+-]?\d{1,7}$/, EDIT_MESSAGES.stockInvalid)
     .transform(Number)
     .refine((delta) => delta !== 0, EDIT_MESSAGES.stockInvalid),
-});
-
-const money = (message: string) =>
-  z
-    .string()
-    .trim()
-    .regex(PRICE_TEXT, message)
-    .transform((text) => toCents(text))
-    .refine((cents) => cents <= PRODUCT_LIMITS.priceCents, message);
-
-/** One variant's row on the edit page: its price, original price (or none) and a stock change (or none). */
-export const variantChangeSchema = z.object({
-  variantId: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/)
-    .transform(Number),
-  price: money("Enter an amount of 0 or more, in steps of 0.01"),
-  originalPrice: z.preprocess(
-    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    money("Enter an amount of 0 or more, in steps of 0.01, or leave it empty").optional(),
-  ),
-  delta: z.preprocess(
-    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    z
-      .string()
-      .trim()
-      .regex(/^[+-]?\d{1,7}$/, EDIT_MESSAGES.stockInvalid)
-      .transform(Number)
-      .optional(),
-  ),
 });
 
 /** Removing a variant (confirmed first: lib/confirm.ts). */
