@@ -224,8 +224,13 @@ describe.each(ENGINES)("getRelatedProducts on %s", (engine) => {
       expect(card.image?.alt).toMatch(/, front view$/);
       expect(card.image?.widths).toEqual([320, 640, 960]);
     }
+    // The watch (clothing, accessories): the other clothing is the demo T-shirt and sneakers.
+    expect((await related("veltro-classic-leather-watch")).map((c) => c.slug).sort()).toEqual([
+      "loomwell-organic-cotton-t-shirt",
+      "stride-runner-sneakers",
+    ]);
     // Only product of its category: nothing to suggest.
-    expect(await related("veltro-classic-leather-watch")).toEqual([]);
+    expect(await related("solace-radiance-skincare-set")).toEqual([]);
   });
 
   it("returns at most 4, never the product itself nor archived ones, same subcategory first", async () => {
