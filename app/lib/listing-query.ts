@@ -85,6 +85,15 @@ function optionFilters(params: URLSearchParams): Record<string, string[]> {
   return filters;
 }
 
+/**
+ * Option facets are shown once the listing is narrowed to a category (or options are chosen):
+ * across every category — a search's results included — the sizes of shoes and of shirts would
+ * mix in one list.
+ */
+export function wantsOptionFacets(query: ListingQuery): boolean {
+  return Boolean(query.category || Object.keys(query.options).length > 0);
+}
+
 /** True when the query filters on options. */
 export const hasOptionFilters = (query: ListingQuery): boolean => Object.keys(query.options).length > 0;
 

@@ -190,7 +190,7 @@ test.describe("product variants", () => {
     const filters = page.getByRole("form", { name: "Filters" });
     const showing = page.getByText(/^Showing [\d,]+ results$/);
     const tag = tee.sku.slice("TEE-".length).toLowerCase();
-    await visit(page, `/products?search=${tag}`);
+    await visit(page, `/products?category=clothing&search=${tag}`);
     await expect(showing).toHaveText("Showing 1 results");
     const size = filters.getByRole("group", { name: "Size" });
     const colour = filters.getByRole("group", { name: "Colour" });
@@ -201,10 +201,10 @@ test.describe("product variants", () => {
     await expectNoA11yViolations(page);
 
     await size.getByRole("checkbox", { name: "M (1)" }).check();
-    await expect(page).toHaveURL(`/products?search=${tag}&size=m`);
+    await expect(page).toHaveURL(`/products?category=clothing&search=${tag}&size=m`);
     await expect(page.getByRole("link", { name: "Remove filter Size: M" })).toBeVisible();
     await expect(showing).toHaveText("Showing 1 results");
-    await page.goto(`/products?search=${tag}&size=m&colour=white`);
+    await page.goto(`/products?category=clothing&search=${tag}&size=m&colour=white`);
     await expect(showing).toHaveText("Showing 0 results");
 
     // the SKU on a label or an invoice, typed into the search
@@ -218,7 +218,7 @@ test.describe("product variants", () => {
     noJsPage: page,
   }) => {
     const tag = tee.sku.slice("TEE-".length).toLowerCase();
-    await visit(page, `/products?search=${tag}`, { javaScript: false });
+    await visit(page, `/products?category=clothing&search=${tag}`, { javaScript: false });
     const filters = page.getByRole("form", { name: "Filters" });
     await filters.getByRole("group", { name: "Size" }).getByRole("checkbox", { name: "S (1)" }).check();
     await filters.getByRole("button", { name: "Apply Filters" }).click();

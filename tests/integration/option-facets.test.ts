@@ -118,8 +118,10 @@ describe.each(ENGINES)("option facets on %s", (engine) => {
     expect(facet(black, "colour")).toEqual({ Black: 2, White: 2 });
     const m = await listing("category=clothing&size=m");
     expect(facet(m, "colour")).toEqual({ Black: 1, White: 1 });
-    // no option facets across every category
+    // no option facets across every category, a search's results included
     expect((await listing("")).facets.options).toEqual([]);
+    expect((await listing("search=tee")).facets.options).toEqual([]);
+    expect(facet(await listing("search=tee&category=clothing"), "colour")).toEqual({ Black: 2, White: 2 });
   });
 
   it("filters and sorts by the cheapest matching variant's price", async () => {

@@ -32,11 +32,6 @@ export async function withKnownOptions(db: Database, query: ListingQuery): Promi
   return { ...query, options };
 }
 
-/** Option facets are shown once the listing is narrowed: across every category, sizes of shoes and shirts mix. */
-export function wantsOptionFacets(query: ListingQuery): boolean {
-  return Boolean(query.category || query.search || Object.keys(query.options).length > 0);
-}
-
 export interface OptionCountRow {
   optionKey: string;
   valueKey: string;

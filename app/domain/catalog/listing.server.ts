@@ -3,16 +3,17 @@ import type { IndexAnswer } from "../../infra/search-index/catalog-index.ts";
 import { optionCountsFromIndex, searchFromIndex } from "../../infra/search-index/search-index.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import type { FacetCount, OptionFacet, ProductCardData } from "../../lib/catalog-types.ts";
-import { hasOptionFilters, type ListingQuery, PAGE_SIZE, searchWords } from "../../lib/listing-query.ts";
+import {
+  hasOptionFilters,
+  type ListingQuery,
+  PAGE_SIZE,
+  searchWords,
+  wantsOptionFacets,
+} from "../../lib/listing-query.ts";
 import { SKU_TEXT } from "../../lib/variant-input.ts";
 import { type Counts, countFromFacets, countFromProducts, hasRowFilters } from "./listing-counts.server.ts";
 import { filterConditions, orderBy } from "./listing-filters.server.ts";
-import {
-  optionCountRowsBySql,
-  toOptionFacets,
-  wantsOptionFacets,
-  withKnownOptions,
-} from "./listing-options.server.ts";
+import { optionCountRowsBySql, toOptionFacets, withKnownOptions } from "./listing-options.server.ts";
 import { selectCardColumns, toProductCards } from "./product-card.server.ts";
 
 export type { FacetCount } from "../../lib/catalog-types.ts";
@@ -48,7 +49,7 @@ export async function searchProducts(db: Database, parsed: ListingQuery): Promis
   const [{ rows, total, categoryCounts, brandCounts }, keys, options] = await Promise.all([
     indexed ? pageFromIndex(db, indexed) : pageFromSql(db, query),
     brandKeys,
-    indexed ? toOptionFacets(indexed.optionCounts, query.options) : optionFacets ? optionRows() : [],
+    !optionFacets ? [] : indexed ? toOptionFacets(indexed.optionCounts, query.options) : optionRows(),
   ]);
   // brand counts by the URL's value (see withBrandKeys)
   const countByValue = new Map<string, number>();

@@ -1,4 +1,11 @@
-import { type ListingQuery, PAGE_SIZE, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
+import {
+  type ListingQuery,
+  PAGE_SIZE,
+  PRICE_MAX,
+  PRICE_MIN,
+  searchWords,
+  wantsOptionFacets,
+} from "../../lib/listing-query.ts";
 import {
   candidates,
   type OptionCountRow,
@@ -310,6 +317,8 @@ export class CatalogSearchIndex {
     const options = new OptionQuery(this.options, query.options);
     if (!options.satisfiable) return answer;
     const filtered = chosen.length > 0;
+    // option facets are counted only where the listing shows them (lib/listing-query.ts)
+    const counting = wantsOptionFacets(query);
     const f = this.filtersOf(query);
     const { category, subcategory, brandWanted, minPrice, maxPrice, minRating, flagMask } = f;
     if (category === -1 || subcategory === -1) return answer;
@@ -346,7 +355,7 @@ export class CatalogSearchIndex {
       const here = inCategory(p);
       const brand = this.brandOf[p] as number;
       const inBrands = brandWanted === null || brandWanted[brand] === 1;
-      if (here && inBrands) options.count(p, minPrice, maxPrice);
+      if (counting && here && inBrands) options.count(p, minPrice, maxPrice);
       // with option filters, the cheapest matching variant's price is the product's
       const price = filtered ? options.price(p) : (this.price[p] as number);
       if (price === Infinity || price < minPrice || price > maxPrice) continue;
@@ -359,8 +368,14 @@ export class CatalogSearchIndex {
     answer.total = total;
     answer.optionCounts = options.rows();
     // a chosen key's values are counted against the other keys' choices only
-    for (const key of chosen) {
+    for (const key of counting ? chosen : []) {
       const others = chosen.filter((k) => k !== key);
+      if (others.length === 0 && !matched) {
+        // the key's counts without any option choice: the category's (kept when it is all there is)
+        const rows = this.optionCounts({ ...query, options: {} });
+        answer.optionCounts.push(...rows.filter((row) => row.optionKey === key));
+        continue;
+      }
       const own = new OptionQuery(
         this.options,
         Object.fromEntries(others.map((k) => [k, query.options[k]!])),
