@@ -355,9 +355,14 @@ export class CatalogSearchIndex {
       const here = inCategory(p);
       const brand = this.brandOf[p] as number;
       const inBrands = brandWanted === null || brandWanted[brand] === 1;
-      if (counting && here && inBrands) options.count(p, minPrice, maxPrice);
-      // with option filters, the cheapest matching variant's price is the product's
-      const price = filtered ? options.price(p) : (this.price[p] as number);
+      // with option filters, the cheapest matching variant's price is the product's (count finds
+      // it in the same loop over the variants)
+      const counted = counting && here && inBrands ? options.count(p, minPrice, maxPrice) : Infinity;
+      const price = filtered
+        ? counting && here && inBrands
+          ? counted
+          : options.price(p)
+        : (this.price[p] as number);
       if (price === Infinity || price < minPrice || price > maxPrice) continue;
       prices[p] = price;
       // the category facet ignores the category filter, the brand facet the brand filter

@@ -226,18 +226,21 @@ export class OptionQuery {
 
   /**
    * Counts product p into the facets: a counted value counts once per product when a matching
-   * variant holds it, its cheapest such price within [min, max].
+   * variant holds it, its cheapest such price within [min, max]. Returns what price(p) would (one
+   * loop over the variants for both).
    */
-  count(p: number, min: number, max: number): void {
+  count(p: number, min: number, max: number): number {
     const { variantStart, variantPrice, variantPairs, pairKey, slots } = this.parts;
     const end = variantStart[p + 1] as number;
     const start = variantStart[p] as number;
-    if (start === end || slots === 0) return;
+    let cheapest = Infinity;
+    if (start === end) return cheapest;
     const priced = min !== -Infinity || max !== Infinity;
     let touched = 0;
     for (let v = start; v < end; v++) {
       if (!this.matches(v)) continue;
       const price = variantPrice[v] as number;
+      if (price < cheapest) cheapest = price;
       for (let s = 0; s < slots; s++) {
         const pair = (variantPairs[v * slots + s] as number) - 1;
         if (pair < 0 || this.counted[pairKey[pair] as number] !== 1) continue;
@@ -259,6 +262,7 @@ export class OptionQuery {
       if (price >= min && price <= max) this.counts[pair]! += 1;
       this.best[pair] = Infinity;
     }
+    return cheapest;
   }
 
   /** The counted values, as rows for the listing's facets. */
@@ -307,6 +311,14 @@ export function candidates(
       best = pairs;
       bestSize = size;
     }
+  }
+  if (best !== null && (best as number[]).length === 1) {
+    // one value: its list as it is (ascending, each product once)
+    const pair = (best as number[])[0] as number;
+    return parts.pairPostings.subarray(
+      parts.pairOffsets[pair] as number,
+      parts.pairOffsets[pair + 1] as number,
+    );
   }
   const found = new Int32Array(bestSize === Infinity ? 0 : bestSize);
   let n = 0;
