@@ -62,7 +62,6 @@ function facetKey(name: string): string | null {
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const postgres = engineOf(db) === "postgres";
   await sql`alter table products add column option_text text not null default ''`.execute(db);
   await sql`alter table products add column variant_facets text not null default ''`.execute(db);
   await db.schema
@@ -90,12 +89,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await fill(db);
 
-  const listed = [...LISTED_COLUMNS, "option_text", "variant_facets"].join(", ");
-  if (postgres) {
+  await searchedColumns(db, true);
+}
+
+/**
+ * What a search looks in and what bumps `catalog_version`, with the option columns or without
+ * them (down): PostgreSQL's pg_trgm expression index, SQLite's FTS5 table, and the triggers.
+ */
+async function searchedColumns(db: Kysely<unknown>, withOptions: boolean) {
+  const listed = [...LISTED_COLUMNS, ...(withOptions ? ["option_text", "variant_facets"] : [])].join(", ");
+  if (engineOf(db) === "postgres") {
+    const text = `name || ' ' || brand || ' ' || category_id || ' ' || coalesce(subcategory_id, '') || ' ' || description${withOptions ? " || ' ' || option_text" : ""}`;
     await sql`drop index products_search_trgm`.execute(db);
-    await sql`create index products_search_trgm on products using gin (
-      (lower(name || ' ' || brand || ' ' || category_id || ' ' || coalesce(subcategory_id, '') || ' ' || description || ' ' || option_text)) gin_trgm_ops
-    )`.execute(db);
+    await sql
+      .raw(`create index products_search_trgm on products using gin ((lower(${text})) gin_trgm_ops)`)
+      .execute(db);
     await sql`drop trigger products_catalog_version on products`.execute(db);
     await sql
       .raw(`create trigger products_catalog_version
@@ -108,7 +116,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .raw(`create trigger products_catalog_version_update after update of ${listed} on products
         begin update catalog_version set version = version + 1 where id = 1; end`)
       .execute(db);
-    await createFts(db, true);
+    await createFts(db, withOptions);
   }
 }
 
@@ -189,27 +197,7 @@ async function fill(db: Kysely<unknown>) {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  const postgres = engineOf(db) === "postgres";
-  const listed = LISTED_COLUMNS.join(", ");
-  if (postgres) {
-    await sql`drop index products_search_trgm`.execute(db);
-    await sql`create index products_search_trgm on products using gin (
-      (lower(name || ' ' || brand || ' ' || category_id || ' ' || coalesce(subcategory_id, '') || ' ' || description)) gin_trgm_ops
-    )`.execute(db);
-    await sql`drop trigger products_catalog_version on products`.execute(db);
-    await sql
-      .raw(`create trigger products_catalog_version
-        after insert or delete or update of ${listed} on products
-        for each statement execute function catalog_version_bump()`)
-      .execute(db);
-  } else {
-    await sql`drop trigger products_catalog_version_update`.execute(db);
-    await sql
-      .raw(`create trigger products_catalog_version_update after update of ${listed} on products
-        begin update catalog_version set version = version + 1 where id = 1; end`)
-      .execute(db);
-    await createFts(db, false);
-  }
+  await searchedColumns(db, false);
   await db.schema.dropTable("variant_option_values").execute();
   await sql`alter table products drop column variant_facets`.execute(db);
   await sql`alter table products drop column option_text`.execute(db);

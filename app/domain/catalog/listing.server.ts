@@ -1,5 +1,5 @@
 import { type Database, engineOf } from "../../db/database.server.ts";
-import type { IndexAnswer } from "../../infra/search-index/catalog-index.ts";
+import type { IndexAnswer } from "../../infra/search-index/index-parts.ts";
 import { optionCountsFromIndex, searchFromIndex } from "../../infra/search-index/search-index.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import type { FacetCount, OptionFacet, ProductCardData } from "../../lib/catalog-types.ts";

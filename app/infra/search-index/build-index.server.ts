@@ -1,13 +1,6 @@
 import type { Database } from "../../db/database.server.ts";
-import {
-  BEST_SELLER,
-  CatalogSearchIndex,
-  DEAL,
-  FEATURED,
-  type IndexParts,
-  maxOf,
-  NEW_ARRIVAL,
-} from "./catalog-index.ts";
+import { CatalogSearchIndex } from "./catalog-index.ts";
+import { BEST_SELLER, DEAL, FEATURED, type IndexParts, maxOf, NEW_ARRIVAL } from "./index-parts.ts";
 import { OptionPartsBuilder } from "./option-index.ts";
 
 /**

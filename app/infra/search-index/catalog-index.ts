@@ -6,6 +6,18 @@ import {
   searchWords,
   wantsOptionFacets,
 } from "../../lib/listing-query.ts";
+import { orderPositions } from "./index-order.ts";
+import {
+  BEST_SELLER,
+  DEAL,
+  FEATURED,
+  type IndexAnswer,
+  type IndexParts,
+  matchAll,
+  maxOf,
+  NEW_ARRIVAL,
+  type Postings,
+} from "./index-parts.ts";
 import {
   candidates,
   type OptionCountRow,
@@ -14,7 +26,6 @@ import {
   optionBytes,
   pairsContaining,
 } from "./option-index.ts";
-import { smallest } from "./smallest.ts";
 
 /**
  * The search index kept in the process's memory (decision 004, revision 3): every live product's
@@ -74,7 +85,7 @@ export class CatalogSearchIndex {
     this.brandOf = parts.brandOf;
     this.price = parts.price;
     // a matching variant may cost more than its product's summary (the cheapest variant)
-    this.maxPrice = Math.max(maxOf(parts.price), ...maxOfVariants(parts.options.variantPrice));
+    this.maxPrice = Math.max(maxOf(parts.price), maxOf(parts.options.variantPrice));
     this.rating = parts.rating;
     this.flags = parts.flags;
     this.ratingRank = parts.ratingRank;
@@ -175,40 +186,6 @@ export class CatalogSearchIndex {
       clean: new Uint8Array(this.size),
     };
     return this.scratchSpace;
-  }
-
-  /**
-   * Marks the products holding every search word: afterwards `marks[p] === words` exactly for
-   * them. `sources[k]` are postings lists holding search word k (vocabulary words, option values);
-   * `marks` is zeroed. Calls `found` once per match.
-   */
-  private matchAll(sources: Postings[][], marks: Uint8Array, found?: (p: number) => void): void {
-    const words = sources.length;
-    for (let k = 0; k < words; k++) {
-      for (const { offsets, postings, lists } of sources[k] as Postings[]) {
-        for (const w of lists) {
-          const end = offsets[w + 1] as number;
-          for (let i = offsets[w] as number; i < end; i++) {
-            const p = postings[i] as number;
-            if (marks[p] === k) marks[p] = k + 1;
-          }
-        }
-      }
-    }
-    if (!found) return;
-    // each match once: through the last word's postings, stepping its mark past `words` and back
-    for (const { offsets, postings, lists } of sources[words - 1] as Postings[]) {
-      for (const w of lists) {
-        const end = offsets[w + 1] as number;
-        for (let i = offsets[w] as number; i < end; i++) {
-          const p = postings[i] as number;
-          if (marks[p] === words) {
-            marks[p] = words + 1;
-            found(p);
-          }
-        }
-      }
-    }
   }
 
   /** The query's filters against the index: -1 = no product can match (an unknown category or subcategory). */
@@ -329,7 +306,7 @@ export class CatalogSearchIndex {
     if (words.length > 0) {
       marks.fill(0);
       const found: number[] = [];
-      this.matchAll(sources, marks, (p) => found.push(p));
+      matchAll(sources, marks, (p) => found.push(p));
       matched = Int32Array.from(found);
     }
     /** the positions a pass visits; null: every product */
@@ -407,7 +384,7 @@ export class CatalogSearchIndex {
     let nameMatch: Uint8Array | null = null;
     if (query.sort === "featured") {
       nameMarks.fill(0);
-      this.matchAll(
+      matchAll(
         words.map((word) => [
           { offsets: this.nameOffsets, postings: this.namePostings, lists: this.wordsContaining(word) },
         ]),
@@ -430,9 +407,8 @@ export class CatalogSearchIndex {
   }
 
   /**
-   * The first `limit` of the positions in the listing's order (listing.server.ts `orderBy`): a
-   * primary key per sort with the id as the tie-break, packed into one number when it fits (a
-   * native numeric sort, or a bounded heap for the first pages), else compared in two steps.
+   * The first `limit` of the positions in the listing's order (listing.server.ts `orderBy`), with
+   * `price` as the products' prices (the cheapest matching variant's under option filters).
    */
   order(
     positions: Int32Array,
@@ -443,124 +419,19 @@ export class CatalogSearchIndex {
     packLimit = 2 ** 53,
     price: Float64Array = this.price,
   ): number[] {
-    const n = this.size;
-    let primary: (p: number) => number;
-    let primaryMax: number;
-    let idDescending: boolean;
-    switch (sort) {
-      case "price-asc":
-        primary = (p) => price[p] as number;
-        primaryMax = this.maxPrice;
-        idDescending = false;
-        break;
-      case "price-desc": {
-        const max = this.maxPrice;
-        primary = (p) => max - (price[p] as number);
-        primaryMax = max;
-        idDescending = true;
-        break;
-      }
-      case "rating": {
-        const reviews = this.maxReviewCount + 1;
-        primary = (p) =>
-          (this.ratingRank[p] as number) * reviews + (this.maxReviewCount - (this.reviewCount[p] as number));
-        primaryMax = this.ratingRanks * reviews;
-        idDescending = true;
-        break;
-      }
-      case "newest":
-        primary = (p) => this.createdRank[p] as number;
-        primaryMax = n;
-        idDescending = true;
-        break;
-      default: {
-        // name holds every word first, then featured, then rating (all descending), then id
-        const ranks = this.ratingRanks;
-        primary = (p) =>
-          ((nameMatch && nameMatch[p] === words ? 0 : 2) + ((this.flags[p] as number) & FEATURED ? 0 : 1)) *
-            ranks +
-          (this.ratingRank[p] as number);
-        primaryMax = 4 * ranks;
-        idDescending = true;
-      }
-    }
-    // positions are in id order, so the position is the id's tie-break
-    const tie = (p: number) => (idDescending ? n - 1 - p : p);
-    const count = positions.length;
-    const span = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
-    if ((primaryMax + 1) * span >= packLimit) {
-      return [...positions].sort((a, b) => primary(a) - primary(b) || tie(a) - tie(b)).slice(0, limit);
-    }
-    const keys = this.scratch().keys.subarray(0, count);
-    for (let i = 0; i < count; i++) {
-      const p = positions[i] as number;
-      keys[i] = primary(p) * span + tie(p);
-    }
-    const first = smallest(keys, Math.min(limit, count));
-    return Array.from(first, (key) => {
-      const t = key % span;
-      return idDescending ? n - 1 - t : t;
-    });
+    return orderPositions(
+      {
+        size: this.size,
+        price,
+        maxPrice: this.maxPrice,
+        rating: { rank: this.ratingRank, ranks: this.ratingRanks },
+        reviewCount: this.reviewCount,
+        maxReviewCount: this.maxReviewCount,
+        createdRank: this.createdRank,
+        flags: this.flags,
+      },
+      this.scratch().keys,
+      { positions, sort, nameMatch, words, limit, packLimit },
+    );
   }
-}
-
-/** Postings lists: list w holds postings[offsets[w] .. offsets[w + 1]). */
-interface Postings {
-  offsets: Int32Array;
-  postings: Int32Array;
-  lists: number[];
-}
-
-export const FEATURED = 1;
-export const NEW_ARRIVAL = 2;
-export const BEST_SELLER = 4;
-export const DEAL = 8;
-
-function maxOfVariants(prices: Uint32Array): [number] {
-  let max = 0;
-  for (const v of prices) if (v > max) max = v;
-  return [max];
-}
-
-export function maxOf(values: Float64Array): number {
-  let max = 0;
-  for (const v of values) if (v > max) max = v;
-  return max;
-}
-
-export interface IndexAnswer {
-  /** the page's product ids, in the listing's order */
-  ids: number[];
-  total: number;
-  categoryCounts: Map<string, number>;
-  /** by brand key (the JavaScript lower case of the brand) */
-  brandCounts: Map<string, number>;
-  /** the option facets' counted values */
-  optionCounts: OptionCountRow[];
-}
-
-export interface IndexParts {
-  version: number;
-  ids: Float64Array;
-  categoryOf: Uint16Array;
-  subcategoryOf: Uint16Array;
-  brandOf: Uint32Array;
-  price: Float64Array;
-  rating: Float64Array;
-  flags: Uint8Array;
-  ratingRank: Uint32Array;
-  ratingRanks: number;
-  reviewCount: Float64Array;
-  maxReviewCount: number;
-  createdRank: Uint32Array;
-  categories: string[];
-  subcategories: string[];
-  brandKeys: string[];
-  vocabulary: string;
-  wordStarts: Int32Array;
-  offsets: Int32Array;
-  postings: Int32Array;
-  nameOffsets: Int32Array;
-  namePostings: Int32Array;
-  options: OptionParts;
 }

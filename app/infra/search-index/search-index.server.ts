@@ -3,7 +3,8 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { ListingQuery } from "../../lib/listing-query.ts";
 import { buildSearchIndex, readCatalogVersion } from "./build-index.server.ts";
-import { CatalogSearchIndex, type IndexAnswer, type IndexParts } from "./catalog-index.ts";
+import { CatalogSearchIndex } from "./catalog-index.ts";
+import type { IndexAnswer, IndexParts } from "./index-parts.ts";
 import type { OptionCountRow } from "./option-index.ts";
 
 /**
@@ -113,30 +114,27 @@ function startBuild(db: Database, state: Attached) {
     });
 }
 
-/**
- * The index's answer when `db` has a fresh one; otherwise null (the caller answers with SQL)
- * and a rebuild is started.
- */
-export async function searchFromIndex(db: Database, query: ListingQuery): Promise<IndexAnswer | null> {
+/** `db`'s index when it is fresh; otherwise null (the caller answers with SQL) and a rebuild starts. */
+async function freshIndex(db: Database): Promise<CatalogSearchIndex | null> {
   const state = attached.get(db);
   if (!state || state.closed) return null;
   const version = await readCatalogVersion(db);
-  if (state.index && state.index.version === version) return state.index.search(query);
+  if (state.index && state.index.version === version) return state.index;
   startBuild(db, state);
   return null;
 }
 
-/** The option facets of a listing without search or option filters from a fresh index, else null (and a rebuild starts). */
+/** The listing's answer (a search or option filters) from a fresh index, else null. */
+export async function searchFromIndex(db: Database, query: ListingQuery): Promise<IndexAnswer | null> {
+  return (await freshIndex(db))?.search(query) ?? null;
+}
+
+/** The option facets of a listing without search or option filters from a fresh index, else null. */
 export async function optionCountsFromIndex(
   db: Database,
   query: ListingQuery,
 ): Promise<OptionCountRow[] | null> {
-  const state = attached.get(db);
-  if (!state || state.closed) return null;
-  const version = await readCatalogVersion(db);
-  if (state.index && state.index.version === version) return state.index.optionCounts(query);
-  startBuild(db, state);
-  return null;
+  return (await freshIndex(db))?.optionCounts(query) ?? null;
 }
 
 /** Waits for a fresh index (benchmarks and tests); null when none could be built. */

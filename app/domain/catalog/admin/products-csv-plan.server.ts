@@ -3,12 +3,9 @@ import type { DB } from "../../../db/schema.ts";
 import { discountPercent } from "../../../lib/money.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import type { ProductVariantsInput } from "../../../lib/variant-input.ts";
-import { parseOption } from "../../../lib/variants.ts";
 import type { CsvProblem, CsvRefusal, ProductCsvRecord } from "./products-csv.ts";
+import { LOOKUP_CHUNK, type StoredVariants, storedVariants } from "./products-csv-stored.server.ts";
 import type { CsvVariants } from "./products-csv-variants.ts";
-
-/** ids/slugs/SKUs per `in (…)` lookup, well under either engine's parameter limit */
-const LOOKUP_CHUNK = 500;
 
 export type ProductValues = ReturnType<typeof productValues>;
 export type PriceValues = ReturnType<typeof priceValues>;
@@ -149,70 +146,6 @@ async function heldSkus(
     }
   }
   return problems;
-}
-
-interface StoredVariants {
-  options: { name: string; values: string[] }[];
-  /** live, by position */
-  variants: {
-    sku: string;
-    values: string[];
-    priceCents: number;
-    originalPriceCents: number | null;
-    stock: number;
-    barcode: string | null;
-  }[];
-}
-
-/** The options and live variants of these products. */
-async function storedVariants(
-  trx: Transaction<DB>,
-  productIds: number[],
-): Promise<Map<number, StoredVariants>> {
-  const byProduct = new Map<number, StoredVariants>();
-  const of = (id: number) => {
-    const entry = byProduct.get(id) ?? { options: [], variants: [] };
-    byProduct.set(id, entry);
-    return entry;
-  };
-  for (let i = 0; i < productIds.length; i += LOOKUP_CHUNK) {
-    const chunk = productIds.slice(i, i + LOOKUP_CHUNK);
-    const options = await trx
-      .selectFrom("productOptions")
-      .select(["productId", "position", "name", "optionValues"])
-      .where("productId", "in", chunk)
-      .orderBy("productId")
-      .orderBy("position")
-      .execute();
-    for (const row of options) {
-      const { name, values } = parseOption(row);
-      of(row.productId).options.push({ name, values });
-    }
-    const variants = await trx
-      .selectFrom("productVariants")
-      .select([
-        "productId",
-        "sku",
-        "option1",
-        "option2",
-        "option3",
-        "priceCents",
-        "originalPriceCents",
-        "stock",
-        "barcode",
-      ])
-      .where("productId", "in", chunk)
-      .where("archivedAt", "is", null)
-      .orderBy("productId")
-      .orderBy("position")
-      .orderBy("id")
-      .execute();
-    for (const { productId, option1, option2, option3, ...variant } of variants) {
-      const values = [option1, option2, option3].filter((v): v is string => v !== null);
-      of(productId).variants.push({ ...variant, values });
-    }
-  }
-  return byProduct;
 }
 
 /**

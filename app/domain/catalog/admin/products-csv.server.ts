@@ -4,9 +4,9 @@ import { writeProductVariants } from "../../../db/product-variants.server.ts";
 import type { DB } from "../../../db/schema.ts";
 import { insertDefaultVariant, syncProductSummary } from "../../../db/variant-summary.server.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
-import { parseOption } from "../../../lib/variants.ts";
 import { type CategoryIndex, type CsvProblem, type CsvRefusal, readProductsCsv } from "./products-csv.ts";
 import { type ImportStep, planImport } from "./products-csv-plan.server.ts";
+import { storedVariants } from "./products-csv-stored.server.ts";
 import type { CsvVariants } from "./products-csv-variants.ts";
 import { type ProductCsvSource, productsCsvHeader, productsCsvRows } from "./products-csv-write.ts";
 
@@ -55,42 +55,24 @@ async function withVariants(
   db: Database,
   products: Omit<ProductCsvSource, "optionNames" | "variants">[],
 ): Promise<ProductCsvSource[]> {
-  const ids = products.map((p) => p.id);
-  const options = await db
-    .selectFrom("productOptions")
-    .select(["productId", "position", "name", "optionValues"])
-    .where("productId", "in", ids)
-    .orderBy("productId")
-    .orderBy("position")
-    .execute();
-  const variants = await db
-    .selectFrom("productVariants")
-    .select([
-      "productId",
-      "sku",
-      "option1",
-      "option2",
-      "option3",
-      "priceCents",
-      "originalPriceCents",
-      "stock",
-      "barcode",
-    ])
-    .where("productId", "in", ids)
-    .where("archivedAt", "is", null)
-    .orderBy("productId")
-    .orderBy("position")
-    .orderBy("id")
-    .execute();
-  const sources = new Map(
-    products.map((p) => [
-      p.id,
-      { ...p, optionNames: [] as string[], variants: [] as ProductCsvSource["variants"] },
-    ]),
+  const stored = await storedVariants(
+    db,
+    products.map((p) => p.id),
   );
-  for (const option of options) sources.get(option.productId)!.optionNames.push(parseOption(option).name);
-  for (const { productId, ...variant } of variants) sources.get(productId)!.variants.push(variant);
-  return [...sources.values()];
+  const sources = products.map((p) => {
+    const { options = [], variants = [] } = stored.get(p.id) ?? {};
+    return {
+      ...p,
+      optionNames: options.map((option) => option.name),
+      variants: variants.map(({ values, ...variant }) => ({
+        ...variant,
+        option1: values[0] ?? null,
+        option2: values[1] ?? null,
+        option3: values[2] ?? null,
+      })),
+    };
+  });
+  return sources;
 }
 
 export type ImportProductsResult = Result<

@@ -1,0 +1,25 @@
+import type { ProductInput } from "../../lib/product-input.ts";
+import type { ProductArt } from "./product-art.ts";
+
+/** A demo product: the product's fields (lib/product-input.ts), plus what the seed adds. */
+export interface DemoProduct extends ProductInput {
+  slug: string;
+  /**
+   * Sizes, colours, storage (decision 019): the options and one variant per combination sold.
+   * The first variant carries the product's own price, original price and stock (what the page
+   * shows first); without options the product is sold as one variant.
+   */
+  options?: { name: string; values: string[] }[];
+  variants?: {
+    values: string[];
+    sku: string;
+    priceCents: number;
+    originalPriceCents: number | null;
+    stock: number;
+  }[];
+  rating: number;
+  reviewCount: number;
+  /** days before the seed date, so "Newest" has a stable order */
+  ageDays: number;
+  art: ProductArt;
+}
