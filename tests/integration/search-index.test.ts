@@ -239,6 +239,8 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
       if (random.next() < 0.05) params.set("fbclid", "x"); // not an option: ignored
       if (random.next() < 0.3) params.set("minPrice", String(random.pick([0, 10, 100, 250])));
       if (random.next() < 0.3) params.set("maxPrice", String(random.pick([100, 250, 500, 2000])));
+      // whole-star ratings and $100 steps: counted from the index's roll-up (option-bands.ts)
+      if (random.next() < 0.25) params.set("rating", String(random.pick([1, 2, 3, 4])));
       if (random.next() < 0.2) params.append("brand", random.pick(BRANDS).toLowerCase());
       params.set("sort", random.pick(SORT_OPTIONS).value);
       const query = parseListingQuery(params);

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Database, Engine } from "../../db/database.server.ts";
 import { type ListingQuery, PRICE_MAX, PRICE_MIN } from "../../lib/listing-query.ts";
+import { type Bands, bandRange, priceBands } from "../../lib/price-bands.ts";
 import { filterConditions, type Omit } from "./listing-filters.server.ts";
 
 /**
@@ -139,35 +140,6 @@ function groupProducts(
     .execute();
 }
 
-/** The width of a price band in whole dollars, as migration 0320 defines the bands (the filter form's step). */
-const BAND_DOLLARS = 100;
-
-interface Bands {
-  /** the least price band in range */
-  from: number;
-  /** the greatest price band in range, or null for no upper bound */
-  to: number | null;
-  /** the least whole-star rating floor in range */
-  rating: number;
-}
-
-/**
- * The price-band range of a query the bands can answer exactly, or null. Band b holds prices
- * p with min(⌊p / $100⌋, 20) = ⌊b / 2⌋, odd b the ones that are not a whole $100: so
- * p ≥ $100·M ⇔ b ≥ 2M, and p ≤ $100·X ⇔ b ≤ 2X (for X < 20). Ratings: rating ≥ N ⇔ ⌊rating⌋ ≥ N.
- */
-function priceBands(query: ListingQuery): Bands | null {
-  if (query.search || query.featured || query.newArrival || query.bestSeller || query.deals) return null;
-  if (query.productIds || Object.keys(query.options).length > 0) return null;
-  if (query.minPrice % BAND_DOLLARS !== 0 || query.maxPrice % BAND_DOLLARS !== 0) return null;
-  if (query.rating !== null && !Number.isInteger(query.rating)) return null;
-  return {
-    from: query.minPrice > PRICE_MIN ? 2 * (query.minPrice / BAND_DOLLARS) : 0,
-    to: query.maxPrice < PRICE_MAX ? 2 * (query.maxPrice / BAND_DOLLARS) : null,
-    rating: query.rating ?? 0,
-  };
-}
-
 /** Like groupProducts (never with a subcategory filter), summed from the price bands. */
 async function groupBands(
   db: Database,
@@ -203,10 +175,4 @@ async function groupBands(
           .having(sum, ">", 0)
           .execute();
   return rows.map((r) => ({ ...r, subcategoryId: "", count: Number(r.count) }));
-}
-
-/** Every band from bands.from to bands.to (or the last band, 41). */
-function bandRange(bands: Bands): number[] {
-  const last = bands.to ?? 41;
-  return Array.from({ length: Math.max(0, last - bands.from + 1) }, (_, i) => bands.from + i);
 }

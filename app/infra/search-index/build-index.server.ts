@@ -307,7 +307,8 @@ export async function buildIndexParts(
     for (const row of rows) {
       const p = ids.length;
       ids.push(row.id);
-      categoryOf.push(numberOf(categories, row.categoryId));
+      const category = numberOf(categories, row.categoryId);
+      categoryOf.push(category);
       subcategoryOf.push(numberOf(subcategories, row.subcategoryId ?? ""));
       brandOf.push(numberOf(brands, row.brand.toLowerCase()));
       price.push(Number(row.priceCents));
@@ -326,7 +327,7 @@ export async function buildIndexParts(
       addWords(p, row.categoryId, allOnly);
       addWords(p, row.subcategoryId, allOnly);
       // option values are searched through the option data's values (option-index.ts)
-      optionParts.add(variants ? row.variantFacets : "");
+      optionParts.add(variants ? row.variantFacets : "", category, Number(row.rating));
       all.next();
       names.next();
     }
@@ -374,7 +375,7 @@ export async function buildIndexParts(
 
 /** The buffers of the parts' typed arrays (moved, not copied, to the receiving thread). */
 export function transferList(parts: IndexParts): ArrayBuffer[] {
-  return [...Object.values(parts), ...Object.values(parts.options)]
+  return [...Object.values(parts), ...Object.values(parts.options), ...Object.values(parts.options.bands)]
     .filter((value): value is ArrayBufferView => ArrayBuffer.isView(value))
     .map((view) => view.buffer as ArrayBuffer);
 }

@@ -6,6 +6,7 @@ import {
   searchWords,
   wantsOptionFacets,
 } from "../../lib/listing-query.ts";
+import { priceBands } from "../../lib/price-bands.ts";
 import { orderPositions } from "./index-order.ts";
 import {
   BEST_SELLER,
@@ -18,13 +19,17 @@ import {
   NEW_ARRIVAL,
   type Postings,
 } from "./index-parts.ts";
+import { countBands } from "./option-bands.ts";
 import {
   candidates,
+  countRows,
+  keyBit,
   type OptionCountRow,
   type OptionParts,
   OptionQuery,
   optionBytes,
   pairsContaining,
+  pricedCandidates,
 } from "./option-index.ts";
 
 /**
@@ -171,6 +176,8 @@ export class CatalogSearchIndex {
     marks: Uint8Array;
     nameMarks: Uint8Array;
     listed: Int32Array;
+    /** a one-key option filter's candidates, their prices in keys (until the page is ordered) */
+    candidates: Int32Array;
     keys: Float64Array;
     prices: Float64Array;
     /** always left zeroed by its users */
@@ -181,6 +188,7 @@ export class CatalogSearchIndex {
       marks: new Uint8Array(this.size),
       nameMarks: new Uint8Array(this.size),
       listed: new Int32Array(this.size),
+      candidates: new Int32Array(this.size),
       keys: new Float64Array(this.size),
       prices: new Float64Array(this.size),
       clean: new Uint8Array(this.size),
@@ -231,26 +239,22 @@ export class CatalogSearchIndex {
     return positions.subarray(start[category] as number, start[category + 1] as number);
   }
 
-  /** Option facets of a whole category (or the catalogue), kept: the index never changes. */
-  private readonly plainOptionCounts = new Map<number, OptionCountRow[]>();
-
   /**
    * The option facets alone of a listing without a search or option filters — its page, total and
-   * other facets come from SQL's roll-ups (listing.server.ts) — visiting only the category's
-   * products; a category with no other filter is counted once.
+   * other facets come from SQL's roll-ups (listing.server.ts): from the index's own roll-up
+   * (option-bands.ts) when the filters are a category, prices on the $100 steps and a rating, as
+   * SQL's are; else by visiting the category's products.
    */
   optionCounts(query: ListingQuery): OptionCountRow[] {
     const f = this.filtersOf(query);
     if (f.category === -1 || f.subcategory === -1) return [];
-    const plain =
-      f.subcategory === null &&
-      f.brandWanted === null &&
-      f.minPrice === -Infinity &&
-      f.maxPrice === Infinity &&
-      f.minRating === -Infinity &&
-      f.flagMask === 0;
-    const cacheKey = f.category ?? -2;
-    if (plain && this.plainOptionCounts.has(cacheKey)) return this.plainOptionCounts.get(cacheKey)!;
+    const bands = priceBands(query);
+    if (bands && f.subcategory === null && f.brandWanted === null && f.flagMask === 0) {
+      return countRows(
+        this.options,
+        countBands(this.options.bands, this.options.pairKey.length, f.category, bands),
+      );
+    }
     const options = new OptionQuery(this.options, {});
     const count = (p: number) => {
       if ((this.rating[p] as number) < f.minRating) return;
@@ -261,9 +265,7 @@ export class CatalogSearchIndex {
     };
     if (f.category === null) for (let p = 0; p < this.size; p++) count(p);
     else for (const p of this.inCategory(f.category)) count(p);
-    const rows = options.rows();
-    if (plain) this.plainOptionCounts.set(cacheKey, rows);
-    return rows;
+    return options.rows();
   }
 
   /**
@@ -300,7 +302,8 @@ export class CatalogSearchIndex {
     const { category, subcategory, brandWanted, minPrice, maxPrice, minRating, flagMask } = f;
     if (category === -1 || subcategory === -1) return answer;
 
-    const { marks, nameMarks, listed, prices, clean } = this.scratch();
+    const scratch = this.scratch();
+    const { marks, nameMarks, listed, prices, clean } = scratch;
     // the products a search matches (every word), else those an option filter may match
     let matched: Int32Array | null = null;
     if (words.length > 0) {
@@ -325,21 +328,39 @@ export class CatalogSearchIndex {
     const categoryCounts = new Float64Array(this.categories.length);
     const brandCounts = new Float64Array(this.brandKeys.length);
     let total = 0;
-    const main = domain(chosen, false);
+    // one key filtered: the candidates' prices from the postings; a product's variants are visited
+    // only to count the facets of the other keys it holds
+    const single = !matched && chosen.length === 1 ? this.options.keys.indexOf(chosen[0]!) : -1;
+    const found =
+      single >= 0 && single < 7
+        ? pricedCandidates(
+            this.options,
+            chosen[0]!,
+            query.options[chosen[0]!]!,
+            scratch.candidates,
+            scratch.keys,
+          )
+        : -1;
+    const fast =
+      found >= 0 ? { positions: scratch.candidates.subarray(0, found), prices: scratch.keys } : null;
+    const others = ~keyBit(single);
+    const { keyMask } = this.options;
+    const main = fast ? fast.positions : domain(chosen, false);
     for (let i = 0, n = main ? main.length : this.size; i < n; i++) {
       const p = main ? (main[i] as number) : i;
       if (!passes(p)) continue;
       const here = inCategory(p);
       const brand = this.brandOf[p] as number;
       const inBrands = brandWanted === null || brandWanted[brand] === 1;
+      const counts = counting && here && inBrands;
       // with option filters, the cheapest matching variant's price is the product's (count finds
       // it in the same loop over the variants)
-      const counted = counting && here && inBrands ? options.count(p, minPrice, maxPrice) : Infinity;
-      const price = filtered
-        ? counting && here && inBrands
-          ? counted
-          : options.price(p)
-        : (this.price[p] as number);
+      let price: number;
+      if (fast && !(counts && ((keyMask[p] as number) & others) !== 0)) price = fast.prices[i] as number;
+      else if (counts) {
+        const cheapest = options.count(p, minPrice, maxPrice);
+        price = filtered ? cheapest : (this.price[p] as number);
+      } else price = filtered ? options.price(p) : (this.price[p] as number);
       if (price === Infinity || price < minPrice || price > maxPrice) continue;
       prices[p] = price;
       // the category facet ignores the category filter, the brand facet the brand filter
@@ -353,7 +374,7 @@ export class CatalogSearchIndex {
     for (const key of counting ? chosen : []) {
       const others = chosen.filter((k) => k !== key);
       if (others.length === 0 && !matched) {
-        // the key's counts without any option choice: the category's (kept when it is all there is)
+        // the key's counts without any option choice: the category's (from the roll-up when it can)
         const rows = this.optionCounts({ ...query, options: {} });
         answer.optionCounts.push(...rows.filter((row) => row.optionKey === key));
         continue;

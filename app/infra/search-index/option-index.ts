@@ -1,4 +1,5 @@
 import { optionFacetKey, optionValueKey } from "../../lib/variants.ts";
+import { bandBytes, type OptionBands, OptionBandsBuilder } from "./option-bands.ts";
 
 /**
  * The search index's option data (decision 019): each live product's in-stock variants — price
@@ -28,9 +29,23 @@ export interface OptionParts {
    */
   pairOffsets: Int32Array;
   pairPostings: Int32Array;
+  /**
+   * per posting: which of the product's in-stock variants (0-based, from variantStart[p]) is the
+   * cheapest holding the pair, NO_VARIANT when none is in stock — a one-key filter's price without
+   * a loop over the variants
+   */
+  pairPostingVariant: Uint8Array;
+  /** per product: bit k set when an in-stock variant holds a value of key k (k < 7; bit 7: any later key) */
+  keyMask: Uint8Array;
+  /** the option facets' counts by category, price band and rating (option-bands.ts) */
+  bands: OptionBands;
 }
 
 const MAX_SLOTS = 3;
+export const NO_VARIANT = 255;
+
+/** The bit of key k in OptionParts.keyMask. */
+export const keyBit = (k: number) => 1 << Math.min(k, 7);
 
 /** Collects OptionParts while the index is built, one product at a time. */
 export class OptionPartsBuilder {
@@ -49,18 +64,28 @@ export class OptionPartsBuilder {
   /** the products holding each pair: pair numbers per product (CSR), turned into postings by finish() */
   private readonly productPairs: number[] = [];
   private readonly productPairStarts: number[] = [0];
+  private readonly productPairVariant: number[] = [];
+  private readonly keyMasks: number[] = [];
+  private readonly bands = new OptionBandsBuilder();
 
   /**
    * the next product's variant_facets: per live variant "cents\tname\u001fvalue…", "!cents…" when
-   * out of stock (variant-summary.server.ts); only in-stock variants are kept as variants
+   * out of stock (variant-summary.server.ts); only in-stock variants are kept as variants. The
+   * product's category number and rating place it in the roll-up.
    */
-  add(variantFacets: string) {
+  add(variantFacets: string, category = 0, rating = 0) {
+    let mask = 0;
     if (variantFacets !== "") {
       const held = new Set<number>();
+      /** per counted pair, the cheapest in-stock variant holding it: its price, and its number */
+      const cheapest = new Map<number, number>();
+      const cheapestVariant = new Map<number, number>();
+      const first = this.prices.length;
       for (const line of variantFacets.split("\n")) {
         const [cents = "", ...pairs] = line.split("\t");
         const inStock = !cents.startsWith("!");
-        if (inStock) this.prices.push(Number(cents));
+        const price = Number(inStock ? cents : cents.slice(1));
+        if (inStock) this.prices.push(price);
         let slot = 0;
         for (const pair of pairs) {
           const [name = "", value = ""] = pair.split("\u001f");
@@ -70,13 +95,24 @@ export class OptionPartsBuilder {
           if (!inStock || key === "" || slot === MAX_SLOTS) continue;
           this.pairs.push(number + 1);
           slot++;
+          mask |= keyBit(this.pairKey[number] as number);
+          if (price < (cheapest.get(number) ?? Infinity)) {
+            cheapest.set(number, price);
+            cheapestVariant.set(number, this.prices.length - 1 - first);
+          }
         }
         if (!inStock) continue;
         if (slot > this.slots) this.slots = slot;
         for (; slot < MAX_SLOTS; slot++) this.pairs.push(0);
       }
-      for (const number of held) this.productPairs.push(number);
+      for (const number of held) {
+        this.productPairs.push(number);
+        const variant = cheapestVariant.get(number) ?? NO_VARIANT;
+        this.productPairVariant.push(variant < NO_VARIANT ? variant : NO_VARIANT);
+      }
+      this.bands.add(category, rating, cheapest);
     }
+    this.keyMasks.push(mask);
     this.productPairStarts.push(this.productPairs.length);
     this.starts.push(this.prices.length);
   }
@@ -116,15 +152,20 @@ export class OptionPartsBuilder {
     for (let q = 0; q < pairs; q++) pairOffsets[q + 1]! += pairOffsets[q] as number;
     const next = pairOffsets.slice(0, pairs);
     const pairPostings = new Int32Array(this.productPairs.length);
+    const pairPostingVariant = new Uint8Array(this.productPairs.length);
     const products = this.productPairStarts.length - 1;
     for (let p = 0; p < products; p++) {
       for (let i = this.productPairStarts[p] as number; i < (this.productPairStarts[p + 1] as number); i++) {
-        pairPostings[next[this.productPairs[i] as number]!++] = p;
+        const at = next[this.productPairs[i] as number]!++;
+        pairPostings[at] = p;
+        pairPostingVariant[at] = this.productPairVariant[i] as number;
       }
     }
     return {
       pairOffsets,
       pairPostings,
+      pairPostingVariant,
+      keyMask: Uint8Array.from(this.keyMasks),
       variantStart: Int32Array.from(this.starts),
       variantPrice: Uint32Array.from(this.prices),
       variantPairs: packed,
@@ -134,6 +175,7 @@ export class OptionPartsBuilder {
       pairLabels: this.pairLabels,
       keys: [...this.keyNumbers.keys()],
       keyLabels: this.keyLabels,
+      bands: this.bands.finish(),
     };
   }
 }
@@ -267,26 +309,31 @@ export class OptionQuery {
 
   /** The counted values, as rows for the listing's facets. */
   rows(): OptionCountRow[] {
-    const rows: OptionCountRow[] = [];
-    this.counts.forEach((count, pair) => {
-      if (count === 0) return;
-      const key = this.parts.pairKey[pair] as number;
-      rows.push({
-        optionKey: this.parts.keys[key] as string,
-        valueKey: this.parts.pairValues[pair] as string,
-        optionName: this.parts.keyLabels[key] as string,
-        optionValue: this.parts.pairLabels[pair] as string,
-        count,
-      });
-    });
-    return rows;
+    return countRows(this.parts, this.counts);
   }
+}
+
+/** Counts per pair as rows for the listing's facets (the pairs counted at least once). */
+export function countRows(parts: OptionParts, counts: Float64Array): OptionCountRow[] {
+  const rows: OptionCountRow[] = [];
+  counts.forEach((count, pair) => {
+    if (count === 0) return;
+    const key = parts.pairKey[pair] as number;
+    rows.push({
+      optionKey: parts.keys[key] as string,
+      valueKey: parts.pairValues[pair] as string,
+      optionName: parts.keyLabels[key] as string,
+      optionValue: parts.pairLabels[pair] as string,
+      count,
+    });
+  });
+  return rows;
 }
 
 /**
  * The products that may match option filters: those holding a wanted value of the key whose
- * wanted values are held by the fewest products (a superset: variants are checked afterwards).
- * `marks` (zeroed, one per product) is left zeroed.
+ * wanted values are held by the fewest products (a superset: variants are checked afterwards),
+ * ascending for up to 8 values. `marks` (zeroed, one per product; for more values) is left zeroed.
  */
 export function candidates(
   parts: OptionParts,
@@ -297,34 +344,24 @@ export function candidates(
   let best: number[] | null = null;
   let bestSize = Infinity;
   for (const key of keys) {
-    const k = parts.keys.indexOf(key);
-    const wanted = new Set(options[key]);
-    const pairs: number[] = [];
-    let size = 0;
-    parts.pairKey.forEach((pk, pair) => {
-      if (pk === k && wanted.has(parts.pairValues[pair] as string)) {
-        pairs.push(pair);
-        size += (parts.pairOffsets[pair + 1] as number) - (parts.pairOffsets[pair] as number);
-      }
-    });
+    const pairs = wantedPairs(parts, key, options[key] ?? []);
+    const size = pairs.reduce(
+      (sum, pair) => sum + (parts.pairOffsets[pair + 1] as number) - (parts.pairOffsets[pair] as number),
+      0,
+    );
     if (size < bestSize) {
       best = pairs;
       bestSize = size;
     }
   }
-  if (best !== null && (best as number[]).length === 1) {
-    // one value: its list as it is (ascending, each product once)
-    const pair = (best as number[])[0] as number;
-    return parts.pairPostings.subarray(
-      parts.pairOffsets[pair] as number,
-      parts.pairOffsets[pair + 1] as number,
-    );
-  }
+  const lists = (best ?? []).map((pair) =>
+    parts.pairPostings.subarray(parts.pairOffsets[pair] as number, parts.pairOffsets[pair + 1] as number),
+  );
+  if (lists.length <= 8) return union(lists);
   const found = new Int32Array(bestSize === Infinity ? 0 : bestSize);
   let n = 0;
-  for (const pair of best ?? []) {
-    for (let i = parts.pairOffsets[pair] as number; i < (parts.pairOffsets[pair + 1] as number); i++) {
-      const p = parts.pairPostings[i] as number;
+  for (const list of lists) {
+    for (const p of list) {
       if (marks[p] === 0) {
         marks[p] = 1;
         found[n++] = p;
@@ -333,6 +370,95 @@ export function candidates(
   }
   for (let i = 0; i < n; i++) marks[found[i] as number] = 0;
   return found.subarray(0, n);
+}
+
+/** The pairs of `key` with one of `values`. */
+function wantedPairs(parts: OptionParts, key: string, values: string[]): number[] {
+  const k = parts.keys.indexOf(key);
+  const wanted = new Set(values);
+  const pairs: number[] = [];
+  parts.pairKey.forEach((pk, pair) => {
+    if (pk === k && wanted.has(parts.pairValues[pair] as string)) pairs.push(pair);
+  });
+  return pairs;
+}
+
+/**
+ * A filter on one key: the products holding one of its values (ascending, into `positions`) and,
+ * for each, the price of its cheapest in-stock variant holding one (Infinity: none in stock, into
+ * `prices`) — read from the postings, without a loop over the variants: a merge of the values'
+ * postings lists. Returns how many, or -1 for more than 8 values.
+ */
+export function pricedCandidates(
+  parts: OptionParts,
+  key: string,
+  values: string[],
+  positions: Int32Array,
+  prices: Float64Array,
+): number {
+  const pairs = wantedPairs(parts, key, values);
+  if (pairs.length > 8) return -1;
+  const { pairOffsets, pairPostings, pairPostingVariant, variantStart, variantPrice } = parts;
+  const heads = Int32Array.from(pairs, (pair) => pairOffsets[pair] as number);
+  const ends = Int32Array.from(pairs, (pair) => pairOffsets[pair + 1] as number);
+  const lists = pairs.length;
+  const NONE = 2 ** 31 - 1;
+  let n = 0;
+  for (;;) {
+    // the least position at the lists' heads, and the cheapest price among the lists holding it
+    let p = NONE;
+    for (let k = 0; k < lists; k++) {
+      if ((heads[k] as number) < (ends[k] as number)) {
+        const q = pairPostings[heads[k] as number] as number;
+        if (q < p) p = q;
+      }
+    }
+    if (p === NONE) return n;
+    let price = Infinity;
+    for (let k = 0; k < lists; k++) {
+      const at = heads[k] as number;
+      if (at < (ends[k] as number) && pairPostings[at] === p) {
+        const variant = pairPostingVariant[at] as number;
+        if (variant !== NO_VARIANT) {
+          const cents = variantPrice[(variantStart[p] as number) + variant] as number;
+          if (cents < price) price = cents;
+        }
+        heads[k] = at + 1;
+      }
+    }
+    positions[n] = p;
+    prices[n] = price;
+    n++;
+  }
+}
+
+/** The union of a few ascending lists, ascending: merged two at a time (sequential reads, no marks). */
+function union(lists: Int32Array[]): Int32Array {
+  let merged: Int32Array = lists[0] ?? new Int32Array(0);
+  for (let k = 1; k < lists.length; k++) {
+    const a = merged;
+    const b = lists[k] as Int32Array;
+    const out = new Int32Array(a.length + b.length);
+    let i = 0;
+    let j = 0;
+    let n = 0;
+    while (i < a.length && j < b.length) {
+      const x = a[i] as number;
+      const y = b[j] as number;
+      if (x <= y) {
+        out[n++] = x;
+        i++;
+        if (x === y) j++;
+      } else {
+        out[n++] = y;
+        j++;
+      }
+    }
+    while (i < a.length) out[n++] = a[i++] as number;
+    while (j < b.length) out[n++] = b[j++] as number;
+    merged = out.subarray(0, n);
+  }
+  return merged;
 }
 
 /** Bytes held by the option data: typed arrays and the values' text. */
@@ -345,6 +471,9 @@ export function optionBytes(parts: OptionParts): number {
     parts.pairKey.byteLength +
     parts.pairOffsets.byteLength +
     parts.pairPostings.byteLength +
+    parts.pairPostingVariant.byteLength +
+    parts.keyMask.byteLength +
+    bandBytes(parts.bands) +
     labels
   );
 }
