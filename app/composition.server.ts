@@ -73,7 +73,7 @@ export function assembleServices(
     files: parts.files ?? createFileStore(config.FILE_STORE_URL, config),
     auth,
     mail,
-    gateway: parts.gateway ?? createPaymentGateway(config),
+    gateway: parts.gateway ?? createPaymentGateway(config, db),
   };
 }
 

@@ -30,8 +30,8 @@ export const streamTimeout = 5_000;
 /** Housekeeping timers on the app's own database (server/main.ts starts them); returns their stop. */
 export function startBackgroundJobs(): () => void {
   return startJobs(async () => {
-    const { db, mail, config } = await getServices();
-    return { db, mail, shop: { shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL } };
+    const { db, mail, config, gateway } = await getServices();
+    return { db, mail, gateway, shop: { shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL } };
   });
 }
 

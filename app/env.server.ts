@@ -60,6 +60,13 @@ const envSchema = z.object({
   SEED_ON_EMPTY: z.enum(["true", "false"]).default("true"),
   PAYMENT_GATEWAY: z.enum(["test"]).default("test"),
   PAYMENT_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(1000),
+  /** how long an order awaiting its payment holds its stock (decision 020) */
+  PAYMENT_RESERVATION_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -15,6 +15,7 @@ import * as accountCarts from "./migrations/2026-11-25T0110-account-carts.ts";
 import * as checkoutProgress from "./migrations/2026-11-25T0120-checkout-progress.ts";
 import * as productVariants from "./migrations/2026-11-25T1200-product-variants.ts";
 import * as variantFacets from "./migrations/2026-11-25T1300-variant-facets.ts";
+import * as paymentWorkflow from "./migrations/2026-11-25T1400-payment-workflow.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-25T0120-checkout-progress": checkoutProgress,
   "2026-11-25T1200-product-variants": productVariants,
   "2026-11-25T1300-variant-facets": variantFacets,
+  "2026-11-25T1400-payment-workflow": paymentWorkflow,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -242,7 +242,15 @@ export interface CouponsTable {
   updatedAt: Timestamp;
 }
 
-export type OrderStatus = "paid" | "shipped" | "delivered" | "cancelled";
+export type OrderStatus =
+  | "pending_payment"
+  | "payment_failed"
+  | "paid"
+  | "shipped"
+  | "delivered"
+  | "cancelled"
+  | "partially_refunded"
+  | "refunded";
 
 export interface OrdersTable {
   id: Generated<number>;
@@ -281,6 +289,34 @@ export interface OrdersTable {
   confirmationAttempts: Generated<number>;
   /** when the latest sending attempt was claimed (migration 1000) */
   confirmationClaimedAt: Timestamp | null;
+  /** the gateway that took the payment, e.g. "test" or "stripe" (migration 1400) */
+  paymentGateway: Generated<string>;
+  /** a pending_payment order's stock is held until then (the reconciliation job) */
+  reservedUntil: Timestamp | null;
+  paidAt: Timestamp | null;
+  /** why the payment failed (the shopper's message) */
+  paymentError: string | null;
+  refundedCents: Generated<number>;
+  /** when the provider reported a dispute (chargeback) */
+  disputedAt: Timestamp | null;
+}
+
+/** The built-in test gateway's ledger (migration 1400): what a provider would keep. */
+export interface TestGatewayPaymentsTable {
+  idempotencyKey: string;
+  authorizationId: string;
+  amountCents: number;
+  status: "authorized" | "captured" | "voided" | "declined";
+  declineCode: string | null;
+  refundedCents: Generated<number>;
+  createdAt: Timestamp;
+}
+
+export interface TestGatewayRefundsTable {
+  idempotencyKey: string;
+  authorizationId: string;
+  amountCents: number;
+  createdAt: Timestamp;
 }
 
 export interface OrderItemsTable {
@@ -428,6 +464,8 @@ export interface DB {
   catalogVersion: CatalogVersionTable;
   coupons: CouponsTable;
   orders: OrdersTable;
+  testGatewayPayments: TestGatewayPaymentsTable;
+  testGatewayRefunds: TestGatewayRefundsTable;
   orderItems: OrderItemsTable;
   orderEvents: OrderEventsTable;
   rateLimits: RateLimitsTable;

@@ -60,6 +60,12 @@ class OwnLockSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * How long this process's write transactions held the write lock, in all (a statement outside a
+ * transaction counts as one): what `npm run bench` reports per order (decision 020).
+ */
+export const writeLockStats = { transactions: 0, heldMs: 0 };
+
 /** A first-come, first-served lock. */
 class FifoLock {
   #held = false;
@@ -179,6 +185,7 @@ class GroupCommitDriver implements Driver {
       throw error;
     }
     lease.inTransaction = true;
+    lease.startedAt = performance.now();
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -189,6 +196,7 @@ class GroupCommitDriver implements Driver {
     }
     this.#database.raw.exec(`release ${MEMBER_SAVEPOINT}`);
     lease.inTransaction = false;
+    lease.countHeld();
     const committed = new Promise<void>((resolve, reject) => group.push({ resolve, reject }));
     // others may run (and join the group) while this one waits for the COMMIT
     lease.releaseLock();
@@ -200,6 +208,7 @@ class GroupCommitDriver implements Driver {
     const lease = connection as Lease;
     if (lease.lockReleased) return; // its group's COMMIT failed: rolled back with the group
     lease.inTransaction = false;
+    lease.countHeld();
     const { raw } = this.#database;
     if (raw.isTransaction) {
       raw.exec(`rollback to ${MEMBER_SAVEPOINT}`);
@@ -346,6 +355,8 @@ class Lease implements DatabaseConnection {
   readonly #driver: GroupCommitDriver;
   inTransaction = false;
   lockReleased = false;
+  /** when its transaction took the lock (performance.now) */
+  startedAt = 0;
   constructor(driver: GroupCommitDriver) {
     this.#driver = driver;
   }
@@ -368,6 +379,10 @@ class Lease implements DatabaseConnection {
     if (!this.lockReleased) return;
     await this.#driver.acquireLock();
     this.lockReleased = false;
+  }
+  countHeld(): void {
+    writeLockStats.transactions += 1;
+    writeLockStats.heldMs += performance.now() - this.startedAt;
   }
   releaseLock(): void {
     if (this.lockReleased) return;

@@ -1,24 +1,30 @@
 import { logger } from "../adapters/logger.server.ts";
 import type { Mailer } from "../adapters/mail/mail-message.ts";
+import type { PaymentGateway } from "../adapters/payments/payment-gateway.ts";
 import type { Database } from "../db/database.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
+import { reconcilePayments } from "../domain/orders/order-payment.server.ts";
 import { pruneRateLimits } from "../infra/rate-limit.server.ts";
 
 /**
- * Housekeeping each app process runs while it serves: resending order confirmations that failed
- * (every minute), forgetting rate-limit windows that ended a day ago and checkouts in progress
+ * Housekeeping each app process runs while it serves: settling orders a dead process left awaiting
+ * their payment (at start and every minute: order-payment.server.ts), resending order
+ * confirmations that failed (every minute), forgetting rate-limit windows that ended a day ago and checkouts in progress
  * untouched for a day (every hour). All are safe with several processes on one database (a resend
  * attempt is claimed by one process; a prune deletes the same rows whoever runs it). Timers never
  * keep the process alive.
  */
-export const JOB_INTERVALS = { confirmationsMs: 60_000, prunesMs: 60 * 60_000 } as const;
+export const JOB_INTERVALS = { paymentsMs: 60_000, confirmationsMs: 60_000, prunesMs: 60 * 60_000 } as const;
+/** the first reconciliation after start: soon, so a restarted shop settles what it left pending */
+const FIRST_PAYMENTS_RUN_MS = 2_000;
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60_000;
 
 /** What the jobs work with: the app's database and mailer, and the shop's name and address for e-mails. */
 export interface JobServices {
   db: Database;
   mail: Mailer;
+  gateway: PaymentGateway;
   shop: { shopName: string; publicUrl: string };
 }
 
@@ -39,17 +45,23 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     const { db, mail, shop } = await open();
     return sendPendingConfirmations(db, mail, shop);
   });
+  const payments = run("payment-reconcile", async () => {
+    const { db, gateway } = await open();
+    return reconcilePayments(db, gateway);
+  });
   const rateLimits = run("rate-limit-prune", async () =>
     pruneRateLimits(await getDb(), RATE_LIMIT_RETENTION_MS),
   );
   const checkouts = run("checkout-progress-prune", async () => pruneCheckoutProgress(await getDb()));
   const timers = [
+    setTimeout(payments, FIRST_PAYMENTS_RUN_MS),
+    setInterval(payments, JOB_INTERVALS.paymentsMs),
     setInterval(confirmations, JOB_INTERVALS.confirmationsMs),
     setInterval(rateLimits, JOB_INTERVALS.prunesMs),
     setInterval(checkouts, JOB_INTERVALS.prunesMs),
   ];
   for (const timer of timers) timer.unref();
   return () => {
-    for (const timer of timers) clearInterval(timer);
+    for (const timer of timers) clearTimeout(timer);
   };
 }

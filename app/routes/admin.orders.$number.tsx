@@ -35,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
   shipped: "Mark as shipped",
   delivered: "Mark as delivered",
-  cancelled: "Cancel order (restore stock)",
+  cancelled: "Cancel order (refund and restore stock)",
 };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -51,7 +51,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (to === "cancelled" && submission.value.confirm !== CONFIRM_VALUE) {
     return refuse(ORDER_ADMIN_MESSAGES.cancelUnconfirmed, 400);
   }
-  const result = await advanceOrder(servicesFrom(context).db, {
+  const services = servicesFrom(context);
+  const result = await advanceOrder(services.db, services.gateway, {
     number: params.number,
     to,
     actor: { id: admin.id, email: admin.email },
@@ -63,6 +64,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
   }
   if (result.error.code === "not-found") throw data(null, { status: 404 });
+  if (result.error.code === "refund-failed")
+    return refuse(ORDER_ADMIN_MESSAGES.refundFailed(result.error.message), 502);
   return refuse(ORDER_ADMIN_MESSAGES.notAllowed(result.error.from, to), 409);
 }
 
@@ -123,7 +126,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <ConfirmAction
                   key={to}
                   label={ACTION_LABELS.cancelled}
-                  question={`Cancel order ${order.number}? Its items go back into stock and the order cannot be shipped any more. This cannot be undone.`}
+                  question={`Cancel order ${order.number}? Its payment is refunded in full, its items go back into stock and the order cannot be shipped any more. This cannot be undone.`}
                   confirmLabel="Yes, cancel order"
                   keepLabel="Keep order"
                   keepTo={`/admin/orders/${order.number}`}

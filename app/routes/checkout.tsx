@@ -211,6 +211,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
           cartId,
           userId: user?.id ?? null,
+          reservationMs: services.config.PAYMENT_RESERVATION_MINUTES * 60_000,
         });
         break;
     }

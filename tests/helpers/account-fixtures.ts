@@ -11,7 +11,10 @@ export function cookieHeader(headers: Headers): string {
 
 let orderSequence = 0;
 
-/** Inserts a paid order (two lines unless told otherwise) for a user and returns its number. */
+/**
+ * Inserts a paid order (two lines unless told otherwise) for a user and returns its number; its
+ * payment is in the test gateway's ledger, captured, as Place Order leaves it (so it can be refunded).
+ */
 export async function insertOrder(
   db: Database,
   {
@@ -31,12 +34,14 @@ export async function insertOrder(
 ): Promise<string> {
   orderSequence++;
   const number = `CW-TEST${String(orderSequence).padStart(5, "0")}`;
+  const idempotencyKey = `account-test-${orderSequence}-${Math.random().toString(36).slice(2)}`;
+  const paymentReference = `auth_test_${idempotencyKey}`;
   const subtotalCents = items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
   const { id } = await db
     .insertInto("orders")
     .values({
       number,
-      idempotencyKey: `account-test-${orderSequence}-${Math.random().toString(36).slice(2)}`,
+      idempotencyKey,
       userId,
       email: "buyer@example.com",
       firstName: "Ada",
@@ -57,13 +62,25 @@ export async function insertOrder(
       status,
       paymentBrand: "Visa",
       paymentLast4: "4242",
-      paymentReference: `auth_${orderSequence}`,
+      paymentReference,
       estimatedDelivery: createdAt.slice(0, 10),
       createdAt,
       updatedAt: createdAt,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+  if (status !== "pending_payment" && status !== "payment_failed") {
+    await db
+      .insertInto("testGatewayPayments")
+      .values({
+        idempotencyKey,
+        authorizationId: paymentReference,
+        amountCents: subtotalCents,
+        status: "captured",
+        createdAt,
+      })
+      .execute();
+  }
   for (const item of items) {
     await db
       .insertInto("orderItems")

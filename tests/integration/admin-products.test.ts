@@ -4,6 +4,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import type { FileStore } from "../../app/adapters/files/file-store.ts";
+import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
+import type { Database } from "../../app/db/database.server.ts";
 import { seedCategories } from "../../app/db/seed/seed.server.ts";
 import { listAuditEntries } from "../../app/domain/audit/audit-log.server.ts";
 import { EDIT_MESSAGES } from "../../app/domain/catalog/admin/edit-product.server.ts";
@@ -423,7 +425,10 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     expect((await listAdminProducts(t.db, { search: "100%_" })).total).toBe(0);
   });
 
-  it("moves orders along the transition table; cancelling restores stock; audited", async () => {
+  const gatewayOf = (db: Database) =>
+    createTestGateway({ processingDelayMs: 0, secret: "admin-products-test-secret-0123456789", db });
+
+  it("moves orders along the transition table; cancelling restores stock and refunds; audited", async () => {
     const id = await insertProduct(t.db, { name: "Order Thing", stock: 3 });
     await insertImage(t.db, id, 0);
     const make = async () => {
@@ -441,27 +446,56 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
       return number;
     };
     const shipped = await make();
-    expect(await advanceOrder(t.db, { number: shipped, to: "delivered", actor: ACTOR })).toMatchObject({
+    expect(
+      await advanceOrder(t.db, gatewayOf(t.db), { number: shipped, to: "delivered", actor: ACTOR }),
+    ).toMatchObject({
       ok: false,
       error: { code: "not-allowed" },
     });
-    expect(await advanceOrder(t.db, { number: shipped, to: "shipped", actor: ACTOR })).toMatchObject({
+    expect(
+      await advanceOrder(t.db, gatewayOf(t.db), { number: shipped, to: "shipped", actor: ACTOR }),
+    ).toMatchObject({
       ok: true,
     });
-    expect(await advanceOrder(t.db, { number: shipped, to: "delivered", actor: ACTOR })).toMatchObject({
+    expect(
+      await advanceOrder(t.db, gatewayOf(t.db), { number: shipped, to: "delivered", actor: ACTOR }),
+    ).toMatchObject({
       ok: true,
     });
-    expect(await advanceOrder(t.db, { number: shipped, to: "cancelled", actor: ACTOR })).toMatchObject({
+    expect(
+      await advanceOrder(t.db, gatewayOf(t.db), { number: shipped, to: "cancelled", actor: ACTOR }),
+    ).toMatchObject({
       ok: false,
     });
     expect((await getAdminOrder(t.db, shipped))?.status).toBe("delivered");
 
     const cancelled = await make();
-    expect(await advanceOrder(t.db, { number: cancelled, to: "cancelled", actor: ACTOR })).toMatchObject({
+    expect(
+      await advanceOrder(t.db, gatewayOf(t.db), { number: cancelled, to: "cancelled", actor: ACTOR }),
+    ).toMatchObject({
       ok: true,
     });
     expect((await getAdminProduct(t.db, id))?.stock).toBe(5);
-    expect(await advanceOrder(t.db, { number: "CW-NOPE", to: "shipped", actor: ACTOR })).toMatchObject({
+    const refunded = await t.db
+      .selectFrom("orders")
+      .innerJoin("testGatewayPayments", "testGatewayPayments.authorizationId", "orders.paymentReference")
+      .select([
+        "orders.status",
+        "orders.refundedCents",
+        "orders.totalCents",
+        "testGatewayPayments.refundedCents as ledgerRefunded",
+      ])
+      .where("orders.number", "=", cancelled)
+      .executeTakeFirstOrThrow();
+    expect(refunded).toEqual({
+      status: "cancelled",
+      refundedCents: 2000,
+      totalCents: 2000,
+      ledgerRefunded: 2000,
+    });
+    expect(
+      await advanceOrder(t.db, gatewayOf(t.db), { number: "CW-NOPE", to: "shipped", actor: ACTOR }),
+    ).toMatchObject({
       ok: false,
       error: { code: "not-found" },
     });

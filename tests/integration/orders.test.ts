@@ -67,16 +67,19 @@ function recordingGateway(base: PaymentGateway, beforeAnswer?: () => Promise<voi
       voided.push(id);
       await base.void(id);
     },
+    outcome: (key) => base.outcome(key),
+    refund: (refund) => base.refund(refund),
   };
   return { gateway, authorized, captured, voided };
 }
 
 describe.each(ENGINES)("orders on %s", (engine) => {
   let t: TestDatabase;
-  const base = createTestGateway({ processingDelayMs: 0, secret: SECRET });
+  let base: PaymentGateway;
 
   beforeAll(async () => {
     t = await createTestDatabase(engine);
+    base = createTestGateway({ processingDelayMs: 0, secret: SECRET, db: t.db });
   });
   afterAll(async () => {
     await t?.destroy();
@@ -197,7 +200,20 @@ describe.each(ENGINES)("orders on %s", (engine) => {
     };
   }
   const ordersWithKey = (key: string) =>
-    t.db.selectFrom("orders").select(["id", "number"]).where("idempotencyKey", "=", key).execute();
+    t.db
+      .selectFrom("orders")
+      .select(["id", "number", "status", "paymentError", "reservedUntil"])
+      .where("idempotencyKey", "=", key)
+      .execute();
+  const eventsOf = async (orderId: number) =>
+    (
+      await t.db
+        .selectFrom("orderEvents")
+        .select(["fromStatus", "toStatus"])
+        .where("orderId", "=", orderId)
+        .orderBy("id")
+        .execute()
+    ).map((e) => [e.fromStatus, e.toStatus]);
 
   describe("placeOrder", () => {
     it("places a paid order: totals, item snapshots, stock, cart, event, card brand and last 4", async () => {
@@ -300,7 +316,10 @@ describe.each(ENGINES)("orders on %s", (engine) => {
           .select(["fromStatus", "toStatus", "actor", "createdAt"])
           .where("orderId", "=", result.value.order.id)
           .execute(),
-      ).toEqual([{ fromStatus: null, toStatus: "paid", actor: "checkout", createdAt: NOW.toISOString() }]);
+      ).toEqual([
+        { fromStatus: null, toStatus: "pending_payment", actor: "checkout", createdAt: NOW.toISOString() },
+        { fromStatus: "pending_payment", toStatus: "paid", actor: "checkout", createdAt: NOW.toISOString() },
+      ]);
     });
 
     it("charges free standard shipping from $50, $9.99 express, and dates delivery from `now`", async () => {
@@ -350,25 +369,41 @@ describe.each(ENGINES)("orders on %s", (engine) => {
     it.each([
       ["card_declined", PAYMENT_MESSAGES.card_declined],
       ["insufficient_funds", PAYMENT_MESSAGES.insufficient_funds],
-    ] as const)("answers a charge-time %s with its message and writes nothing", async (outcome, message) => {
-      const p = await product({ stock: 3 });
-      const cartId = await cartWith([{ productId: p, quantity: 2 }]);
-      const before = await rowCounts();
-      const token = mintTestToken(outcome, { secret: SECRET });
-      const request = await input(cartId, { payment: { token, brand: "Visa", last4: "4242" } });
-      const recorder = recordingGateway(base);
-      expect(await placeOrder(t.db, recorder.gateway, request)).toEqual({
-        ok: false,
-        error: { code: "payment-declined", message },
-      });
-      expect(message).toMatch(/Please use a different card\.$/);
-      expect(recorder.authorized).toEqual([]);
-      expect(recorder.captured).toEqual([]);
-      expect(await rowCounts()).toEqual(before);
-      expect(await ordersWithKey(request.idempotencyKey)).toEqual([]);
-      expect(await stockOf(p)).toBe(3);
-      expect(await cartLines(cartId)).toEqual([{ productId: p, quantity: 2 }]);
-    });
+    ] as const)(
+      "answers a charge-time %s with its message, failing the reserved order and giving its stock back",
+      async (outcome, message) => {
+        const p = await product({ stock: 3 });
+        const cartId = await cartWith([{ productId: p, quantity: 2 }]);
+        const token = mintTestToken(outcome, { secret: SECRET });
+        const request = await input(cartId, { payment: { token, brand: "Visa", last4: "4242" } });
+        const recorder = recordingGateway(base);
+        expect(await placeOrder(t.db, recorder.gateway, request)).toEqual({
+          ok: false,
+          error: { code: "payment-declined", message },
+        });
+        expect(message).toMatch(/Please use a different card\.$/);
+        expect(recorder.authorized).toEqual([]);
+        expect(recorder.captured).toEqual([]);
+        const [failed] = await ordersWithKey(request.idempotencyKey);
+        expect(failed).toMatchObject({
+          status: "payment_failed",
+          paymentError: message,
+          reservedUntil: null,
+        });
+        expect(await eventsOf(failed!.id)).toEqual([
+          [null, "pending_payment"],
+          ["pending_payment", "payment_failed"],
+        ]);
+        expect(await stockOf(p)).toBe(3);
+        expect(await cartLines(cartId)).toEqual([{ productId: p, quantity: 2 }]);
+        // the same submission again gets the same answer, and charges nothing
+        expect(await placeOrder(t.db, recorder.gateway, request)).toEqual({
+          ok: false,
+          error: { code: "payment-declined", message },
+        });
+        expect(await stockOf(p)).toBe(3);
+      },
+    );
 
     it("refuses a token that is not the gateway's", async () => {
       const p = await product({ stock: 3 });
@@ -467,54 +502,39 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(retry).toMatchObject({ ok: true, value: { order: { totalCents: 5_564 } } });
     });
 
-    it("rolls back and voids the authorization when the price changes while the card is charged", async () => {
+    it("charges the reserved order's total when the price changes while the card is charged", async () => {
       const p = await product({ priceCents: 1_500, stock: 6 });
-      const other = await product({ priceCents: 700, stock: 4 });
-      const cartId = await cartWith([
-        { productId: p, quantity: 2 },
-        { productId: other, quantity: 1 },
-      ]);
+      const cartId = await cartWith([{ productId: p, quantity: 2 }]);
       const request = await input(cartId);
       const recorder = recordingGateway(base, async () => {
         await setVariantFields(t.db, p, { priceCents: 1_600 });
       });
-      const before = await rowCounts();
       const result = await placeOrder(t.db, recorder.gateway, request);
-      expect(result).toEqual({
-        ok: false,
-        error: { code: "price-changed", totalCents: calculateTotals(3_900).totalCents },
+      // the price was read when the stock was reserved: the order and the charge agree
+      expect(result).toMatchObject({
+        ok: true,
+        value: { order: { totalCents: request.expectedTotalCents } },
       });
-      expect(await rowCounts()).toEqual(before);
-      expect(await ordersWithKey(request.idempotencyKey)).toEqual([]);
-      expect(await stockOf(p)).toBe(6);
-      expect(await stockOf(other)).toBe(4);
-      expect(await cartLines(cartId)).toEqual([
-        { productId: p, quantity: 2 },
-        { productId: other, quantity: 1 },
-      ]);
-      expect(recorder.authorized).toHaveLength(1);
-      expect(recorder.captured).toEqual([]);
-      expect(recorder.voided).toEqual(recorder.authorized);
-      await expect(base.capture(recorder.authorized[0]!)).rejects.toThrow(/voided/);
+      expect(recorder.captured).toEqual(recorder.authorized);
+      const outcome = await base.outcome(request.idempotencyKey);
+      expect(outcome).toMatchObject({ status: "captured", amountCents: request.expectedTotalCents });
+      expect(await stockOf(p)).toBe(4);
     });
 
-    it("rolls back and voids when the stock goes while the card is charged", async () => {
+    it("holds the reserved stock while the card is charged: a buyer meanwhile finds it gone", async () => {
       const p = await product({ name: "Last One", stock: 1 });
       const cartId = await cartWith([{ productId: p, quantity: 1 }]);
+      const rival = await cartWith([{ productId: p, quantity: 1 }]);
       const request = await input(cartId);
+      const rivalRequest = await input(rival);
+      let rivalResult: Awaited<ReturnType<typeof placeOrder>> | null = null;
       const recorder = recordingGateway(base, async () => {
-        await setVariantFields(t.db, p, { stock: 0 });
+        rivalResult = await placeOrder(t.db, base, rivalRequest);
       });
-      const before = await rowCounts();
-      expect(await placeOrder(t.db, recorder.gateway, request)).toEqual({
-        ok: false,
-        error: { code: "out-of-stock", productName: "Last One" },
-      });
-      expect(await rowCounts()).toEqual(before);
+      expect(await placeOrder(t.db, recorder.gateway, request)).toMatchObject({ ok: true });
+      expect(rivalResult).toEqual({ ok: false, error: { code: "out-of-stock", productName: "Last One" } });
+      expect(await ordersWithKey(rivalRequest.idempotencyKey)).toEqual([]);
       expect(await stockOf(p)).toBe(0);
-      expect(recorder.voided).toEqual(recorder.authorized);
-      expect(recorder.voided).toHaveLength(1);
-      expect(await cartLines(cartId)).toEqual([{ productId: p, quantity: 1 }]);
     });
 
     it("replays a repeated submission (same idempotency key) as the same order", async () => {
@@ -553,7 +573,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         expect(await rowCounts()).toEqual({
           orders: before.orders + 1,
           items: before.items + 1,
-          events: before.events + 1,
+          events: before.events + 2,
         });
         expect(await stockOf(p)).toBe(40 - 3 * (round + 1));
         expect(await cartLines(cartId)).toEqual([]);
@@ -617,7 +637,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(await rowCounts()).toEqual({
         orders: before.orders + 1,
         items: before.items + 1,
-        events: before.events + 1,
+        // placed as pending_payment, then paid
+        events: before.events + 2,
       });
       expect(await stockOf(p)).toBe(8);
       const emptied = [await cartLines(first), await cartLines(second)].filter((lines) => lines.length === 0);
@@ -695,7 +716,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(await rowCounts()).toEqual({
         orders: before.orders + 1,
         items: before.items + 1,
-        events: before.events + 1,
+        // placed as pending_payment, then paid
+        events: before.events + 2,
       });
       expect(await ordersWithKey(requests[refused]!.idempotencyKey)).toEqual([]);
       const products = [p, q];
@@ -704,9 +726,9 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(await cartLines(carts[winner]!)).toEqual([]);
       expect(await cartLines(carts[refused]!)).toEqual([{ productId: products[refused]!, quantity: 1 }]);
       expect(await cartCoupon(carts[refused]!)).toBe(code);
-      // an authorization the loser got was voided, never captured
+      // the loser was refused at the reservation: its card was never charged
+      expect(recorders[refused]!.authorized).toEqual([]);
       expect(recorders[refused]!.captured).toEqual([]);
-      expect(recorders[refused]!.voided).toEqual(recorders[refused]!.authorized);
       expect(recorders[winner]!.captured).toHaveLength(1);
       expect(recorders[winner]!.voided).toEqual([]);
     });
@@ -761,7 +783,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(await rowCounts()).toEqual({
         orders: before.orders + 5,
         items: before.items + 5,
-        events: before.events + 5,
+        events: before.events + 10,
       });
       const items = await t.db
         .selectFrom("orderItems")
@@ -894,7 +916,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(await statusOf(order.id)).toBe("delivered");
       expect(await stockOf(p)).toBe(3);
       expect(await events(order.id)).toEqual([
-        { fromStatus: null, toStatus: "paid", actor: "checkout", createdAt: NOW.toISOString() },
+        { fromStatus: null, toStatus: "pending_payment", actor: "checkout", createdAt: NOW.toISOString() },
+        { fromStatus: "pending_payment", toStatus: "paid", actor: "checkout", createdAt: NOW.toISOString() },
         { fromStatus: "paid", toStatus: "shipped", actor: "admin-1", createdAt: shippedAt.toISOString() },
         {
           fromStatus: "shipped",
@@ -929,7 +952,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(seen).toEqual([{ from: "paid", to: "cancelled" }]);
       expect(await statusOf(order.id)).toBe("paid");
       expect(await stockOf(p)).toBe(3);
-      expect((await events(order.id)).map((e) => e.toStatus)).toEqual(["paid"]);
+      expect((await events(order.id)).map((e) => e.toStatus)).toEqual(["pending_payment", "paid"]);
     });
 
     it("refuses shipped → cancelled and paid → delivered without a trace", async () => {
@@ -946,7 +969,11 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       });
       expect(await statusOf(shipped.id)).toBe("shipped");
       expect(await stockOf(p)).toBe(4);
-      expect((await events(shipped.id)).map((e) => e.toStatus)).toEqual(["paid", "shipped"]);
+      expect((await events(shipped.id)).map((e) => e.toStatus)).toEqual([
+        "pending_payment",
+        "paid",
+        "shipped",
+      ]);
 
       const paid = await placedOrder([{ productId: p, quantity: 1 }]);
       expect(await transitionOrder(t.db, { orderId: paid.id, to: "delivered", actor: "admin" })).toEqual({
@@ -958,7 +985,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         error: { code: "not-allowed", from: "paid" },
       });
       expect(await statusOf(paid.id)).toBe("paid");
-      expect((await events(paid.id)).map((e) => e.toStatus)).toEqual(["paid"]);
+      expect((await events(paid.id)).map((e) => e.toStatus)).toEqual(["pending_payment", "paid"]);
       expect(await transitionOrder(t.db, { orderId: 987_654_321, to: "shipped", actor: "admin" })).toEqual({
         ok: false,
         error: { code: "not-found" },
@@ -992,7 +1019,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(await stockOf(b)).toBe(3);
       expect(await usedCount(code)).toBe(2);
       expect(await events(order.id)).toEqual([
-        { fromStatus: null, toStatus: "paid", actor: "checkout", createdAt: NOW.toISOString() },
+        { fromStatus: null, toStatus: "pending_payment", actor: "checkout", createdAt: NOW.toISOString() },
+        { fromStatus: "pending_payment", toStatus: "paid", actor: "checkout", createdAt: NOW.toISOString() },
         { fromStatus: "paid", toStatus: "cancelled", actor: "admin-9", createdAt: at.toISOString() },
       ]);
 
@@ -1008,7 +1036,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       });
       expect(await stockOf(a)).toBe(6);
       expect(await usedCount(code)).toBe(2);
-      expect(await events(order.id)).toHaveLength(2);
+      expect(await events(order.id)).toHaveLength(3);
     });
 
     it("lets only one of two concurrent cancellations restore the stock", async () => {
@@ -1021,7 +1049,11 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       ]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
       expect(await stockOf(p)).toBe(4);
-      expect((await events(order.id)).map((e) => e.toStatus)).toEqual(["paid", "cancelled"]);
+      expect((await events(order.id)).map((e) => e.toStatus)).toEqual([
+        "pending_payment",
+        "paid",
+        "cancelled",
+      ]);
     });
   });
 

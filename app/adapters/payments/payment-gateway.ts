@@ -9,13 +9,36 @@ export interface PaymentGateway {
   readonly name: string;
   /** Checks the card and exchanges it for a token; expected refusals are returned, not thrown. */
   tokenize(card: CardInput): Promise<TokenizeResult>;
-  /** Reserves the amount on the card behind the token; the same idempotency key gives the same answer. */
+  /**
+   * Reserves the amount on the card behind the token; the same idempotency key gives the same
+   * answer and never a second reservation. Throws when the provider cannot be reached (the
+   * outcome is then unknown: ask `outcome` later).
+   */
   authorize(input: AuthorizeInput): Promise<AuthorizeResult>;
-  /** Takes the reserved money; rejects for an unknown or voided authorization. */
+  /** Takes the reserved money (again: a no-op); rejects for an unknown or voided authorization. */
   capture(authorizationId: string): Promise<void>;
-  /** Releases the reservation (e.g. the order could not be placed); rejects for an unknown or captured one. */
+  /** Releases the reservation; rejects for an unknown or captured one. */
   void(authorizationId: string): Promise<void>;
+  /** What became of the payment made with this idempotency key (a process died before recording it). */
+  outcome(idempotencyKey: string): Promise<PaymentOutcome>;
+  /** Gives back part or all of a captured payment; the same idempotency key refunds once. */
+  refund(input: RefundInput): Promise<RefundResult>;
 }
+
+export type PaymentOutcome =
+  | { status: "none" }
+  | { status: "declined"; code: AuthorizeErrorCode }
+  | { status: "authorized" | "captured" | "voided"; authorizationId: string; amountCents: number };
+
+export interface RefundInput {
+  authorizationId: string;
+  amountCents: number;
+  idempotencyKey: string;
+}
+
+export type RefundResult =
+  | { ok: true; refundId: string }
+  | { ok: false; code: "not_captured" | "amount_too_large" | "key_reused"; message: string };
 
 export interface CardInput {
   /** digits (spaces and dashes are tolerated) */

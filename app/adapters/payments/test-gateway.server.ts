@@ -1,8 +1,16 @@
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import type { Database } from "../../db/database.server.ts";
 import { getEnv } from "../../env.server.ts";
 import { cardBrand, isExpired, luhnValid } from "../../lib/payment-card.ts";
-import { type AuthorizeResult, PAYMENT_MESSAGES, type PaymentGateway } from "./payment-gateway.ts";
+import {
+  type AuthorizeErrorCode,
+  type AuthorizeResult,
+  PAYMENT_MESSAGES,
+  type PaymentGateway,
+  type PaymentOutcome,
+  type RefundResult,
+} from "./payment-gateway.ts";
 
 /**
  * The built-in test gateway: answers like the well-known test cards, moves no money, and never
@@ -23,6 +31,8 @@ export interface TestGatewayOptions {
   processingDelayMs: number;
   /** signs tokens and authorization ids (the app's SESSION_SECRET) */
   secret: string;
+  /** where the gateway keeps its ledger (`test_gateway_payments`, migration 1400), as a provider would */
+  db: Database;
   /** the clock for the expiry check; the real one by default */
   now?: () => Date;
 }
@@ -34,8 +44,6 @@ const DECLINING_CARDS: Record<string, TestOutcome> = {
 
 const TOKEN_PREFIX = "tok_test_";
 const AUTHORIZATION_PREFIX = "auth_test_";
-/** how many captured / voided ids one process remembers (oldest forgotten first) */
-const MEMORY_LIMIT = 100_000;
 
 const tokenPayload = z.object({
   n: z.string(),
@@ -89,9 +97,18 @@ function isKnownAuthorization(signing: Signer, id: string): boolean {
   return Boolean(body && signature && rest.length === 0 && signing.verify("authorization", body, signature));
 }
 
-function remember(set: Set<string>, id: string): void {
-  set.add(id);
-  if (set.size > MEMORY_LIMIT) set.delete(set.values().next().value!);
+const REFUND_MESSAGES = {
+  not_captured: "Only a captured payment can be refunded.",
+  amount_too_large: "The refund is more than what is left of the payment.",
+  key_reused: "This idempotency key was used for another refund.",
+} as const;
+
+class RefundRefused extends Error {
+  readonly code: "not_captured" | "amount_too_large";
+  constructor(code: "not_captured" | "amount_too_large") {
+    super(code);
+    this.code = code;
+  }
 }
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -100,9 +117,8 @@ export function createTestGateway(options: TestGatewayOptions): PaymentGateway {
   const signing = signer(options.secret);
   const now = options.now ?? (() => new Date());
   const delay = Math.max(0, options.processingDelayMs);
-  // Only this process's memory: enough for a test gateway, where capture follows authorize at once.
-  const captured = new Set<string>();
-  const voided = new Set<string>();
+  const { db } = options;
+  const ledger = () => db.selectFrom("testGatewayPayments");
 
   return {
     name: "test",
@@ -145,30 +161,130 @@ export function createTestGateway(options: TestGatewayOptions): PaymentGateway {
 
       const payload = decodeToken(signing, input.token);
       if (!payload) return { ok: false, code: "invalid_token", message: PAYMENT_MESSAGES.invalid_token };
-      if (payload.o !== "approve")
-        return { ok: false, code: payload.o, message: PAYMENT_MESSAGES[payload.o] };
 
       // Derived from the request, so a retry with the same idempotency key gets the same id.
       const body = signing.sign(
         "idempotency",
         JSON.stringify([input.idempotencyKey, input.amountCents, input.currency, input.token]),
       );
-      return {
-        ok: true,
-        authorizationId: `${AUTHORIZATION_PREFIX}${body}.${signing.sign("authorization", body)}`,
-      };
+      const authorizationId = `${AUTHORIZATION_PREFIX}${body}.${signing.sign("authorization", body)}`;
+      const declined = payload.o === "approve" ? null : payload.o;
+      await db
+        .insertInto("testGatewayPayments")
+        .values({
+          idempotencyKey: input.idempotencyKey,
+          authorizationId,
+          amountCents: input.amountCents,
+          status: declined ? "declined" : "authorized",
+          declineCode: declined,
+          createdAt: now().toISOString(),
+        })
+        .onConflict((oc) => oc.column("idempotencyKey").doNothing())
+        .execute();
+      // the key's first answer stands (a provider replays it)
+      const stored = await ledger()
+        .select(["authorizationId", "amountCents", "status", "declineCode"])
+        .where("idempotencyKey", "=", input.idempotencyKey)
+        .executeTakeFirstOrThrow();
+      if (stored.amountCents !== input.amountCents) {
+        return { ok: false, code: "processing_error", message: PAYMENT_MESSAGES.processing_error };
+      }
+      if (stored.status === "declined") {
+        const code = (stored.declineCode ?? "card_declined") as Exclude<TestOutcome, "approve">;
+        return { ok: false, code, message: PAYMENT_MESSAGES[code] };
+      }
+      return { ok: true, authorizationId: stored.authorizationId };
     },
 
     async capture(authorizationId) {
       if (!isKnownAuthorization(signing, authorizationId)) throw new Error("Unknown payment authorization");
-      if (voided.has(authorizationId)) throw new Error("The payment authorization was voided");
-      remember(captured, authorizationId);
+      const done = await db
+        .updateTable("testGatewayPayments")
+        .set({ status: "captured" })
+        .where("authorizationId", "=", authorizationId)
+        .where("status", "in", ["authorized", "captured"])
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1)
+        throw new Error("The payment authorization was voided or is unknown");
     },
 
     async void(authorizationId) {
       if (!isKnownAuthorization(signing, authorizationId)) throw new Error("Unknown payment authorization");
-      if (captured.has(authorizationId)) throw new Error("The payment authorization was already captured");
-      remember(voided, authorizationId);
+      const done = await db
+        .updateTable("testGatewayPayments")
+        .set({ status: "voided" })
+        .where("authorizationId", "=", authorizationId)
+        .where("status", "in", ["authorized", "voided"])
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1)
+        throw new Error("The payment authorization was captured or is unknown");
+    },
+
+    async outcome(idempotencyKey): Promise<PaymentOutcome> {
+      const stored = await ledger()
+        .select(["authorizationId", "amountCents", "status", "declineCode"])
+        .where("idempotencyKey", "=", idempotencyKey)
+        .executeTakeFirst();
+      if (!stored) return { status: "none" };
+      if (stored.status === "declined") {
+        return { status: "declined", code: (stored.declineCode ?? "card_declined") as AuthorizeErrorCode };
+      }
+      return {
+        status: stored.status,
+        authorizationId: stored.authorizationId,
+        amountCents: stored.amountCents,
+      };
+    },
+
+    async refund({ authorizationId, amountCents, idempotencyKey }): Promise<RefundResult> {
+      if (!Number.isSafeInteger(amountCents) || amountCents <= 0) {
+        throw new RangeError(`Refund amount must be a positive number of cents, got ${amountCents}`);
+      }
+      // the ledger's own transaction (no network call: the ledger is the provider); the refund's
+      // row goes in first, so a twin with the same key waits for this one and then replays it
+      const refused = (code: "not_captured" | "amount_too_large" | "key_reused"): RefundResult => ({
+        ok: false,
+        code,
+        message: REFUND_MESSAGES[code],
+      });
+      try {
+        return await db.transaction().execute(async (trx): Promise<RefundResult> => {
+          const inserted = await trx
+            .insertInto("testGatewayRefunds")
+            .values({ idempotencyKey, authorizationId, amountCents, createdAt: now().toISOString() })
+            .onConflict((oc) => oc.column("idempotencyKey").doNothing())
+            .executeTakeFirst();
+          if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+            const stored = await trx
+              .selectFrom("testGatewayRefunds")
+              .select(["authorizationId", "amountCents"])
+              .where("idempotencyKey", "=", idempotencyKey)
+              .executeTakeFirstOrThrow();
+            // a key stands for one refund: the same one replays, another is refused
+            return stored.authorizationId === authorizationId && stored.amountCents === amountCents
+              ? { ok: true, refundId: `re_test_${idempotencyKey}` }
+              : refused("key_reused");
+          }
+          const payment = await trx
+            .selectFrom("testGatewayPayments")
+            .select(["status"])
+            .where("authorizationId", "=", authorizationId)
+            .executeTakeFirst();
+          if (payment?.status !== "captured") throw new RefundRefused("not_captured");
+          const taken = await trx
+            .updateTable("testGatewayPayments")
+            .set((eb) => ({ refundedCents: eb("refundedCents", "+", amountCents) }))
+            .where("authorizationId", "=", authorizationId)
+            .where((eb) => eb(eb("refundedCents", "+", amountCents), "<=", eb.ref("amountCents")))
+            .executeTakeFirst();
+          if (Number(taken.numUpdatedRows) !== 1) throw new RefundRefused("amount_too_large");
+          return { ok: true, refundId: `re_test_${idempotencyKey}` };
+        });
+      } catch (error) {
+        // thrown to roll the refund's row back with it
+        if (error instanceof RefundRefused) return refused(error.code);
+        throw error;
+      }
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
+import { PLACED_STATUSES } from "../orders/order-status.ts";
 import { getOrderByNumber, type OrderDetails } from "../orders/orders.server.ts";
 
 export const ORDERS_PER_PAGE = 20;
@@ -31,6 +32,7 @@ export async function listOrdersPage(
         .as("itemCount"),
     )
     .where("userId", "=", userId)
+    .where("status", "in", PLACED_STATUSES)
     .orderBy("createdAt", "desc")
     .orderBy("id", "desc")
     .limit(perPage + 1)
@@ -55,6 +57,7 @@ export async function getUserOrder(
     .select("id")
     .where("number", "=", number)
     .where("userId", "=", userId)
+    .where("status", "in", PLACED_STATUSES)
     .executeTakeFirst();
   if (!own) return null;
   return getOrderByNumber(db, number);

@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database.server.ts";
+import { PLACED_STATUSES } from "../orders/order-status.ts";
 
 /** The user's latest orders (newest first), for the overview and the orders list. */
 export async function listUserOrders(db: Database, userId: string, limit = 50) {
@@ -13,6 +14,7 @@ export async function listUserOrders(db: Database, userId: string, limit = 50) {
         .as("itemCount"),
     )
     .where("userId", "=", userId)
+    .where("status", "in", PLACED_STATUSES)
     .orderBy("createdAt", "desc")
     .orderBy("id", "desc")
     .limit(limit)

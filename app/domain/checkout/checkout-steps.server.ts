@@ -10,6 +10,7 @@ import type { Toast } from "../../lib/toast.ts";
 import { saveCard } from "../accounts/payment-methods.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
 import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";
+import { PLACED_STATUSES } from "../orders/order-status.ts";
 import { placeOrder } from "../orders/place-order.server.ts";
 import { boundFeedback, type CheckoutState, type StepFeedback } from "./checkout-progress.server.ts";
 import {
@@ -161,6 +162,8 @@ export async function submitPlaceOrder(
     shop: { shopName: string; publicUrl: string };
     cartId: string | null;
     userId?: string | null;
+    /** how long the order holds its stock while its payment is pending */
+    reservationMs?: number;
   },
 ): Promise<StepOutcome> {
   if (!UUID.test(key)) return { to: stepPath("review"), state };
@@ -171,6 +174,7 @@ export async function submitPlaceOrder(
       .selectFrom("orders")
       .select("number")
       .where("idempotencyKey", "=", key)
+      .where("status", "in", PLACED_STATUSES)
       .executeTakeFirst();
     if (placed) return { to: stepPath("confirmation"), state: { placedOrder: placed.number } };
     if (!state.shipping)
@@ -191,6 +195,7 @@ export async function submitPlaceOrder(
     payment: { token: state.payment.token, brand: state.payment.brand, last4: state.payment.last4 },
     expectedTotalCents,
     userId: deps.userId ?? null,
+    reservationMs: deps.reservationMs,
   });
   if (result.ok) {
     const { order, replayed } = result.value;

@@ -1,10 +1,11 @@
 import { sql } from "kysely";
 import { z } from "zod";
+import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
 import { fail, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
-import { ORDER_STATUS_LABELS, ORDER_STATUSES, ORDER_TRANSITIONS } from "./order-status.ts";
+import { canTransition, ORDER_STATUS_LABELS, ORDER_TRANSITIONS, STAFF_MOVES } from "./order-status.ts";
 import { getOrderByNumber, type OrderDetails, transitionOrder } from "./orders.server.ts";
 
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
@@ -64,36 +65,65 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
     .orderBy("createdAt")
     .orderBy("id")
     .execute();
-  return { ...order, events, nextStatuses: ORDER_TRANSITIONS[order.status] };
+  return {
+    ...order,
+    events,
+    nextStatuses: ORDER_TRANSITIONS[order.status].filter((to) => STAFF_MOVES.includes(to)),
+  };
 }
 
 export const ORDER_ADMIN_MESSAGES = {
   badRequest: "Unknown order action.",
   cancelUnconfirmed: "The order was not cancelled: confirm with “Yes, cancel order” to cancel it.",
   changed: (number: string, to: OrderStatus) => `Order ${number}: ${ORDER_STATUS_LABELS[to]}`,
+  refundFailed: (message: string) => `The order was not cancelled: its refund failed (${message}).`,
   notAllowed: (from: OrderStatus, to: OrderStatus) =>
     `This order is ${ORDER_STATUS_LABELS[from].toLowerCase()} and cannot become ${to}.`,
 } as const;
 
 /** The order page's status buttons: the status to move to, and the confirm step's field (cancel). */
 export const orderActionSchema = z.object({
-  to: z.enum(ORDER_STATUSES as [OrderStatus, ...OrderStatus[]], { error: ORDER_ADMIN_MESSAGES.badRequest }),
+  to: z.enum(STAFF_MOVES as [OrderStatus, ...OrderStatus[]], { error: ORDER_ADMIN_MESSAGES.badRequest }),
   confirm: z.string().optional(),
 });
 
-export type AdvanceOrderError = { code: "not-found" } | { code: "not-allowed"; from: OrderStatus };
+export type AdvanceOrderError =
+  | { code: "not-found" }
+  | { code: "not-allowed"; from: OrderStatus }
+  | { code: "refund-failed"; message: string };
 
-/** Ship, deliver or cancel (stock restored) through the order's transition table, audited. */
+/**
+ * Ship, deliver or cancel through the order's transition table, audited. Cancelling a paid order
+ * gives its stock back and its money: what is left of the payment is refunded through the gateway
+ * first (outside any transaction; the order's own refund key makes a retry the same refund), then
+ * the order is cancelled with its refunded total.
+ */
 export async function advanceOrder(
   db: Database,
+  gateway: PaymentGateway,
   { number, to, actor }: { number: string; to: OrderStatus; actor: Actor },
 ): Promise<Result<{ from: OrderStatus; to: OrderStatus }, AdvanceOrderError>> {
-  const order = await db.selectFrom("orders").select(["id"]).where("number", "=", number).executeTakeFirst();
+  const order = await db
+    .selectFrom("orders")
+    .select(["id", "status", "totalCents", "refundedCents", "paymentReference", "idempotencyKey"])
+    .where("number", "=", number)
+    .executeTakeFirst();
   if (!order) return fail({ code: "not-found" });
+  if (!canTransition(order.status, to)) return fail({ code: "not-allowed", from: order.status });
+  const refundCents = to === "cancelled" ? order.totalCents - order.refundedCents : 0;
+  if (refundCents > 0 && order.paymentReference) {
+    const refund = await gateway.refund({
+      authorizationId: order.paymentReference,
+      amountCents: refundCents,
+      idempotencyKey: `${order.idempotencyKey}:cancel`,
+    });
+    if (!refund.ok) return fail({ code: "refund-failed", message: refund.message });
+  }
   const result = await transitionOrder(db, {
     orderId: order.id,
     to,
     actor: actor.id,
+    ...(refundCents > 0 ? { set: { refundedCents: order.totalCents } } : {}),
     // the audit entry is written in the transition's transaction: both happen or neither
     inSameTransaction: (trx, change) =>
       recordAudit(trx, {
@@ -101,7 +131,7 @@ export async function advanceOrder(
         action: "order.transition",
         entityType: "order",
         entityId: number,
-        summary: `Order ${number}: ${change.from} → ${change.to}${to === "cancelled" ? " (stock restored)" : ""}`,
+        summary: `Order ${number}: ${change.from} → ${change.to}${to === "cancelled" ? ` (stock restored${refundCents > 0 ? `, ${refundCents} cents refunded` : ""})` : ""}`,
         before: { status: change.from },
         after: { status: change.to },
       }),

@@ -136,7 +136,7 @@ export async function sendPendingConfirmations(
     .where((eb) => graceOver(eb, now))
     .where("createdAt", ">=", new Date(now.getTime() - CONFIRMATION_RETRY.maxAgeMs).toISOString())
     .where("confirmationAttempts", "<", CONFIRMATION_RETRY.maxAttempts)
-    .where("status", "!=", "cancelled")
+    .where("status", "in", ["paid", "shipped", "delivered", "partially_refunded"])
     .orderBy("createdAt")
     .limit(CONFIRMATION_RETRY.batch)
     .execute();

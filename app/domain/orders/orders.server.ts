@@ -1,11 +1,11 @@
-import type { Transaction } from "kysely";
+import type { Transaction, Updateable } from "kysely";
 import type { Database } from "../../db/database.server.ts";
-import type { DB, OrderStatus } from "../../db/schema.ts";
+import type { DB, OrderStatus, OrdersTable } from "../../db/schema.ts";
 import { syncProductSummary } from "../../db/variant-summary.server.ts";
 import type { ShippingMethod } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
-import { canTransition } from "./order-status.ts";
+import { canTransition, PLACED_STATUSES } from "./order-status.ts";
 
 export interface OrderDetails {
   id: number;
@@ -114,8 +114,20 @@ export async function findOrderForTracking(
   }
   const order = await getOrderByNumber(db, normalizedNumber);
   if (!order || order.email.toLowerCase() !== normalizedEmail) return null;
+  // an attempt whose payment is pending or failed was never an order to the shopper
+  if (!PLACED_STATUSES.includes(order.status)) return null;
   return order;
 }
+
+/** Moving into these gives the stock and the coupon use back: a cancelled order, a payment that failed. */
+const RELEASES_STOCK: readonly OrderStatus[] = ["cancelled", "payment_failed"];
+
+export type OrderTransitionFields = Partial<
+  Pick<
+    Updateable<OrdersTable>,
+    "paidAt" | "paymentError" | "paymentReference" | "reservedUntil" | "refundedCents" | "disputedAt"
+  >
+>;
 
 export type TransitionResult = Result<
   { from: OrderStatus; to: OrderStatus },
@@ -123,8 +135,8 @@ export type TransitionResult = Result<
 >;
 
 /**
- * Moves an order along the transition table. Cancelling puts the stock back and gives the
- * coupon use back, in the same transaction; the status update is guarded so two admins acting
+ * Moves an order along the transition table. Cancelling (or a failed payment) puts the stock back
+ * and gives the coupon use back, in the same transaction; the status update is guarded so two admins acting
  * at once cannot both succeed.
  */
 export async function transitionOrder(
@@ -135,6 +147,7 @@ export async function transitionOrder(
     actor,
     now = new Date(),
     inSameTransaction,
+    set = {},
   }: {
     orderId: number;
     to: OrderStatus;
@@ -145,6 +158,8 @@ export async function transitionOrder(
       trx: Transaction<DB>,
       change: { from: OrderStatus; to: OrderStatus },
     ) => Promise<void>;
+    /** columns the transition sets besides the status (e.g. when it was paid) */
+    set?: OrderTransitionFields;
   },
 ): Promise<TransitionResult> {
   return db.transaction().execute(async (trx): Promise<TransitionResult> => {
@@ -159,12 +174,12 @@ export async function transitionOrder(
     const at = now.toISOString();
     const updated = await trx
       .updateTable("orders")
-      .set({ status: to, updatedAt: at })
+      .set({ ...set, status: to, updatedAt: at })
       .where("id", "=", orderId)
       .where("status", "=", from)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return fail({ code: "not-allowed", from });
-    if (to === "cancelled") {
+    if (RELEASES_STOCK.includes(to)) {
       // the variants bought get their units back (one that was deleted since has none to get);
       // variants first, then products, each by id (the lock order Place Order uses)
       const items = await trx

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
-import { logger } from "../../adapters/logger.server.ts";
-import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
+import { PAYMENT_MESSAGES, type PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { syncProductSummary } from "../../db/variant-summary.server.ts";
@@ -12,6 +11,12 @@ import type { CartView } from "../cart/cart-types.ts";
 import { getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { checkCoupon, redeemCoupon } from "../coupons/coupons.server.ts";
+import {
+  DEFAULT_RESERVATION_MS,
+  ORDER_COLUMNS,
+  type OrderRow,
+  settlePayment,
+} from "./order-payment.server.ts";
 
 export interface PlaceOrderInput {
   cartId: string;
@@ -24,6 +29,8 @@ export interface PlaceOrderInput {
   /** the total the shopper saw on the review step */
   expectedTotalCents: number;
   userId?: string | null;
+  /** how long the order holds its stock while the payment is pending (DEFAULT_RESERVATION_MS) */
+  reservationMs?: number;
   now?: Date;
 }
 
@@ -67,14 +74,18 @@ export function newOrderNumber(): string {
 }
 
 /**
- * Places the cart as an order:
- * 1. a submission already placed (same idempotency key) answers with that order;
- * 2. the cart is priced from the database; anything short, a coupon that stopped applying, or a
- *    total other than the one the shopper reviewed stops here;
- * 3. the gateway authorizes the amount (its processing time is spent outside any transaction);
- * 4. one transaction takes the stock with guarded updates (never below 0), re-reads the prices,
- *    counts the coupon use, writes the order with its item snapshots, empties the cart and
- *    captures the payment. Any failure rolls all of it back and voids the authorization.
+ * Places the cart as an order, as steps none of which holds a transaction across a call to the
+ * gateway (decision 020):
+ * 1. a submission already placed (same idempotency key) answers with that order (one still
+ *    pending is settled now: the gateway answers the same key with the same payment); the cart is
+ *    priced from the database, and anything short, a coupon that stopped applying, or a total
+ *    other than the one the shopper reviewed stops here;
+ * 2. one short transaction reserves: the order is written `pending_payment` with its item
+ *    snapshots, the stock is taken with guarded updates (never below 0) and the coupon use counted;
+ * 3. outside any transaction the gateway authorizes and captures, with the order's idempotency key;
+ * 4. one short transaction marks the order `paid` and empties the cart — or, on a decline,
+ *    `payment_failed`, giving the stock and the coupon use back.
+ * An order left pending (the process died between 2 and 4) is settled by `reconcilePayments`.
  */
 export async function placeOrder(
   db: Database,
@@ -82,7 +93,7 @@ export async function placeOrder(
   input: PlaceOrderInput,
 ): Promise<PlaceOrderResult> {
   const replay = await findByIdempotencyKey(db, input.idempotencyKey);
-  if (replay) return ok({ order: replay, replayed: true });
+  if (replay) return answerFor(db, gateway, replay, input);
 
   const cart = await getCart(db, input.cartId);
   const totals = priceOrder(cart, input.method);
@@ -95,40 +106,69 @@ export async function placeOrder(
     // A twin submission may have placed this very order (emptying the cart, clearing its coupon)
     // since the lookup above: then the answer is that order, not the cart's new state.
     const twin = await findByIdempotencyKey(db, input.idempotencyKey);
-    return twin ? ok({ order: twin, replayed: true }) : fail(problem);
+    return twin ? answerFor(db, gateway, twin, input) : fail(problem);
   }
 
-  const authorization = await gateway.authorize({
-    token: input.payment.token,
-    amountCents: totals.totalCents,
-    currency: "USD",
-    idempotencyKey: input.idempotencyKey,
-  });
-  if (!authorization.ok) return fail({ code: "payment-declined", message: authorization.message });
-
   const now = input.now ?? new Date();
+  let order: OrderRow;
   try {
-    const order = await db.transaction().execute((trx) =>
-      writeOrder(trx, {
-        input,
-        cart,
-        totals,
-        now,
-        authorizationId: authorization.authorizationId,
-        gateway,
-      }),
-    );
-    return ok({ order, replayed: false });
+    order = await db
+      .transaction()
+      .execute((trx) => reserveOrder(trx, { input, cart, totals, now, gateway: gateway.name }));
   } catch (error) {
-    // A twin submission may have won the race: then this one is that order, and the
-    // authorization (the gateway answers the same key with the same one) is the twin's.
+    // A twin submission may have won the race: then this one is that order.
     const twin = await findByIdempotencyKey(db, input.idempotencyKey);
-    if (twin) return ok({ order: twin, replayed: true });
-    await gateway.void(authorization.authorizationId).catch((voidError: unknown) => {
-      logger.error({ err: voidError }, "could not void a payment authorization");
-    });
+    if (twin) return answerFor(db, gateway, twin, input);
     if (error instanceof OrderAbort) return fail(error.reason);
     throw error;
+  }
+  return payFor(db, gateway, order, input, false);
+}
+
+/** A submission whose order exists: its answer, settling the payment of one still pending. */
+async function answerFor(
+  db: Database,
+  gateway: PaymentGateway,
+  order: OrderRow,
+  input: PlaceOrderInput,
+): Promise<PlaceOrderResult> {
+  switch (order.status) {
+    case "pending_payment":
+      return payFor(db, gateway, order, input, true);
+    case "payment_failed":
+      return fail({
+        code: "payment-declined",
+        message: order.paymentError ?? PAYMENT_MESSAGES.processing_error,
+      });
+    default:
+      return ok({ order: placed(order), replayed: true });
+  }
+}
+
+/** Steps 3 and 4 for a pending order. */
+async function payFor(
+  db: Database,
+  gateway: PaymentGateway,
+  order: OrderRow,
+  input: PlaceOrderInput,
+  replayed: boolean,
+): Promise<PlaceOrderResult> {
+  const settled = await settlePayment(db, gateway, {
+    order,
+    token: input.payment.token,
+    cartId: input.cartId,
+    now: input.now,
+  });
+  switch (settled.status) {
+    case "paid":
+      // the submission that reserved the order answers as its placer (its caller sends the
+      // confirmation), whichever request recorded the payment
+      return ok({ order: placed(order), replayed });
+    case "failed":
+      return fail({ code: "payment-declined", message: settled.message });
+    case "unknown":
+      // left pending: the reconciliation job asks the gateway later and settles it either way
+      return fail({ code: "payment-declined", message: PAYMENT_MESSAGES.processing_error });
   }
 }
 
@@ -147,24 +187,17 @@ function priceOrder(cart: CartView, method: ShippingMethod): Totals {
   });
 }
 
-async function writeOrder(
+/** Step 2: the order as `pending_payment`, its stock taken and its coupon use counted. */
+async function reserveOrder(
   trx: Transaction<DB>,
   {
     input,
     cart,
     totals,
     now,
-    authorizationId,
     gateway,
-  }: {
-    input: PlaceOrderInput;
-    cart: CartView;
-    totals: Totals;
-    now: Date;
-    authorizationId: string;
-    gateway: PaymentGateway;
-  },
-): Promise<PlacedOrder> {
+  }: { input: PlaceOrderInput; cart: CartView; totals: Totals; now: Date; gateway: string },
+): Promise<OrderRow> {
   // Rows are locked in one fixed order — every variant by id, then every product by id — so two
   // orders never lock the same rows in opposite order (PostgreSQL).
   const lines = [...cart.lines].sort((a, b) => a.variantId - b.variantId);
@@ -259,10 +292,12 @@ async function writeOrder(
       taxCents: recomputed.taxCents,
       totalCents: recomputed.totalCents,
       couponCode: cart.coupon?.code ?? null,
-      status: "paid",
+      status: "pending_payment",
       paymentBrand: input.payment.brand,
       paymentLast4: input.payment.last4,
-      paymentReference: authorizationId,
+      paymentReference: "",
+      paymentGateway: gateway,
+      reservedUntil: new Date(now.getTime() + (input.reservationMs ?? DEFAULT_RESERVATION_MS)).toISOString(),
       estimatedDelivery,
       createdAt,
       updatedAt: createdAt,
@@ -272,7 +307,7 @@ async function writeOrder(
       confirmationAttempts: 1,
       confirmationClaimedAt: createdAt,
     })
-    .returning(["id", "number", "email", "totalCents", "estimatedDelivery"])
+    .returning(ORDER_COLUMNS)
     .executeTakeFirstOrThrow();
 
   await trx
@@ -299,25 +334,26 @@ async function writeOrder(
     .execute();
   await trx
     .insertInto("orderEvents")
-    .values({ orderId: order.id, fromStatus: null, toStatus: "paid", actor: "checkout", createdAt })
+    .values({
+      orderId: order.id,
+      fromStatus: null,
+      toStatus: "pending_payment",
+      actor: "checkout",
+      createdAt,
+    })
     .execute();
-
-  await trx.deleteFrom("cartItems").where("cartId", "=", input.cartId).execute();
-  await trx
-    .updateTable("carts")
-    .set({ couponCode: null, updatedAt: createdAt })
-    .where("id", "=", input.cartId)
-    .execute();
-
-  await gateway.capture(authorizationId);
   return order;
 }
 
-async function findByIdempotencyKey(db: Database, key: string): Promise<PlacedOrder | null> {
+async function findByIdempotencyKey(db: Database, key: string): Promise<OrderRow | null> {
   const row = await db
     .selectFrom("orders")
-    .select(["id", "number", "email", "totalCents", "estimatedDelivery"])
+    .select(ORDER_COLUMNS)
     .where("idempotencyKey", "=", key)
     .executeTakeFirst();
   return row ?? null;
+}
+
+function placed({ id, number, email, totalCents, estimatedDelivery }: OrderRow): PlacedOrder {
+  return { id, number, email, totalCents, estimatedDelivery };
 }

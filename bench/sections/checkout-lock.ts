@@ -1,0 +1,72 @@
+import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
+import type { Database } from "../../app/db/database.server.ts";
+import { addToCart } from "../../app/domain/cart/add-item.server.ts";
+import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
+import { getCart } from "../../app/domain/cart/get-cart.server.ts";
+import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
+import { writeLockStats } from "../../app/infra/sqlite-dialect.server.ts";
+import { calculateTotals } from "../../app/lib/pricing.ts";
+
+/**
+ * How long one order holds SQLite's write lock (decision 020: only the reservation and the
+ * outcome's transaction, plus the test gateway's own ledger writes — never a gateway call): Place
+ * Order run `orders` times in this process on the bench's database, one after the other, with the
+ * test gateway answering at once; the driver's lock statistics (sqlite-dialect.server.ts) divided
+ * by the orders. The carts are filled before the count starts.
+ */
+export async function writeLockPerOrder(db: Database, productIds: number[], orders = 300) {
+  const gateway = createTestGateway({
+    processingDelayMs: 0,
+    secret: "bench-lock-secret-0123456789abcdef0123",
+    db,
+  });
+  const card = await gateway.tokenize({
+    number: "4242424242424242",
+    expMonth: 12,
+    expYear: 2031,
+    cvv: "123",
+    name: "Bench Lock",
+  });
+  if (!card.ok) throw new Error("tokenize failed");
+  const carts: { cartId: string; totalCents: number }[] = [];
+  for (let i = 0; i < orders; i++) {
+    const cartId = newCartId();
+    await addToCart(db, { cartId, productId: productIds[i % productIds.length]!, quantity: 1 });
+    const cart = await getCart(db, cartId);
+    carts.push({
+      cartId,
+      totalCents: calculateTotals(cart.totals.subtotalCents, { method: "standard" }).totalCents,
+    });
+  }
+  const before = { ...writeLockStats };
+  const started = performance.now();
+  let placed = 0;
+  for (const [i, { cartId, totalCents }] of carts.entries()) {
+    const result = await placeOrder(db, gateway, {
+      cartId,
+      idempotencyKey: `bench-lock-${process.pid}-${i}`,
+      shipping: {
+        firstName: "Bench",
+        lastName: "Lock",
+        email: "bench-lock@example.com",
+        phone: "+1 555 0100",
+        address: "1 Lock Street",
+        city: "Springfield",
+        state: "IL",
+        zipCode: "62701",
+        country: "US",
+      },
+      method: "standard",
+      payment: { token: card.token, brand: card.brand, last4: card.last4 },
+      expectedTotalCents: totalCents,
+    });
+    if (result.ok) placed++;
+  }
+  const wallMs = performance.now() - started;
+  return {
+    orders: placed,
+    heldMsPerOrder: placed ? (writeLockStats.heldMs - before.heldMs) / placed : null,
+    transactionsPerOrder: placed ? (writeLockStats.transactions - before.transactions) / placed : null,
+    wallMsPerOrder: placed ? wallMs / placed : null,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * A child process for the payment crash test (tests/integration/payment-crash.test.ts): places
+ * orders on the database at argv[2] from several concurrent loops until it is killed, through the
+ * real Place Order workflow and the test gateway's ledger. Prints "ready" once it is placing.
+ *
+ *   node tests/helpers/order-load.ts <database url> <gateway secret> <product ids, comma-separated>
+ */
+import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
+import { createDatabase } from "../../app/db/database.server.ts";
+import { addToCart } from "../../app/domain/cart/add-item.server.ts";
+import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
+import { getCart } from "../../app/domain/cart/get-cart.server.ts";
+import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
+import { calculateTotals } from "../../app/lib/pricing.ts";
+
+const [url, secret, ids] = process.argv.slice(2) as [string, string, string];
+const products = ids.split(",").map(Number);
+const db = createDatabase(url, url.startsWith("file:") ? {} : { poolSize: 8 });
+// a small processing time, so that a kill often lands while a payment is under way
+const gateway = createTestGateway({ processingDelayMs: 2, secret, db });
+const SHIPPING = {
+  firstName: "Load",
+  lastName: "Test",
+  email: "load@example.com",
+  phone: "+1 555 0100",
+  address: "1 Crash Lane",
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62701",
+  country: "US",
+};
+
+async function loop(worker: number) {
+  for (let n = 0; ; n++) {
+    const cartId = newCartId();
+    const productId = products[(worker + n) % products.length]!;
+    const added = await addToCart(db, { cartId, productId, quantity: 1 + (n % 2) });
+    if (!added.ok) continue;
+    const cart = await getCart(db, cartId);
+    if (cart.lines.length === 0) continue;
+    const card = await gateway.tokenize({
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: 2031,
+      cvv: "123",
+      name: "Load Test",
+    });
+    if (!card.ok) throw new Error("tokenize failed");
+    await placeOrder(db, gateway, {
+      cartId,
+      idempotencyKey: `${process.pid}-${worker}-${n}`,
+      shipping: SHIPPING,
+      method: "standard",
+      payment: { token: card.token, brand: card.brand, last4: card.last4 },
+      expectedTotalCents: calculateTotals(cart.totals.subtotalCents, { method: "standard" }).totalCents,
+    });
+  }
+}
+
+const loops = Array.from({ length: 6 }, (_, worker) => loop(worker));
+process.stdout.write("ready\n");
+await Promise.all(loops);

@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
+import { DEFAULT_RESERVATION_MS, reconcilePayments } from "../../app/domain/orders/order-payment.server.ts";
+import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+
+/**
+ * The crash test of decision 020: a process placing orders from six concurrent loops is killed
+ * with SIGKILL, again and again, at random moments (between the reservation and the payment, in
+ * the payment, before the order is marked paid); then the reconciliation job runs once the
+ * reservations have lapsed. Afterwards every captured payment has a paid order and every paid order
+ * a captured payment of its total, nothing is pending, no stock is stranded or oversold, and no
+ * payment was taken twice.
+ */
+const SECRET = "payment-crash-test-secret-0123456789abcdef";
+const ROUNDS = 6;
+const STOCK = 150;
+
+async function runAndKill(args: string[], afterReadyMs: number): Promise<void> {
+  const child: ChildProcess = spawn(process.execPath, ["tests/helpers/order-load.ts", ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = once(child, "exit");
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`the order load exited (${code}) before it was placing`)));
+  });
+  await new Promise((resolve) => setTimeout(resolve, afterReadyMs));
+  child.kill("SIGKILL");
+  await exited;
+}
+
+describe.each(ENGINES)("kill -9 while orders are paid, on %s", (engine) => {
+  let t: TestDatabase;
+  const products: number[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase(engine);
+    for (let i = 0; i < 4; i++)
+      products.push(await insertProduct(t.db, { stock: STOCK, priceCents: 1_000 + i }));
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  it("leaves every payment matched to a paid order, and every unit accounted for", {
+    timeout: 120_000,
+  }, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      await runAndKill([t.url, SECRET, products.join(",")], 40 + Math.floor(Math.random() * 250));
+    }
+    const gateway = createTestGateway({ processingDelayMs: 0, secret: SECRET, db: t.db });
+    const pendingBefore = await t.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("status", "=", "pending_payment")
+      .executeTakeFirstOrThrow();
+    const settled = await reconcilePayments(t.db, gateway, {
+      now: new Date(Date.now() + DEFAULT_RESERVATION_MS + 60_000),
+      limit: 10_000,
+    });
+
+    const orders = await t.db
+      .selectFrom("orders")
+      .select(["idempotencyKey", "status", "totalCents", "paymentReference"])
+      .execute();
+    const ledger = await t.db.selectFrom("testGatewayPayments").selectAll().execute();
+    const byKey = new Map(ledger.map((row) => [row.idempotencyKey, row]));
+    const paid = orders.filter((o) => o.status === "paid");
+    expect(paid.length).toBeGreaterThan(0);
+    expect(orders.filter((o) => o.status === "pending_payment")).toEqual([]);
+    // every paid order: a captured payment of its total under its key
+    for (const order of paid) {
+      expect(byKey.get(order.idempotencyKey)).toMatchObject({
+        status: "captured",
+        amountCents: order.totalCents,
+        authorizationId: order.paymentReference,
+      });
+    }
+    // every captured payment: a paid order (none was taken for an order that failed)
+    const paidKeys = new Set(paid.map((o) => o.idempotencyKey));
+    const captured = ledger.filter((row) => row.status === "captured" && row.refundedCents === 0);
+    expect(captured.filter((row) => !paidKeys.has(row.idempotencyKey))).toEqual([]);
+    expect(captured).toHaveLength(paid.length);
+    // one ledger row per key: a retried payment is the same payment
+    expect(new Set(ledger.map((row) => row.idempotencyKey)).size).toBe(ledger.length);
+
+    // stock: what is left plus what the paid orders hold is what there was
+    const sold = await t.db
+      .selectFrom("orderItems")
+      .innerJoin("orders", "orders.id", "orderItems.orderId")
+      .select(["orderItems.productId", (eb) => eb.fn.sum<number | string>("orderItems.quantity").as("units")])
+      .where("orders.status", "=", "paid")
+      .groupBy("orderItems.productId")
+      .execute();
+    for (const productId of products) {
+      const left = await t.db
+        .selectFrom("productVariants")
+        .select("stock")
+        .where("productId", "=", productId)
+        .executeTakeFirstOrThrow();
+      const units = Number(sold.find((row) => row.productId === productId)?.units ?? 0);
+      expect(left.stock).toBeGreaterThanOrEqual(0);
+      expect(left.stock + units).toBe(STOCK);
+    }
+    // the kills did leave work for the job (else this test proves nothing), and it did all of it
+    expect(Number(pendingBefore.n)).toBeGreaterThan(0);
+    expect(settled.paid + settled.failed).toBe(Number(pendingBefore.n));
+  });
+});
