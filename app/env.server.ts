@@ -12,6 +12,16 @@ const urlOf = (schemes: string[], example: string) =>
       message: `must start with ${schemes.join(" or ")} (for example ${example})`,
     });
 
+function stripeKey(prefix: string, example: string) {
+  return z
+    .string()
+    .trim()
+    .refine((value) => value.startsWith(prefix) && value.length > prefix.length, {
+      message: `must start with ${prefix} (for example ${example})`,
+    })
+    .optional();
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: urlOf(["file:", "postgres://", "postgresql://"], "file:./data/cartwheel.db").default(
@@ -58,7 +68,8 @@ const envSchema = z.object({
   /** behind a reverse proxy: take the client address from X-Forwarded-For */
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   SEED_ON_EMPTY: z.enum(["true", "false"]).default("true"),
-  PAYMENT_GATEWAY: z.enum(["test"]).default("test"),
+  /** "stripe" needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET */
+  PAYMENT_GATEWAY: z.enum(["test", "stripe"]).default("test"),
   PAYMENT_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(1000),
   /** how long an order awaiting its payment holds its stock (decision 020) */
   PAYMENT_RESERVATION_MINUTES: z.coerce
@@ -67,7 +78,20 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 60)
     .default(15),
+  STRIPE_SECRET_KEY: stripeKey("sk_", "sk_test_…"),
+  STRIPE_PUBLISHABLE_KEY: stripeKey("pk_", "pk_test_…"),
+  STRIPE_WEBHOOK_SECRET: stripeKey("whsec_", "whsec_…"),
+  /** another Stripe API address: a stripe-mock style server or the test server (api.stripe.com when unset) */
+  STRIPE_API_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be an http:// or https:// URL (for example http://127.0.0.1:12111)",
+    })
+    .optional(),
 });
+
+/** The variables PAYMENT_GATEWAY=stripe cannot start without. */
+const STRIPE_REQUIRED = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
 
 export type Env = z.infer<typeof envSchema> & {
   SESSION_SECRET: string;
@@ -91,6 +115,24 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       ? ["S3_SECRET_ACCESS_KEY", "S3_ACCESS_KEY_ID"]
       : ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"];
     throw new ConfigError(`Invalid configuration:\n  ${missing}: required when ${given} is set`);
+  }
+  if (env.PAYMENT_GATEWAY === "stripe") {
+    const missing = STRIPE_REQUIRED.filter((name) => !env[name]);
+    if (missing.length > 0) {
+      const lines = missing.map((name) => `  ${name}: required when PAYMENT_GATEWAY is stripe`);
+      throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+    }
+  }
+  const stripeMode = (key: string | undefined) => (key?.match(/^[a-z]+_(test|live)_/) ?? [])[1];
+  const [secretMode, publishableMode] = [
+    stripeMode(env.STRIPE_SECRET_KEY),
+    stripeMode(env.STRIPE_PUBLISHABLE_KEY),
+  ];
+  if (secretMode && publishableMode && secretMode !== publishableMode) {
+    // the browser would make payment methods the server cannot see
+    throw new ConfigError(
+      `Invalid configuration:\n  STRIPE_PUBLISHABLE_KEY: a ${publishableMode} key, but STRIPE_SECRET_KEY is a ${secretMode} key`,
+    );
   }
   if (!env.SESSION_SECRET && env.NODE_ENV === "production" && source.CARTWHEEL_LOCAL !== "true") {
     // `npm start` sets CARTWHEEL_LOCAL so a newcomer's machine works; a deployment must set a secret.

@@ -301,6 +301,21 @@ export interface OrdersTable {
   disputedAt: Timestamp | null;
 }
 
+/** One refund of an order (migration 1400), through the gateway. */
+export interface OrderRefundsTable {
+  id: Generated<number>;
+  orderId: number;
+  /** one per refund form shown: a double click refunds once */
+  idempotencyKey: string;
+  amountCents: number;
+  reason: string;
+  /** 1 when the refunded lines went back into stock */
+  restocked: Flag;
+  gatewayRefundId: string;
+  actor: string;
+  createdAt: Timestamp;
+}
+
 /** The built-in test gateway's ledger (migration 1400): what a provider would keep. */
 export interface TestGatewayPaymentsTable {
   idempotencyKey: string;
@@ -328,6 +343,8 @@ export interface OrderItemsTable {
   /** "Size: M · Colour: Black"; "" for a product without options */
   variantTitle: Generated<string>;
   sku: string | null;
+  /** units of this line refunded so far (migration 1400) */
+  refundedQuantity: Generated<number>;
   productSlug: string;
   name: string;
   brand: string;
@@ -464,6 +481,7 @@ export interface DB {
   catalogVersion: CatalogVersionTable;
   coupons: CouponsTable;
   orders: OrdersTable;
+  orderRefunds: OrderRefundsTable;
   testGatewayPayments: TestGatewayPaymentsTable;
   testGatewayRefunds: TestGatewayRefundsTable;
   orderItems: OrderItemsTable;

@@ -1,8 +1,12 @@
+import { randomUUID } from "node:crypto";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
+import { z } from "zod";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
+import { RefundForm } from "../components/admin/refund-form.tsx";
 import { OrderLines, OrderTotals, orderItemLines } from "../components/order/order-lines.tsx";
 import { servicesFrom } from "../context.ts";
 import {
@@ -11,11 +15,12 @@ import {
   ORDER_ADMIN_MESSAGES,
   orderActionSchema,
 } from "../domain/orders/order-admin.server.ts";
+import { refundOrder } from "../domain/orders/order-refund.server.ts";
 import { ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
-import { parseForm } from "../http/form.server.ts";
 import { requireAdmin } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
+import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.orders.$number";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -29,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ? await getAdminOrder(servicesFrom(context).db, params.number)
     : null;
   if (!order) throw data(null, { status: 404 });
-  return { order };
+  return { order, refundKey: randomUUID() };
 }
 
 const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
@@ -38,9 +43,25 @@ const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
   cancelled: "Cancel order (refund and restore stock)",
 };
 
+/** The refund form (components/admin/refund-form.tsx): quantities per line as `qty.<item id>`. */
+const refundSchema = z.object({
+  intent: z.literal("refund"),
+  key: z.uuid(),
+  qty: z.record(z.string().regex(/^\d{1,12}$/), z.coerce.number().int().min(0).max(100_000)).optional(),
+  amount: z
+    .string()
+    .trim()
+    .regex(/^\d{1,7}(\.\d{1,2})?$/, "Enter an amount such as 12.50.")
+    .optional(),
+  restock: z.literal("on").optional(),
+  reason: z.string().trim().max(200).optional(),
+});
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  const submission = await parseForm(request, orderActionSchema);
+  const form = await request.formData();
+  if (form.get("intent") === "refund") return refund(form, params.number, admin, context);
+  const submission = parseWithZod(form, { schema: orderActionSchema });
   const refuse = (message: string, status: number) =>
     data({ result: submission.reply({ formErrors: [message] }) }, { status });
   if (submission.status !== "success" || !NUMBER.test(params.number)) {
@@ -67,6 +88,62 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (result.error.code === "refund-failed")
     return refuse(ORDER_ADMIN_MESSAGES.refundFailed(result.error.message), 502);
   return refuse(ORDER_ADMIN_MESSAGES.notAllowed(result.error.from, to), 409);
+}
+
+async function refund(
+  form: FormData,
+  number: string,
+  admin: { id: string; email: string },
+  context: Route.ActionArgs["context"],
+) {
+  const submission = parseWithZod(form, { schema: refundSchema });
+  const refuse = (message: string, status: number) =>
+    data({ result: submission.reply({ formErrors: [message] }) }, { status });
+  if (submission.status !== "success" || !NUMBER.test(number)) {
+    const amountError = submission.status === "error" ? submission.error?.amount?.[0] : undefined;
+    return refuse(amountError ?? ORDER_ADMIN_MESSAGES.badRequest, 400);
+  }
+  const { key, qty = {}, amount, restock, reason = "" } = submission.value;
+  const services = servicesFrom(context);
+  const result = await refundOrder(
+    services.db,
+    services.gateway,
+    services.mail,
+    { shopName: services.config.SHOP_NAME },
+    {
+      number,
+      key,
+      lines: Object.entries(qty).map(([itemId, quantity]) => ({ itemId: Number(itemId), quantity })),
+      amountCents: amount ? Math.round(Number(amount) * 100) : null,
+      restock: restock === "on",
+      reason,
+      actor: { id: admin.id, email: admin.email },
+    },
+  );
+  if (result.ok) {
+    return redirectWithToast(`/admin/orders/${number}`, {
+      type: "success",
+      message: `Order ${number}: ${formatCents(result.value.amountCents)} refunded`,
+    });
+  }
+  const error = result.error;
+  switch (error.code) {
+    case "not-found":
+      throw data(null, { status: 404 });
+    case "not-refundable":
+      return refuse(
+        `This order is ${ORDER_STATUS_LABELS[error.status].toLowerCase()} and cannot be refunded.`,
+        409,
+      );
+    case "nothing-chosen":
+      return refuse("Choose the lines to refund, or an amount.", 400);
+    case "too-much":
+      return refuse(`At most ${formatCents(error.leftCents)} can be refunded.`, 400);
+    case "line-too-much":
+      return refuse(`More units of ${error.name} than are left to refund.`, 400);
+    case "gateway":
+      return refuse(`The refund failed: ${error.message}`, 502);
+  }
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
@@ -165,6 +242,23 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           className="mt-4 ml-auto max-w-xs"
         />
       </section>
+      {order.refund && <RefundForm refundKey={loaderData.refundKey} refund={order.refund} />}
+      {order.refunds.length > 0 && (
+        <section aria-labelledby="order-refunds-heading">
+          <h2 id="order-refunds-heading" className="text-xl font-bold">
+            Refunds
+          </h2>
+          <ul className="mt-3 space-y-1 text-sm">
+            {order.refunds.map((r, index) => (
+              <li key={index}>
+                <OrderDate iso={r.createdAt} />: {formatCents(r.amountCents)}
+                {r.restocked ? " (stock restored)" : ""}
+                {r.reason ? ` — ${r.reason}` : ""}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <section aria-labelledby="order-history-heading">
         <h2 id="order-history-heading" className="text-xl font-bold">
           History

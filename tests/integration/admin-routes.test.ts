@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
@@ -375,5 +376,49 @@ describe("admin products CSV (routes)", () => {
       `${HEADER},option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku,variant_price,variant_original_price,variant_stock,barcode`,
     );
     expect(text).toContain("csv-export-lamp");
+  });
+});
+
+describe("refunding an order from its admin page", () => {
+  const post = async (fields: Record<string, string>, cookie = adminCookie) => {
+    const number = await insertOrder(db, { userId: null, createdAt: new Date().toISOString() });
+    const module = modules["/admin/orders/:number"]!;
+    const answer = await callRoute(module, "action", `${ORIGIN}/admin/orders/${number}`, {
+      cookie,
+      fields: { intent: "refund", key: randomUUID(), ...fields },
+      params: { number },
+      context: shop.context(),
+    });
+    const order = await db
+      .selectFrom("orders")
+      .select(["status", "refundedCents"])
+      .where("number", "=", number)
+      .executeTakeFirstOrThrow();
+    return { answer, order, number };
+  };
+
+  it("refunds an amount and says so", async () => {
+    const { answer, order, number } = await post({ amount: "5.00", reason: "Late" });
+    expect(answer.response?.status).toBe(302);
+    expect(answer.response?.headers.get("Location")).toBe(`/admin/orders/${number}`);
+    expect(order).toEqual({ status: "partially_refunded", refundedCents: 500 });
+  });
+
+  it.each([
+    [{ amount: "5,00" }, "Enter an amount such as 12.50."],
+    [{ amount: "" }, "Choose the lines to refund, or an amount."],
+    [{ amount: "99999" }, "At most $38.00 can be refunded."],
+    [{ key: "not-a-key", amount: "1" }, "Unknown order action."],
+  ])("refuses %j with 400 and a message, refunding nothing", async (fields, message) => {
+    const { answer, order } = await post(fields as Record<string, string>);
+    expect(answer.status).toBe(400);
+    expect(refusalMessage(answer.data)).toBe(message);
+    expect(order).toEqual({ status: "paid", refundedCents: 0 });
+  });
+
+  it("is not for customers", async () => {
+    const { answer, order } = await post({ amount: "1.00" }, customerCookie);
+    expect(answer.response?.status ?? answer.status).not.toBe(302);
+    expect(order).toEqual({ status: "paid", refundedCents: 0 });
   });
 });

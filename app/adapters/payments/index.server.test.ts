@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type StripeServer, startStripeServer } from "../../../test/support/stripe-server/index.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../../../tests/db-utils.ts";
-import { parseEnv } from "../../env.server.ts";
-import { createPaymentGateway, mintTestToken } from "./index.server.ts";
+import type { Database } from "../../db/database.server.ts";
+import { ConfigError, parseEnv } from "../../env.server.ts";
+import { createPaymentGateway, mintTestToken, stripeApiAddress } from "./index.server.ts";
 
 const SECRET = "index-secret-0123456789abcdef012345";
 const configWith = (env: Record<string, string>) => parseEnv({ SESSION_SECRET: SECRET, ...env });
+const STRIPE_KEYS = {
+  STRIPE_SECRET_KEY: "sk_test_cartwheel",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_cartwheel",
+  STRIPE_WEBHOOK_SECRET: "whsec_cartwheel",
+};
 const charge = (token: string, idempotencyKey: string) =>
   ({ token, amountCents: 100, currency: "USD", idempotencyKey }) as const;
 
@@ -80,8 +87,83 @@ describe("payment settings", () => {
   it("defaults to the test gateway with a 1 second delay, and validates both variables", async () => {
     const base = { SESSION_SECRET: "x".repeat(32) };
     expect(parseEnv(base)).toMatchObject({ PAYMENT_GATEWAY: "test", PAYMENT_DELAY_MS: 1000 });
-    expect(() => parseEnv({ ...base, PAYMENT_GATEWAY: "stripe" })).toThrow(/PAYMENT_GATEWAY/);
+    expect(() => parseEnv({ ...base, PAYMENT_GATEWAY: "paypal" })).toThrow(/PAYMENT_GATEWAY/);
     expect(() => parseEnv({ ...base, PAYMENT_DELAY_MS: "-1" })).toThrow(/PAYMENT_DELAY_MS/);
     expect(() => parseEnv({ ...base, PAYMENT_DELAY_MS: "60001" })).toThrow(/PAYMENT_DELAY_MS/);
+  });
+
+  it("refuses PAYMENT_GATEWAY=stripe without its keys, naming each missing one, and takes it with them", () => {
+    const base = { SESSION_SECRET: "x".repeat(32), PAYMENT_GATEWAY: "stripe" };
+    const refusal = (env: Record<string, string>) => {
+      try {
+        parseEnv({ ...base, ...env });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    expect(refusal({})).toBe(
+      [
+        "Invalid configuration:",
+        "  STRIPE_SECRET_KEY: required when PAYMENT_GATEWAY is stripe",
+        "  STRIPE_PUBLISHABLE_KEY: required when PAYMENT_GATEWAY is stripe",
+        "  STRIPE_WEBHOOK_SECRET: required when PAYMENT_GATEWAY is stripe",
+      ].join("\n"),
+    );
+    expect(refusal({ STRIPE_SECRET_KEY: STRIPE_KEYS.STRIPE_SECRET_KEY })).not.toContain("STRIPE_SECRET_KEY");
+    expect(refusal({ ...STRIPE_KEYS, STRIPE_WEBHOOK_SECRET: "" })).toMatch(
+      /STRIPE_WEBHOOK_SECRET: must start with whsec_/,
+    );
+    expect(refusal({ ...STRIPE_KEYS, STRIPE_SECRET_KEY: "pk_test_swapped" })).toMatch(
+      /STRIPE_SECRET_KEY: must start with sk_/,
+    );
+    expect(refusal({ ...STRIPE_KEYS, STRIPE_PUBLISHABLE_KEY: "sk_test_swapped" })).toMatch(
+      /STRIPE_PUBLISHABLE_KEY: must start with pk_/,
+    );
+    expect(refusal({ ...STRIPE_KEYS, STRIPE_PUBLISHABLE_KEY: "pk_live_abc" })).toMatch(
+      /STRIPE_PUBLISHABLE_KEY: a live key, but STRIPE_SECRET_KEY is a test key/,
+    );
+    expect(refusal({ ...STRIPE_KEYS, STRIPE_API_URL: "ftp://127.0.0.1" })).toMatch(/STRIPE_API_URL/);
+
+    expect(parseEnv({ ...base, ...STRIPE_KEYS })).toMatchObject({
+      PAYMENT_GATEWAY: "stripe",
+      ...STRIPE_KEYS,
+    });
+    // the keys alone, with the test gateway, are fine too (set up before switching)
+    expect(parseEnv({ SESSION_SECRET: "x".repeat(32), ...STRIPE_KEYS })).toMatchObject({
+      PAYMENT_GATEWAY: "test",
+    });
+  });
+});
+
+describe("createPaymentGateway with PAYMENT_GATEWAY=stripe", () => {
+  let server: StripeServer;
+  beforeAll(async () => {
+    server = await startStripeServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("reads STRIPE_API_URL as the API's address and pays through it", async () => {
+    expect(stripeApiAddress(server.url)).toEqual({ host: "127.0.0.1", port: server.port, protocol: "http" });
+    expect(stripeApiAddress("https://api.example")).toEqual({
+      host: "api.example",
+      port: 443,
+      protocol: "https",
+    });
+    expect(stripeApiAddress(undefined)).toEqual({});
+    const config = configWith({ PAYMENT_GATEWAY: "stripe", ...STRIPE_KEYS, STRIPE_API_URL: server.url });
+    const gateway = createPaymentGateway(config, undefined as unknown as Database); // Stripe keeps the ledger
+    expect(gateway.name).toBe("stripe");
+    const result = await gateway.authorize(charge("pm_card_visa", "stripe-k1"));
+    if (!result.ok) throw new Error(result.code);
+    expect(server.state.paymentIntents.get(result.authorizationId)).toMatchObject({
+      amount: 100,
+      status: "requires_capture",
+      metadata: { idempotency_key: "stripe-k1" },
+    });
+    expect(await gateway.outcome("stripe-k1")).toMatchObject({ status: "authorized" });
   });
 });

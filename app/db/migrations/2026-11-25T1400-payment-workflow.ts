@@ -12,6 +12,8 @@ import { engineOf } from "../database.server.ts";
  * - `reserved_until`: when a pending order's stock reservation lapses (the reconciliation job);
  * - `paid_at`, `payment_error` (why a payment failed), `refunded_cents`, `disputed_at`;
  * - `orders_pending`: the reconciliation job's question, pending orders by reservation;
+ * - `order_refunds` (each refund of an order: amount, reason, lines restocked, its key) and
+ *   `order_items.refunded_quantity` (so a line is never refunded twice);
  * - `test_gateway_payments` / `test_gateway_refunds`: the built-in test gateway's ledger (what a
  *   provider keeps: each payment by idempotency key, its state and what was refunded), so that
  *   "what became of this payment?" has an answer after the shop process died.
@@ -47,6 +49,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await db.schema
+    .alterTable("order_items")
+    .addColumn("refunded_quantity", "integer", (c) =>
+      c.notNull().defaultTo(0).check(sql`refunded_quantity >= 0`),
+    )
+    .execute();
+  await db.schema
+    .createTable("order_refunds")
+    .addColumn("id", engineOf(db) === "postgres" ? "serial" : "integer", (c) => c.primaryKey())
+    .addColumn("order_id", "integer", (c) => c.notNull().references("orders.id").onDelete("cascade"))
+    .addColumn("idempotency_key", "text", (c) => c.notNull().unique())
+    .addColumn("amount_cents", "integer", (c) => c.notNull().check(sql`amount_cents > 0`))
+    .addColumn("reason", "text", (c) => c.notNull())
+    .addColumn("restocked", "integer", (c) => c.notNull())
+    .addColumn("gateway_refund_id", "text", (c) => c.notNull())
+    .addColumn("actor", "text", (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("order_refunds_order").on("order_refunds").column("order_id").execute();
+  await db.schema
     .createTable("test_gateway_payments")
     .addColumn("idempotency_key", "text", (c) => c.primaryKey())
     .addColumn("authorization_id", "text", (c) => c.notNull().unique())
@@ -78,6 +99,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       `${count} orders are in states the older schema lacks (pending, failed or refunded payments)`,
     );
   }
+  await db.schema.dropTable("order_refunds").execute();
+  await db.schema.alterTable("order_items").dropColumn("refunded_quantity").execute();
   await db.schema.dropTable("test_gateway_refunds").execute();
   await db.schema.dropTable("test_gateway_payments").execute();
   await sql`drop index if exists orders_pending`.execute(db);

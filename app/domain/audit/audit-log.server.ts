@@ -19,6 +19,7 @@ export type AuditAction =
   | "product.archive"
   | "product.import"
   | "order.transition"
+  | "order.refund"
   | "coupon.create"
   | "coupon.update"
   | "coupon.disable"

@@ -5,6 +5,7 @@ import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
 import { fail, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
+import { REFUNDABLE } from "./order-refund.server.ts";
 import { canTransition, ORDER_STATUS_LABELS, ORDER_TRANSITIONS, STAFF_MOVES } from "./order-status.ts";
 import { getOrderByNumber, type OrderDetails, transitionOrder } from "./orders.server.ts";
 
@@ -53,6 +54,13 @@ export async function listAdminOrders(
 export interface AdminOrderDetail extends OrderDetails {
   events: { fromStatus: OrderStatus | null; toStatus: OrderStatus; actor: string; createdAt: string }[];
   nextStatuses: readonly OrderStatus[];
+  /** what a refund form offers: null when the order cannot be refunded (order-refund.server.ts) */
+  refund: {
+    refundedCents: number;
+    leftCents: number;
+    lines: { itemId: number; name: string; variantTitle: string; quantity: number; refundable: number }[];
+  } | null;
+  refunds: { amountCents: number; reason: string; restocked: boolean; createdAt: string }[];
 }
 
 export async function getAdminOrder(db: Database, number: string): Promise<AdminOrderDetail | null> {
@@ -65,10 +73,43 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
     .orderBy("createdAt")
     .orderBy("id")
     .execute();
+  const money = await db
+    .selectFrom("orders")
+    .select(["refundedCents", "totalCents"])
+    .where("id", "=", order.id)
+    .executeTakeFirstOrThrow();
+  const items = await db
+    .selectFrom("orderItems")
+    .select(["id", "name", "variantTitle", "quantity", "refundedQuantity"])
+    .where("orderId", "=", order.id)
+    .orderBy("id")
+    .execute();
+  const refunds = await db
+    .selectFrom("orderRefunds")
+    .select(["amountCents", "reason", "restocked", "createdAt"])
+    .where("orderId", "=", order.id)
+    .orderBy("id")
+    .execute();
+  const leftCents = money.totalCents - money.refundedCents;
   return {
     ...order,
     events,
     nextStatuses: ORDER_TRANSITIONS[order.status].filter((to) => STAFF_MOVES.includes(to)),
+    refund:
+      REFUNDABLE.includes(order.status) && leftCents > 0
+        ? {
+            refundedCents: money.refundedCents,
+            leftCents,
+            lines: items.map((item) => ({
+              itemId: item.id,
+              name: item.name,
+              variantTitle: item.variantTitle,
+              quantity: item.quantity,
+              refundable: item.quantity - item.refundedQuantity,
+            })),
+          }
+        : null,
+    refunds: refunds.map((r) => ({ ...r, restocked: r.restocked === 1 })),
   };
 }
 
