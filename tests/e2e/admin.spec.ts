@@ -268,8 +268,10 @@ test.describe("admin orders: cancelling asks first", () => {
     const number = await insertTestOrder(lamp, { quantity: 2 });
     await signInAsAdmin(page);
     await visit(page, `/admin/orders/${number}`);
-    const toggle = page.locator("summary", { hasText: "Cancel order (restore stock)" });
-    const question = page.getByText(`Cancel order ${number}? Its items go back into stock`);
+    const toggle = page.locator("summary", { hasText: "Cancel order (refund and restore stock)" });
+    const question = page.getByText(
+      `Cancel order ${number}? Its payment is refunded in full, its items go back into stock`,
+    );
     const yes = page.getByRole("button", { name: "Yes, cancel order" });
     await expect(question).toBeHidden();
 
@@ -308,8 +310,10 @@ test.describe("admin orders: cancelling asks first", () => {
     await page.goto(`/account?redirectTo=${encodeURIComponent(`/admin/orders/${number}`)}`);
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === `/admin/orders/${number}`);
-    const toggle = page.locator("summary", { hasText: "Cancel order (restore stock)" });
-    const question = page.getByText(`Cancel order ${number}? Its items go back into stock`);
+    const toggle = page.locator("summary", { hasText: "Cancel order (refund and restore stock)" });
+    const question = page.getByText(
+      `Cancel order ${number}? Its payment is refunded in full, its items go back into stock`,
+    );
     await toggle.click();
     await expect(question).toBeVisible();
     await expectNoA11yViolationsWithoutJs(page, "cancel question open");
@@ -322,5 +326,47 @@ test.describe("admin orders: cancelling asks first", () => {
     await expect(page.getByText(`Order ${number}: Cancelled`)).toBeVisible();
     await expect(toggle).toHaveCount(0);
     expect(await stockOf(lamp)).toBe(8);
+  });
+  test("a refund from the order page, by line with restock and by amount, with and without JavaScript", async ({
+    page,
+    noJsPage,
+  }) => {
+    const lamp = await createTestProduct("Refund Lamp", { stock: 5 });
+    products.push(lamp);
+    const number = await insertTestOrder(lamp, { quantity: 2, unitPriceCents: 2_000 });
+    await signInAsAdmin(page);
+    await visit(page, `/admin/orders/${number}`);
+    const refund = page.getByRole("region", { name: "Refund" });
+    await expect(refund.getByText("$40.00 can still be refunded")).toBeVisible();
+    await expectNoA11yViolations(page, "refund form");
+    await refund.getByLabel(/Refund Lamp — quantity to refund/).fill("1");
+    await refund.getByLabel("Put the refunded units back in stock").check();
+    await refund.getByLabel("Reason (shown to the customer)").fill("Scratched");
+    await refund.getByRole("button", { name: "Refund" }).click();
+    await expect(toast(page, `Order ${number}: $20.00 refunded`)).toBeVisible();
+    await expect(page.getByText("Partially refunded", { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole("region", { name: "Refunds" }).getByText(/\$20\.00 \(stock restored\) — Scratched/),
+    ).toBeVisible();
+    expect(await stockOf(lamp)).toBe(6);
+
+    // without JavaScript: a refused amount is explained, the rest goes through
+    await noJsPage.goto(`/account?redirectTo=${encodeURIComponent(`/admin/orders/${number}`)}`);
+    await signIn(noJsPage, ADMIN.email, ADMIN.password);
+    await noJsPage.waitForURL((url) => url.pathname === `/admin/orders/${number}`);
+    const form = noJsPage.getByRole("region", { name: "Refund" });
+    await form.getByLabel("Or an amount to refund ($)").fill("25");
+    await form.getByRole("button", { name: "Refund" }).click();
+    await expect(noJsPage.getByText("At most $20.00 can be refunded.")).toBeVisible();
+    await noJsPage
+      .getByRole("region", { name: "Refund" })
+      .getByLabel("Or an amount to refund ($)")
+      .fill("20");
+    await noJsPage.getByRole("region", { name: "Refund" }).getByRole("button", { name: "Refund" }).click();
+    await expect(noJsPage.getByText(`Order ${number}: $20.00 refunded`)).toBeVisible();
+    await expect(noJsPage.getByText("Refunded", { exact: true })).toBeVisible();
+    await expect(noJsPage.getByRole("region", { name: "Refund" })).toHaveCount(0);
+    await expectNoA11yViolationsWithoutJs(noJsPage, "refunded order");
+    expect(await stockOf(lamp)).toBe(6);
   });
 });

@@ -58,7 +58,8 @@ export async function removeTestProducts(...products: TestProduct[]) {
 
 /**
  * A paid order of `quantity` × the product (at $1,499.99 each unless told), as if placed by a guest,
- * with an order number of the test's own. Stock is left as it is. Returns the order number.
+ * with an order number of the test's own and its payment captured in the test gateway's ledger
+ * (so it can be refunded). Stock is left as it is. Returns the order number.
  */
 export async function insertTestOrder(
   product: TestProduct,
@@ -102,6 +103,16 @@ export async function insertTestOrder(
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+  await db
+    .insertInto("testGatewayPayments")
+    .values({
+      idempotencyKey: `e2e-${number}`,
+      authorizationId: `auth_${number}`,
+      amountCents: subtotalCents,
+      status: "captured",
+      createdAt: now,
+    })
+    .execute();
   const variant = await db
     .selectFrom("productVariants")
     .select(["id", "sku"])
