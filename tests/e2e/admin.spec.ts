@@ -330,16 +330,19 @@ test.describe("admin orders: cancelling asks first", () => {
   test("a refund from the order page, by line with restock and by amount, with and without JavaScript", async ({
     page,
     noJsPage,
+    browserErrors,
   }) => {
+    // the refused amount answers 400, as a refused form does
+    browserErrors.allow(/status of 400/);
     const lamp = await createTestProduct("Refund Lamp", { stock: 5 });
     products.push(lamp);
     const number = await insertTestOrder(lamp, { quantity: 2, unitPriceCents: 2_000 });
     await signInAsAdmin(page);
     await visit(page, `/admin/orders/${number}`);
-    const refund = page.getByRole("region", { name: "Refund" });
+    const refund = page.getByRole("region", { name: "Refund", exact: true });
     await expect(refund.getByText("$40.00 can still be refunded")).toBeVisible();
     await expectNoA11yViolations(page, "refund form");
-    await refund.getByLabel(/Refund Lamp — quantity to refund/).fill("1");
+    await refund.getByLabel(/quantity to refund/).fill("1");
     await refund.getByLabel("Put the refunded units back in stock").check();
     await refund.getByLabel("Reason (shown to the customer)").fill("Scratched");
     await refund.getByRole("button", { name: "Refund" }).click();
@@ -354,18 +357,21 @@ test.describe("admin orders: cancelling asks first", () => {
     await noJsPage.goto(`/account?redirectTo=${encodeURIComponent(`/admin/orders/${number}`)}`);
     await signIn(noJsPage, ADMIN.email, ADMIN.password);
     await noJsPage.waitForURL((url) => url.pathname === `/admin/orders/${number}`);
-    const form = noJsPage.getByRole("region", { name: "Refund" });
+    const form = noJsPage.getByRole("region", { name: "Refund", exact: true });
     await form.getByLabel("Or an amount to refund ($)").fill("25");
     await form.getByRole("button", { name: "Refund" }).click();
     await expect(noJsPage.getByText("At most $20.00 can be refunded.")).toBeVisible();
     await noJsPage
-      .getByRole("region", { name: "Refund" })
+      .getByRole("region", { name: "Refund", exact: true })
       .getByLabel("Or an amount to refund ($)")
       .fill("20");
-    await noJsPage.getByRole("region", { name: "Refund" }).getByRole("button", { name: "Refund" }).click();
+    await noJsPage
+      .getByRole("region", { name: "Refund", exact: true })
+      .getByRole("button", { name: "Refund" })
+      .click();
     await expect(noJsPage.getByText(`Order ${number}: $20.00 refunded`)).toBeVisible();
     await expect(noJsPage.getByText("Refunded", { exact: true })).toBeVisible();
-    await expect(noJsPage.getByRole("region", { name: "Refund" })).toHaveCount(0);
+    await expect(noJsPage.getByRole("region", { name: "Refund", exact: true })).toHaveCount(0);
     await expectNoA11yViolationsWithoutJs(noJsPage, "refunded order");
     expect(await stockOf(lamp)).toBe(6);
   });
