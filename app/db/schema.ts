@@ -301,6 +301,30 @@ export interface OrdersTable {
   disputedAt: Timestamp | null;
 }
 
+export type ReturnStatus = "requested" | "approved" | "rejected" | "received" | "refunded";
+
+/** A shopper's request to send delivered items back (migration 1400). */
+export interface ReturnsTable {
+  id: Generated<number>;
+  /** public, random, e.g. RT-7K2M9QXD3A */
+  number: string;
+  orderId: number;
+  status: ReturnStatus;
+  reason: string;
+  rejectionReason: string | null;
+  /** what was refunded for it */
+  refundCents: number | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface ReturnItemsTable {
+  id: Generated<number>;
+  returnId: number;
+  orderItemId: number;
+  quantity: number;
+}
+
 /** One refund of an order (migration 1400), through the gateway. */
 export interface OrderRefundsTable {
   id: Generated<number>;
@@ -311,6 +335,8 @@ export interface OrderRefundsTable {
   reason: string;
   /** 1 when the refunded lines went back into stock */
   restocked: Flag;
+  /** 1 when it gave the shipping back (a faulty, damaged or wrong item: the returns page's promise) */
+  includesShipping: Generated<Flag>;
   gatewayRefundId: string;
   actor: string;
   createdAt: Timestamp;
@@ -482,6 +508,8 @@ export interface DB {
   coupons: CouponsTable;
   orders: OrdersTable;
   orderRefunds: OrderRefundsTable;
+  returns: ReturnsTable;
+  returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;
   testGatewayRefunds: TestGatewayRefundsTable;
   orderItems: OrderItemsTable;

@@ -1,7 +1,9 @@
 import { data } from "react-router";
 import { OrderDetails } from "../components/account/order-details.tsx";
+import { ReturnRequestForm } from "../components/order/return-request-form.tsx";
 import { servicesFrom } from "../context.ts";
 import { getUserOrder } from "../domain/accounts/account-orders.server.ts";
+import { returnableOrder } from "../domain/returns/returns.server.ts";
 import { requireUser } from "../http/session.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.orders.$number";
@@ -25,9 +27,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const order = await getUserOrder(servicesFrom(context).db, user.id, params.number);
   if (!order) throw data(null, { status: 404 });
   const { id: _id, email: _email, ...shown } = order;
-  return { order: shown };
+  const returnable = await returnableOrder(servicesFrom(context).db, order.number);
+  const canReturn = returnable.ok && returnable.value.lines.some((line) => line.returnable > 0);
+  return { order: shown, returns: canReturn ? returnable.value : null };
 }
 
 export default function AccountOrder({ loaderData }: Route.ComponentProps) {
-  return <OrderDetails order={loaderData.order} />;
+  const { order, returns } = loaderData;
+  return (
+    <>
+      <OrderDetails order={order} />
+      {returns && (
+        <ReturnRequestForm
+          orderNumber={order.number}
+          back="account"
+          closesOn={returns.closesOn}
+          lines={returns.lines.filter((line) => line.returnable > 0)}
+        />
+      )}
+    </>
+  );
 }

@@ -3,11 +3,13 @@ import { PackageSearch } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { OrderLines, OrderTotals } from "../components/order/order-lines.tsx";
+import { ReturnRequestForm } from "../components/order/return-request-form.tsx";
 import { servicesFrom } from "../context.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { findOrderForTracking } from "../domain/orders/orders.server.ts";
 import { trackOrderSchema } from "../domain/orders/track-order.server.ts";
 import { TRACK_MESSAGES, TRACK_RATE_LIMIT } from "../domain/orders/track-order.ts";
+import { returnableOrder } from "../domain/returns/returns.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { formatDeliveryDate } from "../lib/delivery.ts";
@@ -56,9 +58,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     const message = TRACK_MESSAGES.notFound;
     return data({ status: "not-found" as const, message, result: refuse(message) }, { status: 200 });
   }
+  const returnable = await returnableOrder(db, order.number);
+  const canReturn = returnable.ok && returnable.value.lines.some((line) => line.returnable > 0);
   return {
     status: "found" as const,
     result: submission.reply(),
+    // the e-mail address the shopper typed goes back into the return form, which checks it again
+    returns: canReturn
+      ? { closesOn: returnable.value.closesOn, lines: returnable.value.lines, email: values.email }
+      : null,
     order: {
       number: order.number,
       status: order.status,
@@ -143,6 +151,15 @@ export default function TrackOrder({ actionData }: Route.ComponentProps) {
       </Form>
 
       {actionData?.status === "found" && <TrackedOrder order={actionData.order} />}
+      {actionData?.status === "found" && actionData.returns && (
+        <ReturnRequestForm
+          orderNumber={actionData.order.number}
+          email={actionData.returns.email}
+          back="track"
+          closesOn={actionData.returns.closesOn}
+          lines={actionData.returns.lines.filter((line) => line.returnable > 0)}
+        />
+      )}
     </div>
   );
 }

@@ -63,11 +63,23 @@ export async function removeTestProducts(...products: TestProduct[]) {
  */
 export async function insertTestOrder(
   product: TestProduct,
-  { quantity = 1, unitPriceCents = 149_999, email = "e2e.buyer@example.com" } = {},
+  {
+    quantity = 1,
+    unitPriceCents = 149_999,
+    email = "e2e.buyer@example.com",
+    userId = null,
+    trackable = false,
+  }: {
+    quantity?: number;
+    unitPriceCents?: number;
+    email?: string;
+    userId?: string | null;
+    /** a number of the real format (CW- and 10 characters), which /orders/track accepts */
+    trackable?: boolean;
+  } = {},
 ): Promise<string> {
-  const number = `CW-E2E${uniqueTag()
-    .toUpperCase()
-    .replace(/[^0-9A-Z]/g, "")}`.slice(0, 23);
+  const tag = uniqueTag().toUpperCase().replace(/[^0-9A-Z]/g, "");
+  const number = trackable ? `CW-${tag.slice(-10).padStart(10, "0")}` : `CW-E2E${tag}`.slice(0, 23);
   const now = new Date().toISOString();
   const subtotalCents = quantity * unitPriceCents;
   const db = shopDatabase();
@@ -76,7 +88,7 @@ export async function insertTestOrder(
     .values({
       number,
       idempotencyKey: `e2e-${number}`,
-      userId: null,
+      userId,
       email,
       firstName: "Eve",
       lastName: "Buyer",
@@ -136,6 +148,29 @@ export async function insertTestOrder(
     })
     .execute();
   return number;
+}
+
+/** Marks a test order shipped and then delivered `daysAgo` days ago (its events as staff would leave them). */
+export async function deliverTestOrder(number: string, daysAgo = 2): Promise<void> {
+  const db = shopDatabase();
+  const at = new Date(Date.now() - daysAgo * 24 * 60 * 60_000).toISOString();
+  const order = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("number", "=", number)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable("orders")
+    .set({ status: "delivered", updatedAt: at })
+    .where("id", "=", order.id)
+    .execute();
+  await db
+    .insertInto("orderEvents")
+    .values([
+      { orderId: order.id, fromStatus: "paid", toStatus: "shipped", actor: "e2e", createdAt: at },
+      { orderId: order.id, fromStatus: "shipped", toStatus: "delivered", actor: "e2e", createdAt: at },
+    ])
+    .execute();
 }
 
 export async function userIdOf(email: string): Promise<string> {

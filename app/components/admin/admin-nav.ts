@@ -18,6 +18,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { to: "/admin/products/import", label: "Import / Export", paths: ["/admin/products/import"] },
   { to: "/admin/dashboard", label: "Dashboard", paths: ["/admin/dashboard"] },
   { to: "/admin/orders", label: "Orders", paths: ["/admin/orders"] },
+  { to: "/admin/returns", label: "Returns", paths: ["/admin/returns"] },
   { to: "/admin/low-stock", label: "Low stock", paths: ["/admin/low-stock"] },
   { to: "/admin/coupons", label: "Coupons", paths: ["/admin/coupons"] },
   { to: "/admin/reviews", label: "Reported reviews", paths: ["/admin/reviews"] },

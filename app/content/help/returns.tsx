@@ -25,12 +25,17 @@ export default function ReturnsContent() {
       <h2>How to return an item</h2>
       <ol>
         <li>
-          <Link to="/contact?subject=Return">Send us a message</Link> with the subject “Return”, your order
-          number and the items you'd like to return.
+          Ask for the return online: signed in, open the order in{" "}
+          <Link to="/account/orders">your orders</Link>; as a guest, find it with{" "}
+          <Link to="/orders/track">Track your order</Link> (your order number and e-mail address). Choose the
+          items and quantities and tell us why.
         </li>
-        <li>We reply within one business day with your return instructions and the address to send it to.</li>
-        <li>Pack the item securely — the original box is ideal — and send it with a tracked service.</li>
-        <li>We e-mail you as soon as your refund has been issued.</li>
+        <li>We e-mail you a return number straight away, and check your request within 2 business days.</li>
+        <li>
+          Once it is approved, pack the items securely — the original box is ideal — with a note of the return
+          number inside, and send them with a tracked service to the returns address in the e-mail.
+        </li>
+        <li>When they reach us we refund them and e-mail you.</li>
       </ol>
 
       <h2>Refunds</h2>

@@ -14,6 +14,9 @@ import { engineOf } from "../database.server.ts";
  * - `orders_pending`: the reconciliation job's question, pending orders by reservation;
  * - `order_refunds` (each refund of an order: amount, reason, lines restocked, its key) and
  *   `order_items.refunded_quantity` (so a line is never refunded twice);
+ * - `returns` / `return_items`: a shopper's request to send delivered items back within 30 days,
+ *   with its own number and states (requested → approved | rejected, approved → received →
+ *   refunded);
  * - `test_gateway_payments` / `test_gateway_refunds`: the built-in test gateway's ledger (what a
  *   provider keeps: each payment by idempotency key, its state and what was refunded), so that
  *   "what became of this payment?" has an answer after the shop process died.
@@ -62,11 +65,39 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("amount_cents", "integer", (c) => c.notNull().check(sql`amount_cents > 0`))
     .addColumn("reason", "text", (c) => c.notNull())
     .addColumn("restocked", "integer", (c) => c.notNull())
+    .addColumn("includes_shipping", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("gateway_refund_id", "text", (c) => c.notNull())
     .addColumn("actor", "text", (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
   await db.schema.createIndex("order_refunds_order").on("order_refunds").column("order_id").execute();
+  const serial = engineOf(db) === "postgres" ? "serial" : "integer";
+  await db.schema
+    .createTable("returns")
+    .addColumn("id", serial, (c) => c.primaryKey())
+    .addColumn("number", "text", (c) => c.notNull().unique())
+    .addColumn("order_id", "integer", (c) => c.notNull().references("orders.id").onDelete("cascade"))
+    .addColumn("status", "text", (c) =>
+      c.notNull().check(sql`status in ('requested', 'approved', 'rejected', 'received', 'refunded')`),
+    )
+    .addColumn("reason", "text", (c) => c.notNull())
+    .addColumn("rejection_reason", "text")
+    .addColumn("refund_cents", "integer")
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("updated_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("returns_order").on("returns").column("order_id").execute();
+  await db.schema.createIndex("returns_status").on("returns").columns(["status", "created_at"]).execute();
+  await db.schema
+    .createTable("return_items")
+    .addColumn("id", serial, (c) => c.primaryKey())
+    .addColumn("return_id", "integer", (c) => c.notNull().references("returns.id").onDelete("cascade"))
+    .addColumn("order_item_id", "integer", (c) =>
+      c.notNull().references("order_items.id").onDelete("cascade"),
+    )
+    .addColumn("quantity", "integer", (c) => c.notNull().check(sql`quantity > 0`))
+    .execute();
+  await db.schema.createIndex("return_items_return").on("return_items").column("return_id").execute();
   await db.schema
     .createTable("test_gateway_payments")
     .addColumn("idempotency_key", "text", (c) => c.primaryKey())
@@ -99,6 +130,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       `${count} orders are in states the older schema lacks (pending, failed or refunded payments)`,
     );
   }
+  await db.schema.dropTable("return_items").execute();
+  await db.schema.dropTable("returns").execute();
   await db.schema.dropTable("order_refunds").execute();
   await db.schema.alterTable("order_items").dropColumn("refunded_quantity").execute();
   await db.schema.dropTable("test_gateway_refunds").execute();

@@ -20,6 +20,7 @@ export type AuditAction =
   | "product.import"
   | "order.transition"
   | "order.refund"
+  | "return.update"
   | "coupon.create"
   | "coupon.update"
   | "coupon.disable"
@@ -30,7 +31,7 @@ export type AuditAction =
 export interface AuditEntryInput {
   actor: Actor;
   action: AuditAction;
-  entityType: "product" | "order" | "coupon" | "review";
+  entityType: "product" | "order" | "coupon" | "review" | "return";
   entityId: string | number;
   summary: string;
   before?: unknown;

@@ -28,6 +28,8 @@ export interface RefundRequest {
   lines: { itemId: number; quantity: number }[];
   amountCents: number | null;
   restock: boolean;
+  /** also give the shipping back (once per order): a faulty, damaged or wrong item */
+  plusShipping?: boolean;
   reason: string;
   actor: Actor;
   now?: Date;
@@ -99,6 +101,19 @@ export async function refundOrder(
     }
     amountCents = order.subtotalCents > 0 ? Math.floor((value * goodsPaid) / order.subtotalCents) : 0;
   }
+  let shippingBack = false;
+  if (request.plusShipping && order.shippingCents > 0) {
+    const given = await db
+      .selectFrom("orderRefunds")
+      .select("id")
+      .where("orderId", "=", order.id)
+      .where("includesShipping", "=", 1)
+      .executeTakeFirst();
+    if (!given) {
+      amountCents += order.shippingCents;
+      shippingBack = true;
+    }
+  }
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) return fail({ code: "nothing-chosen" });
   const leftCents = order.totalCents - order.refundedCents;
   if (amountCents > leftCents) return fail({ code: "too-much", leftCents });
@@ -127,6 +142,7 @@ export async function refundOrder(
           amountCents,
           reason: request.reason,
           restocked: request.restock && chosen.length > 0 ? 1 : 0,
+          includesShipping: shippingBack ? 1 : 0,
           gatewayRefundId: refund.refundId,
           actor: request.actor.id,
           createdAt: at,
