@@ -78,7 +78,9 @@ export async function insertTestOrder(
     trackable?: boolean;
   } = {},
 ): Promise<string> {
-  const tag = uniqueTag().toUpperCase().replace(/[^0-9A-Z]/g, "");
+  const tag = uniqueTag()
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, "");
   const number = trackable ? `CW-${tag.slice(-10).padStart(10, "0")}` : `CW-E2E${tag}`.slice(0, 23);
   const now = new Date().toISOString();
   const subtotalCents = quantity * unitPriceCents;
