@@ -515,7 +515,9 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         ok: true,
         value: { order: { totalCents: request.expectedTotalCents } },
       });
-      expect(recorder.captured).toEqual(recorder.authorized);
+      // one call authorized and captured it
+      expect(recorder.authorized).toHaveLength(1);
+      expect(recorder.captured).toEqual([]);
       const outcome = await base.outcome(request.idempotencyKey);
       expect(outcome).toMatchObject({ status: "captured", amountCents: request.expectedTotalCents });
       expect(await stockOf(p)).toBe(4);
@@ -729,7 +731,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       // the loser was refused at the reservation: its card was never charged
       expect(recorders[refused]!.authorized).toEqual([]);
       expect(recorders[refused]!.captured).toEqual([]);
-      expect(recorders[winner]!.captured).toHaveLength(1);
+      expect(recorders[winner]!.authorized).toHaveLength(1);
+      expect(await base.outcome(requests[winner]!.idempotencyKey)).toMatchObject({ status: "captured" });
       expect(recorders[winner]!.voided).toEqual([]);
     });
 

@@ -55,6 +55,8 @@ export interface AuthorizeInput {
   amountCents: number;
   currency: "USD";
   idempotencyKey: string;
+  /** take the money at once (authorize and capture in one call); `capture` is then a no-op */
+  capture?: boolean;
 }
 
 export type TokenizeErrorCode =

@@ -245,7 +245,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
             currency: "usd",
             payment_method: input.token,
             confirm: true,
-            capture_method: "manual",
+            capture_method: input.capture ? "automatic" : "manual",
             automatic_payment_methods: { enabled: true, allow_redirects: "never" },
             metadata: { [IDEMPOTENCY_METADATA]: input.idempotencyKey },
           },

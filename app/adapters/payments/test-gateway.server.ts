@@ -169,23 +169,27 @@ export function createTestGateway(options: TestGatewayOptions): PaymentGateway {
       );
       const authorizationId = `${AUTHORIZATION_PREFIX}${body}.${signing.sign("authorization", body)}`;
       const declined = payload.o === "approve" ? null : payload.o;
-      await db
-        .insertInto("testGatewayPayments")
-        .values({
-          idempotencyKey: input.idempotencyKey,
-          authorizationId,
-          amountCents: input.amountCents,
-          status: declined ? "declined" : "authorized",
-          declineCode: declined,
-          createdAt: now().toISOString(),
-        })
-        .onConflict((oc) => oc.column("idempotencyKey").doNothing())
-        .execute();
-      // the key's first answer stands (a provider replays it)
-      const stored = await ledger()
-        .select(["authorizationId", "amountCents", "status", "declineCode"])
-        .where("idempotencyKey", "=", input.idempotencyKey)
-        .executeTakeFirstOrThrow();
+      const columns = ["authorizationId", "amountCents", "status", "declineCode"] as const;
+      // the key's first answer stands (a provider replays it): a new key is one write, a replay
+      // finds nothing inserted and reads what the first call stored
+      const stored =
+        (await db
+          .insertInto("testGatewayPayments")
+          .values({
+            idempotencyKey: input.idempotencyKey,
+            authorizationId,
+            amountCents: input.amountCents,
+            status: declined ? "declined" : input.capture ? "captured" : "authorized",
+            declineCode: declined,
+            createdAt: now().toISOString(),
+          })
+          .onConflict((oc) => oc.column("idempotencyKey").doNothing())
+          .returning(columns)
+          .executeTakeFirst()) ??
+        (await ledger()
+          .select(columns)
+          .where("idempotencyKey", "=", input.idempotencyKey)
+          .executeTakeFirstOrThrow());
       if (stored.amountCents !== input.amountCents) {
         return { ok: false, code: "processing_error", message: PAYMENT_MESSAGES.processing_error };
       }

@@ -47,8 +47,8 @@ export type Settlement =
   | { status: "unknown" };
 
 /**
- * Authorizes and captures a pending order's payment (the order's idempotency key makes a retry
- * the same payment), then marks it paid — emptying the cart it came from — or failed.
+ * Takes a pending order's payment — authorized and captured in one call; the order's idempotency
+ * key makes a retry the same payment — then marks it paid, emptying the cart it came from, or failed.
  */
 export async function settlePayment(
   db: Database,
@@ -57,15 +57,16 @@ export async function settlePayment(
 ): Promise<Settlement> {
   let authorizationId: string;
   try {
+    // authorized and captured in one call (the reconciliation job captures one left authorized)
     const authorization = await gateway.authorize({
       token,
       amountCents: order.totalCents,
       currency: "USD",
       idempotencyKey: order.idempotencyKey,
+      capture: true,
     });
     if (!authorization.ok) return markFailed(db, order.id, authorization.message, now);
     authorizationId = authorization.authorizationId;
-    await gateway.capture(authorizationId);
   } catch (error) {
     logger.warn({ err: error, order: order.number }, "payment outcome unknown; the order stays pending");
     return { status: "unknown" };
@@ -98,6 +99,7 @@ export async function markPaid(
   const result = await transitionOrder(db, {
     orderId,
     to: "paid",
+    from: "pending_payment",
     actor: "checkout",
     now,
     set: { paidAt: at, paymentReference: authorizationId, reservedUntil: null },

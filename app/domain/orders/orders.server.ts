@@ -148,6 +148,7 @@ export async function transitionOrder(
     now = new Date(),
     inSameTransaction,
     set = {},
+    from: expected,
   }: {
     orderId: number;
     to: OrderStatus;
@@ -160,14 +161,20 @@ export async function transitionOrder(
     ) => Promise<void>;
     /** columns the transition sets besides the status (e.g. when it was paid) */
     set?: OrderTransitionFields;
+    /** the status the caller knows the order is in (Place Order's hot path: no read first) */
+    from?: OrderStatus;
   },
 ): Promise<TransitionResult> {
   return db.transaction().execute(async (trx): Promise<TransitionResult> => {
-    const order = await trx
-      .selectFrom("orders")
-      .select(["id", "status", "couponCode"])
-      .where("id", "=", orderId)
-      .executeTakeFirst();
+    const releases = RELEASES_STOCK.includes(to);
+    const order =
+      expected && !releases
+        ? { status: expected, couponCode: null }
+        : await trx
+            .selectFrom("orders")
+            .select(["status", "couponCode"])
+            .where("id", "=", orderId)
+            .executeTakeFirst();
     if (!order) return fail({ code: "not-found" });
     const from = order.status;
     if (!canTransition(from, to)) return fail({ code: "not-allowed", from });
@@ -179,7 +186,7 @@ export async function transitionOrder(
       .where("status", "=", from)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return fail({ code: "not-allowed", from });
-    if (RELEASES_STOCK.includes(to)) {
+    if (releases) {
       // the variants bought get their units back (one that was deleted since has none to get);
       // variants first, then products, each by id (the lock order Place Order uses)
       const items = await trx
