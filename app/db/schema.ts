@@ -1,9 +1,27 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type {
+  OrderRefundsTable,
+  ReturnItemsTable,
+  ReturnsTable,
+  TestGatewayPaymentsTable,
+  TestGatewayRefundsTable,
+} from "./schema-payments.ts";
 
-/** Timestamps are ISO-8601 UTC strings on both engines (sortable, engine-neutral). */
-type Timestamp = string;
-/** Booleans are stored as 0/1 integers on both engines. */
-type Flag = 0 | 1;
+import type {
+  CatalogBrandsTable,
+  CatalogCategoryTotalsTable,
+  CatalogFacetsTable,
+  CatalogPriceBandsTable,
+  CatalogPriceBandTotalsTable,
+  CatalogVersionTable,
+} from "./schema-rollups.ts";
+
+export type * from "./schema-payments.ts";
+export type * from "./schema-rollups.ts";
+
+import type { Flag, Timestamp } from "./schema-types.ts";
+
+export type { Flag, Timestamp } from "./schema-types.ts";
 
 export interface CategoriesTable {
   /** lower-case slug used in URLs, e.g. "electronics" or "smartphones" */
@@ -172,58 +190,6 @@ export interface ContactMessagesTable {
   createdAt: Timestamp;
 }
 
-/** Live product counts per category/subcategory/brand, maintained by triggers (migration 0310). */
-export interface CatalogFacetsTable {
-  categoryId: string;
-  /** '' when the product has no subcategory */
-  subcategoryId: string;
-  brandKey: string;
-  brandName: string;
-  productCount: number;
-}
-
-/**
- * Live product counts per category/price band/whole-star rating/brand, maintained by triggers
- * (migration 0320). price_band = 2 × min(price_cents / 10000, 20), + 1 unless a whole $100.
- */
-export interface CatalogPriceBandsTable {
-  categoryId: string;
-  priceBand: number;
-  ratingFloor: number;
-  brandKey: string;
-  productCount: number;
-}
-
-/** catalog_facets summed per brand key, with the least live spelling (migration 0800). */
-export interface CatalogBrandsTable {
-  brandKey: string;
-  brandName: string;
-  productCount: number;
-}
-
-/** catalog_facets summed per category (migration 0800). */
-export interface CatalogCategoryTotalsTable {
-  categoryId: string;
-  productCount: number;
-}
-
-/**
- * One row: bumped by triggers on every product write that changes what a listing filters, sorts
- * or searches on (migration 1100); the in-memory search index answers only at its own version.
- */
-export interface CatalogVersionTable {
-  id: number;
-  version: number;
-}
-
-/** catalog_price_bands summed over brands (migration 0320). */
-export interface CatalogPriceBandTotalsTable {
-  categoryId: string;
-  priceBand: number;
-  ratingFloor: number;
-  productCount: number;
-}
-
 export type CouponKind = "percent" | "fixed";
 
 export interface CouponsTable {
@@ -299,65 +265,6 @@ export interface OrdersTable {
   refundedCents: Generated<number>;
   /** when the provider reported a dispute (chargeback) */
   disputedAt: Timestamp | null;
-}
-
-export type ReturnStatus = "requested" | "approved" | "rejected" | "received" | "refunded";
-
-/** A shopper's request to send delivered items back (migration 1400). */
-export interface ReturnsTable {
-  id: Generated<number>;
-  /** public, random, e.g. RT-7K2M9QXD3A */
-  number: string;
-  orderId: number;
-  status: ReturnStatus;
-  reason: string;
-  rejectionReason: string | null;
-  /** what was refunded for it */
-  refundCents: number | null;
-  createdAt: Timestamp;
-  updatedAt: Timestamp;
-}
-
-export interface ReturnItemsTable {
-  id: Generated<number>;
-  returnId: number;
-  orderItemId: number;
-  quantity: number;
-}
-
-/** One refund of an order (migration 1400), through the gateway. */
-export interface OrderRefundsTable {
-  id: Generated<number>;
-  orderId: number;
-  /** one per refund form shown: a double click refunds once */
-  idempotencyKey: string;
-  amountCents: number;
-  reason: string;
-  /** 1 when the refunded lines went back into stock */
-  restocked: Flag;
-  /** 1 when it gave the shipping back (a faulty, damaged or wrong item: the returns page's promise) */
-  includesShipping: Generated<Flag>;
-  gatewayRefundId: string;
-  actor: string;
-  createdAt: Timestamp;
-}
-
-/** The built-in test gateway's ledger (migration 1400): what a provider would keep. */
-export interface TestGatewayPaymentsTable {
-  idempotencyKey: string;
-  authorizationId: string;
-  amountCents: number;
-  status: "authorized" | "captured" | "voided" | "declined";
-  declineCode: string | null;
-  refundedCents: Generated<number>;
-  createdAt: Timestamp;
-}
-
-export interface TestGatewayRefundsTable {
-  idempotencyKey: string;
-  authorizationId: string;
-  amountCents: number;
-  createdAt: Timestamp;
 }
 
 export interface OrderItemsTable {
