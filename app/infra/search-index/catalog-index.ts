@@ -18,10 +18,11 @@ import {
   maxOf,
   NEW_ARRIVAL,
   type Postings,
+  wordsContaining,
 } from "./index-parts.ts";
 import { countBands } from "./option-bands.ts";
+import { candidates, pricedCandidates } from "./option-candidates.ts";
 import {
-  candidates,
   countRows,
   keyBit,
   type OptionCountRow,
@@ -29,7 +30,6 @@ import {
   OptionQuery,
   optionBytes,
   pairsContaining,
-  pricedCandidates,
 } from "./option-index.ts";
 
 /**
@@ -147,25 +147,7 @@ export class CatalogSearchIndex {
 
   /** The vocabulary words that contain `word` (a lower-cased search word without whitespace). */
   wordsContaining(word: string): number[] {
-    const found: number[] = [];
-    if (word.length === 0 || word.includes("\n")) return found;
-    const starts = this.wordStarts;
-    let from = 0;
-    for (;;) {
-      const at = this.vocabulary.indexOf(word, from);
-      if (at < 0) break;
-      // the word whose span holds `at`: the last start ≤ at
-      let lo = 0;
-      let hi = starts.length - 2;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if ((starts[mid] as number) <= at) lo = mid;
-        else hi = mid - 1;
-      }
-      found.push(lo);
-      from = starts[lo + 1] as number; // the next word
-    }
-    return found;
+    return wordsContaining(this.vocabulary, this.wordStarts, word);
   }
 
   /**

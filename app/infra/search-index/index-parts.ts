@@ -42,6 +42,31 @@ export function matchAll(sources: Postings[][], marks: Uint8Array, found?: (p: n
   }
 }
 
+/**
+ * The words of a vocabulary string ("\n" after each word; word w starts at starts[w]) that contain
+ * `word` (a lower-cased search word without whitespace): one scan of the string, whatever its length.
+ */
+export function wordsContaining(vocabulary: string, starts: Int32Array, word: string): number[] {
+  const found: number[] = [];
+  if (word.length === 0 || word.includes("\n")) return found;
+  let from = 0;
+  for (;;) {
+    const at = vocabulary.indexOf(word, from);
+    if (at < 0) break;
+    // the word whose span holds `at`: the last start ≤ at
+    let lo = 0;
+    let hi = starts.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    found.push(lo);
+    from = starts[lo + 1] as number; // the next word
+  }
+  return found;
+}
+
 export const FEATURED = 1;
 export const NEW_ARRIVAL = 2;
 export const BEST_SELLER = 4;
