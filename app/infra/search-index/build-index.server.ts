@@ -1,5 +1,6 @@
 import type { Database } from "../../db/database.server.ts";
 import { CatalogSearchIndex } from "./catalog-index.ts";
+import { buildFilterBits } from "./filter-bits.ts";
 import { BEST_SELLER, DEAL, FEATURED, type IndexParts, maxOf, NEW_ARRIVAL } from "./index-parts.ts";
 import { OptionPartsBuilder } from "./option-index.ts";
 
@@ -54,12 +55,14 @@ class FloatList {
   }
 }
 
-/** The distinct words, numbered in order of appearance, and the vocabulary string's parts. */
+/**
+ * The distinct words, numbered in order of appearance while the products are read, and the
+ * vocabulary string made of them: ordered by length (wordsByLength), so a search word is looked
+ * for only among the words at least as long.
+ */
 class Vocabulary {
   readonly numbers = new Map<string, number>();
   readonly parts: string[] = [];
-  readonly starts = new IntList();
-  private at = 0;
 
   number(word: string): number {
     let number = this.numbers.get(word);
@@ -67,21 +70,38 @@ class Vocabulary {
       number = this.numbers.size;
       this.numbers.set(word, number);
       this.parts.push(word);
-      this.starts.push(this.at);
-      this.at += word.length + 1;
     }
     return number;
   }
 
-  /** "\n" after each word, joined in slices; and each word's start with the end after the last */
-  async finish(slice: TimeSlice): Promise<{ text: string; starts: Int32Array }> {
+  /**
+   * The words ordered by length (a stable counting sort): "\n" after each word, joined in slices;
+   * each word's start with the end after the last; the new number of each word by its number of
+   * appearance; and per length m the first word at least m long (lengthStarts).
+   */
+  async finish(
+    slice: TimeSlice,
+  ): Promise<{ text: string; starts: Int32Array; renumber: Int32Array; lengthStarts: Int32Array }> {
+    const count = this.parts.length;
+    const lengthStarts = new Int32Array(LONGEST_WORD_BUCKET + 2);
+    for (const word of this.parts) lengthStarts[Math.min(word.length, LONGEST_WORD_BUCKET) + 1]! += 1;
+    for (let m = 0; m <= LONGEST_WORD_BUCKET; m++) lengthStarts[m + 1]! += lengthStarts[m] as number;
+    const next = lengthStarts.slice();
+    const renumber = new Int32Array(count);
+    const ordered = new Array<string>(count);
+    this.parts.forEach((word, number) => {
+      const at = next[Math.min(word.length, LONGEST_WORD_BUCKET)]!++;
+      renumber[number] = at;
+      ordered[at] = word;
+    });
+    const starts = new Int32Array(count + 1);
+    for (let w = 0; w < count; w++) starts[w + 1] = (starts[w] as number) + (ordered[w] as string).length + 1;
     const blocks: string[] = [];
-    for (let i = 0; i < this.parts.length; i += 20_000) {
-      blocks.push(`${this.parts.slice(i, i + 20_000).join("\n")}\n`);
+    for (let i = 0; i < count; i += 20_000) {
+      blocks.push(`${ordered.slice(i, i + 20_000).join("\n")}\n`);
       await slice.maybeYield();
     }
-    this.starts.push(this.at);
-    return { text: blocks.join(""), starts: this.starts.toArray() };
+    return { text: blocks.join(""), starts, renumber, lengthStarts };
   }
 }
 
@@ -111,12 +131,13 @@ class PostingsCollector {
 
   /** Postings by word number, positions ascending, built in slices. */
   async postings(
-    vocabularySize: number,
+    renumber: Int32Array,
     slice: TimeSlice,
   ): Promise<{ offsets: Int32Array; postings: Int32Array }> {
+    const vocabularySize = renumber.length;
     const offsets = new Int32Array(vocabularySize + 1);
     const words = this.words.data;
-    for (let i = 0; i < this.words.length; i++) offsets[(words[i] as number) + 1]! += 1;
+    for (let i = 0; i < this.words.length; i++) offsets[(renumber[words[i] as number] as number) + 1]! += 1;
     for (let w = 0; w < vocabularySize; w++) offsets[w + 1]! += offsets[w] as number;
     await slice.maybeYield();
     const postings = new Int32Array(this.words.length);
@@ -125,7 +146,7 @@ class PostingsCollector {
     const products = this.starts.length - 1;
     for (let p = 0; p < products; p++) {
       for (let i = starts[p] as number; i < (starts[p + 1] as number); i++) {
-        const w = words[i] as number;
+        const w = renumber[words[i] as number] as number;
         postings[next[w]!++] = p;
       }
       if ((p & 4095) === 0) await slice.maybeYield();
@@ -210,8 +231,17 @@ class CreatedAtList {
 }
 
 const CHUNK = 1_000;
+/** words longer than this share the vocabulary's last length bucket */
+const LONGEST_WORD_BUCKET = 64;
 /** the longest stretch of building work between two chances for requests to run */
 const SLICE_MS = 8;
+
+export interface BuildOptions {
+  /** false: leaves out option values and variants, as the index was before them (benchmarks) */
+  variants?: boolean;
+  /** from which share of the products an option value keeps bitsets (option-index.ts; tests) */
+  denseShare?: number;
+}
 
 export async function readCatalogVersion(db: Database): Promise<number> {
   const row = await db.selectFrom("catalogVersion").select("version").executeTakeFirst();
@@ -227,10 +257,9 @@ export async function buildSearchIndex(
   db: Database,
   /** checked between slices: true gives up (null), e.g. when the process is stopping */
   cancelled: () => boolean = () => false,
-  /** false: leaves out option values and variants, as the index was before them (benchmarks) */
-  variants = true,
+  how: BuildOptions = {},
 ): Promise<CatalogSearchIndex | null> {
-  const parts = await buildIndexParts(db, cancelled, SLICE_MS, variants);
+  const parts = await buildIndexParts(db, cancelled, SLICE_MS, how);
   return parts ? new CatalogSearchIndex(parts) : null;
 }
 
@@ -239,7 +268,7 @@ export async function buildIndexParts(
   db: Database,
   cancelled: () => boolean,
   sliceMs: number,
-  variants = true,
+  { variants = true, denseShare }: BuildOptions = {},
 ): Promise<IndexParts | null> {
   const slice = new TimeSlice(sliceMs);
   const version = await readCatalogVersion(db);
@@ -274,7 +303,7 @@ export async function buildIndexParts(
       for (const collector of collectors) collector.add(p, number);
     }
   };
-  const optionParts = new OptionPartsBuilder();
+  const optionParts = new OptionPartsBuilder({ denseShare });
   const both = [all, names];
   const allOnly = [all];
 
@@ -338,23 +367,26 @@ export async function buildIndexParts(
   }
   if ((await readCatalogVersion(db)) !== version) return null;
 
-  const words = vocabulary.numbers.size;
-  const { text, starts } = await vocabulary.finish(slice);
-  const allPostings = await all.postings(words, slice);
-  const namePostings = await names.postings(words, slice);
+  const { text, starts, renumber, lengthStarts } = await vocabulary.finish(slice);
+  const allPostings = await all.postings(renumber, slice);
+  const namePostings = await names.postings(renumber, slice);
   const ratings = await descendingRanks(rating.toArray(), slice);
   const createdRank = await createdAt.ranks(slice);
   await slice.maybeYield();
   const reviewCounts = reviewCount.toArray();
+  const categoryNumbers = Uint16Array.from(categoryOf.toArray());
+  const prices = price.toArray();
+  const ratingValues = rating.toArray();
+  const flagBits = Uint8Array.from(flags.toArray());
   return {
     version,
     ids: ids.toArray(),
-    categoryOf: Uint16Array.from(categoryOf.toArray()),
+    categoryOf: categoryNumbers,
     subcategoryOf: Uint16Array.from(subcategoryOf.toArray()),
     brandOf: Uint32Array.from(brandOf.toArray()),
-    price: price.toArray(),
-    rating: rating.toArray(),
-    flags: Uint8Array.from(flags.toArray()),
+    price: prices,
+    rating: ratingValues,
+    flags: flagBits,
     ratingRank: ratings.ranks,
     ratingRanks: ratings.count,
     reviewCount: reviewCounts,
@@ -365,17 +397,24 @@ export async function buildIndexParts(
     brandKeys: [...brands.keys()],
     vocabulary: text,
     wordStarts: starts,
+    wordLengthStarts: lengthStarts,
     offsets: allPostings.offsets,
     postings: allPostings.postings,
     nameOffsets: namePostings.offsets,
     namePostings: namePostings.postings,
     options: optionParts.finish(),
+    filterBits: buildFilterBits(categoryNumbers, categories.size, prices, ratingValues, flagBits),
   };
 }
 
 /** The buffers of the parts' typed arrays (moved, not copied, to the receiving thread). */
 export function transferList(parts: IndexParts): ArrayBuffer[] {
-  return [...Object.values(parts), ...Object.values(parts.options), ...Object.values(parts.options.bands)]
+  return [
+    ...Object.values(parts),
+    ...Object.values(parts.options),
+    ...Object.values(parts.options.bands),
+    ...Object.values(parts.filterBits),
+  ]
     .filter((value): value is ArrayBufferView => ArrayBuffer.isView(value))
     .map((view) => view.buffer as ArrayBuffer);
 }

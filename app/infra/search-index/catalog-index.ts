@@ -1,27 +1,20 @@
-import {
-  type ListingQuery,
-  PAGE_SIZE,
-  PRICE_MAX,
-  PRICE_MIN,
-  searchWords,
-  wantsOptionFacets,
-} from "../../lib/listing-query.ts";
+import { type ListingQuery, PAGE_SIZE, searchWords, wantsOptionFacets } from "../../lib/listing-query.ts";
 import { priceBands } from "../../lib/price-bands.ts";
-import { orderPositions } from "./index-order.ts";
+import { listBits } from "./bit-listing.ts";
+import { andInto, collectBits, fillBits, setBit } from "./bitset.ts";
+import { type FilterBits, filterBitsBytes } from "./filter-bits.ts";
+import { type IndexFilters, indexFilters } from "./index-filters.ts";
+import { leadingTiers, orderPositions } from "./index-order.ts";
 import {
-  BEST_SELLER,
-  DEAL,
-  FEATURED,
   type IndexAnswer,
   type IndexParts,
-  matchAll,
+  matchWords,
   maxOf,
-  NEW_ARRIVAL,
   type Postings,
   wordsContaining,
 } from "./index-parts.ts";
 import { countBands } from "./option-bands.ts";
-import { candidates, pricedCandidates } from "./option-candidates.ts";
+import { candidates, inStockHolders, optionSource, wantedPairs } from "./option-candidates.ts";
 import {
   countRows,
   keyBit,
@@ -29,7 +22,6 @@ import {
   type OptionParts,
   OptionQuery,
   optionBytes,
-  pairsContaining,
 } from "./option-index.ts";
 
 /**
@@ -73,6 +65,8 @@ export class CatalogSearchIndex {
   /** the vocabulary as one string, "\n" after each word, and where each word starts */
   private readonly vocabulary: string;
   private readonly wordStarts: Int32Array;
+  /** the words are ordered by length: per length m, the first word at least m long */
+  private readonly wordLengthStarts: Int32Array;
   /** postings: the positions holding word w are postings[offsets[w] .. offsets[w + 1]) */
   private readonly offsets: Int32Array;
   private readonly postings: Int32Array;
@@ -81,6 +75,8 @@ export class CatalogSearchIndex {
   private readonly namePostings: Int32Array;
   /** the in-stock variants' prices and option values (option-index.ts) */
   private readonly options: OptionParts;
+  /** the row filters as bitsets (filter-bits.ts) */
+  private readonly filterBits: FilterBits;
 
   constructor(parts: IndexParts) {
     this.version = parts.version;
@@ -103,11 +99,13 @@ export class CatalogSearchIndex {
     this.brandKeys = parts.brandKeys;
     this.vocabulary = parts.vocabulary;
     this.wordStarts = parts.wordStarts;
+    this.wordLengthStarts = parts.wordLengthStarts;
     this.offsets = parts.offsets;
     this.postings = parts.postings;
     this.nameOffsets = parts.nameOffsets;
     this.namePostings = parts.namePostings;
     this.options = parts.options;
+    this.filterBits = parts.filterBits;
   }
 
   get size(): number {
@@ -141,13 +139,14 @@ export class CatalogSearchIndex {
     return (
       arrays.reduce((sum, a) => sum + a.byteLength, 0) +
       this.vocabulary.length * 2 +
-      optionBytes(this.options)
+      optionBytes(this.options) +
+      filterBitsBytes(this.filterBits)
     );
   }
 
   /** The vocabulary words that contain `word` (a lower-cased search word without whitespace). */
   wordsContaining(word: string): number[] {
-    return wordsContaining(this.vocabulary, this.wordStarts, word);
+    return wordsContaining(this.vocabulary, this.wordStarts, word, this.wordLengthStarts);
   }
 
   /**
@@ -155,54 +154,52 @@ export class CatalogSearchIndex {
    * megabyte-sized typed arrays cost more in page faults than the loops that use them.
    */
   private scratchSpace: {
-    marks: Uint8Array;
-    nameMarks: Uint8Array;
     listed: Int32Array;
-    /** a one-key option filter's candidates, their prices in keys (until the page is ordered) */
+    /** a search's matches, as a list */
+    matched: Int32Array;
+    /** an option filter's candidates as a list; the positions ordered */
     candidates: Int32Array;
-    keys: Float64Array;
     prices: Float64Array;
-    /** always left zeroed by its users */
-    clean: Uint8Array;
+    /** bitsets over the positions */
+    searchBits: Uint32Array;
+    nameBits: Uint32Array;
+    wordBits: Uint32Array;
+    bits: Uint32Array;
+    matchedBits: Uint32Array;
+    checkedBits: Uint32Array;
+    listedBits: Uint32Array;
+    rowBits: Uint32Array;
+    insideBits: Uint32Array;
+    edgeBits: Uint32Array;
   } | null = null;
   private scratch() {
+    const words = this.filterBits.words;
     this.scratchSpace ??= {
-      marks: new Uint8Array(this.size),
-      nameMarks: new Uint8Array(this.size),
       listed: new Int32Array(this.size),
+      matched: new Int32Array(this.size),
       candidates: new Int32Array(this.size),
-      keys: new Float64Array(this.size),
       prices: new Float64Array(this.size),
-      clean: new Uint8Array(this.size),
+      searchBits: new Uint32Array(words),
+      nameBits: new Uint32Array(words),
+      wordBits: new Uint32Array(words),
+      bits: new Uint32Array(words),
+      matchedBits: new Uint32Array(words),
+      checkedBits: new Uint32Array(words),
+      listedBits: new Uint32Array(words),
+      rowBits: new Uint32Array(words),
+      insideBits: new Uint32Array(words),
+      edgeBits: new Uint32Array(words),
     };
     return this.scratchSpace;
   }
 
-  /** The query's filters against the index: -1 = no product can match (an unknown category or subcategory). */
-  private filtersOf(query: ListingQuery) {
-    const category = query.category === null ? null : this.categories.indexOf(query.category);
-    const subcategory = query.subcategory === null ? null : this.subcategories.indexOf(query.subcategory);
-    let brandWanted: Uint8Array | null = null;
-    if (query.brands.length > 0) {
-      const wanted = new Set(query.brands.map((b) => b.toLowerCase()));
-      brandWanted = new Uint8Array(this.brandKeys.length);
-      this.brandKeys.forEach((key, b) => {
-        if (wanted.has(key)) brandWanted![b] = 1;
-      });
-    }
-    return {
-      category,
-      subcategory,
-      brandWanted,
-      minPrice: query.minPrice > PRICE_MIN ? query.minPrice * 100 : -Infinity,
-      maxPrice: query.maxPrice < PRICE_MAX ? query.maxPrice * 100 : Infinity,
-      minRating: query.rating ? query.rating : -Infinity,
-      flagMask:
-        (query.featured ? FEATURED : 0) |
-        (query.newArrival ? NEW_ARRIVAL : 0) |
-        (query.bestSeller ? BEST_SELLER : 0) |
-        (query.deals ? DEAL : 0),
-    };
+  /** The query's filters against the index (index-filters.ts). */
+  private filtersOf(query: ListingQuery): IndexFilters {
+    return indexFilters(query, {
+      categories: this.categories,
+      subcategories: this.subcategories,
+      brandKeys: this.brandKeys,
+    });
   }
 
   /** Positions by category (a counting sort, made on first use): category c's are byCategory[start[c] .. start[c + 1]). */
@@ -265,15 +262,13 @@ export class CatalogSearchIndex {
       optionCounts: [],
     };
     // a search word is found in the words of the text fields and in option values
-    const sources = words.map((word): Postings[] => [
-      { offsets: this.offsets, postings: this.postings, lists: this.wordsContaining(word) },
-      {
-        offsets: this.options.pairOffsets,
-        postings: this.options.pairPostings,
-        lists: pairsContaining(this.options, word),
-      },
+    const wordLists = words.map((word) => this.wordsContaining(word));
+    const sources = words.map((word, k): Postings[] => [
+      { offsets: this.offsets, postings: this.postings, lists: wordLists[k]! },
+      optionSource(this.options, word),
     ]);
-    if (sources.some((found) => found.every((source) => source.lists.length === 0))) return answer;
+    const nowhere = (source: Postings) => source.lists.length === 0 && (source.bitsets?.length ?? 0) === 0;
+    if (sources.some((found) => found.every(nowhere))) return answer;
     const chosen = Object.keys(query.options);
     const options = new OptionQuery(this.options, query.options);
     if (!options.satisfiable) return answer;
@@ -285,77 +280,107 @@ export class CatalogSearchIndex {
     if (category === -1 || subcategory === -1) return answer;
 
     const scratch = this.scratch();
-    const { marks, nameMarks, listed, prices, clean } = scratch;
-    // the products a search matches (every word), else those an option filter may match
-    let matched: Int32Array | null = null;
-    if (words.length > 0) {
-      marks.fill(0);
-      const found: number[] = [];
-      matchAll(sources, marks, (p) => found.push(p));
-      matched = Int32Array.from(found);
-    }
+    const { listed, prices, listedBits } = scratch;
+    // the products a search matches (every word)
+    const searched = words.length > 0 ? matchWords(sources, scratch.searchBits, scratch.wordBits) : null;
+    let matchedList: Int32Array | null = null;
+    const matched = () => {
+      matchedList ??= scratch.matched.subarray(0, collectBits(searched!, scratch.matched));
+      return matchedList;
+    };
     /** the positions a pass visits; null: every product */
     const domain = (keys: string[], narrow: boolean): Int32Array | null => {
-      if (matched) return matched;
-      if (keys.length > 0) return candidates(this.options, query.options, keys, clean);
+      if (searched) return matched();
+      if (keys.length > 0) {
+        const n = candidates(this.options, query.options, keys, scratch.bits, scratch.candidates);
+        return scratch.candidates.subarray(0, n);
+      }
       if (narrow && category !== null) return this.inCategory(category);
       return null;
     };
-    const passes = (p: number) =>
-      (this.rating[p] as number) >= minRating && ((this.flags[p] as number) & flagMask) === flagMask;
-    const inCategory = (p: number) =>
-      (category === null || this.categoryOf[p] === category) &&
-      (subcategory === null || this.subcategoryOf[p] === subcategory);
+    const { rating, flags, categoryOf, subcategoryOf, brandOf, price: productPrice } = this;
+    const checkRating = minRating !== -Infinity;
+    const checkFlags = flagMask !== 0;
 
     const categoryCounts = new Float64Array(this.categories.length);
     const brandCounts = new Float64Array(this.brandKeys.length);
     let total = 0;
-    // one key filtered: the candidates' prices from the postings; a product's variants are visited
-    // only to count the facets of the other keys it holds
-    const single = !matched && chosen.length === 1 ? this.options.keys.indexOf(chosen[0]!) : -1;
-    const found =
-      single >= 0 && single < 7
-        ? pricedCandidates(
-            this.options,
-            chosen[0]!,
-            query.options[chosen[0]!]!,
-            scratch.candidates,
-            scratch.keys,
-          )
-        : -1;
-    const fast =
-      found >= 0 ? { positions: scratch.candidates.subarray(0, found), prices: scratch.keys } : null;
-    const others = ~keyBit(single);
-    const { keyMask } = this.options;
-    const main = fast ? fast.positions : domain(chosen, false);
-    for (let i = 0, n = main ? main.length : this.size; i < n; i++) {
-      const p = main ? (main[i] as number) : i;
-      if (!passes(p)) continue;
-      const here = inCategory(p);
-      const brand = this.brandOf[p] as number;
-      const inBrands = brandWanted === null || brandWanted[brand] === 1;
-      const counts = counting && here && inBrands;
-      // with option filters, the cheapest matching variant's price is the product's (count finds
-      // it in the same loop over the variants)
-      let price: number;
-      if (fast && !(counts && ((keyMask[p] as number) & others) !== 0)) price = fast.prices[i] as number;
-      else if (counts) {
-        const cheapest = options.count(p, minPrice, maxPrice);
-        price = filtered ? cheapest : (this.price[p] as number);
-      } else price = filtered ? options.price(p) : (this.price[p] as number);
-      if (price === Infinity || price < minPrice || price > maxPrice) continue;
-      prices[p] = price;
-      // the category facet ignores the category filter, the brand facet the brand filter
-      if (inBrands) categoryCounts[this.categoryOf[p] as number]! += 1;
-      if (here) brandCounts[brand]! += 1;
-      if (here && inBrands) listed[total++] = p;
+    /** the listed products' prices are in `prices` (the cheapest matching variants'), else their own */
+    let ownPrices = filtered;
+    if (chosen.length <= 1) {
+      // a search, one option key or both: 32 products at a time (bit-listing.ts)
+      const held = scratch.bits;
+      if (chosen.length === 1) {
+        const key = chosen[0]!;
+        held.fill(0);
+        inStockHolders(this.options, wantedPairs(this.options, key, query.options[key]!), held);
+        if (searched) andInto(held, searched);
+      } else if (searched) held.set(searched);
+      else fillBits(held, this.size);
+      const k = chosen.length === 1 ? this.options.keys.indexOf(chosen[0]!) : -1;
+      ({ total, ownPrices } = listBits(
+        {
+          categoryOf,
+          subcategoryOf,
+          brandOf,
+          price: productPrice,
+          options: this.options,
+          filterBits: this.filterBits,
+        },
+        {
+          filters: f,
+          candidates: held,
+          options,
+          optionFiltered: filtered,
+          // the chosen key's own counts are made apart (below); keys from the 8th share a bit
+          countedKeys: !counting ? null : k >= 0 && k < 7 ? ~keyBit(k) : ~0,
+        },
+        {
+          matched: scratch.matchedBits,
+          checked: scratch.checkedBits,
+          listedBits,
+          listed,
+          prices,
+          rowBits: scratch.rowBits,
+          insideBits: scratch.insideBits,
+          edgeBits: scratch.edgeBits,
+        },
+        categoryCounts,
+        brandCounts,
+      ));
+    } else {
+      // several keys: the candidates of the rarest, each one's variants checked
+      listedBits.fill(0);
+      const main = domain(chosen, false)!;
+      for (let i = 0; i < main.length; i++) {
+        const p = main[i] as number;
+        if (checkRating && (rating[p] as number) < minRating) continue;
+        if (checkFlags && ((flags[p] as number) & flagMask) !== flagMask) continue;
+        const productCategory = categoryOf[p] as number;
+        const here =
+          (category === null || productCategory === category) &&
+          (subcategory === null || subcategoryOf[p] === subcategory);
+        const brand = brandOf[p] as number;
+        const inBrands = brandWanted === null || brandWanted[brand] === 1;
+        // the cheapest matching variant's price is the product's (count finds it in the same loop)
+        const price = counting && here && inBrands ? options.count(p, minPrice, maxPrice) : options.price(p);
+        if (price === Infinity || price < minPrice || price > maxPrice) continue;
+        // the category facet ignores the category filter, the brand facet the brand filter
+        if (inBrands) categoryCounts[productCategory]! += 1;
+        if (!here) continue;
+        brandCounts[brand]! += 1;
+        if (!inBrands) continue;
+        prices[p] = price;
+        listed[total++] = p;
+        setBit(listedBits, p);
+      }
     }
     answer.total = total;
     answer.optionCounts = options.rows();
     // a chosen key's values are counted against the other keys' choices only
     for (const key of counting ? chosen : []) {
       const others = chosen.filter((k) => k !== key);
-      if (others.length === 0 && !matched) {
+      if (others.length === 0 && !searched) {
         // the key's counts without any option choice: the category's (from the roll-up when it can)
         const rows = this.optionCounts({ ...query, options: {} });
         answer.optionCounts.push(...rows.filter((row) => row.optionKey === key));
@@ -369,8 +394,11 @@ export class CatalogSearchIndex {
       const list = domain(others, true);
       for (let i = 0, n = list ? list.length : this.size; i < n; i++) {
         const p = list ? (list[i] as number) : i;
-        if (!passes(p) || !inCategory(p)) continue;
-        if (brandWanted !== null && brandWanted[this.brandOf[p] as number] !== 1) continue;
+        if (checkRating && (rating[p] as number) < minRating) continue;
+        if (checkFlags && ((flags[p] as number) & flagMask) !== flagMask) continue;
+        if (category !== null && categoryOf[p] !== category) continue;
+        if (subcategory !== null && subcategoryOf[p] !== subcategory) continue;
+        if (brandWanted !== null && brandWanted[brandOf[p] as number] !== 1) continue;
         own.count(p, minPrice, maxPrice);
       }
       answer.optionCounts.push(...own.rows());
@@ -384,25 +412,33 @@ export class CatalogSearchIndex {
 
     const offset = (query.page - 1) * PAGE_SIZE;
     if (offset >= total) return answer;
-    let nameMatch: Uint8Array | null = null;
+    let positions = listed.subarray(0, total);
+    let nameMatch: Uint32Array | null = null;
     if (query.sort === "featured") {
-      nameMarks.fill(0);
-      matchAll(
-        words.map((word) => [
-          { offsets: this.nameOffsets, postings: this.namePostings, lists: this.wordsContaining(word) },
-        ]),
-        nameMarks,
+      // the products whose name holds every word first, then the featured ones: only the tiers
+      // that fill the pages are ordered
+      if (searched) {
+        nameMatch = matchWords(
+          wordLists.map((lists) => [{ offsets: this.nameOffsets, postings: this.namePostings, lists }]),
+          scratch.nameBits,
+          scratch.wordBits,
+        );
+      }
+      positions = leadingTiers(
+        listedBits,
+        nameMatch,
+        this.filterBits,
+        offset + PAGE_SIZE,
+        scratch.candidates,
       );
-      nameMatch = nameMarks;
     }
     answer.ids = this.order(
-      listed.subarray(0, total),
+      positions,
       query.sort,
       nameMatch,
-      words.length,
       offset + PAGE_SIZE,
       2 ** 53,
-      filtered ? prices : this.price,
+      ownPrices ? prices : this.price,
     )
       .slice(offset)
       .map((p) => this.ids[p] as number);
@@ -416,8 +452,7 @@ export class CatalogSearchIndex {
   order(
     positions: Int32Array,
     sort: ListingQuery["sort"],
-    nameMatch: Uint8Array | null,
-    words: number,
+    nameMatch: Uint32Array | null,
     limit = positions.length,
     packLimit = 2 ** 53,
     price: Float64Array = this.price,
@@ -433,8 +468,7 @@ export class CatalogSearchIndex {
         createdRank: this.createdRank,
         flags: this.flags,
       },
-      this.scratch().keys,
-      { positions, sort, nameMatch, words, limit, packLimit },
+      { positions, sort, nameMatch, limit, packLimit },
     );
   }
 }

@@ -1,55 +1,59 @@
+import { andInto, orInto } from "./bitset.ts";
+import type { FilterBits } from "./filter-bits.ts";
 import type { OptionCountRow, OptionParts } from "./option-index.ts";
 
 /** The search index's parts and answer (catalog-index.ts), and the flags it keeps per product. */
-/** Postings lists: list w holds postings[offsets[w] .. offsets[w + 1]). */
+/**
+ * Where a search word is found: postings lists (list w holds postings[offsets[w] .. offsets[w + 1]))
+ * and bitsets over the positions (option values most products hold, bitset.ts).
+ */
 export interface Postings {
   offsets: Int32Array;
   postings: Int32Array;
   lists: number[];
+  bitsets?: Uint32Array[];
 }
 
 /**
- * Marks the products holding every search word: afterwards `marks[p] === words` exactly for
- * them. `sources[k]` are postings lists holding search word k (vocabulary words, option values);
- * `marks` is zeroed. Calls `found` once per match.
+ * The products holding every search word, as a bitset into `bits` (`temp`: scratch of the same
+ * length): `sources[k]` are where search word k is found (vocabulary words, option values).
  */
-export function matchAll(sources: Postings[][], marks: Uint8Array, found?: (p: number) => void): void {
-  const words = sources.length;
-  for (let k = 0; k < words; k++) {
-    for (const { offsets, postings, lists } of sources[k] as Postings[]) {
+export function matchWords(sources: Postings[][], bits: Uint32Array, temp: Uint32Array): Uint32Array {
+  sources.forEach((found, k) => {
+    const target = k === 0 ? bits : temp;
+    target.fill(0);
+    for (const { offsets, postings, lists, bitsets } of found) {
       for (const w of lists) {
         const end = offsets[w + 1] as number;
         for (let i = offsets[w] as number; i < end; i++) {
           const p = postings[i] as number;
-          if (marks[p] === k) marks[p] = k + 1;
+          target[p >>> 5] = (target[p >>> 5] as number) | (1 << (p & 31));
         }
       }
+      for (const set of bitsets ?? []) orInto(target, set);
     }
-  }
-  if (!found) return;
-  // each match once: through the last word's postings, stepping its mark past `words` and back
-  for (const { offsets, postings, lists } of sources[words - 1] as Postings[]) {
-    for (const w of lists) {
-      const end = offsets[w + 1] as number;
-      for (let i = offsets[w] as number; i < end; i++) {
-        const p = postings[i] as number;
-        if (marks[p] === words) {
-          marks[p] = words + 1;
-          found(p);
-        }
-      }
-    }
-  }
+    if (k > 0) andInto(bits, temp);
+  });
+  return bits;
 }
 
 /**
  * The words of a vocabulary string ("\n" after each word; word w starts at starts[w]) that contain
  * `word` (a lower-cased search word without whitespace): one scan of the string, whatever its length.
  */
-export function wordsContaining(vocabulary: string, starts: Int32Array, word: string): number[] {
+export function wordsContaining(
+  vocabulary: string,
+  starts: Int32Array,
+  word: string,
+  /** per length m, the first word at least m long (the words are ordered by length) */
+  lengthStarts: Int32Array | null = null,
+): number[] {
   const found: number[] = [];
   if (word.length === 0 || word.includes("\n")) return found;
-  let from = 0;
+  const shortest = lengthStarts
+    ? (lengthStarts[Math.min(word.length, lengthStarts.length - 2)] as number)
+    : 0;
+  let from = starts[shortest] as number;
   for (;;) {
     const at = vocabulary.indexOf(word, from);
     if (at < 0) break;
@@ -67,10 +71,7 @@ export function wordsContaining(vocabulary: string, starts: Int32Array, word: st
   return found;
 }
 
-export const FEATURED = 1;
-export const NEW_ARRIVAL = 2;
-export const BEST_SELLER = 4;
-export const DEAL = 8;
+export { BEST_SELLER, DEAL, FEATURED, NEW_ARRIVAL } from "./product-flags.ts";
 
 export function maxOf(values: Float64Array | Uint32Array): number {
   let max = 0;
@@ -108,9 +109,11 @@ export interface IndexParts {
   brandKeys: string[];
   vocabulary: string;
   wordStarts: Int32Array;
+  wordLengthStarts: Int32Array;
   offsets: Int32Array;
   postings: Int32Array;
   nameOffsets: Int32Array;
   namePostings: Int32Array;
   options: OptionParts;
+  filterBits: FilterBits;
 }

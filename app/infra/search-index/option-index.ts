@@ -1,4 +1,5 @@
 import { optionFacetKey, optionValueKey } from "../../lib/variants.ts";
+import { bitsetWords, setBit } from "./bitset.ts";
 import { bandBytes, type OptionBands, OptionBandsBuilder } from "./option-bands.ts";
 
 /**
@@ -24,17 +25,28 @@ export interface OptionParts {
   keys: string[];
   keyLabels: string[];
   /**
-   * per pair, the products (positions) one of whose live variants holds it, in stock or not: the
-   * candidates of an option filter, and what a search word finds in option values
+   * Which products hold each pair: those one of whose live variants holds it (in stock or not:
+   * what a search word finds in option values), and those with an in-stock variant holding it
+   * (the candidates of an option filter). A pair held by many products keeps two bitsets
+   * (denseSlot[pair] = s ≥ 0: live holders in denseBits words [2s·words, (2s+1)·words), in-stock
+   * holders in the next `words`); the others (denseSlot −1) a postings list of the live holders,
+   * pairPostings[pairOffsets[pair] .. pairOffsets[pair + 1]) ascending, with a 1 in
+   * pairPostingInStock beside each in-stock one.
    */
   pairOffsets: Int32Array;
   pairPostings: Int32Array;
+  pairPostingInStock: Uint8Array;
+  denseSlot: Int32Array;
+  denseBits: Uint32Array;
+  /** words of one bitset over the products */
+  words: number;
+  /** per pair: the products with an in-stock variant holding it */
+  pairInStock: Int32Array;
   /**
-   * per posting: which of the product's in-stock variants (0-based, from variantStart[p]) is the
-   * cheapest holding the pair, NO_VARIANT when none is in stock — a one-key filter's price without
-   * a loop over the variants
+   * bitset of the products whose live variants all cost the same (the product's price): a
+   * matching in-stock variant's price is then the product's, without a loop over the variants
    */
-  pairPostingVariant: Uint8Array;
+  uniform: Uint32Array;
   /** per product: bit k set when an in-stock variant holds a value of key k (k < 7; bit 7: any later key) */
   keyMask: Uint8Array;
   /** the option facets' counts by category, price band and rating (option-bands.ts) */
@@ -42,7 +54,11 @@ export interface OptionParts {
 }
 
 const MAX_SLOTS = 3;
-export const NO_VARIANT = 255;
+/**
+ * A pair keeps bitsets (2 bits per product) rather than a postings list (5 bytes per holder) once
+ * more than one product in 20 holds it.
+ */
+export const DENSE_SHARE = 1 / 20;
 
 /** The bit of key k in OptionParts.keyMask. */
 export const keyBit = (k: number) => 1 << Math.min(k, 7);
@@ -64,9 +80,16 @@ export class OptionPartsBuilder {
   /** the products holding each pair: pair numbers per product (CSR), turned into postings by finish() */
   private readonly productPairs: number[] = [];
   private readonly productPairStarts: number[] = [0];
-  private readonly productPairVariant: number[] = [];
+  private readonly productPairInStock: number[] = [];
   private readonly keyMasks: number[] = [];
+  private readonly uniform: boolean[] = [];
   private readonly bands = new OptionBandsBuilder();
+  /** share of the products from which a pair keeps bitsets (DENSE_SHARE; tests force one kind) */
+  private readonly denseShare: number;
+
+  constructor({ denseShare = DENSE_SHARE }: { denseShare?: number } = {}) {
+    this.denseShare = denseShare;
+  }
 
   /**
    * the next product's variant_facets: per live variant "cents\tname\u001fvalue…", "!cents…" when
@@ -75,16 +98,18 @@ export class OptionPartsBuilder {
    */
   add(variantFacets: string, category = 0, rating = 0) {
     let mask = 0;
+    let lowest = Infinity;
+    let highest = -Infinity;
     if (variantFacets !== "") {
       const held = new Set<number>();
-      /** per counted pair, the cheapest in-stock variant holding it: its price, and its number */
+      /** per counted pair, the cheapest in-stock variant holding it: its price */
       const cheapest = new Map<number, number>();
-      const cheapestVariant = new Map<number, number>();
-      const first = this.prices.length;
       for (const line of variantFacets.split("\n")) {
         const [cents = "", ...pairs] = line.split("\t");
         const inStock = !cents.startsWith("!");
         const price = Number(inStock ? cents : cents.slice(1));
+        if (price < lowest) lowest = price;
+        if (price > highest) highest = price;
         if (inStock) this.prices.push(price);
         let slot = 0;
         for (const pair of pairs) {
@@ -96,10 +121,7 @@ export class OptionPartsBuilder {
           this.pairs.push(number + 1);
           slot++;
           mask |= keyBit(this.pairKey[number] as number);
-          if (price < (cheapest.get(number) ?? Infinity)) {
-            cheapest.set(number, price);
-            cheapestVariant.set(number, this.prices.length - 1 - first);
-          }
+          if (price < (cheapest.get(number) ?? Infinity)) cheapest.set(number, price);
         }
         if (!inStock) continue;
         if (slot > this.slots) this.slots = slot;
@@ -107,11 +129,11 @@ export class OptionPartsBuilder {
       }
       for (const number of held) {
         this.productPairs.push(number);
-        const variant = cheapestVariant.get(number) ?? NO_VARIANT;
-        this.productPairVariant.push(variant < NO_VARIANT ? variant : NO_VARIANT);
+        this.productPairInStock.push(cheapest.has(number) ? 1 : 0);
       }
       this.bands.add(category, rating, cheapest);
     }
+    this.uniform.push(lowest === highest || lowest === Infinity);
     this.keyMasks.push(mask);
     this.productPairStarts.push(this.productPairs.length);
     this.starts.push(this.prices.length);
@@ -145,26 +167,60 @@ export class OptionPartsBuilder {
     for (let v = 0; v < variants; v++) {
       for (let s = 0; s < slots; s++) packed[v * slots + s] = this.pairs[v * MAX_SLOTS + s] as number;
     }
-    // postings: per pair, the positions holding it, ascending
+    // per pair: bitsets when many products hold it, else the positions holding it, ascending
     const pairs = this.pairNumbers.size;
-    const pairOffsets = new Int32Array(pairs + 1);
-    for (const number of this.productPairs) pairOffsets[number + 1]! += 1;
-    for (let q = 0; q < pairs; q++) pairOffsets[q + 1]! += pairOffsets[q] as number;
-    const next = pairOffsets.slice(0, pairs);
-    const pairPostings = new Int32Array(this.productPairs.length);
-    const pairPostingVariant = new Uint8Array(this.productPairs.length);
     const products = this.productPairStarts.length - 1;
+    const words = bitsetWords(products);
+    const holders = new Int32Array(pairs);
+    const pairInStock = new Int32Array(pairs);
+    this.productPairs.forEach((number, i) => {
+      holders[number]! += 1;
+      pairInStock[number]! += this.productPairInStock[i] as number;
+    });
+    const denseSlot = new Int32Array(pairs).fill(-1);
+    let dense = 0;
+    for (let q = 0; q < pairs; q++) {
+      if ((holders[q] as number) > products * this.denseShare) denseSlot[q] = dense++;
+    }
+    const denseBits = new Uint32Array(2 * dense * words);
+    const pairOffsets = new Int32Array(pairs + 1);
+    for (let q = 0; q < pairs; q++) {
+      pairOffsets[q + 1] =
+        (pairOffsets[q] as number) + ((denseSlot[q] as number) < 0 ? (holders[q] as number) : 0);
+    }
+    const next = pairOffsets.slice(0, pairs);
+    const pairPostings = new Int32Array(pairOffsets[pairs] as number);
+    const pairPostingInStock = new Uint8Array(pairOffsets[pairs] as number);
     for (let p = 0; p < products; p++) {
       for (let i = this.productPairStarts[p] as number; i < (this.productPairStarts[p + 1] as number); i++) {
-        const at = next[this.productPairs[i] as number]!++;
+        const number = this.productPairs[i] as number;
+        const inStock = this.productPairInStock[i] as number;
+        const slot = denseSlot[number] as number;
+        if (slot >= 0) {
+          const word = 2 * slot * words + (p >>> 5);
+          const bit = 1 << (p & 31);
+          denseBits[word]! |= bit;
+          if (inStock) denseBits[word + words]! |= bit;
+          continue;
+        }
+        const at = next[number]!++;
         pairPostings[at] = p;
-        pairPostingVariant[at] = this.productPairVariant[i] as number;
+        pairPostingInStock[at] = inStock;
       }
     }
+    const uniform = new Uint32Array(words);
+    this.uniform.forEach((same, p) => {
+      if (same) setBit(uniform, p);
+    });
     return {
       pairOffsets,
       pairPostings,
-      pairPostingVariant,
+      pairPostingInStock,
+      denseSlot,
+      denseBits,
+      words,
+      pairInStock,
+      uniform,
       keyMask: Uint8Array.from(this.keyMasks),
       variantStart: Int32Array.from(this.starts),
       variantPrice: Uint32Array.from(this.prices),
@@ -340,18 +396,13 @@ export function optionBytes(parts: OptionParts): number {
     parts.pairKey.byteLength +
     parts.pairOffsets.byteLength +
     parts.pairPostings.byteLength +
-    parts.pairPostingVariant.byteLength +
+    parts.pairPostingInStock.byteLength +
+    parts.denseSlot.byteLength +
+    parts.denseBits.byteLength +
+    parts.pairInStock.byteLength +
+    parts.uniform.byteLength +
     parts.keyMask.byteLength +
     bandBytes(parts.bands) +
     labels
   );
-}
-
-/** The pairs whose value holds `word` (a lower-cased search word): a search finds option values so. */
-export function pairsContaining(parts: OptionParts, word: string): number[] {
-  const found: number[] = [];
-  parts.pairValues.forEach((value, pair) => {
-    if (value.includes(word)) found.push(pair);
-  });
-  return found;
 }

@@ -1,14 +1,20 @@
-/** The `k` smallest of `keys` (distinct), ascending; `keys` may be reordered. */
-export function smallest(keys: Float64Array, k: number): Float64Array {
-  if (k * 8 >= keys.length) return keys.sort().subarray(0, k);
-  // a max-heap of the k smallest so far
-  const heap = new Float64Array(k);
-  let size = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as number;
-    if (size < k) {
-      let j = size++;
-      heap[j] = key;
+/**
+ * The `k` smallest of the keys offered (distinct numbers), kept in a bounded max-heap: a key
+ * that is not among them costs one comparison.
+ */
+export class Smallest {
+  private readonly heap: Float64Array;
+  private size = 0;
+
+  constructor(k: number) {
+    this.heap = new Float64Array(k);
+  }
+
+  offer(key: number): void {
+    const heap = this.heap;
+    const k = heap.length;
+    if (this.size < k) {
+      let j = this.size++;
       while (j > 0) {
         const parent = (j - 1) >> 1;
         if ((heap[parent] as number) >= key) break;
@@ -16,7 +22,7 @@ export function smallest(keys: Float64Array, k: number): Float64Array {
         j = parent;
       }
       heap[j] = key;
-    } else if (key < (heap[0] as number)) {
+    } else if (k > 0 && key < (heap[0] as number)) {
       let j = 0;
       for (;;) {
         const left = 2 * j + 1;
@@ -30,5 +36,9 @@ export function smallest(keys: Float64Array, k: number): Float64Array {
       heap[j] = key;
     }
   }
-  return heap.sort();
+
+  /** The kept keys, ascending. */
+  sorted(): Float64Array {
+    return this.heap.subarray(0, this.size).sort();
+  }
 }
