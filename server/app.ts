@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { Logger } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { CSP_DIRECTIVES } from "../app/http/content-security.server.ts";
 import { PageCache, withSharedCacheRules } from "../app/infra/page-cache.server.ts";
 import type { AppEntry } from "./app-entry.ts";
 import { requestGuard } from "./request-guard.ts";
@@ -56,16 +57,8 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", NONCE],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:"],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        objectSrc: ["'none'"],
+        ...Object.fromEntries(Object.entries(CSP_DIRECTIVES).map(([name, sources]) => [name, [...sources]])),
+        scriptSrc: [...CSP_DIRECTIVES.scriptSrc, NONCE],
       },
       referrerPolicy: "strict-origin-when-cross-origin",
       crossOriginEmbedderPolicy: false,

@@ -206,3 +206,50 @@ describe("request guard: body limits per route family", () => {
     expect(BODY_LIMITS.at(-1)?.pattern.test("/anything/at/all")).toBe(true);
   });
 });
+
+describe("request guard: the payment provider's webhook", () => {
+  /** The guard in front of a route that echoes the raw body it received. */
+  function webhook() {
+    const app = new Hono();
+    app.use(requestGuard());
+    app.post("*", async (c) => c.text(await c.req.text()));
+    return app;
+  }
+  const send = (init: RequestInit) =>
+    webhook().request("http://shop.test/webhooks/stripe", { method: "POST", ...init });
+
+  it("takes JSON, and hands the raw body over untouched (its signature is checked on it)", async () => {
+    const body = '{"id":"evt_1",  "type":"payment_intent.succeeded"}';
+    const response = await send({ headers: { "Content-Type": "application/json; charset=utf-8" }, body });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(body);
+  });
+
+  it("refuses a form there with 415, and a declared or streamed body over 512 KB with 413", async () => {
+    const form = await send({
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "a=1",
+    });
+    expect(form.status).toBe(415);
+    const declared = await send({
+      headers: { "Content-Type": "application/json", "Content-Length": String(600 * 1024) },
+      body: endlessBody(),
+      duplex: "half",
+    } as RequestInit);
+    expect(declared.status).toBe(413);
+    const streamed = await send({
+      headers: { "Content-Type": "application/json" },
+      body: chunkedBody(600 * 1024),
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+  });
+
+  it("is the only route that takes JSON", async () => {
+    const other = await post("/checkout", { headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(other.status).toBe(415);
+    expect(BODY_LIMITS.filter((rule) => rule.json).map((rule) => rule.pattern.source)).toEqual([
+      "^\\/webhooks\\/stripe$",
+    ]);
+  });
+});

@@ -7,7 +7,8 @@ import { bodyLimit } from "hono/body-limit";
  * - a method the shop answers: GET and HEAD read, POST acts (HTML forms know no other) — anything
  *   else is 405 with an `Allow` header;
  * - a POST carries a form: `application/x-www-form-urlencoded`, or `multipart/form-data` with a
- *   boundary — anything else (JSON, XML, text/plain, no type at all) is 415;
+ *   boundary — anything else (JSON, XML, text/plain, no type at all) is 415; but a payment
+ *   provider's webhook (a rule with `json`) carries JSON and nothing else;
  * - a body no larger than its route family allows (BODY_LIMITS): 413, from the Content-Length
  *   before a byte is read, or as soon as a chunked body passes the limit;
  * - a multipart body that parses (small forms are read here whole, which the limit keeps cheap;
@@ -26,6 +27,8 @@ export interface BodyLimitRule {
   what: string;
   /** the route reads its body as a stream (uploads): it is not buffered here */
   streamed?: true;
+  /** the route takes `application/json` (a payment provider's webhook), and no form */
+  json?: true;
 }
 
 /**
@@ -48,6 +51,8 @@ export const BODY_LIMITS: readonly BodyLimitRule[] = [
     streamed: true,
   },
   { pattern: /^\/admin(\/|$)/, bytes: 64 * KB, what: "an admin form" },
+  // Stripe's events are small; the raw body is what the signature is checked on
+  { pattern: /^\/webhooks\/stripe$/, bytes: 512 * KB, what: "a webhook event", json: true },
   // a contact message (5 000 characters) or a review (2 000)
   { pattern: /^\/(contact|products\/[^/]+)$/, bytes: 64 * KB, what: "this form" },
   { pattern: /^/, bytes: 16 * KB, what: "this form" },
@@ -105,6 +110,12 @@ export function requestGuard(): MiddlewareHandler {
       return c.text(`Method ${method.slice(0, 20)} is not allowed here.`, 405, { Allow: ALLOWED_METHODS });
     }
     const contentType = c.req.header("Content-Type");
+    const rule = bodyLimitFor(c.req.path);
+    if (rule.json) {
+      if (Number(c.req.header("Content-Length") ?? 0) > rule.bytes) return c.text(tooLarge(rule), 413);
+      const json = /^application\/json\s*(;|$)/i.test(contentType ?? "");
+      return json ? limiters.get(rule)!(c, next) : c.text("Unsupported content type: send JSON.", 415);
+    }
     const type = formTypeOf(contentType);
     if (!type) {
       return c.text(
@@ -112,7 +123,6 @@ export function requestGuard(): MiddlewareHandler {
         415,
       );
     }
-    const rule = bodyLimitFor(c.req.path);
     if (rule.streamed) {
       // Uploads are never buffered here: a declared size over the limit is refused at once, and the
       // route's streaming parser cuts a chunked body off at the same limit (maxTotalSize).

@@ -16,6 +16,7 @@ import * as checkoutProgress from "./migrations/2026-11-25T0120-checkout-progres
 import * as productVariants from "./migrations/2026-11-25T1200-product-variants.ts";
 import * as variantFacets from "./migrations/2026-11-25T1300-variant-facets.ts";
 import * as paymentWorkflow from "./migrations/2026-11-25T1400-payment-workflow.ts";
+import * as paymentEvents from "./migrations/2026-11-26T1500-payment-events.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-25T1200-product-variants": productVariants,
   "2026-11-25T1300-variant-facets": variantFacets,
   "2026-11-25T1400-payment-workflow": paymentWorkflow,
+  "2026-11-26T1500-payment-events": paymentEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

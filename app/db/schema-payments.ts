@@ -63,3 +63,14 @@ export interface TestGatewayRefundsTable {
   amountCents: number;
   createdAt: Timestamp;
 }
+
+/** A payment provider's event the shop has handled (migration 1500): each is handled once. */
+export interface PaymentEventsTable {
+  /** the provider's event id, e.g. evt_… */
+  id: string;
+  provider: string;
+  /** the shop's reading of it, e.g. payment-succeeded */
+  type: string;
+  orderNumber: string | null;
+  receivedAt: Timestamp;
+}

@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type {
   OrderRefundsTable,
+  PaymentEventsTable,
   ReturnItemsTable,
   ReturnsTable,
   TestGatewayPaymentsTable,
@@ -419,6 +420,7 @@ export interface DB {
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;
   testGatewayRefunds: TestGatewayRefundsTable;
+  paymentEvents: PaymentEventsTable;
   orderItems: OrderItemsTable;
   orderEvents: OrderEventsTable;
   rateLimits: RateLimitsTable;

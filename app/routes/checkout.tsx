@@ -4,6 +4,7 @@ import { CheckoutProgress } from "../components/checkout/checkout-progress.tsx";
 import { CheckoutSummary } from "../components/checkout/checkout-summary.tsx";
 import { ConfirmationStep } from "../components/checkout/confirmation-step.tsx";
 import { PaymentStep } from "../components/checkout/payment-step.tsx";
+import { ProviderPaymentStep } from "../components/checkout/provider-payment-step.tsx";
 import { ReviewStep } from "../components/checkout/review-step.tsx";
 import { ShippingStep } from "../components/checkout/shipping-step.tsx";
 import { servicesFrom } from "../context.ts";
@@ -28,16 +29,24 @@ import {
   submitShipping,
 } from "../domain/checkout/checkout-steps.server.ts";
 import { paymentDetails } from "../domain/checkout/payment-schema.server.ts";
+import { submitProviderPayment } from "../domain/checkout/provider-payment.server.ts";
 import { DEFAULT_COUNTRY, parseShippingMethod, SHIPPING_FIELDS } from "../domain/checkout/shipping-form.ts";
+import { HOSTED_PAYMENT, type ProviderReturn } from "../domain/orders/order-payment.server.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { cartOwnerFor } from "../http/cart-session.server.ts";
 import { clearLegacyCheckoutCookie } from "../http/checkout-session.server.ts";
+import {
+  contentSecurityPolicy,
+  STRIPE_ELEMENT_SOURCES,
+  stripeRedirectSources,
+} from "../http/content-security.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { getSessionUser, type SessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { refusalOf } from "../lib/form-errors.ts";
 import { PAYMENT_FIELDS } from "../lib/payment-card.ts";
 import { calculateTotals, type ShippingMethod } from "../lib/pricing.ts";
+import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/checkout";
 
@@ -55,8 +64,20 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   ];
 };
 
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  // the payment provider's origins, opened on the steps that use them
+  const policy = loaderHeaders.get("Content-Security-Policy");
+  if (policy) headers.set("Content-Security-Policy", policy);
+  return headers;
+}
+
+/** With a provider that takes cards in the browser: its origins on the payment and review steps. */
+function providerPolicy(step: CheckoutStep, nonce: string, apiUrl: string | undefined): string | null {
+  if (!nonce) return null; // no CSP at all (the development server)
+  if (step === "payment") return contentSecurityPolicy(nonce, STRIPE_ELEMENT_SOURCES);
+  if (step === "review") return contentSecurityPolicy(nonce, stripeRedirectSources(apiUrl));
+  return null;
 }
 
 const STEPS: readonly CheckoutStep[] = ["shipping", "payment", "review", "confirmation"];
@@ -64,7 +85,8 @@ const parseStep = (value: string | null): CheckoutStep => STEPS.find((step) => s
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const step = parseStep(new URL(request.url).searchParams.get("step"));
-  const { db } = servicesFrom(context);
+  const { db, gateway, config } = servicesFrom(context);
+  const provider = gateway.browser ? { publishableKey: gateway.browser.publishableKey } : null;
   const user = await getSessionUser(request, context);
   // the checkout in progress is the cart's (decision 012): the account's, or the guest cookie's
   const cartId = await findCartId(db, await cartOwnerFor(request, context, user));
@@ -73,6 +95,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = new Headers();
   const legacy = clearLegacyCheckoutCookie(request);
   if (legacy) headers.append("Set-Cookie", legacy);
+  const policy =
+    provider && providerPolicy(step, context.get(requestInfoContext).nonce, config.STRIPE_API_URL);
+  if (policy) headers.set("Content-Security-Policy", policy);
 
   if (step === "confirmation") {
     const order = state.placedOrder ? await getOrderByNumber(db, state.placedOrder) : null;
@@ -124,6 +149,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         last4: state.payment.last4,
         expiry: state.payment.expiry,
         cardName: state.payment.cardName,
+        hosted: state.payment.token === HOSTED_PAYMENT,
       }
     : null;
   return data(
@@ -145,6 +171,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       fieldErrors: feedback?.fieldErrors ?? {},
       card: payment,
       idempotencyKey: state.idempotencyKey ?? null,
+      provider,
     } as const,
     { headers },
   );
@@ -152,8 +179,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** POST /checkout: one intent per step; every answer is a redirect (works without JavaScript). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = await parseForm(request, checkoutActionSchema(new Date()));
   const services = servicesFrom(context);
+  const submission = await parseForm(
+    request,
+    checkoutActionSchema(new Date(), { provider: services.gateway.browser !== null }),
+  );
   const { db } = services;
   const user = await getSessionUser(request, context);
   const cartId = await findCartId(db, await cartOwnerFor(request, context, user));
@@ -187,15 +217,22 @@ export async function action({ request, context }: Route.ActionArgs) {
         break;
       }
       case "payment":
-        outcome = await submitPayment(
-          state,
-          {
-            card: paymentDetails(input),
-            saveInfo: input.saveInfo,
-            typed: postedText(submission.payload),
-          },
-          services.gateway,
-        );
+        outcome =
+          "cardNumber" in input
+            ? await submitPayment(
+                state,
+                {
+                  card: paymentDetails(input),
+                  saveInfo: input.saveInfo,
+                  typed: postedText(submission.payload),
+                },
+                services.gateway,
+              )
+            : await submitProviderPayment(
+                state,
+                { paymentMethodId: input.paymentMethodId ?? null },
+                services.gateway,
+              );
         break;
       case "keep-payment":
         outcome = { to: stepPath(state.payment ? "review" : "payment"), state };
@@ -212,6 +249,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           cartId,
           userId: user?.id ?? null,
           reservationMs: services.config.PAYMENT_RESERVATION_MINUTES * 60_000,
+          provider: providerReturn(services.config.PUBLIC_URL),
         });
         break;
     }
@@ -221,6 +259,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     await saveCheckoutProgress(db, cartId, outcome.state, outcome.feedback ?? null);
   }
   return redirectWithToast(outcome.to, outcome.toast ?? null, headers);
+}
+
+/** Where the provider sends the shopper back (checkout_.return.tsx). */
+function providerReturn(publicUrl: string): ProviderReturn {
+  const back = new URL("/checkout/return", publicUrl).href;
+  return {
+    returnUrl: back,
+    successUrl: `${back}?session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${back}?cancelled=1`,
+  };
 }
 
 async function redirectWithToast(to: string, toast: StepOutcome["toast"] | null, extra: Headers) {
@@ -244,9 +292,19 @@ export default function Checkout({ loaderData: page }: Route.ComponentProps) {
             ) : (
               <>
                 <div className="lg:col-span-2">
-                  {page.step === "payment" && (
-                    <PaymentStep values={page.values} fieldErrors={page.fieldErrors} savedCard={page.card} />
-                  )}
+                  {page.step === "payment" &&
+                    (page.provider ? (
+                      <ProviderPaymentStep
+                        publishableKey={page.provider.publishableKey}
+                        amountCents={page.totals.totalCents}
+                      />
+                    ) : (
+                      <PaymentStep
+                        values={page.values}
+                        fieldErrors={page.fieldErrors}
+                        savedCard={page.card}
+                      />
+                    ))}
                   {page.step === "review" && page.shipping && page.card && page.idempotencyKey && (
                     <ReviewStep
                       lines={page.lines}

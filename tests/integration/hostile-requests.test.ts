@@ -112,7 +112,7 @@ interface Probe {
   name: string;
   init: (path: string) => RequestInit;
   /** the statuses a correct shop answers with */
-  expect: (status: number) => boolean;
+  expect: (status: number, path: string) => boolean;
 }
 
 const multipart = (boundary: string) =>
@@ -122,7 +122,8 @@ const BAD_BODIES: Probe[] = [
   {
     name: "JSON",
     init: () => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: '{"a":1}' }),
-    expect: (s) => s === 415,
+    // the payment provider's webhook takes JSON (and refuses this one: not signed, or no Stripe)
+    expect: (s, path) => (path === "/webhooks/stripe" ? s >= 400 && s < 500 : s === 415),
   },
   {
     name: "XML",
@@ -236,7 +237,7 @@ describe("hostile requests to every route of the real shop", () => {
       for (const cookie of ["", adminCookie]) {
         for (const probe of BAD_BODIES) {
           const response = await send(route.path, probe.init(route.path), cookie);
-          if (!probe.expect(response.status)) {
+          if (!probe.expect(response.status, route.path)) {
             wrong.push(`${probe.name} ${route.path}${cookie ? " (admin)" : ""} → ${response.status}`);
           }
         }

@@ -52,6 +52,7 @@ function recordingGateway(base: PaymentGateway, beforeAnswer?: () => Promise<voi
   const voided: string[] = [];
   const gateway: PaymentGateway = {
     name: "recording",
+    browser: null,
     tokenize: (card) => base.tokenize(card),
     async authorize(input) {
       const result = await base.authorize(input);
@@ -549,7 +550,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const second = await placeOrder(t.db, recorder.gateway, request);
       expect(second).toEqual({
         ok: true,
-        value: { replayed: true, order: first.ok ? first.value.order : null },
+        value: { replayed: true, order: first.ok ? first.value.order : null, redirectUrl: null },
       });
       expect(recorder.authorized).toEqual([]);
       expect(await ordersWithKey(request.idempotencyKey)).toHaveLength(1);
@@ -614,7 +615,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(held).toBe(true);
       expect(second).toEqual({
         ok: true,
-        value: { replayed: true, order: first.ok ? first.value.order : null },
+        value: { replayed: true, order: first.ok ? first.value.order : null, redirectUrl: null },
       });
       expect(await ordersWithKey(request.idempotencyKey)).toHaveLength(1);
       expect(await stockOf(p)).toBe(8);

@@ -12,7 +12,12 @@ export { mintTestToken, type TestOutcome } from "./test-gateway.server.ts";
 export function createPaymentGateway(
   config: Pick<
     Env,
-    "PAYMENT_GATEWAY" | "PAYMENT_DELAY_MS" | "SESSION_SECRET" | "STRIPE_SECRET_KEY" | "STRIPE_API_URL"
+    | "PAYMENT_GATEWAY"
+    | "PAYMENT_DELAY_MS"
+    | "SESSION_SECRET"
+    | "STRIPE_SECRET_KEY"
+    | "STRIPE_PUBLISHABLE_KEY"
+    | "STRIPE_API_URL"
   >,
   db: Database,
 ): PaymentGateway {
@@ -28,6 +33,7 @@ export function createPaymentGateway(
       if (!config.STRIPE_SECRET_KEY) throw new Error("PAYMENT_GATEWAY=stripe needs STRIPE_SECRET_KEY");
       return createStripeGateway({
         secretKey: config.STRIPE_SECRET_KEY,
+        publishableKey: config.STRIPE_PUBLISHABLE_KEY,
         ...stripeApiAddress(config.STRIPE_API_URL),
       });
   }

@@ -1,12 +1,15 @@
 import type { CardBrand } from "../../lib/payment-card.ts";
 
 /**
- * A card payment provider: the built-in test gateway now, a hosted provider later. Card data goes
- * in once, at tokenize; everything after that works with the token, and only brand and last 4
- * digits are ever kept by the shop.
+ * A card payment provider: the built-in test gateway (the shop's own card form) or Stripe (its
+ * Payment Element in the browser, or its hosted Checkout page). Card data goes in once — at
+ * tokenize for the test gateway, into the provider's own page or element for Stripe; everything
+ * after that works with a token, and only brand and last 4 digits are ever kept by the shop.
  */
 export interface PaymentGateway {
   readonly name: string;
+  /** a provider that takes the card in the shopper's browser (Stripe); null: the shop's card form */
+  readonly browser: BrowserPayments | null;
   /** Checks the card and exchanges it for a token; expected refusals are returned, not thrown. */
   tokenize(card: CardInput): Promise<TokenizeResult>;
   /**
@@ -57,6 +60,13 @@ export interface AuthorizeInput {
   idempotencyKey: string;
   /** take the money at once (authorize and capture in one call); `capture` is then a no-op */
   capture?: boolean;
+  /** the order's number, kept with the payment at the provider */
+  orderNumber?: string;
+  /**
+   * where the shopper comes back after authenticating with their bank (3-D Secure); without it a
+   * payment that asks for that is refused
+   */
+  returnUrl?: string;
 }
 
 export type TokenizeErrorCode =
@@ -78,7 +88,67 @@ export type AuthorizeErrorCode =
 
 export type AuthorizeResult =
   | { ok: true; authorizationId: string }
+  /** the card's bank asks the shopper to authenticate (3-D Secure): send them to `redirectUrl` */
+  | { ok: "action"; authorizationId: string; redirectUrl: string }
   | { ok: false; code: AuthorizeErrorCode; message: string };
+
+/** The card behind a payment method the provider's browser element made. */
+export interface CardSummary {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** A hosted payment page for one order (works without JavaScript). */
+export interface HostedPaymentInput {
+  /** when the page stops taking the payment */
+  expiresAt: Date;
+  amountCents: number;
+  currency: "USD";
+  orderNumber: string;
+  idempotencyKey: string;
+  email: string;
+  /** what the page says is being paid for */
+  description: string;
+  /** where the provider sends the shopper back: paid, or given up */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** What a payment the shopper came back from (or a provider's event) is about, and where it stands. */
+export interface PaymentReport {
+  /** the payment's id at the provider (what refunds name), when it exists yet */
+  paymentId: string | null;
+  orderNumber: string | null;
+  outcome: PaymentOutcome;
+  /** the card it was paid with, when the provider says */
+  card: CardSummary | null;
+}
+
+/** A refund the provider made (from the shop or from its own dashboard). */
+export interface ProviderRefund {
+  id: string;
+  amountCents: number;
+  /** the shop's idempotency key, when the shop asked for it */
+  shopKey: string | null;
+}
+
+/** The parts of a provider that takes cards in the shopper's browser (Stripe). */
+export interface BrowserPayments {
+  /** the publishable key the browser's element is made with */
+  readonly publishableKey: string;
+  /** The card behind a payment method id from the browser; null for one the provider does not know. */
+  describe(paymentMethodId: string): Promise<CardSummary | null>;
+  /** A hosted page taking the order's payment: where to send the shopper, and its reference. */
+  startHostedPayment(input: HostedPaymentInput): Promise<{ url: string; reference: string }>;
+  /** Where a payment stands, by its provider reference (a payment or a hosted page). */
+  report(reference: string): Promise<PaymentReport>;
+  /** Closes a hosted page nobody may pay any more (its order was given up); one paid or closed is fine. */
+  closeHostedPayment(reference: string): Promise<void>;
+  /** The refunds of a payment. */
+  refundsOf(paymentId: string): Promise<ProviderRefund[]>;
+}
 
 /** What the shopper reads for each refusal; every gateway answers with these. */
 export const PAYMENT_MESSAGES: Record<TokenizeErrorCode | AuthorizeErrorCode, string> = {
@@ -90,3 +160,18 @@ export const PAYMENT_MESSAGES: Record<TokenizeErrorCode | AuthorizeErrorCode, st
   invalid_token: "Your payment details could not be used. Please enter your card again.",
   processing_error: "We could not process your payment. Please try again.",
 };
+
+/**
+ * What a provider's event (a webhook) says, in the shop's terms. `id` is the provider's event id:
+ * an event is handled once.
+ */
+export type PaymentEvent = { id: string } & (
+  | { kind: "payment-succeeded"; paymentId: string; orderNumber: string | null }
+  | { kind: "payment-failed"; paymentId: string; orderNumber: string | null; message: string }
+  /** a hosted page was paid (`paid`), or completed with the payment still on its way */
+  | { kind: "hosted-completed"; reference: string; orderNumber: string | null; paid: boolean }
+  /** a hosted page expired, or its delayed payment failed */
+  | { kind: "hosted-failed"; reference: string; orderNumber: string | null }
+  | { kind: "refunded"; paymentId: string }
+  | { kind: "disputed"; paymentId: string; reason: string }
+);

@@ -1,11 +1,15 @@
 import type Stripe from "stripe";
+import type { CardBrand } from "../../lib/payment-card.ts";
 import {
   type AuthorizeErrorCode,
   type AuthorizeInput,
   type AuthorizeResult,
+  type BrowserPayments,
+  type CardSummary,
   PAYMENT_MESSAGES,
   type PaymentGateway,
   type PaymentOutcome,
+  type PaymentReport,
   type RefundResult,
 } from "./payment-gateway.ts";
 
@@ -15,10 +19,10 @@ import {
  * the `token` given to `authorize`. So `tokenize` is not supported here (it throws).
  *
  * - authorize: one PaymentIntent per idempotency key (the key is both the request's
- *   `Idempotency-Key` and `metadata.idempotency_key`), confirmed at once with manual capture and
- *   no redirect-based methods. Card declines are answered with PAYMENT_MESSAGES; an intent that
- *   asks for 3-D Secure is cancelled and answered `processing_error` (this checkout cannot take
- *   the shopper through the challenge yet). Anything that leaves the outcome unknown — no
+ *   `Idempotency-Key` and `metadata.idempotency_key`; the order's number is `metadata.order_number`),
+ *   confirmed at once. Card declines are answered with PAYMENT_MESSAGES; an intent that asks for
+ *   3-D Secure is answered with the bank's page to send the shopper to when a `returnUrl` was
+ *   given, else cancelled and answered `processing_error`. Anything that leaves the outcome unknown — no
  *   connection, Stripe's 5xx, rate limits, a bad API key, a request Stripe refused for a reason
  *   that is not the card's — is thrown, never answered as a decline: the workflow then leaves the
  *   order pending and the reconciliation job asks `outcome` later.
@@ -26,11 +30,15 @@ import {
  *   an account cannot search, by listing the last days' intents).
  * - capture / void: already captured / already cancelled is fine.
  * - refund: only a captured (succeeded) intent; Stripe caps refunds at what is left.
+ * - browser (BrowserPayments): the card behind the Payment Element's PaymentMethod, hosted Checkout
+ *   Sessions for shoppers without JavaScript, where a payment or session stands, its refunds.
  */
 
 export interface StripeGatewayOptions {
   /** `sk_test_…` or `sk_live_…` */
   secretKey: string;
+  /** `pk_test_…` or `pk_live_…`: the browser's Payment Element */
+  publishableKey?: string;
   /** another API host (a stripe-mock style server or the test server); api.stripe.com by default */
   host?: string;
   port?: number;
@@ -47,6 +55,51 @@ export const TOKENIZE_UNSUPPORTED =
 
 /** The PaymentIntent metadata entry holding our idempotency key (what `outcome` searches by). */
 export const IDEMPOTENCY_METADATA = "idempotency_key";
+/** The metadata entry holding the order's number (on intents, sessions and so on their events). */
+export const ORDER_METADATA = "order_number";
+
+/** Stripe's card brand names as the shop shows them. */
+const BRANDS: Record<string, CardBrand> = {
+  visa: "Visa",
+  mastercard: "MasterCard",
+  amex: "American Express",
+  discover: "Discover",
+};
+
+/** The card of an intent's charge (its `latest_charge` expanded), as the shop shows it. */
+function cardOfIntent(intent: Stripe.PaymentIntent): CardSummary | null {
+  const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
+  const card = charge?.payment_method_details?.card;
+  if (!card?.last4) return null;
+  return {
+    brand: BRANDS[card.brand ?? ""] ?? "Card",
+    last4: card.last4,
+    expMonth: card.exp_month,
+    expYear: card.exp_year,
+  };
+}
+
+/** What an intent's state means as an outcome (a hosted session's intent, or one made by authorize). */
+export function outcomeOfIntent(intent: Stripe.PaymentIntent): PaymentOutcome {
+  switch (intent.status) {
+    case "succeeded":
+      return { status: "captured", authorizationId: intent.id, amountCents: intent.amount_received };
+    case "requires_capture":
+      return { status: "authorized", authorizationId: intent.id, amountCents: intent.amount };
+    case "canceled":
+      return { status: "voided", authorizationId: intent.id, amountCents: intent.amount };
+    case "processing":
+      throw new Error(`Stripe is still processing payment ${intent.id}`);
+    default: {
+      const error = intent.last_payment_error;
+      if (intent.status === "requires_payment_method" && error) {
+        return { status: "declined", code: refusalFor(error.code, error.decline_code).code };
+      }
+      // never confirmed, or waiting for the shopper (3-D Secure): nothing taken or held yet
+      return { status: "none" };
+    }
+  }
+}
 /** How far back `outcome` looks when it has to list instead of search (an authorization lasts 7 days). */
 const LIST_LOOKBACK_SECONDS = 8 * 24 * 60 * 60;
 
@@ -148,7 +201,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   }
 
   /** What an intent made for `authorize` means for the shopper now. */
-  async function answerFor(intent: Stripe.PaymentIntent): Promise<AuthorizeResult> {
+  async function answerFor(intent: Stripe.PaymentIntent, canRedirect: boolean): Promise<AuthorizeResult> {
     switch (intent.status) {
       case "requires_capture":
       case "succeeded":
@@ -157,11 +210,17 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
         // the card network has not answered yet: unknown, like a lost connection
         throw new Error(`Stripe is still processing payment ${intent.id}; ask for its outcome later`);
       case "requires_action":
-      case "requires_confirmation":
-        // 3-D Secure (or another step) this checkout cannot take the shopper through yet: the
-        // intent is cancelled so that it can never be completed after the order was given up
+      case "requires_confirmation": {
+        // 3-D Secure: the shopper goes to the bank's page and comes back to the return URL
+        const url = intent.next_action?.redirect_to_url?.url;
+        if (canRedirect && intent.status === "requires_action" && url) {
+          return { ok: "action", authorizationId: intent.id, redirectUrl: url };
+        }
+        // a step this payment cannot take the shopper through: the intent is cancelled so that
+        // it can never be completed after the order was given up
         await cancelIntent(intent.id);
         return refusal("processing_error");
+      }
       case "requires_payment_method": {
         const error = intent.last_payment_error;
         return error ? refusalFor(error.code, error.decline_code) : refusal("processing_error");
@@ -205,7 +264,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     const [intent] = await intentsFor(input.idempotencyKey);
     if (!intent) throw refused; // e.g. the first request is still under way: unknown for now
     if (intent.amount !== input.amountCents) return refusal("processing_error");
-    return answerFor(intent);
+    return answerFor(intent, input.returnUrl !== undefined);
   }
 
   async function authorizeRefused(input: AuthorizeInput, error: unknown): Promise<AuthorizeResult> {
@@ -222,8 +281,107 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     throw error;
   }
 
+  const browser: BrowserPayments = {
+    publishableKey: options.publishableKey ?? "",
+
+    async describe(paymentMethodId) {
+      if (!/^pm_[A-Za-z0-9_]+$/.test(paymentMethodId)) return null;
+      try {
+        const method = await (await client).paymentMethods.retrieve(paymentMethodId);
+        if (!method.card) return null;
+        return {
+          brand: BRANDS[method.card.brand] ?? "Card",
+          last4: method.card.last4,
+          expMonth: method.card.exp_month,
+          expYear: method.card.exp_year,
+        };
+      } catch (error) {
+        if (isInvalidRequest(error, "resource_missing")) return null;
+        throw error;
+      }
+    },
+
+    async startHostedPayment(input) {
+      const metadata = { [IDEMPOTENCY_METADATA]: input.idempotencyKey, [ORDER_METADATA]: input.orderNumber };
+      const session = await (await client).checkout.sessions.create(
+        {
+          mode: "payment",
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: "usd",
+                unit_amount: input.amountCents,
+                product_data: { name: input.description },
+              },
+            },
+          ],
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+          client_reference_id: input.orderNumber,
+          customer_email: input.email,
+          expires_at: Math.floor(input.expiresAt.getTime() / 1000),
+          metadata,
+          payment_intent_data: { metadata },
+        },
+        { idempotencyKey: `${input.idempotencyKey}:hosted` },
+      );
+      if (!session.url) throw new Error(`Stripe gave Checkout Session ${session.id} no URL`);
+      return { url: session.url, reference: session.id };
+    },
+
+    async report(reference): Promise<PaymentReport> {
+      if (reference.startsWith("cs_")) {
+        const session = await (await client).checkout.sessions.retrieve(reference, {
+          expand: ["payment_intent.latest_charge"],
+        });
+        const intent = typeof session.payment_intent === "object" ? session.payment_intent : null;
+        return {
+          paymentId:
+            intent?.id ?? (typeof session.payment_intent === "string" ? session.payment_intent : null),
+          orderNumber: session.client_reference_id ?? session.metadata?.[ORDER_METADATA] ?? null,
+          outcome: intent ? outcomeOfIntent(intent) : { status: "none" },
+          card: intent ? cardOfIntent(intent) : null,
+        };
+      }
+      const intent = await (await client).paymentIntents.retrieve(reference, { expand: ["latest_charge"] });
+      return {
+        paymentId: intent.id,
+        orderNumber: intent.metadata?.[ORDER_METADATA] ?? null,
+        outcome: outcomeOfIntent(intent),
+        card: cardOfIntent(intent),
+      };
+    },
+
+    async closeHostedPayment(reference) {
+      if (!reference.startsWith("cs_")) return;
+      try {
+        await (await client).checkout.sessions.expire(reference);
+      } catch (error) {
+        // already expired or paid: nothing to close
+        if (!isStripeError(error, "StripeInvalidRequestError")) throw error;
+        const session = await (await client).checkout.sessions.retrieve(reference);
+        if (session.status === "open") throw error;
+      }
+    },
+
+    async refundsOf(paymentId) {
+      const refunds: { id: string; amountCents: number; shopKey: string | null }[] = [];
+      for await (const refund of (await client).refunds.list({ payment_intent: paymentId, limit: 100 })) {
+        if (refund.status === "failed" || refund.status === "canceled") continue;
+        refunds.push({
+          id: refund.id,
+          amountCents: refund.amount,
+          shopKey: refund.metadata?.[IDEMPOTENCY_METADATA] ?? null,
+        });
+      }
+      return refunds;
+    },
+  };
+
   return {
     name: "stripe",
+    browser,
 
     async tokenize() {
       throw new Error(TOKENIZE_UNSUPPORTED);
@@ -246,15 +404,21 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
             payment_method: input.token,
             confirm: true,
             capture_method: input.capture ? "automatic" : "manual",
-            automatic_payment_methods: { enabled: true, allow_redirects: "never" },
-            metadata: { [IDEMPOTENCY_METADATA]: input.idempotencyKey },
+            // with a return URL the bank may take the shopper through 3-D Secure and send them back
+            ...(input.returnUrl
+              ? { automatic_payment_methods: { enabled: true }, return_url: input.returnUrl }
+              : { automatic_payment_methods: { enabled: true, allow_redirects: "never" } }),
+            metadata: {
+              [IDEMPOTENCY_METADATA]: input.idempotencyKey,
+              ...(input.orderNumber ? { [ORDER_METADATA]: input.orderNumber } : {}),
+            },
           },
           { idempotencyKey: input.idempotencyKey },
         );
       } catch (error) {
         return authorizeRefused(input, error);
       }
-      return answerFor(intent);
+      return answerFor(intent, input.returnUrl !== undefined);
     },
 
     async capture(authorizationId) {

@@ -9,6 +9,8 @@ export interface SavedCard {
   last4: string;
   expiry: string;
   cardName: string;
+  /** the card is entered on the payment provider's own page after the review */
+  hosted?: boolean;
 }
 
 /**

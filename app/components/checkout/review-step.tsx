@@ -56,13 +56,21 @@ export function ReviewStep({
           </p>
         </ReviewBlock>
         <ReviewBlock title="Payment Method" editTo="/checkout?step=payment" editLabel="Edit payment method">
-          <p>
-            {card.brand} ending in {card.last4}
-            <br />
-            Expires {card.expiry}
-            <br />
-            {card.cardName}
-          </p>
+          {card.hosted ? (
+            <p>Card, entered on Stripe's secure payment page when you place the order</p>
+          ) : (
+            <p>
+              {card.brand} ending in {card.last4}
+              <br />
+              Expires {card.expiry}
+              {card.cardName && (
+                <>
+                  <br />
+                  {card.cardName}
+                </>
+              )}
+            </p>
+          )}
         </ReviewBlock>
       </div>
 

@@ -20,6 +20,7 @@ export type AuditAction =
   | "product.import"
   | "order.transition"
   | "order.refund"
+  | "order.dispute"
   | "return.update"
   | "coupon.create"
   | "coupon.update"

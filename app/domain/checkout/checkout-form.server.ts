@@ -7,17 +7,26 @@ import { paymentFields } from "./payment-schema.server.ts";
  * their fields; the review carries its idempotency key and the total the shopper saw (checked by
  * submitPlaceOrder, which sends a malformed one back to the review).
  */
-export function checkoutActionSchema(now: Date) {
+export function checkoutActionSchema(now: Date, { provider = false }: { provider?: boolean } = {}) {
   return z.discriminatedUnion("intent", [
     shippingSchema.extend({ intent: z.literal("shipping") }),
-    z.object({
-      intent: z.literal("payment"),
-      ...paymentFields(now),
-      saveInfo: z
-        .string()
-        .optional()
-        .transform((value) => value === "on" || value === "true"),
-    }),
+    provider
+      ? // a provider's element made a payment method (pm_…) in the browser; none: its hosted page
+        z.object({
+          intent: z.literal("payment"),
+          paymentMethodId: z
+            .string()
+            .regex(/^pm_[A-Za-z0-9_]{1,200}$/, "Your payment details could not be used.")
+            .optional(),
+        })
+      : z.object({
+          intent: z.literal("payment"),
+          ...paymentFields(now),
+          saveInfo: z
+            .string()
+            .optional()
+            .transform((value) => value === "on" || value === "true"),
+        }),
     z.object({ intent: z.literal("keep-payment") }),
     z.object({ intent: z.literal("back-to-shipping") }),
     z.object({

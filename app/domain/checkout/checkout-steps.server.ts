@@ -10,6 +10,7 @@ import type { Toast } from "../../lib/toast.ts";
 import { saveCard } from "../accounts/payment-methods.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
 import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";
+import type { ProviderReturn } from "../orders/order-payment.server.ts";
 import { PLACED_STATUSES } from "../orders/order-status.ts";
 import { placeOrder } from "../orders/place-order.server.ts";
 import { boundFeedback, type CheckoutState, type StepFeedback } from "./checkout-progress.server.ts";
@@ -164,6 +165,8 @@ export async function submitPlaceOrder(
     userId?: string | null;
     /** how long the order holds its stock while its payment is pending */
     reservationMs?: number;
+    /** where a provider that takes cards in the browser sends the shopper back */
+    provider?: ProviderReturn;
   },
 ): Promise<StepOutcome> {
   if (!UUID.test(key)) return { to: stepPath("review"), state };
@@ -196,9 +199,12 @@ export async function submitPlaceOrder(
     expectedTotalCents,
     userId: deps.userId ?? null,
     reservationMs: deps.reservationMs,
+    provider: deps.provider,
   });
   if (result.ok) {
-    const { order, replayed } = result.value;
+    const { order, replayed, redirectUrl } = result.value;
+    // to the provider (3-D Secure, its hosted page): the order waits, reserved, for /checkout/return
+    if (redirectUrl) return { to: redirectUrl, state };
     if (!replayed) {
       await sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.shop, order.number);
       if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);

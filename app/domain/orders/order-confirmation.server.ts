@@ -120,6 +120,30 @@ export function sendPlacedOrderConfirmation(
 }
 
 /**
+ * The send for an order whose payment completed after Place Order answered (3-D Secure, the
+ * provider's hosted page, its event): Place Order claimed attempt 1 but sent nothing, so the first
+ * of the return page and the provider's event to get here claims attempt 2 — without waiting for
+ * the grace time — and sends; the other finds it claimed.
+ */
+export async function sendCompletedOrderConfirmation(
+  db: Database,
+  mailer: Mailer,
+  shop: ShopIdentity,
+  orderNumber: string,
+  now: Date = new Date(),
+): Promise<"sent" | "failed" | "skipped"> {
+  const claimed = await db
+    .updateTable("orders")
+    .set({ confirmationAttempts: 2, confirmationClaimedAt: now.toISOString() })
+    .where("number", "=", orderNumber)
+    .where("confirmationAttempts", "=", 1)
+    .where("confirmationSentAt", "is", null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return "skipped";
+  return deliver(db, mailer, shop, orderNumber, 2, now);
+}
+
+/**
  * Sends the confirmations whose latest attempt failed or never finished (see CONFIRMATION_RETRY);
  * returns what happened.
  */

@@ -1,5 +1,10 @@
 import { logger } from "../../adapters/logger.server.ts";
-import { PAYMENT_MESSAGES, type PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
+import {
+  type CardSummary,
+  PAYMENT_MESSAGES,
+  type PaymentGateway,
+  type PaymentOutcome,
+} from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
 import { transitionOrder } from "./orders.server.ts";
@@ -16,6 +21,7 @@ export const DEFAULT_RESERVATION_MS = 15 * 60_000;
 /** A pending order younger than this may still be in the hands of the request that placed it. */
 export const SETTLE_GRACE_MS = 60_000;
 export const EXPIRED_MESSAGE = "The payment was not completed in time. Please place your order again.";
+export const CANCELLED_MESSAGE = "The payment was not completed. Please choose how to pay again.";
 
 /** What Place Order and the job read of an order. */
 export const ORDER_COLUMNS = [
@@ -27,6 +33,9 @@ export const ORDER_COLUMNS = [
   "status",
   "idempotencyKey",
   "paymentError",
+  "paymentReference",
+  "createdAt",
+  "reservedUntil",
 ] as const;
 
 export interface OrderRow {
@@ -38,23 +47,63 @@ export interface OrderRow {
   status: OrderStatus;
   idempotencyKey: string;
   paymentError: string | null;
+  /** the provider's id of the payment (or, while pending, of the hosted page or 3-D Secure step) */
+  paymentReference: string;
+  createdAt: string;
+  reservedUntil: string | null;
 }
 
 export type Settlement =
   | { status: "paid"; replayed: boolean }
   | { status: "failed"; message: string }
   /** the gateway could not be reached: the order stays pending for the job */
-  | { status: "unknown" };
+  | { status: "unknown" }
+  /** the shopper pays (or authenticates) at the provider: the order stays pending meanwhile */
+  | { status: "redirect"; url: string };
+
+/** Where a provider sends the shopper back to (the checkout's return page). */
+export interface ProviderReturn {
+  /** after 3-D Secure */
+  returnUrl: string;
+  /** from the hosted page, paid ({CHECKOUT_SESSION_ID} stands for the page) or given up */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** The token of a payment the shopper makes on the provider's hosted page (no card yet). */
+export const HOSTED_PAYMENT = "hosted";
+/** A hosted page lives at least this long (Stripe refuses a shorter one). */
+const HOSTED_MINIMUM_MS = 30 * 60_000;
 
 /**
  * Takes a pending order's payment — authorized and captured in one call; the order's idempotency
  * key makes a retry the same payment — then marks it paid, emptying the cart it came from, or failed.
+ * With a provider that takes cards in the browser (`provider`), the payment may need the shopper
+ * there: 3-D Secure, or the hosted page (token HOSTED_PAYMENT); the order then stays pending, with
+ * the provider's reference, until they come back (settleReturning), the provider's event
+ * (payment-events.server.ts) or the job settles it.
  */
 export async function settlePayment(
   db: Database,
   gateway: PaymentGateway,
-  { order, token, cartId, now }: { order: OrderRow; token: string; cartId?: string; now?: Date },
+  {
+    order,
+    token,
+    cartId,
+    now,
+    provider,
+    description,
+  }: {
+    order: OrderRow;
+    token: string;
+    cartId?: string;
+    now?: Date;
+    provider?: ProviderReturn;
+    /** what a hosted page says is being paid for */
+    description?: string;
+  },
 ): Promise<Settlement> {
+  if (token === HOSTED_PAYMENT) return startHosted(db, gateway, order, provider, description, now);
   let authorizationId: string;
   try {
     // authorized and captured in one call (the reconciliation job captures one left authorized)
@@ -64,28 +113,158 @@ export async function settlePayment(
       currency: "USD",
       idempotencyKey: order.idempotencyKey,
       capture: true,
+      orderNumber: order.number,
+      ...(provider ? { returnUrl: provider.returnUrl } : {}),
     });
-    if (!authorization.ok) return markFailed(db, order.id, authorization.message, now);
+    if (authorization.ok === false) return markFailed(db, order.id, authorization.message, now);
+    if (authorization.ok === "action") {
+      await keepReference(db, order.id, authorization.authorizationId);
+      return { status: "redirect", url: authorization.redirectUrl };
+    }
     authorizationId = authorization.authorizationId;
   } catch (error) {
     logger.warn({ err: error, order: order.number }, "payment outcome unknown; the order stays pending");
     return { status: "unknown" };
   }
   const settled = await markPaid(db, order.id, authorizationId, { cartId, now });
-  if (settled.status === "failed") {
-    // the job gave the order up (its reservation lapsed) while this payment went through: the
-    // money goes back, as the order does not exist for the shopper
-    await gateway
-      .refund({
-        authorizationId,
-        amountCents: order.totalCents,
-        idempotencyKey: `${order.idempotencyKey}:lapsed`,
-      })
-      .catch((error: unknown) =>
-        logger.error({ err: error, order: order.number }, "could not refund a lapsed order's payment"),
-      );
-  }
+  if (settled.status === "failed") await refundLapsed(gateway, order, authorizationId);
   return settled;
+}
+
+/** The hosted page for a pending order: where to send the shopper (no money can move before they go). */
+async function startHosted(
+  db: Database,
+  gateway: PaymentGateway,
+  order: OrderRow,
+  provider: ProviderReturn | undefined,
+  description = `Order ${order.number}`,
+  now?: Date,
+): Promise<Settlement> {
+  if (!gateway.browser || !provider) return markFailed(db, order.id, PAYMENT_MESSAGES.invalid_token, now);
+  try {
+    // the page lives until the reservation lapses (at least the provider's minimum), from the
+    // order's own times: the same order always asks for the same page
+    const created = Date.parse(order.createdAt);
+    const until = order.reservedUntil ? Date.parse(order.reservedUntil) : created;
+    const page = await gateway.browser.startHostedPayment({
+      expiresAt: new Date(Math.max(until, created + HOSTED_MINIMUM_MS)),
+      amountCents: order.totalCents,
+      currency: "USD",
+      orderNumber: order.number,
+      idempotencyKey: order.idempotencyKey,
+      email: order.email,
+      description,
+      successUrl: provider.successUrl,
+      cancelUrl: provider.cancelUrl,
+    });
+    await keepReference(db, order.id, page.reference);
+    return { status: "redirect", url: page.url };
+  } catch (error) {
+    // nobody was sent to a page, so nothing can have been paid: the order is given up at once
+    logger.warn({ err: error, order: order.number }, "could not start the hosted payment page");
+    return markFailed(db, order.id, PAYMENT_MESSAGES.processing_error, now);
+  }
+}
+
+/** A pending order's provider reference (its hosted page, or its payment waiting for 3-D Secure). */
+async function keepReference(db: Database, orderId: number, reference: string): Promise<void> {
+  await db
+    .updateTable("orders")
+    .set({ paymentReference: reference })
+    .where("id", "=", orderId)
+    .where("status", "=", "pending_payment")
+    .execute();
+}
+
+/**
+ * A payment went through for an order that was given up meanwhile (its reservation lapsed): the
+ * money goes back, as the order does not exist for the shopper.
+ */
+async function refundLapsed(gateway: PaymentGateway, order: OrderRow, authorizationId: string) {
+  await gateway
+    .refund({
+      authorizationId,
+      amountCents: order.totalCents,
+      idempotencyKey: `${order.idempotencyKey}:lapsed`,
+    })
+    .catch((error: unknown) =>
+      logger.error({ err: error, order: order.number }, "could not refund a lapsed order's payment"),
+    );
+}
+
+/**
+ * Settles a pending order from the provider's report on its reference: the shopper came back from
+ * 3-D Secure or the hosted page, or the provider sent an event. Captured → paid (the cart emptied
+ * when `cartId` is given, the card's brand and last 4 kept); authorized → captured, then paid;
+ * declined → failed; nothing yet → failed when the shopper gave up (`cancelled`: the hosted page
+ * is closed first, so it cannot be paid later), else left pending. An order settled already is
+ * answered as it stands; a payment that went through for an order given up is refunded.
+ */
+export async function settleReturning(
+  db: Database,
+  gateway: PaymentGateway,
+  order: OrderRow,
+  { cartId, cancelled = false, now }: { cartId?: string; cancelled?: boolean; now?: Date },
+): Promise<Settlement> {
+  const browser = gateway.browser;
+  if (!browser || !order.paymentReference) return settledElsewhere(db, order.id);
+  let report: Awaited<ReturnType<typeof browser.report>>;
+  try {
+    report = await browser.report(order.paymentReference);
+  } catch (error) {
+    logger.warn({ err: error, order: order.number }, "could not ask the provider about a payment");
+    return order.status === "pending_payment" ? { status: "unknown" } : settledElsewhere(db, order.id);
+  }
+  return settleFromOutcome(db, gateway, order, report.outcome, { cartId, cancelled, now, card: report.card });
+}
+
+/** Records what the provider says of an order's payment (see settleReturning). */
+export async function settleFromOutcome(
+  db: Database,
+  gateway: PaymentGateway,
+  order: OrderRow,
+  outcome: PaymentOutcome,
+  {
+    cartId,
+    cancelled = false,
+    now,
+    card = null,
+  }: { cartId?: string; cancelled?: boolean; now?: Date; card?: CardSummary | null },
+): Promise<Settlement> {
+  switch (outcome.status) {
+    case "captured":
+    case "authorized": {
+      if (outcome.status === "authorized") await gateway.capture(outcome.authorizationId);
+      const settled = await markPaid(db, order.id, outcome.authorizationId, { cartId, now, card });
+      if (settled.status === "failed") await refundLapsed(gateway, order, outcome.authorizationId);
+      return settled;
+    }
+    case "declined":
+      return markFailed(db, order.id, PAYMENT_MESSAGES[outcome.code], now);
+    case "voided":
+      return markFailed(db, order.id, CANCELLED_MESSAGE, now);
+    case "none": {
+      if (!cancelled)
+        return order.status === "pending_payment" ? { status: "unknown" } : settledElsewhere(db, order.id);
+      await giveUpAtProvider(gateway, order);
+      return markFailed(db, order.id, CANCELLED_MESSAGE, now);
+    }
+  }
+}
+
+/**
+ * Makes sure an order's pending payment can no longer be completed at the provider: its hosted
+ * page is closed, its payment waiting for 3-D Secure cancelled. Logged, never thrown.
+ */
+export async function giveUpAtProvider(gateway: PaymentGateway, order: OrderRow): Promise<void> {
+  const reference = order.paymentReference;
+  if (!gateway.browser || !reference) return;
+  try {
+    if (reference.startsWith("pi_")) await gateway.void(reference);
+    else await gateway.browser.closeHostedPayment(reference);
+  } catch (error) {
+    logger.warn({ err: error, order: order.number }, "could not close a given-up payment at the provider");
+  }
 }
 
 /** Step 4 on success: paid (and the cart emptied); an order some other party settled first is answered as it is. */
@@ -93,7 +272,7 @@ export async function markPaid(
   db: Database,
   orderId: number,
   authorizationId: string,
-  { cartId, now = new Date() }: { cartId?: string; now?: Date } = {},
+  { cartId, now = new Date(), card = null }: { cartId?: string; now?: Date; card?: CardSummary | null } = {},
 ): Promise<Settlement> {
   const at = now.toISOString();
   const result = await transitionOrder(db, {
@@ -102,7 +281,13 @@ export async function markPaid(
     from: "pending_payment",
     actor: "checkout",
     now,
-    set: { paidAt: at, paymentReference: authorizationId, reservedUntil: null },
+    set: {
+      paidAt: at,
+      paymentReference: authorizationId,
+      reservedUntil: null,
+      // a payment made on the provider's page: the card is known only now
+      ...(card ? { paymentBrand: card.brand, paymentLast4: card.last4 } : {}),
+    },
     inSameTransaction: async (trx) => {
       if (!cartId) return;
       await trx.deleteFrom("cartItems").where("cartId", "=", cartId).execute();
@@ -163,7 +348,7 @@ export async function reconcilePayments(
   const counts = { paid: 0, failed: 0, waiting: 0 };
   const pending = await db
     .selectFrom("orders")
-    .select([...ORDER_COLUMNS, "reservedUntil", "createdAt"])
+    .select(ORDER_COLUMNS)
     .where("status", "=", "pending_payment")
     .where("createdAt", "<=", new Date(now.getTime() - SETTLE_GRACE_MS).toISOString())
     .orderBy("reservedUntil")
@@ -187,7 +372,7 @@ export async function reconcilePayments(
 async function reconcileOne(
   db: Database,
   gateway: PaymentGateway,
-  order: OrderRow & { reservedUntil: string | null },
+  order: OrderRow,
   now: Date,
 ): Promise<Settlement> {
   const outcome = await gateway.outcome(order.idempotencyKey);
@@ -203,7 +388,11 @@ async function reconcileOne(
       return markFailed(db, order.id, PAYMENT_MESSAGES.processing_error, now);
     case "none": {
       const lapsed = order.reservedUntil === null || order.reservedUntil <= now.toISOString();
-      return lapsed ? markFailed(db, order.id, EXPIRED_MESSAGE, now) : { status: "unknown" };
+      if (!lapsed) return { status: "unknown" };
+      // a hosted page or a 3-D Secure step still open at the provider is closed first, so the
+      // shopper cannot pay for an order that no longer holds its stock
+      await giveUpAtProvider(gateway, order);
+      return markFailed(db, order.id, EXPIRED_MESSAGE, now);
     }
   }
 }

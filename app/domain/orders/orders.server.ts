@@ -125,7 +125,14 @@ const RELEASES_STOCK: readonly OrderStatus[] = ["cancelled", "payment_failed"];
 export type OrderTransitionFields = Partial<
   Pick<
     Updateable<OrdersTable>,
-    "paidAt" | "paymentError" | "paymentReference" | "reservedUntil" | "refundedCents" | "disputedAt"
+    | "paidAt"
+    | "paymentError"
+    | "paymentReference"
+    | "reservedUntil"
+    | "refundedCents"
+    | "disputedAt"
+    | "paymentBrand"
+    | "paymentLast4"
   >
 >;
 

@@ -15,7 +15,9 @@ import {
   DEFAULT_RESERVATION_MS,
   ORDER_COLUMNS,
   type OrderRow,
+  type ProviderReturn,
   settlePayment,
+  settleReturning,
 } from "./order-payment.server.ts";
 
 export interface PlaceOrderInput {
@@ -24,8 +26,13 @@ export interface PlaceOrderInput {
   idempotencyKey: string;
   shipping: ShippingDetails;
   method: ShippingMethod;
-  /** the gateway's token for the card checked at the payment step (never the card itself) */
+  /**
+   * the gateway's token for the card checked at the payment step (never the card itself), or
+   * HOSTED_PAYMENT for the provider's hosted page
+   */
   payment: { token: string; brand: string; last4: string };
+  /** where a provider that takes cards in the browser sends the shopper back (3-D Secure, hosted page) */
+  provider?: ProviderReturn;
   /** the total the shopper saw on the review step */
   expectedTotalCents: number;
   userId?: string | null;
@@ -50,8 +57,14 @@ export type PlaceOrderError =
   | { code: "coupon-invalid"; message: string }
   | { code: "payment-declined"; message: string };
 
-/** The order placed (or, for a repeated submission, the one placed before: `replayed`). */
-export type PlaceOrderResult = Result<{ order: PlacedOrder; replayed: boolean }, PlaceOrderError>;
+/**
+ * The order placed (or, for a repeated submission, the one placed before: `replayed`) — or, with
+ * `redirectUrl`, reserved and waiting for the shopper to pay or authenticate at the provider.
+ */
+export type PlaceOrderResult = Result<
+  { order: PlacedOrder; replayed: boolean; redirectUrl: string | null },
+  PlaceOrderError
+>;
 
 /** Thrown inside the order transaction to roll it back with a reason the shopper can act on. */
 class OrderAbort extends Error {
@@ -133,15 +146,22 @@ async function answerFor(
   input: PlaceOrderInput,
 ): Promise<PlaceOrderResult> {
   switch (order.status) {
-    case "pending_payment":
+    case "pending_payment": {
+      // sent to the provider before (3-D Secure, the hosted page): what became of it there first
+      if (order.paymentReference) {
+        const settled = await settleReturning(db, gateway, order, { cartId: input.cartId, now: input.now });
+        if (settled.status === "paid") return ok({ order: placed(order), replayed: true, redirectUrl: null });
+        if (settled.status === "failed") return fail({ code: "payment-declined", message: settled.message });
+      }
       return payFor(db, gateway, order, input, true);
+    }
     case "payment_failed":
       return fail({
         code: "payment-declined",
         message: order.paymentError ?? PAYMENT_MESSAGES.processing_error,
       });
     default:
-      return ok({ order: placed(order), replayed: true });
+      return ok({ order: placed(order), replayed: true, redirectUrl: null });
   }
 }
 
@@ -158,12 +178,15 @@ async function payFor(
     token: input.payment.token,
     cartId: input.cartId,
     now: input.now,
+    provider: input.provider,
   });
   switch (settled.status) {
     case "paid":
       // the submission that reserved the order answers as its placer (its caller sends the
       // confirmation), whichever request recorded the payment
-      return ok({ order: placed(order), replayed });
+      return ok({ order: placed(order), replayed, redirectUrl: null });
+    case "redirect":
+      return ok({ order: placed(order), replayed, redirectUrl: settled.url });
     case "failed":
       return fail({ code: "payment-declined", message: settled.message });
     case "unknown":

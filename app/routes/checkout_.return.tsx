@@ -1,0 +1,42 @@
+import { redirect } from "react-router";
+import { servicesFrom } from "../context.ts";
+import { findCartId } from "../domain/cart/cart-owner.server.ts";
+import { readCheckoutProgress, saveCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
+import { returnFromProvider } from "../domain/checkout/provider-payment.server.ts";
+import { cartOwnerFor } from "../http/cart-session.server.ts";
+import { getSessionUser } from "../http/session.server.ts";
+import { createToastHeaders } from "../http/toast.server.ts";
+import type { Route } from "./+types/checkout_.return";
+
+/**
+ * GET /checkout/return: where the payment provider sends the shopper back — after 3-D Secure, from
+ * its hosted page paid, or from there given up (`?cancelled=1`). The order settled is the one of
+ * the shopper's own checkout in progress (provider-payment.server.ts); what the address carries
+ * besides is only the provider's habit. Always answers with a redirect: the confirmation, the
+ * payment step with the reason, or the cart.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const services = servicesFrom(context);
+  const { db } = services;
+  const user = await getSessionUser(request, context);
+  const cartId = await findCartId(db, await cartOwnerFor(request, context, user));
+  const { state } = cartId ? await readCheckoutProgress(db, cartId) : { state: {} };
+  const cancelled = new URL(request.url).searchParams.get("cancelled") === "1";
+  const outcome = await returnFromProvider(
+    state,
+    { cancelled },
+    {
+      db,
+      gateway: services.gateway,
+      mailer: services.mail,
+      shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+      cartId,
+    },
+  );
+  if (cartId && (outcome.state !== state || outcome.feedback)) {
+    await saveCheckoutProgress(db, cartId, outcome.state, outcome.feedback ?? null);
+  }
+  const headers = outcome.toast ? await createToastHeaders(outcome.toast) : new Headers();
+  headers.set("Cache-Control", "private, no-store");
+  throw redirect(outcome.to, { headers });
+}
