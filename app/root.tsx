@@ -56,6 +56,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       toast,
       origin: env.PUBLIC_URL,
+      /** the checkout loads its payment provider's page as a document of its own (checkout.tsx) */
+      paymentProvider: env.PAYMENT_GATEWAY,
       year: new Date().getFullYear(),
       cartQuantity,
       userName: user?.displayName ?? null,
@@ -93,7 +95,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="expect" href="#site-footer" blocking="render" />
         <Links />
       </head>
-      <body className="flex min-h-screen flex-col">
+      <body className="flex min-h-screen flex-col" data-payment-provider={root?.paymentProvider}>
         <a
           href="#main"
           className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow"

@@ -192,6 +192,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           </dd>
         </div>
       </dl>
+      {order.disputedAt && (
+        <p role="note" className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900">
+          <strong>Disputed:</strong> the customer's bank reported a dispute of this payment on{" "}
+          {order.disputedAt.slice(0, 10)}. Answer it in the payment provider's dashboard; the audit log has
+          the reason.
+        </p>
+      )}
       {order.nextStatuses.length > 0 && (
         <section aria-labelledby="order-actions-heading">
           <h2 id="order-actions-heading" className="text-xl font-bold">

@@ -72,16 +72,29 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return headers;
 }
 
-/** With a provider that takes cards in the browser: its origins on the payment and review steps. */
-function providerPolicy(step: CheckoutStep, nonce: string, apiUrl: string | undefined): string | null {
+/**
+ * With a provider that takes cards in the browser, the checkout's document opens the provider's
+ * origins in its Content-Security-Policy: Stripe.js, its frames and API for the payment step, its
+ * 3-D Secure and hosted pages for Place Order's redirect. A policy comes with its document, so the
+ * whole checkout carries it, and a visit from another page of the shop is a document load
+ * (clientLoader) rather than a client-side navigation.
+ */
+function providerPolicy(nonce: string, apiUrl: string | undefined): string | null {
   if (!nonce) return null; // no CSP at all (the development server)
-  if (step === "payment") return contentSecurityPolicy(nonce, STRIPE_ELEMENT_SOURCES);
-  if (step === "review") return contentSecurityPolicy(nonce, stripeRedirectSources(apiUrl));
-  return null;
+  return contentSecurityPolicy(nonce, { ...STRIPE_ELEMENT_SOURCES, ...stripeRedirectSources(apiUrl) });
 }
 
 const STEPS: readonly CheckoutStep[] = ["shipping", "payment", "review", "confirmation"];
 const parseStep = (value: string | null): CheckoutStep => STEPS.find((step) => step === value) ?? "shipping";
+
+/** Into the checkout from elsewhere with Stripe: a document load, so its policy comes along. */
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  if (document.body.dataset.paymentProvider === "stripe" && window.location.pathname !== "/checkout") {
+    window.location.assign(request.url);
+    return new Promise<never>(() => {});
+  }
+  return serverLoader();
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const step = parseStep(new URL(request.url).searchParams.get("step"));
@@ -95,8 +108,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = new Headers();
   const legacy = clearLegacyCheckoutCookie(request);
   if (legacy) headers.append("Set-Cookie", legacy);
-  const policy =
-    provider && providerPolicy(step, context.get(requestInfoContext).nonce, config.STRIPE_API_URL);
+  const policy = provider && providerPolicy(context.get(requestInfoContext).nonce, config.STRIPE_API_URL);
   if (policy) headers.set("Content-Security-Policy", policy);
 
   if (step === "confirmation") {

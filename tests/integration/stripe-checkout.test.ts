@@ -191,7 +191,7 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
     return { status: response.status, location: response.headers.get("Location") ?? "" };
   }
 
-  it("opens Stripe's origins on the payment and review steps only", async () => {
+  it("opens Stripe's origins in the checkout's policy (and there only)", async () => {
     const jar = await shopper("csp@example.com");
     const request = new Request(`${TEST_ORIGIN}/checkout?step=payment`, {
       headers: { Cookie: jar.header() },
@@ -209,12 +209,23 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
     expect(policy).toContain("script-src 'self' 'nonce-abc' https://js.stripe.com");
     expect(policy).toContain("frame-src https://js.stripe.com https://hooks.stripe.com");
     expect(policy).toContain("connect-src 'self' https://api.stripe.com");
+    expect(policy).toContain(
+      `form-action 'self' https://checkout.stripe.com https://hooks.stripe.com ${server.url}`,
+    );
+    // the other steps carry it too (a policy comes with its document; the steps share one)
     const shipping = (await checkout.loader({
       request: new Request(`${TEST_ORIGIN}/checkout`, { headers: { Cookie: jar.header() } }),
       params: {},
       context,
     } as never)) as { init: { headers: Headers } };
-    expect(new Headers(shipping.init.headers).get("Content-Security-Policy")).toBeNull();
+    expect(new Headers(shipping.init.headers).get("Content-Security-Policy")).toBe(policy);
+    // the shop's other pages keep the server's own policy (server/app.ts): no route sets one
+    const cartPage = (await cart.loader({
+      request: new Request(`${TEST_ORIGIN}/cart`, { headers: { Cookie: jar.header() } }),
+      params: {},
+      context,
+    } as never)) as { init?: { headers?: Headers } };
+    expect(new Headers(cartPage.init?.headers).get("Content-Security-Policy")).toBeNull();
   });
 
   it("Payment Element: the browser's payment method is reviewed, placed and paid at once", async () => {

@@ -61,6 +61,8 @@ export interface AdminOrderDetail extends OrderDetails {
     lines: { itemId: number; name: string; variantTitle: string; quantity: number; refundable: number }[];
   } | null;
   refunds: { amountCents: number; reason: string; restocked: boolean; createdAt: string }[];
+  /** when the customer's bank reported a dispute (chargeback) of the payment; null: none */
+  disputedAt: string | null;
 }
 
 export async function getAdminOrder(db: Database, number: string): Promise<AdminOrderDetail | null> {
@@ -75,7 +77,7 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
     .execute();
   const money = await db
     .selectFrom("orders")
-    .select(["refundedCents", "totalCents"])
+    .select(["refundedCents", "totalCents", "disputedAt"])
     .where("id", "=", order.id)
     .executeTakeFirstOrThrow();
   const items = await db
@@ -110,6 +112,7 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
           }
         : null,
     refunds: refunds.map((r) => ({ ...r, restocked: r.restocked === 1 })),
+    disputedAt: money.disputedAt,
   };
 }
 
