@@ -194,7 +194,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = servicesFrom(context);
   const submission = await parseForm(
     request,
-    checkoutActionSchema(new Date(), { provider: services.gateway.browser !== null }),
+    checkoutActionSchema({ provider: services.gateway.browser !== null }),
   );
   const { db } = services;
   const user = await getSessionUser(request, context);

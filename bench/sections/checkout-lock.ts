@@ -15,11 +15,30 @@ import { calculateTotals } from "../../app/lib/pricing.ts";
  * by the orders. The carts are filled before the count starts.
  */
 export async function writeLockPerOrder(db: Database, productIds: number[], orders = 300) {
-  const gateway = createTestGateway({
+  const ledger = createTestGateway({
     processingDelayMs: 0,
     secret: "bench-lock-secret-0123456789abcdef0123",
     db,
   });
+  // the stand-in provider's own writes (its ledger, in the shop's file so every process sees the
+  // same payments) counted apart from the shop's transactions
+  const provider = { transactions: 0, heldMs: 0 };
+  const counted =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const before = { ...writeLockStats };
+      try {
+        return await call(...args);
+      } finally {
+        provider.transactions += writeLockStats.transactions - before.transactions;
+        provider.heldMs += writeLockStats.heldMs - before.heldMs;
+      }
+    };
+  const gateway = {
+    ...ledger,
+    authorize: counted(ledger.authorize),
+    capture: counted(ledger.capture),
+  };
   const card = await gateway.tokenize({
     number: "4242424242424242",
     expMonth: 12,
@@ -39,6 +58,8 @@ export async function writeLockPerOrder(db: Database, productIds: number[], orde
     });
   }
   const before = { ...writeLockStats };
+  provider.transactions = 0;
+  provider.heldMs = 0;
   const started = performance.now();
   let placed = 0;
   for (const [i, { cartId, totalCents }] of carts.entries()) {
@@ -63,10 +84,19 @@ export async function writeLockPerOrder(db: Database, productIds: number[], orde
     if (result.ok) placed++;
   }
   const wallMs = performance.now() - started;
+  const per = (value: number) => (placed ? value / placed : null);
+  const heldMs = writeLockStats.heldMs - before.heldMs;
+  const transactions = writeLockStats.transactions - before.transactions;
   return {
     orders: placed,
-    heldMsPerOrder: placed ? (writeLockStats.heldMs - before.heldMs) / placed : null,
-    transactionsPerOrder: placed ? (writeLockStats.transactions - before.transactions) / placed : null,
-    wallMsPerOrder: placed ? wallMs / placed : null,
+    heldMsPerOrder: per(heldMs),
+    transactionsPerOrder: per(transactions),
+    /** the shop's own transactions: the reservation and the outcome */
+    shopHeldMsPerOrder: per(heldMs - provider.heldMs),
+    shopTransactionsPerOrder: per(transactions - provider.transactions),
+    /** the test gateway's ledger writes (the stand-in provider's) */
+    ledgerHeldMsPerOrder: per(provider.heldMs),
+    ledgerTransactionsPerOrder: per(provider.transactions),
+    wallMsPerOrder: per(wallMs),
   };
 }

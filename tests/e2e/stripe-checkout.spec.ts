@@ -187,7 +187,7 @@ test("3-D Secure: Place Order goes to the bank's page and back to the confirmati
 
 test("a declined card goes back to the payment step with the reason", async ({
   page,
-  stripeShop: { stripe, shop, db },
+  stripeShop: { db },
 }) => {
   await withStripeJs(page);
   const { email } = await cartWithProduct(page, db);

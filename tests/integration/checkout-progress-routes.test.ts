@@ -154,7 +154,13 @@ describe.each(ENGINES)("checkout in progress on %s", (engine) => {
     };
     expect(review.shipping).toEqual(SHIPPING);
     expect(review.method).toBe("express");
-    expect(review.card).toEqual({ brand: "Visa", last4: "4242", expiry: "12/30", cardName: "Ada Lovelace", hosted: false });
+    expect(review.card).toEqual({
+      brand: "Visa",
+      last4: "4242",
+      expiry: "12/30",
+      cardName: "Ada Lovelace",
+      hosted: false,
+    });
 
     const placed = await post(
       {

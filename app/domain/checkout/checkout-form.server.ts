@@ -7,7 +7,13 @@ import { paymentFields } from "./payment-schema.server.ts";
  * their fields; the review carries its idempotency key and the total the shopper saw (checked by
  * submitPlaceOrder, which sends a malformed one back to the review).
  */
-export function checkoutActionSchema(now: Date, { provider = false }: { provider?: boolean } = {}) {
+export function checkoutActionSchema({ provider = false }: { provider?: boolean } = {}) {
+  // built once per kind: a zod schema (and Conform's coercing copy of it) costs more to build than
+  // to run, on every step's submission
+  return provider ? providerSchema : cardSchema;
+}
+
+function buildSchema(provider: boolean) {
   return z.discriminatedUnion("intent", [
     shippingSchema.extend({ intent: z.literal("shipping") }),
     provider
@@ -21,7 +27,7 @@ export function checkoutActionSchema(now: Date, { provider = false }: { provider
         })
       : z.object({
           intent: z.literal("payment"),
-          ...paymentFields(now),
+          ...paymentFields(),
           saveInfo: z
             .string()
             .optional()
@@ -39,6 +45,9 @@ export function checkoutActionSchema(now: Date, { provider = false }: { provider
     }),
   ]);
 }
+
+const cardSchema = buildSchema(false);
+const providerSchema = buildSchema(true);
 
 /** The posted values as text, each cut short (what a refused step shows again). */
 export function postedText(payload: Record<string, unknown>): Record<string, string> {

@@ -30,9 +30,10 @@ const required = (field: PaymentField) =>
 /**
  * The payment step's four fields (the server checks them whatever the browser did): a Luhn-valid
  * number of 12–16 digits (spaces and dashes allowed), the name, an expiry not in the past at
- * `now` (MM/YY or MMYY) and a 3 or 4 digit code. The card number and code are never echoed back.
+ * `now()` — read when a form is checked, so the schema is built once — (MM/YY or MMYY) and a 3 or
+ * 4 digit code. The card number and code are never echoed back.
  */
-export function paymentFields(now: Date) {
+export function paymentFields(now: () => Date = () => new Date()) {
   return {
     cardNumber: required("cardNumber")
       .refine((raw) => raw === "" || validCardNumber(raw), "Enter a valid card number.")
@@ -45,7 +46,7 @@ export function paymentFields(now: Date) {
       const expiry = parseExpiry(text);
       if (!expiry)
         ctx.issues.push({ code: "custom", message: "Enter the expiry date as MM/YY.", input: text });
-      else if (isExpired(expiry, now))
+      else if (isExpired(expiry, now()))
         ctx.issues.push({ code: "custom", message: "The card has expired.", input: text });
       return expiry ?? { month: 0, year: 0 };
     }),
@@ -65,4 +66,4 @@ export function paymentDetails(fields: {
 }
 
 /** The payment form on its own (the checkout's action schema has it as its `payment` intent). */
-export const paymentSchema = (now: Date) => z.object(paymentFields(now)).transform(paymentDetails);
+export const paymentSchema = (now: Date) => z.object(paymentFields(() => now)).transform(paymentDetails);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { PAYMENT_MESSAGES, type PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
-import type { Database } from "../../db/database.server.ts";
+import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { syncProductSummary } from "../../db/variant-summary.server.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
@@ -226,6 +226,7 @@ async function reserveOrder(
   const lines = [...cart.lines].sort((a, b) => a.variantId - b.variantId);
   /** products a variant of which sold out: their option facets change (variant-summary.server.ts) */
   const soldOut = new Set<number>();
+  const priceOf = new Map<number, number>();
   for (const line of lines) {
     const taken = await trx
       .updateTable("productVariants")
@@ -242,10 +243,12 @@ async function reserveOrder(
             .where("products.archivedAt", "is", null),
         ),
       )
-      .returning("stock")
+      .returning(["stock", "priceCents"])
       .executeTakeFirst();
     if (!taken) throw new OrderAbort({ code: "out-of-stock", productName: line.name });
     if (taken.stock === 0) soldOut.add(line.productId);
+    // the price as it is now, read with the row the stock was taken from
+    priceOf.set(line.variantId, taken.priceCents);
   }
   // the products' summed stock follows (variant-summary.server.ts)
   const takenPerProduct = new Map<number, number>();
@@ -264,17 +267,6 @@ async function reserveOrder(
       .execute();
   }
 
-  // Prices as they are now, read under the same transaction that took the stock.
-  const current = await trx
-    .selectFrom("productVariants")
-    .select(["id", "priceCents"])
-    .where(
-      "id",
-      "in",
-      lines.map((line) => line.variantId),
-    )
-    .execute();
-  const priceOf = new Map(current.map((row) => [row.id, row.priceCents]));
   const subtotal = lines.reduce((sum, line) => sum + (priceOf.get(line.variantId) ?? 0) * line.quantity, 0);
   let discount = 0;
   if (cart.coupon) {
@@ -333,38 +325,42 @@ async function reserveOrder(
     .returning(ORDER_COLUMNS)
     .executeTakeFirstOrThrow();
 
-  await trx
-    .insertInto("orderItems")
-    .values(
-      lines.map((line) => {
-        const unitPriceCents = priceOf.get(line.variantId) ?? line.unitPriceCents;
-        return {
-          orderId: order.id,
-          productId: line.productId,
-          variantId: line.variantId,
-          variantTitle: line.variantTitle,
-          sku: line.sku,
-          productSlug: line.slug,
-          name: line.name,
-          brand: line.brand,
-          imageKey: line.image?.key ?? null,
-          unitPriceCents,
-          quantity: line.quantity,
-          lineTotalCents: unitPriceCents * line.quantity,
-        };
-      }),
-    )
-    .execute();
-  await trx
-    .insertInto("orderEvents")
-    .values({
+  const items = lines.map((line) => {
+    const unitPriceCents = priceOf.get(line.variantId) ?? line.unitPriceCents;
+    return {
       orderId: order.id,
-      fromStatus: null,
-      toStatus: "pending_payment",
-      actor: "checkout",
-      createdAt,
-    })
-    .execute();
+      productId: line.productId,
+      variantId: line.variantId,
+      variantTitle: line.variantTitle,
+      sku: line.sku,
+      productSlug: line.slug,
+      name: line.name,
+      brand: line.brand,
+      imageKey: line.image?.key ?? null,
+      unitPriceCents,
+      quantity: line.quantity,
+      lineTotalCents: unitPriceCents * line.quantity,
+    };
+  });
+  const created = {
+    orderId: order.id,
+    fromStatus: null,
+    toStatus: "pending_payment" as const,
+    actor: "checkout",
+    createdAt,
+  };
+  if (engineOf<DB>(trx) === "postgres") {
+    // the lines and the order's first event in one statement (one round trip less on the
+    // checkout's hottest path; SQLite has no data-modifying WITH, and no round trips to save)
+    await trx
+      .with("lines", (db) => db.insertInto("orderItems").values(items).returning("orderItems.id"))
+      .insertInto("orderEvents")
+      .values(created)
+      .execute();
+  } else {
+    await trx.insertInto("orderItems").values(items).execute();
+    await trx.insertInto("orderEvents").values(created).execute();
+  }
   return order;
 }
 
