@@ -93,7 +93,7 @@ async function openServices(): Promise<AppServices> {
       }
       if (env.LOCAL && !(await db.selectFrom("users").select("id").executeTakeFirst())) {
         // Local use only (README): never on a deployment, which creates its admin with the CLI.
-        await createOrUpdateUser({ auth, db }, { ...DEMO_ADMIN, role: "admin" });
+        await createOrUpdateUser({ auth, db }, { ...DEMO_ADMIN, role: "owner" });
         logger.info({ email: DEMO_ADMIN.email }, "no users yet: demo admin created (local use only)");
       }
     });

@@ -76,6 +76,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const root = useRouteLoaderData<typeof loader>("root");
+  // the back office (routes/admin.tsx) has its own frame while its loader has let the visitor in
+  const inBackOffice = useRouteLoaderData("routes/admin") != null;
   const [searchParams] = useSearchParams();
   const contact = root?.contact ?? {
     name: "Cartwheel",
@@ -92,7 +94,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <DocumentStyles />
         {/* no first paint of a half-parsed page: the main content is laid out once, before it shows */}
-        <link rel="expect" href="#site-footer" blocking="render" />
+        <link rel="expect" href={inBackOffice ? "#main" : "#site-footer"} blocking="render" />
         <Links />
       </head>
       <body className="flex min-h-screen flex-col" data-payment-provider={root?.paymentProvider}>
@@ -103,17 +105,23 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         <ToastProvider serverToast={root?.toast ?? null}>
-          <Header
-            shopName={contact.name}
-            cartQuantity={root?.cartQuantity ?? 0}
-            wishlistCount={root?.wishlist.length ?? 0}
-            userName={root?.userName ?? null}
-            searchQuery={searchParams.get("search") ?? ""}
-          />
-          <main id="main" className="flex-1">
-            {children}
-          </main>
-          <Footer contact={contact} year={root?.year ?? new Date().getFullYear()} />
+          {inBackOffice ? (
+            children
+          ) : (
+            <>
+              <Header
+                shopName={contact.name}
+                cartQuantity={root?.cartQuantity ?? 0}
+                wishlistCount={root?.wishlist.length ?? 0}
+                userName={root?.userName ?? null}
+                searchQuery={searchParams.get("search") ?? ""}
+              />
+              <main id="main" className="flex-1">
+                {children}
+              </main>
+              <Footer contact={contact} year={root?.year ?? new Date().getFullYear()} />
+            </>
+          )}
         </ToastProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -12,6 +12,7 @@ import { generateSyntheticCatalog } from "../app/db/seed/synthetic-catalog.ts";
 import { createOrUpdateUser } from "../app/domain/accounts/users.server.ts";
 import { exportProductsCsv, importProductsCsv } from "../app/domain/catalog/admin/products-csv.server.ts";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
+import type { Role } from "../app/lib/staff-roles.ts";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -20,7 +21,7 @@ Commands:
   seed                              add the demo catalogue (idempotent)
   catalog:generate --count N        add N synthetic products for benchmarks
                    [--seed S] [--batch B]
-  user:create --email E --password P --role admin|customer [--name N]
+  user:create --email E --password P --role owner|admin|staff|customer [--name N]
                                     create a user, or set an existing user's password and role
   products:export [FILE]            write the catalogue as CSV to FILE (or to standard output)
   products:import FILE              create or update products from a CSV (by id, else by slug);
@@ -92,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
           {
             email: values.email ?? "",
             password: values.password ?? "",
-            role: values.role as "admin",
+            role: values.role as Role,
             name: values.name,
           },
         );

@@ -17,6 +17,8 @@ import * as productVariants from "./migrations/2026-11-25T1200-product-variants.
 import * as variantFacets from "./migrations/2026-11-25T1300-variant-facets.ts";
 import * as paymentWorkflow from "./migrations/2026-11-25T1400-payment-workflow.ts";
 import * as paymentEvents from "./migrations/2026-11-26T1500-payment-events.ts";
+import * as staffRoles from "./migrations/2026-11-26T1600-staff-roles.ts";
+import * as fulfilment from "./migrations/2026-11-26T1700-fulfilment.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -40,6 +42,8 @@ const migrations: Record<string, Migration> = {
   "2026-11-25T1300-variant-facets": variantFacets,
   "2026-11-25T1400-payment-workflow": paymentWorkflow,
   "2026-11-26T1500-payment-events": paymentEvents,
+  "2026-11-26T1600-staff-roles": staffRoles,
+  "2026-11-26T1700-fulfilment": fulfilment,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

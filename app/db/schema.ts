@@ -266,6 +266,9 @@ export interface OrdersTable {
   refundedCents: Generated<number>;
   /** when the provider reported a dispute (chargeback) */
   disputedAt: Timestamp | null;
+  /** set when shipped (lib/carriers.ts ids); both optional */
+  carrier: string | null;
+  trackingNumber: string | null;
 }
 
 export interface OrderItemsTable {
@@ -314,8 +317,15 @@ export interface UsersTable {
   image: string | null;
   createdAt: Date | string;
   updatedAt: Date | string;
-  /** 'customer' (default) or 'admin' */
+  /** 'customer' (default), or a staff role: 'owner', 'admin', 'staff' (lib/staff-roles.ts) */
   role: string | null;
+}
+
+/** An invitation to the staff not taken up yet (migration 1600). */
+export interface StaffInvitationsTable {
+  userId: string;
+  invitedBy: string;
+  createdAt: string;
 }
 
 export interface SessionsTable {
@@ -416,6 +426,7 @@ export interface DB {
   coupons: CouponsTable;
   orders: OrdersTable;
   orderRefunds: OrderRefundsTable;
+  staffInvitations: StaffInvitationsTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;

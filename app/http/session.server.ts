@@ -3,9 +3,10 @@ import { type AuthSession, authSessionFromHeaders } from "../adapters/auth/auth-
 import { servicesFrom } from "../context.ts";
 import { pagePath } from "../lib/page-url.ts";
 import { signInPath } from "../lib/safe-redirect.ts";
+import { can, isStaffRole, type Permission, type Role, roleOf, type StaffRole } from "../lib/staff-roles.ts";
 import { displayName } from "../lib/user-display.ts";
 
-export type Role = "customer" | "admin";
+export type { Permission, Role, StaffRole };
 
 export interface SessionUser {
   id: string;
@@ -29,7 +30,7 @@ export async function getSessionUser(request: Request, context: RequestContext):
   const session = await auth.api.getSession({ headers: request.headers }).catch(() => null);
   if (!session) return null;
   const { user } = session;
-  const role: Role = (user as { role?: string | null }).role === "admin" ? "admin" : "customer";
+  const role = roleOf((user as { role?: string | null }).role);
   return { id: user.id, name: user.name, email: user.email, role, displayName: displayName(user) };
 }
 
@@ -43,20 +44,41 @@ export async function requireUser(request: Request, context: RequestContext): Pr
 /** Thrown (as a Response) when a signed-in user without the admin role asks for an admin page. */
 export const FORBIDDEN_STATUS = 403;
 
+export type StaffUser = SessionUser & { role: StaffRole };
+
 /**
- * The signed-in admin. Signed out → redirect to /account and back here after signing in; signed
- * in without the `admin` role → a thrown 403 response (the error boundary shows the 403 page).
- * Every admin loader and action calls this before touching any data.
+ * The signed-in staff member (owner, admin or staff). Signed out → redirect to /account and back
+ * here after signing in; signed in as a customer → a thrown 403 response (the error boundary shows
+ * the 403 page). The admin area's frame asks this; its pages ask `requirePermission`.
  */
-export async function requireAdmin(
-  request: Request,
-  context: RequestContext,
-): Promise<SessionUser & { role: "admin" }> {
+export async function requireStaff(request: Request, context: RequestContext): Promise<StaffUser> {
   const user = await requireUser(request, context);
-  if (user.role !== "admin") {
+  if (!isStaffRole(user.role)) {
     throw data("You do not have access to this page.", { status: FORBIDDEN_STATUS });
   }
-  return user as SessionUser & { role: "admin" };
+  return user as StaffUser;
+}
+
+/**
+ * The signed-in staff member whose role has `permission` (lib/staff-roles.ts), else as
+ * `requireStaff` refuses, and a 403 for staff whose role lacks it. Every admin loader and action
+ * calls this before touching any data.
+ */
+export async function requirePermission(
+  request: Request,
+  context: RequestContext,
+  permission: Permission,
+): Promise<StaffUser> {
+  const user = await requireStaff(request, context);
+  assertPermission(user, permission);
+  return user;
+}
+
+/** A 403 when this staff member's role lacks `permission` (an action with a stricter part). */
+export function assertPermission(user: StaffUser, permission: Permission): void {
+  if (!can(user.role, permission)) {
+    throw data("Your role does not allow this.", { status: FORBIDDEN_STATUS });
+  }
 }
 
 /** The request's auth session (its cookie), for domain functions that act as the signed-in user. */

@@ -53,6 +53,14 @@ export function formatShortDate(iso: string): string {
   return `${MONTHS[date.getUTCMonth()]?.slice(0, 3)} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 }
 
+/** An ISO timestamp → "Nov 20, 2026, 15:30 UTC" (the audit log: when, to the minute). */
+export function formatDateTime(iso: string): string {
+  const date = utcDate(iso);
+  const hh = String(date.getUTCHours()).padStart(2, "0");
+  const mm = String(date.getUTCMinutes()).padStart(2, "0");
+  return `${formatShortDate(iso)}, ${hh}:${mm} UTC`;
+}
+
 /** An ISO timestamp or YYYY-MM-DD → "Monday, November 23, 2026" (the UTC calendar date). */
 export function formatLongDateWithWeekday(iso: string): string {
   return `${WEEKDAYS[utcDate(iso).getUTCDay()]}, ${formatLongDate(iso)}`;

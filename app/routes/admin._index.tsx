@@ -19,7 +19,7 @@ import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { listAdminProducts } from "../domain/catalog/admin/product-list.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin._index";
 
@@ -30,7 +30,7 @@ export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Pro
  * badge, Add Product and a delete action per product (search and paging on top).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "products");
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
   const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;

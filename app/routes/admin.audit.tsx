@@ -1,16 +1,16 @@
 import { Link } from "react-router";
-import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { servicesFrom } from "../context.ts";
 import { listAuditEntries } from "../domain/audit/audit-log.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
+import { formatDateTime } from "../infra/format.ts";
 import type { Route } from "./+types/admin.audit";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Audit log", "/admin/audit");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "audit");
   const url = new URL(request.url);
   const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
   const productId = positiveInt(url.searchParams.get("product"));
@@ -65,7 +65,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           {entries.map((entry) => (
             <li key={entry.id} className="py-3">
               <p className="text-sm text-gray-700">
-                <OrderDate iso={entry.createdAt} /> · {entry.actorEmail} · <code>{entry.action}</code>
+                <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time> · {entry.actorEmail}{" "}
+                · <code>{entry.action}</code>
               </p>
               <p className="font-medium">{entry.summary}</p>
               <Json label="Before" json={entry.before} />

@@ -16,7 +16,7 @@ import {
 } from "../domain/coupons/coupon-form.ts";
 import { couponActionSchema } from "../domain/coupons/coupon-schema.server.ts";
 import { parseForm } from "../http/form.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.coupons.$id";
@@ -29,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
   );
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "discounts");
   const id = positiveInt(params.id);
   const coupon = id ? await getAdminCoupon(servicesFrom(context).db, id) : null;
   if (!coupon) throw data(null, { status: 404 });
@@ -38,7 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 /** `update` (the terms), `disable`, `enable`. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "discounts");
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
   const { db } = servicesFrom(context);

@@ -26,7 +26,7 @@ import {
 } from "../domain/coupons/coupon-form.ts";
 import { couponActionSchema } from "../domain/coupons/coupon-schema.server.ts";
 import { parseForm } from "../http/form.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
@@ -35,14 +35,14 @@ import type { Route } from "./+types/admin.coupons._index";
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Coupons", "/admin/coupons");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "discounts");
   const page = positiveInt(new URL(request.url).searchParams.get("page"), 100_000) ?? 1;
   return listAdminCoupons(servicesFrom(context).db, { page });
 }
 
 /** Disable / enable from the list (intent + couponId). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "discounts");
   const submission = await parseForm(request, couponActionSchema);
   const refuse = (status: number, message: string) =>
     data({ result: submission.reply({ formErrors: [message] }) }, { status });

@@ -13,7 +13,7 @@ import {
 } from "../domain/coupons/coupon-form.ts";
 import { couponFormSchema } from "../domain/coupons/coupon-schema.server.ts";
 import { parseForm } from "../http/form.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.coupons.new";
 
@@ -21,12 +21,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "New coupon", "/admin/coupons/new");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "discounts");
   return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "discounts");
   const submission = await parseForm(request, couponFormSchema);
   // a refused form shows what was typed, trimmed
   Object.assign(submission.payload, readCouponFormValues(submission.payload));

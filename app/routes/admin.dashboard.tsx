@@ -2,14 +2,14 @@ import { Link } from "react-router";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { servicesFrom } from "../context.ts";
 import { getAdminDashboard } from "../domain/reports/dashboard.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.dashboard";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Dashboard", "/admin/dashboard");
 
 /** The counters that were the admin landing page before /admin became the spec's product list. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "reports");
   return getAdminDashboard(servicesFrom(context).db);
 }
 

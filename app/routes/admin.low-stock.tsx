@@ -3,13 +3,13 @@ import { adminMeta } from "../components/admin/admin-meta.ts";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { servicesFrom } from "../context.ts";
 import { listLowStockProducts } from "../domain/catalog/admin/product-list.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.low-stock";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Low stock", "/admin/low-stock");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "products");
   return { products: await listLowStockProducts(servicesFrom(context).db) };
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
@@ -7,7 +8,9 @@ import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { RefundForm } from "../components/admin/refund-form.tsx";
+import { FormField } from "../components/checkout/form-field.tsx";
 import { OrderLines, OrderTotals, orderItemLines } from "../components/order/order-lines.tsx";
+import { TrackingDetails } from "../components/order/tracking-details.tsx";
 import { servicesFrom } from "../context.ts";
 import {
   advanceOrder,
@@ -17,10 +20,12 @@ import {
 } from "../domain/orders/order-admin.server.ts";
 import { refundOrder } from "../domain/orders/order-refund.server.ts";
 import { ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { assertPermission, requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
+import { CARRIERS } from "../lib/carriers.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import { formatCents } from "../lib/money.ts";
+import { can } from "../lib/staff-roles.ts";
 import type { Route } from "./+types/admin.orders.$number";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -29,12 +34,12 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 const NUMBER = /^CW-[0-9A-Z]{1,20}$/;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const staff = await requirePermission(request, context, "orders");
   const order = NUMBER.test(params.number)
     ? await getAdminOrder(servicesFrom(context).db, params.number)
     : null;
   if (!order) throw data(null, { status: 404 });
-  return { order, refundKey: randomUUID() };
+  return { order, refundKey: randomUUID(), canRefund: can(staff.role, "refunds") };
 }
 
 const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
@@ -58,26 +63,41 @@ const refundSchema = z.object({
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "orders");
   const form = await request.formData();
+  // money back (a refund, or cancelling: a paid order is refunded) is the `refunds` permission's
+  if (form.get("intent") === "refund" || form.get("to") === "cancelled") assertPermission(admin, "refunds");
   if (form.get("intent") === "refund") return refund(form, params.number, admin, context);
   const submission = parseWithZod(form, { schema: orderActionSchema });
   const refuse = (message: string, status: number) =>
     data({ result: submission.reply({ formErrors: [message] }) }, { status });
   if (submission.status !== "success" || !NUMBER.test(params.number)) {
+    // a tracking number or carrier refused: its message beside the field (the form keeps the rest)
+    if (submission.status === "error" && (submission.error?.trackingNumber || submission.error?.carrier)) {
+      return data({ result: submission.reply() }, { status: 400 });
+    }
     return refuse(ORDER_ADMIN_MESSAGES.badRequest, 400);
   }
-  const { to } = submission.value;
+  const { to, carrier, trackingNumber } = submission.value;
   // cancelling restores stock and cannot be undone: only from the confirm step
   if (to === "cancelled" && submission.value.confirm !== CONFIRM_VALUE) {
     return refuse(ORDER_ADMIN_MESSAGES.cancelUnconfirmed, 400);
   }
   const services = servicesFrom(context);
-  const result = await advanceOrder(services.db, services.gateway, {
-    number: params.number,
-    to,
-    actor: { id: admin.id, email: admin.email },
-  });
+  const result = await advanceOrder(
+    {
+      db: services.db,
+      gateway: services.gateway,
+      mail: services.mail,
+      shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+    },
+    {
+      number: params.number,
+      to,
+      actor: { id: admin.id, email: admin.email },
+      shipment: to === "shipped" ? { carrier, trackingNumber } : undefined,
+    },
+  );
   if (result.ok) {
     return redirectWithToast(`/admin/orders/${params.number}`, {
       type: "success",
@@ -147,7 +167,9 @@ async function refund(
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order } = loaderData;
+  const { order, canRefund } = loaderData;
+  // staff whose role cannot give money back see neither the refund form nor Cancel (it refunds)
+  const nextStatuses = canRefund ? order.nextStatuses : order.nextStatuses.filter((to) => to !== "cancelled");
   return (
     <div className="space-y-6">
       <p>
@@ -155,7 +177,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           ← Back to orders
         </Link>
       </p>
-      <h1 className="text-3xl font-bold">Order {order.number}</h1>
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="text-3xl font-bold">Order {order.number}</h1>
+        <Link
+          to={`/admin/orders/packing-slips?number=${order.number}`}
+          className="font-semibold text-brand-700 hover:underline"
+        >
+          Packing slip
+        </Link>
+      </div>
       <AdminMessage feedback={refusal(actionData?.result)} />
       <dl className="grid grid-cols-1 gap-4 text-sm break-words sm:grid-cols-3">
         <div>
@@ -191,6 +221,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             {order.payment.brand} ending in {order.payment.last4}
           </dd>
         </div>
+        <TrackingDetails tracking={order.tracking} />
       </dl>
       {order.disputedAt && (
         <p role="note" className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900">
@@ -199,13 +230,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           the reason.
         </p>
       )}
-      {order.nextStatuses.length > 0 && (
+      {nextStatuses.length > 0 && (
         <section aria-labelledby="order-actions-heading">
           <h2 id="order-actions-heading" className="text-xl font-bold">
             Actions
           </h2>
           <div className="mt-3 flex flex-wrap items-start gap-3">
-            {order.nextStatuses.map((to) =>
+            {nextStatuses.map((to) =>
               to === "cancelled" ? (
                 <ConfirmAction
                   key={to}
@@ -216,6 +247,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                   keepTo={`/admin/orders/${order.number}`}
                   fields={{ to }}
                 />
+              ) : to === "shipped" ? (
+                <ShipForm key={to} result={actionData?.result} />
               ) : (
                 <Form method="post" key={to}>
                   <input type="hidden" name="to" value={to} />
@@ -249,7 +282,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           className="mt-4 ml-auto max-w-xs"
         />
       </section>
-      {order.refund && <RefundForm refundKey={loaderData.refundKey} refund={order.refund} />}
+      {canRefund && order.refund && <RefundForm refundKey={loaderData.refundKey} refund={order.refund} />}
       {order.refunds.length > 0 && (
         <section aria-labelledby="order-refunds-heading">
           <h2 id="order-refunds-heading" className="text-xl font-bold">
@@ -280,5 +313,58 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </ol>
       </section>
     </div>
+  );
+}
+
+/** Mark as shipped, with the carrier and tracking number the customer's e-mail and pages show. */
+function ShipForm({ result }: { result: SubmissionResult<string[]> | undefined }) {
+  const errors = result?.error ?? {};
+  const values = (result?.initialValue ?? {}) as Record<string, string | undefined>;
+  const carrierError = errors.carrier?.[0];
+  return (
+    <Form method="post" className="flex flex-wrap items-start gap-3 rounded-lg border border-gray-200 p-3">
+      <input type="hidden" name="to" value="shipped" />
+      <div>
+        <label htmlFor="ship-carrier" className="block text-sm font-semibold text-gray-900">
+          Carrier (optional)
+        </label>
+        <select
+          id="ship-carrier"
+          name="carrier"
+          defaultValue={values.carrier ?? ""}
+          aria-invalid={carrierError ? true : undefined}
+          aria-describedby={carrierError ? "ship-carrier-error" : undefined}
+          className="mt-1 block rounded-lg border border-gray-400 bg-white px-3 py-2 text-gray-900"
+        >
+          <option value="">Not given</option>
+          {CARRIERS.map((carrier) => (
+            <option key={carrier.id} value={carrier.id}>
+              {carrier.label}
+            </option>
+          ))}
+        </select>
+        {carrierError && (
+          <p id="ship-carrier-error" className="mt-1 text-sm text-red-700">
+            {carrierError}
+          </p>
+        )}
+      </div>
+      <FormField
+        id="ship-tracking"
+        name="trackingNumber"
+        label="Tracking number (optional)"
+        maxLength={40}
+        autoComplete="off"
+        spellCheck={false}
+        defaultValue={values.trackingNumber ?? ""}
+        error={errors.trackingNumber?.[0]}
+      />
+      <button
+        type="submit"
+        className="mt-6 rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800"
+      >
+        {ACTION_LABELS.shipped}
+      </button>
+    </Form>
   );
 }

@@ -15,14 +15,14 @@ import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
 import { listAdminOrders } from "../domain/orders/order-admin.server.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES } from "../domain/orders/order-status.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.orders._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Orders", "/admin/orders");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "orders");
   const url = new URL(request.url);
   const rawStatus = url.searchParams.get("status");
   const status = isOrderStatus(rawStatus) ? rawStatus : null;
@@ -92,6 +92,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           <StackedTable>
             <thead className={STACKED_TABLE.head}>
               <Row>
+                <ColumnHeader className={STACKED_TABLE.columnHeader}>Slip</ColumnHeader>
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Order</ColumnHeader>
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Date</ColumnHeader>
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>E-mail</ColumnHeader>
@@ -102,6 +103,18 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             <tbody className={STACKED_TABLE.body}>
               {orders.map((order) => (
                 <Row key={order.id} className={STACKED_TABLE.row}>
+                  <Cell className={STACKED_TABLE.cell}>
+                    <label className="inline-flex items-center gap-2 text-sm">
+                      <input
+                        type="checkbox"
+                        name="number"
+                        value={order.number}
+                        form="packing-slips"
+                        className="size-4"
+                      />
+                      Select <span className="sr-only">{order.number}</span>
+                    </label>
+                  </Cell>
                   <RowHeader className={`${STACKED_TABLE.cell} font-semibold`}>
                     <Link to={`/admin/orders/${order.number}`} className="text-brand-700 hover:underline">
                       {order.number}
@@ -128,6 +141,17 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             </tbody>
           </StackedTable>
         </TableScroll>
+      )}
+      {orders.length > 0 && (
+        // the rows' checkboxes belong to this form (their `form` attribute): a GET of the slips
+        <Form id="packing-slips" method="get" action="/admin/orders/packing-slips" className="mt-4">
+          <button
+            type="submit"
+            className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
+          >
+            Packing slips for the selected orders
+          </button>
+        </Form>
       )}
       <AdminPaging page={page} hasMore={hasMore} pageLink={pageLink} />
     </section>

@@ -35,7 +35,7 @@ import { applyVariantEditorForm } from "../domain/catalog/admin/variant-editor-a
 import { INVALID_MESSAGE, VARIANT_EDITOR_FORMS } from "../domain/catalog/admin/variant-editor-form.server.ts";
 import { removeVariant } from "../domain/catalog/admin/variant-write.server.ts";
 import { parseProductFields, readProductRequest, refusedForm } from "../http/product-upload.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { isConfirmed } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.products.$id";
@@ -55,7 +55,7 @@ async function productOr404(context: Route.LoaderArgs["context"], id: string) {
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "products");
   return { product: await productOr404(context, params.id) };
 }
 
@@ -70,7 +70,7 @@ const UPLOAD_FAILED = "Failed to upload images. Please try again.";
 
 /** The edit page's forms (one intent each): the details, stock, and the image gallery. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "products");
   const productId = positiveInt(params.id);
   if (!productId) throw data(null, { status: 404 });
   // the whole of the services: a test's may carry a `log` that hears of failed uploads

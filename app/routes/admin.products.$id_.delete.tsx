@@ -6,7 +6,7 @@ import { deleteProduct, deleteProductSchema } from "../domain/catalog/admin/prod
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { getAdminProduct } from "../domain/catalog/admin/product-list.server.ts";
 import { parseForm } from "../http/form.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_FIELD, CONFIRM_VALUE } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.products.$id_.delete";
@@ -16,7 +16,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 
 /** The confirmation step without JavaScript (with it, the browser's confirm dialog asks instead). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "products");
   const id = positiveInt(params.id);
   const product = id ? await getAdminProduct(servicesFrom(context).db, id) : null;
   if (!product || product.archivedAt) throw data(null, { status: 404 });
@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "products");
   const id = positiveInt(params.id);
   const fail = () =>
     redirectWithToast("/admin", { type: "error", message: PRODUCT_FORM_MESSAGES.deleteFailed });

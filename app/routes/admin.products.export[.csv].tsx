@@ -1,11 +1,11 @@
 import { servicesFrom } from "../context.ts";
 import { exportProductsCsv } from "../domain/catalog/admin/products-csv.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.products.export[.csv]";
 
 /** Every live product as CSV (the import format), streamed in batches. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "products");
   const rows = exportProductsCsv(servicesFrom(context).db);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

@@ -9,14 +9,14 @@ import {
 } from "../domain/catalog/admin/products-csv-admin.server.ts";
 import { readCsvUpload } from "../http/csv-upload.server.ts";
 import { refusedForm } from "../http/product-upload.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.products.import";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "Import / Export products", "/admin/products/import");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "products");
   // from the loader: the CSV module (csv-parse) must stay out of the browser bundle
   return { columns: [...PRODUCT_CSV_COLUMNS] };
 }
@@ -34,7 +34,7 @@ const UPLOAD_REFUSALS = {
  * message and the file field's, with each problem of the file listed by its line.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "products");
   const upload = await readCsvUpload(request);
   if (!upload.ok) {
     const { status, message } = UPLOAD_REFUSALS[upload.error.code];

@@ -14,7 +14,7 @@ import {
   readProductFormValues,
 } from "../domain/catalog/admin/product-form.ts";
 import { parseProductFields, readProductRequest, refusedForm } from "../http/product-upload.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.products.new";
 
@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "Add Product", "/admin/products/new");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "products");
   return null;
 }
 
@@ -38,7 +38,7 @@ const READ_REFUSALS = {
  * images re-encoded and stored and the rows written.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "products");
   // the whole of the services: a test's may carry a `log` that hears of failed uploads
   const services = servicesFrom(context);
   const read = await readProductRequest(request);

@@ -11,7 +11,7 @@ import {
   type ReturnStatus,
 } from "../domain/returns/return-status.ts";
 import { getReturn, moveReturn } from "../domain/returns/returns.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.returns.$number";
@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 const NUMBER = /^RT-[0-9A-Z]{1,20}$/;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "returns");
   const found = NUMBER.test(params.number) ? await getReturn(servicesFrom(context).db, params.number) : null;
   if (!found) throw data(null, { status: 404 });
   return { found, next: RETURN_TRANSITIONS[found.status] };
@@ -41,7 +41,7 @@ const ACTION_LABELS: Record<string, string> = {
 };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "returns");
   const submission = parseWithZod(await request.formData(), { schema });
   const refuse = (message: string, status: number) =>
     data({ result: submission.reply({ formErrors: [message] }) }, { status });

@@ -5,13 +5,13 @@ import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { servicesFrom } from "../context.ts";
 import { RETURN_STATUS_LABELS, RETURN_STATUSES, type ReturnStatus } from "../domain/returns/return-status.ts";
 import { listReturns } from "../domain/returns/returns.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.returns._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Returns", "/admin/returns");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "returns");
   const url = new URL(request.url);
   const raw = url.searchParams.get("status");
   const status = (RETURN_STATUSES as readonly string[]).includes(raw ?? "") ? (raw as ReturnStatus) : null;

@@ -12,7 +12,7 @@ import {
   reviewModerationSchema,
 } from "../domain/reviews/reported-reviews.server.ts";
 import { parseForm } from "../http/form.server.ts";
-import { requireAdmin } from "../http/session.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.reviews";
@@ -21,14 +21,14 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "Reported reviews", "/admin/reviews");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "reviews");
   const page = positiveInt(new URL(request.url).searchParams.get("page"), 100_000) ?? 1;
   return listReportedReviews(servicesFrom(context).db, { page });
 }
 
 /** Keep (clear the reports) or Remove (delete the review; the product's rating follows). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "reviews");
   const submission = await parseForm(request, reviewModerationSchema);
   const refuse = (message: string, status: number) =>
     data({ result: submission.reply({ formErrors: [message] }) }, { status });

@@ -4,6 +4,7 @@ import { data, Form, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { OrderLines, OrderTotals } from "../components/order/order-lines.tsx";
 import { ReturnRequestForm } from "../components/order/return-request-form.tsx";
+import { TrackingDetails } from "../components/order/tracking-details.tsx";
 import { servicesFrom } from "../context.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { findOrderForTracking } from "../domain/orders/orders.server.ts";
@@ -74,6 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       estimatedDelivery: order.estimatedDelivery,
       shippingMethod: order.shippingMethod,
       shipTo: `${order.shipTo.name}, ${order.shipTo.city}, ${order.shipTo.state}`,
+      tracking: order.tracking,
       totals: order.totals,
       items: order.items.map((item) => ({
         name: item.name,
@@ -194,6 +196,7 @@ function TrackedOrder({
           <dt className="font-semibold">Shipping to</dt>
           <dd>{order.shipTo}</dd>
         </div>
+        <TrackingDetails tracking={order.tracking} />
       </dl>
       <h3 className="mt-6 font-bold">Items</h3>
       <OrderLines

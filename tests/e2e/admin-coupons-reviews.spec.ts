@@ -57,7 +57,7 @@ test.describe("admin coupons", () => {
     await visit(page, "/admin/coupons");
     await expect(page.getByRole("heading", { name: "Coupons", level: 1 })).toBeVisible();
     await expect(
-      page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Coupons" }),
+      page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Discounts" }),
     ).toHaveAttribute("aria-current", "page");
     // the seed's coupons are listed with their usage and state
     await expect(page.getByRole("row").filter({ hasText: "SUMMER2025" })).toContainText("Expired");

@@ -105,10 +105,10 @@ test.describe("admin navigation", () => {
       ["/admin/dashboard", "Dashboard"],
       ["/admin/orders", "Orders"],
       ["/admin/low-stock", "Low stock"],
-      ["/admin/coupons", "Coupons"],
-      ["/admin/coupons/new", "Coupons"],
-      [coupon, "Coupons"],
-      ["/admin/reviews", "Reported reviews"],
+      ["/admin/coupons", "Discounts"],
+      ["/admin/coupons/new", "Discounts"],
+      [coupon, "Discounts"],
+      ["/admin/reviews", "Reviews"],
       ["/admin/audit", "Audit log"],
     ] as const) {
       await page.goto(path!);

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import type { FileStore } from "../../app/adapters/files/file-store.ts";
+import { createMailer } from "../../app/adapters/mail/mailer.server.ts";
 import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
 import type { Database } from "../../app/db/database.server.ts";
 import { seedCategories } from "../../app/db/seed/seed.server.ts";
@@ -27,6 +28,7 @@ import { insertOrder } from "../helpers/account-fixtures.ts";
 import { ADMIN_COOKIE, adminAction, adminContext } from "../helpers/admin-route.ts";
 import { defaultVariantOf, insertImage, insertProduct } from "../helpers/catalog.ts";
 import { gif, hugeDimensionPng, jpegWithGps, oversizedJpeg, PDF, png, SVG, TEXT } from "../helpers/images.ts";
+import { readOutbox } from "../helpers/outbox.ts";
 
 const ACTOR = { id: "admin-user-1", email: "admin@example.com" };
 
@@ -427,6 +429,13 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
 
   const gatewayOf = (db: Database) =>
     createTestGateway({ processingDelayMs: 0, secret: "admin-products-test-secret-0123456789", db });
+  const mailDir = () => join(t.dir, "mail");
+  const services = () => ({
+    db: t.db,
+    gateway: gatewayOf(t.db),
+    mail: createMailer(`file:${mailDir()}`, { from: "shop@example.com" }),
+    shop: { shopName: "Cartwheel", publicUrl: "http://shop.test" },
+  });
 
   it("moves orders along the transition table; cancelling restores stock and refunds; audited", async () => {
     const id = await insertProduct(t.db, { name: "Order Thing", stock: 3 });
@@ -446,36 +455,54 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
       return number;
     };
     const shipped = await make();
-    expect(
-      await advanceOrder(t.db, gatewayOf(t.db), { number: shipped, to: "delivered", actor: ACTOR }),
-    ).toMatchObject({
+    expect(await advanceOrder(services(), { number: shipped, to: "delivered", actor: ACTOR })).toMatchObject({
       ok: false,
       error: { code: "not-allowed" },
     });
     expect(
-      await advanceOrder(t.db, gatewayOf(t.db), { number: shipped, to: "shipped", actor: ACTOR }),
+      await advanceOrder(services(), {
+        number: shipped,
+        to: "shipped",
+        actor: ACTOR,
+        shipment: { carrier: "ups", trackingNumber: "1Z 999 AA1 0123456784" },
+      }),
     ).toMatchObject({
       ok: true,
     });
-    expect(
-      await advanceOrder(t.db, gatewayOf(t.db), { number: shipped, to: "delivered", actor: ACTOR }),
-    ).toMatchObject({
+    // the tracking details are the order's, for the account, /orders/track and the admin
+    expect((await getAdminOrder(t.db, shipped))?.tracking).toEqual({
+      carrier: "UPS",
+      number: "1Z 999 AA1 0123456784",
+      url: "https://www.ups.com/track?tracknum=1Z%20999%20AA1%200123456784",
+    });
+    const shippedMail = (await readOutbox(mailDir())).filter((m) => m.subject.includes(shipped));
+    expect(shippedMail.map((m) => m.subject)).toEqual([`Cartwheel: your order ${shipped} has shipped`]);
+    expect(shippedMail[0]!.text).toContain("Tracking number: 1Z 999 AA1 0123456784");
+    expect(shippedMail[0]!.text).toContain("https://www.ups.com/track?tracknum=1Z%20999%20AA1%200123456784");
+    expect(await advanceOrder(services(), { number: shipped, to: "delivered", actor: ACTOR })).toMatchObject({
       ok: true,
     });
-    expect(
-      await advanceOrder(t.db, gatewayOf(t.db), { number: shipped, to: "cancelled", actor: ACTOR }),
-    ).toMatchObject({
+    expect(await advanceOrder(services(), { number: shipped, to: "cancelled", actor: ACTOR })).toMatchObject({
       ok: false,
     });
     expect((await getAdminOrder(t.db, shipped))?.status).toBe("delivered");
+    expect(
+      (await readOutbox(mailDir())).filter((m) => m.subject.includes(shipped)).map((m) => m.subject),
+    ).toEqual([
+      `Cartwheel: your order ${shipped} has shipped`,
+      `Cartwheel: your order ${shipped} was delivered`,
+    ]);
 
     const cancelled = await make();
     expect(
-      await advanceOrder(t.db, gatewayOf(t.db), { number: cancelled, to: "cancelled", actor: ACTOR }),
+      await advanceOrder(services(), { number: cancelled, to: "cancelled", actor: ACTOR }),
     ).toMatchObject({
       ok: true,
     });
     expect((await getAdminProduct(t.db, id))?.stock).toBe(5);
+    const cancelMail = (await readOutbox(mailDir())).filter((m) => m.subject.includes(cancelled));
+    expect(cancelMail.map((m) => m.subject)).toEqual([`Cartwheel: your order ${cancelled} was cancelled`]);
+    expect(cancelMail[0]!.text).toContain("We have refunded $20.00");
     const refunded = await t.db
       .selectFrom("orders")
       .innerJoin("testGatewayPayments", "testGatewayPayments.authorizationId", "orders.paymentReference")
@@ -493,9 +520,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
       totalCents: 2000,
       ledgerRefunded: 2000,
     });
-    expect(
-      await advanceOrder(t.db, gatewayOf(t.db), { number: "CW-NOPE", to: "shipped", actor: ACTOR }),
-    ).toMatchObject({
+    expect(await advanceOrder(services(), { number: "CW-NOPE", to: "shipped", actor: ACTOR })).toMatchObject({
       ok: false,
       error: { code: "not-found" },
     });

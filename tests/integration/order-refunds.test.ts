@@ -245,7 +245,10 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
   it("refuses an order whose payment was never taken, and a cancelled one", async () => {
     const order = await paidOrder();
     expect(
-      await advanceOrder(t.db, gateway, { number: order.number, to: "cancelled", actor: ACTOR }),
+      await advanceOrder(
+        { db: t.db, gateway, mail: mail(), shop: { shopName: "Cartwheel", publicUrl: "http://shop.test" } },
+        { number: order.number, to: "cancelled", actor: ACTOR },
+      ),
     ).toMatchObject({ ok: true });
     expect(await orderRow(order.number)).toMatchObject({
       status: "cancelled",

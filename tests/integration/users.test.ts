@@ -74,7 +74,7 @@ describe.each(ENGINES)("createOrUpdateUser on %s", (engine) => {
     expect(!result.ok && result.error.problems).toEqual([
       "email: not a valid e-mail address",
       "password: must be at least 8 characters",
-      "role: must be admin or customer",
+      "role: must be one of customer, owner, admin, staff",
     ]);
   });
 });

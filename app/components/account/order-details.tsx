@@ -6,6 +6,7 @@ import { formatShortDate } from "../../infra/format.ts";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
 import { SHIPPING_METHODS } from "../../lib/pricing.ts";
 import { OrderLines, OrderTotals, orderItemLines } from "../order/order-lines.tsx";
+import { TrackingDetails } from "../order/tracking-details.tsx";
 
 /** An order as the account pages show it: the order's details without its id, e-mail and images. */
 export type AccountOrder = Omit<StoredOrder, "id" | "email" | "items"> & {
@@ -56,6 +57,7 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
               {order.payment.brand} ending in {order.payment.last4}
             </dd>
           </div>
+          <TrackingDetails tracking={order.tracking} />
           <div className="sm:col-span-2">
             <dt className="font-semibold">Shipping address</dt>
             <dd>

@@ -14,10 +14,10 @@ describe("currentAdminSection", () => {
     ["/admin/orders", "Orders"],
     ["/admin/orders/CW-ABC123", "Orders"],
     ["/admin/low-stock", "Low stock"],
-    ["/admin/coupons", "Coupons"],
-    ["/admin/coupons/new", "Coupons"],
-    ["/admin/coupons/3", "Coupons"],
-    ["/admin/reviews", "Reported reviews"],
+    ["/admin/coupons", "Discounts"],
+    ["/admin/coupons/new", "Discounts"],
+    ["/admin/coupons/3", "Discounts"],
+    ["/admin/reviews", "Reviews"],
     ["/admin/audit", "Audit log"],
   ];
 

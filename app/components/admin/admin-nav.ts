@@ -1,6 +1,10 @@
+import type { Permission } from "../../lib/staff-roles.ts";
+
 /**
- * The admin area's sections. A new section adds a line here and a route file
- * `app/routes/admin.<section>.tsx` whose loader and action start with `requireAdmin(request)`.
+ * The admin area's sections, in the sidebar's order. A new section adds a line here (with the
+ * permission its pages ask for: the sidebar shows a staff member only what their role may open)
+ * and a route file `app/routes/admin.<section>.tsx` whose loader and action start with
+ * `requirePermission(request, context, permission)`.
  *
  * `paths` are the pages that belong to a section: "/admin" only itself, any other path itself and
  * everything under it. The page's section is the one with the longest matching path, so the tab of
@@ -10,20 +14,47 @@ export interface AdminSection {
   to: string;
   label: string;
   paths: readonly string[];
+  permission: Permission;
+  /** shown under the section before it (Products' pages) */
+  nested?: boolean;
 }
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
-  { to: "/admin", label: "Products", paths: ["/admin", "/admin/products"] },
-  { to: "/admin/products/new", label: "Add Product", paths: ["/admin/products/new"] },
-  { to: "/admin/products/import", label: "Import / Export", paths: ["/admin/products/import"] },
-  { to: "/admin/dashboard", label: "Dashboard", paths: ["/admin/dashboard"] },
-  { to: "/admin/orders", label: "Orders", paths: ["/admin/orders"] },
-  { to: "/admin/returns", label: "Returns", paths: ["/admin/returns"] },
-  { to: "/admin/low-stock", label: "Low stock", paths: ["/admin/low-stock"] },
-  { to: "/admin/coupons", label: "Coupons", paths: ["/admin/coupons"] },
-  { to: "/admin/reviews", label: "Reported reviews", paths: ["/admin/reviews"] },
-  { to: "/admin/audit", label: "Audit log", paths: ["/admin/audit"] },
+  { to: "/admin/dashboard", label: "Dashboard", paths: ["/admin/dashboard"], permission: "reports" },
+  { to: "/admin", label: "Products", paths: ["/admin", "/admin/products"], permission: "products" },
+  {
+    to: "/admin/products/new",
+    label: "Add Product",
+    paths: ["/admin/products/new"],
+    permission: "products",
+    nested: true,
+  },
+  {
+    to: "/admin/products/import",
+    label: "Import / Export",
+    paths: ["/admin/products/import"],
+    permission: "products",
+    nested: true,
+  },
+  {
+    to: "/admin/low-stock",
+    label: "Low stock",
+    paths: ["/admin/low-stock"],
+    permission: "products",
+    nested: true,
+  },
+  { to: "/admin/orders", label: "Orders", paths: ["/admin/orders"], permission: "orders" },
+  { to: "/admin/returns", label: "Returns", paths: ["/admin/returns"], permission: "returns" },
+  { to: "/admin/coupons", label: "Discounts", paths: ["/admin/coupons"], permission: "discounts" },
+  { to: "/admin/reviews", label: "Reviews", paths: ["/admin/reviews"], permission: "reviews" },
+  { to: "/admin/staff", label: "Staff", paths: ["/admin/staff"], permission: "staff" },
+  { to: "/admin/audit", label: "Audit log", paths: ["/admin/audit"], permission: "audit" },
 ];
+
+/** The sections a staff member with these permissions may open. */
+export function sectionsFor(permissions: readonly Permission[]): AdminSection[] {
+  return ADMIN_SECTIONS.filter((section) => permissions.includes(section.permission));
+}
 
 /** The section a page of the admin area belongs to (at most one), by its pathname. */
 export function currentAdminSection(pathname: string): AdminSection | null {

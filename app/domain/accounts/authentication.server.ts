@@ -8,6 +8,7 @@ import { fail, ok, type Result } from "../../lib/result.ts";
 import { claimGuestCart } from "../cart/cart-owner.server.ts";
 import { takePendingWishlist } from "../wishlist/pending-wishlist.ts";
 import { addToWishlist, WISHLIST_MESSAGES } from "../wishlist/wishlist.server.ts";
+import { acceptInvitation } from "./staff.server.ts";
 
 /** Spec §8 texts, word for word, plus the ones the spec leaves open. */
 export const AUTH_MESSAGES = {
@@ -178,6 +179,8 @@ export async function enterAccount(
   if (!signedIn.ok) return signedIn;
   const { userId } = signedIn.value;
   await claimGuestCart(deps.db, { userId, guestCartId: client.guestCartId });
+  // a staff member's first sign-in takes up their invitation
+  if (input.intent === "sign-in") await acceptInvitation(deps.db, userId);
   const { to, productId } = takePendingWishlist(client.redirectTo);
   const saved = productId === null ? null : await addToWishlist(deps.db, userId, productId);
   const message = saved?.ok

@@ -3,9 +3,7 @@ import type { Auth } from "../../adapters/auth/auth.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../adapters/auth/auth.server.ts";
 import type { Database } from "../../db/database.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-
-export const ROLES = ["customer", "admin"] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from "../../lib/staff-roles.ts";
 
 const userInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("not a valid e-mail address")),
@@ -13,7 +11,7 @@ const userInput = z.object({
     .string()
     .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
-  role: z.enum(ROLES, { message: "must be admin or customer" }),
+  role: z.enum(ROLES, { message: `must be one of ${ROLES.join(", ")}` }),
   name: z.string().trim().max(100).optional(),
 });
 
@@ -57,7 +55,7 @@ export async function createOrUpdateUser(
   return ok({ created: !existing, userId, email, role });
 }
 
-/** The demo shop's administrator, for local use only (README). */
+/** The demo shop's owner (every permission), for local use only (README). */
 export const DEMO_ADMIN = {
   email: "admin@cartwheel.example",
   password: "cartwheel-admin",

@@ -27,12 +27,15 @@ export type AuditAction =
   | "coupon.disable"
   | "coupon.enable"
   | "review.keep"
-  | "review.remove";
+  | "review.remove"
+  | "staff.invite"
+  | "staff.role"
+  | "staff.remove";
 
 export interface AuditEntryInput {
   actor: Actor;
   action: AuditAction;
-  entityType: "product" | "order" | "coupon" | "review" | "return";
+  entityType: "product" | "order" | "coupon" | "review" | "return" | "user";
   entityId: string | number;
   summary: string;
   before?: unknown;

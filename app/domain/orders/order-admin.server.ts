@@ -1,12 +1,17 @@
 import { sql } from "kysely";
 import { z } from "zod";
+import { logger } from "../../adapters/logger.server.ts";
+import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
+import { CARRIER_IDS, type CarrierId, TRACKING_NUMBER, trackingOf } from "../../lib/carriers.ts";
+import { formatCents } from "../../lib/money.ts";
 import { fail, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
 import { REFUNDABLE } from "./order-refund.server.ts";
 import { canTransition, ORDER_STATUS_LABELS, ORDER_TRANSITIONS, STAFF_MOVES } from "./order-status.ts";
+import { renderStatusEmail, type StatusMailShop } from "./order-status-email.ts";
 import { getOrderByNumber, type OrderDetails, transitionOrder } from "./orders.server.ts";
 
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
@@ -116,6 +121,37 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
   };
 }
 
+export const PACKING_SLIPS_MAX = 50;
+
+export type PackingSlip = Pick<OrderDetails, "number" | "createdAt" | "shippingMethod" | "shipTo"> & {
+  items: Pick<OrderDetails["items"][number], "name" | "variantTitle" | "sku" | "quantity">[];
+};
+
+/**
+ * Packing slips for these orders (at most PACKING_SLIPS_MAX), in the order asked: what goes in
+ * the parcel and where to — no prices. Numbers of no order are left out.
+ */
+export async function getPackingSlips(db: Database, numbers: readonly string[]): Promise<PackingSlip[]> {
+  const slips: PackingSlip[] = [];
+  for (const number of numbers.slice(0, PACKING_SLIPS_MAX)) {
+    const order = await getOrderByNumber(db, number);
+    if (!order) continue;
+    slips.push({
+      number: order.number,
+      createdAt: order.createdAt,
+      shippingMethod: order.shippingMethod,
+      shipTo: order.shipTo,
+      items: order.items.map(({ name, variantTitle, sku, quantity }) => ({
+        name,
+        variantTitle,
+        sku,
+        quantity,
+      })),
+    });
+  }
+  return slips;
+}
+
 export const ORDER_ADMIN_MESSAGES = {
   badRequest: "Unknown order action.",
   cancelUnconfirmed: "The order was not cancelled: confirm with “Yes, cancel order” to cancel it.",
@@ -129,6 +165,13 @@ export const ORDER_ADMIN_MESSAGES = {
 export const orderActionSchema = z.object({
   to: z.enum(STAFF_MOVES as [OrderStatus, ...OrderStatus[]], { error: ORDER_ADMIN_MESSAGES.badRequest }),
   confirm: z.string().optional(),
+  // shipping: the carrier and tracking number, both optional
+  carrier: z.enum(CARRIER_IDS, { error: "Choose a carrier from the list." }).optional(),
+  trackingNumber: z
+    .string()
+    .trim()
+    .regex(TRACKING_NUMBER, "A tracking number has 3 to 40 letters, digits, spaces or dashes.")
+    .optional(),
 });
 
 export type AdvanceOrderError =
@@ -143,13 +186,32 @@ export type AdvanceOrderError =
  * the order is cancelled with its refunded total.
  */
 export async function advanceOrder(
-  db: Database,
-  gateway: PaymentGateway,
-  { number, to, actor }: { number: string; to: OrderStatus; actor: Actor },
+  { db, gateway, mail, shop }: { db: Database; gateway: PaymentGateway; mail: Mailer; shop: StatusMailShop },
+  {
+    number,
+    to,
+    actor,
+    shipment,
+  }: {
+    number: string;
+    to: OrderStatus;
+    actor: Actor;
+    /** when shipping: the carrier and its tracking number, if given */
+    shipment?: { carrier?: CarrierId; trackingNumber?: string };
+  },
 ): Promise<Result<{ from: OrderStatus; to: OrderStatus }, AdvanceOrderError>> {
   const order = await db
     .selectFrom("orders")
-    .select(["id", "status", "totalCents", "refundedCents", "paymentReference", "idempotencyKey"])
+    .select([
+      "id",
+      "email",
+      "status",
+      "totalCents",
+      "refundedCents",
+      "paymentReference",
+      "idempotencyKey",
+      "estimatedDelivery",
+    ])
     .where("number", "=", number)
     .executeTakeFirst();
   if (!order) return fail({ code: "not-found" });
@@ -163,11 +225,18 @@ export async function advanceOrder(
     });
     if (!refund.ok) return fail({ code: "refund-failed", message: refund.message });
   }
+  const tracking =
+    to === "shipped" && shipment
+      ? { carrier: shipment.carrier ?? null, trackingNumber: shipment.trackingNumber || null }
+      : null;
   const result = await transitionOrder(db, {
     orderId: order.id,
     to,
     actor: actor.id,
-    ...(refundCents > 0 ? { set: { refundedCents: order.totalCents } } : {}),
+    set: {
+      ...(refundCents > 0 ? { refundedCents: order.totalCents } : {}),
+      ...(tracking ?? {}),
+    },
     // the audit entry is written in the transition's transaction: both happen or neither
     inSameTransaction: (trx, change) =>
       recordAudit(trx, {
@@ -175,10 +244,33 @@ export async function advanceOrder(
         action: "order.transition",
         entityType: "order",
         entityId: number,
-        summary: `Order ${number}: ${change.from} → ${change.to}${to === "cancelled" ? ` (stock restored${refundCents > 0 ? `, ${refundCents} cents refunded` : ""})` : ""}`,
+        summary: `Order ${number}: ${change.from} → ${change.to}${to === "cancelled" ? ` (stock restored${refundCents > 0 ? `, ${refundCents} cents refunded` : ""})` : ""}${tracking?.trackingNumber ? ` (${tracking.carrier ?? "carrier"} ${tracking.trackingNumber})` : ""}`,
         before: { status: change.from },
-        after: { status: change.to },
+        after: { status: change.to, ...(tracking ?? {}) },
       }),
   });
+  if (result.ok) {
+    // the customer hears of it once the change is committed; a mail that fails is logged, the
+    // order's change stands
+    const message = renderStatusEmail(
+      {
+        number,
+        email: order.email,
+        estimatedDelivery: order.estimatedDelivery,
+        tracking: tracking ? trackingOf(tracking.carrier, tracking.trackingNumber) : null,
+        refundedCents: refundCents,
+      },
+      to,
+      shop,
+      formatCents,
+    );
+    if (message) {
+      await mail
+        .send(message)
+        .catch((error: unknown) =>
+          logger.warn({ err: error, order: number, to }, "order status e-mail failed"),
+        );
+    }
+  }
   return result;
 }

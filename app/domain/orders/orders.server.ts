@@ -2,6 +2,7 @@ import type { Transaction, Updateable } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { DB, OrderStatus, OrdersTable } from "../../db/schema.ts";
 import { syncProductSummary } from "../../db/variant-summary.server.ts";
+import { type Tracking, trackingOf } from "../../lib/carriers.ts";
 import type { ShippingMethod } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
@@ -25,6 +26,8 @@ export interface OrderDetails {
     country: string;
   };
   payment: { brand: string; last4: string };
+  /** the carrier and tracking number given when it shipped, if any */
+  tracking: Tracking | null;
   couponCode: string | null;
   totals: {
     subtotalCents: number;
@@ -87,6 +90,7 @@ export async function getOrderByNumber(db: Database, number: string): Promise<Or
       country: row.country,
     },
     payment: { brand: row.paymentBrand, last4: row.paymentLast4 },
+    tracking: trackingOf(row.carrier, row.trackingNumber),
     couponCode: row.couponCode,
     totals: {
       subtotalCents: row.subtotalCents,
@@ -133,6 +137,8 @@ export type OrderTransitionFields = Partial<
     | "disputedAt"
     | "paymentBrand"
     | "paymentLast4"
+    | "carrier"
+    | "trackingNumber"
   >
 >;
 

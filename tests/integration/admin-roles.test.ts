@@ -1,0 +1,259 @@
+import { readdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_SECTIONS, sectionsFor } from "../../app/components/admin/admin-nav.ts";
+import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
+import { can, type Permission, ROLES, type Role } from "../../app/lib/staff-roles.ts";
+import * as adminIndex from "../../app/routes/admin._index.tsx";
+import * as adminAudit from "../../app/routes/admin.audit.tsx";
+import * as adminCoupons from "../../app/routes/admin.coupons._index.tsx";
+import * as adminCoupon from "../../app/routes/admin.coupons.$id.tsx";
+import * as adminCouponNew from "../../app/routes/admin.coupons.new.tsx";
+import * as adminDashboard from "../../app/routes/admin.dashboard.tsx";
+import * as adminLowStock from "../../app/routes/admin.low-stock.tsx";
+import * as adminOrders from "../../app/routes/admin.orders._index.tsx";
+import * as adminOrder from "../../app/routes/admin.orders.$number.tsx";
+import * as adminPackingSlips from "../../app/routes/admin.orders.packing-slips.tsx";
+import * as adminProduct from "../../app/routes/admin.products.$id.tsx";
+import * as adminProductDelete from "../../app/routes/admin.products.$id_.delete.tsx";
+import * as adminProductsExport from "../../app/routes/admin.products.export[.csv].tsx";
+import * as adminProductsImport from "../../app/routes/admin.products.import.tsx";
+import * as adminProductNew from "../../app/routes/admin.products.new.tsx";
+import * as adminReturns from "../../app/routes/admin.returns._index.tsx";
+import * as adminReturn from "../../app/routes/admin.returns.$number.tsx";
+import * as adminReviews from "../../app/routes/admin.reviews.tsx";
+import * as adminStaff from "../../app/routes/admin.staff.tsx";
+import * as admin from "../../app/routes/admin.tsx";
+import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+import { callRoute, type RouteModule, routeStatus } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
+
+/**
+ * Every admin route × every role, loader and action, called as the server calls them: a role
+ * without the permission the route needs gets 403 before anything is read or changed; a role with
+ * it gets past the check (its answer may still be a 400 or a 404 for the made-up input). The table
+ * names the permission of each route file; a route file that is not in it fails the test, so a new
+ * admin page cannot be added without saying who may open it.
+ */
+/** a permission, or "any-staff": any of the staff roles (the admin frame) */
+type Access = Permission | "any-staff";
+interface RouteAccess {
+  module: RouteModule;
+  path: string;
+  loader?: Access;
+  /** the action's permission for each posted form (the first is the one most forms post) */
+  actions?: { fields: Record<string, string>; needs: Access }[];
+}
+
+const post = (needs: Access, fields: Record<string, string> = { intent: "role-walk" }) => ({ fields, needs });
+
+const ROUTES: Record<string, RouteAccess> = {
+  "admin.tsx": { module: admin, path: "/admin", loader: "any-staff" },
+  "admin._index.tsx": { module: adminIndex, path: "/admin", loader: "products" },
+  "admin.dashboard.tsx": { module: adminDashboard, path: "/admin/dashboard", loader: "reports" },
+  "admin.low-stock.tsx": { module: adminLowStock, path: "/admin/low-stock", loader: "products" },
+  "admin.audit.tsx": { module: adminAudit, path: "/admin/audit", loader: "audit" },
+  "admin.products.new.tsx": {
+    module: adminProductNew,
+    path: "/admin/products/new",
+    loader: "products",
+    actions: [post("products")],
+  },
+  "admin.products.$id.tsx": {
+    module: adminProduct,
+    path: "/admin/products/:id",
+    loader: "products",
+    actions: [post("products")],
+  },
+  "admin.products.$id_.delete.tsx": {
+    module: adminProductDelete,
+    path: "/admin/products/:id/delete",
+    loader: "products",
+    actions: [post("products", { intent: "delete" })],
+  },
+  "admin.products.import.tsx": {
+    module: adminProductsImport,
+    path: "/admin/products/import",
+    loader: "products",
+    actions: [post("products")],
+  },
+  "admin.products.export[.csv].tsx": {
+    module: adminProductsExport,
+    path: "/admin/products/export.csv",
+    loader: "products",
+  },
+  "admin.orders._index.tsx": { module: adminOrders, path: "/admin/orders", loader: "orders" },
+  "admin.orders.packing-slips.tsx": {
+    module: adminPackingSlips,
+    path: "/admin/orders/packing-slips?number=CW-NOPE",
+    loader: "orders",
+  },
+  "admin.orders.$number.tsx": {
+    module: adminOrder,
+    path: "/admin/orders/:number",
+    loader: "orders",
+    actions: [
+      post("orders", { to: "shipped" }),
+      post("refunds", { intent: "refund" }),
+      post("refunds", { to: "cancelled" }),
+    ],
+  },
+  "admin.returns._index.tsx": { module: adminReturns, path: "/admin/returns", loader: "returns" },
+  "admin.returns.$number.tsx": {
+    module: adminReturn,
+    path: "/admin/returns/RT-NOPE",
+    loader: "returns",
+    actions: [post("returns")],
+  },
+  "admin.coupons._index.tsx": {
+    module: adminCoupons,
+    path: "/admin/coupons",
+    loader: "discounts",
+    actions: [post("discounts")],
+  },
+  "admin.coupons.new.tsx": {
+    module: adminCouponNew,
+    path: "/admin/coupons/new",
+    loader: "discounts",
+    actions: [post("discounts")],
+  },
+  "admin.coupons.$id.tsx": {
+    module: adminCoupon,
+    path: "/admin/coupons/999999",
+    loader: "discounts",
+    actions: [post("discounts")],
+  },
+  "admin.staff.tsx": {
+    module: adminStaff,
+    path: "/admin/staff",
+    loader: "staff",
+    actions: [post("staff"), post("staff", { intent: "remove", userId: "nobody" })],
+  },
+  "admin.reviews.tsx": {
+    module: adminReviews,
+    path: "/admin/reviews",
+    loader: "reviews",
+    actions: [post("reviews")],
+  },
+};
+
+/** Route files under /admin that check nothing themselves (a redirect outside the admin frame). */
+const NOT_GUARDED = new Set(["admin_.products._index.tsx"]);
+
+const allowed = (role: Role, needs: Access) =>
+  needs === "any-staff" ? role !== "customer" : can(role, needs);
+
+it("the table names every admin route file, and every route module has what the table says", () => {
+  const files = readdirSync(new URL("../../app/routes/", import.meta.url)).filter(
+    (file) => /^admin[._]/.test(file) && !NOT_GUARDED.has(file),
+  );
+  expect(Object.keys(ROUTES).sort()).toEqual(files.sort());
+  for (const [file, route] of Object.entries(ROUTES)) {
+    expect(Boolean(route.module.loader), `${file} loader`).toBe(Boolean(route.loader));
+    expect(Boolean(route.module.action), `${file} action`).toBe(Boolean(route.actions));
+  }
+});
+
+describe.each(["sqlite", "postgres"] as const)("every admin route × every role, on %s", (engine) => {
+  let shop: TestShop;
+  const cookies = {} as Record<Role, string>;
+  let productId = 0;
+  let orderNumber = "";
+
+  beforeAll(async () => {
+    shop = await createTestShop(engine);
+    const { db } = shop;
+    const auth = shop.services.auth;
+    for (const role of ROLES) {
+      const email = `${role}@roles.example`;
+      await createOrUpdateUser({ auth, db }, { email, password: "correct horse", role });
+      const { headers } = await auth.api.signInEmail({
+        body: { email, password: "correct horse" },
+        returnHeaders: true,
+      });
+      cookies[role] = cookieHeader(headers);
+    }
+    productId = await insertProduct(db, { name: "Role Walk Product", stock: 4 });
+    orderNumber = await insertOrder(db, { userId: null, createdAt: "2026-11-20T10:00:00.000Z" });
+  });
+
+  afterAll(async () => {
+    await shop?.destroy();
+  });
+
+  const calls = Object.entries(ROUTES).flatMap(([file, route]) => [
+    ...(route.loader
+      ? [{ file, route, kind: "loader" as const, needs: route.loader, fields: undefined }]
+      : []),
+    ...(route.actions ?? []).map(({ fields, needs }) => ({
+      file,
+      route,
+      kind: "action" as const,
+      needs,
+      fields,
+    })),
+  ]);
+
+  it.each(ROLES)("as %s: refused with 403 exactly where the role lacks the permission", async (role) => {
+    for (const { file, route, kind, needs, fields } of calls) {
+      const path = route.path.replace(":id", String(productId)).replace(":number", orderNumber);
+      const outcome = await routeStatus(route.module, kind, `${TEST_ORIGIN}${path}`, {
+        cookie: cookies[role],
+        fields,
+        params: {
+          id: route.path.includes(":id") ? String(productId) : (path.split("/").pop() ?? ""),
+          number: route.path.includes(":number") ? orderNumber : (path.split("/").pop() ?? ""),
+        },
+        context: shop.context(),
+      });
+      const what = `${role}: ${kind} of ${file} ${JSON.stringify(fields ?? {})} (needs ${needs})`;
+      if (allowed(role, needs)) {
+        expect(outcome?.status, what).not.toBe(403);
+        expect(outcome?.location ?? "", what).not.toMatch(/^\/account/);
+      } else {
+        expect(outcome, what).toMatchObject({ status: 403, thrown: true });
+      }
+    }
+    // nothing a refused call could have changed did change
+    const order = await shop.db
+      .selectFrom("orders")
+      .select("status")
+      .where("number", "=", orderNumber)
+      .executeTakeFirstOrThrow();
+    expect(["paid", "shipped"]).toContain(order.status);
+    const refunds = await shop.db.selectFrom("orderRefunds").select("id").execute();
+    expect(refunds).toEqual([]);
+  });
+
+  it("the sidebar lists what each role may open, and only that", async () => {
+    const sidebar = async (role: Role) => {
+      const answer = await callRoute(admin, "loader", `${TEST_ORIGIN}/admin`, {
+        cookie: cookies[role],
+        context: shop.context(),
+      });
+      const { permissions } = answer.data as unknown as { permissions: Permission[] };
+      return sectionsFor(permissions).map((section) => section.label);
+    };
+    expect(await sidebar("staff")).toEqual([
+      "Products",
+      "Add Product",
+      "Import / Export",
+      "Low stock",
+      "Orders",
+      "Reviews",
+    ]);
+    expect(await sidebar("admin")).toEqual([
+      "Dashboard",
+      "Products",
+      "Add Product",
+      "Import / Export",
+      "Low stock",
+      "Orders",
+      "Returns",
+      "Discounts",
+      "Reviews",
+      "Audit log",
+    ]);
+    expect(await sidebar("owner")).toEqual(ADMIN_SECTIONS.map((section) => section.label));
+  });
+});
