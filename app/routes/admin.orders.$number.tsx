@@ -178,7 +178,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </Link>
       </p>
       <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h1 className="text-3xl font-bold">Order {order.number}</h1>
+        <h1 className="min-w-0 text-3xl font-bold break-words">Order {order.number}</h1>
         <Link
           to={`/admin/orders/packing-slips?number=${order.number}`}
           className="font-semibold text-brand-700 hover:underline"

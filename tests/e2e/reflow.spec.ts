@@ -365,6 +365,8 @@ test.describe("reflow at 320 and 390 px", () => {
       `/admin/coupons/${coupon.id}`,
       "/admin/reviews",
       "/admin/audit",
+      "/admin/staff",
+      `/admin/orders/packing-slips?number=${number}`,
     ]) {
       await check(page, path);
     }

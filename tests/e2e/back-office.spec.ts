@@ -1,0 +1,195 @@
+import type { Page } from "@playwright/test";
+import { readOutbox } from "../helpers/outbox.ts";
+import { expect, expectNoA11yViolations, test, visit, waitForHydration } from "./fixtures.ts";
+import {
+  closeShopDatabase,
+  createTestProduct,
+  insertTestOrder,
+  removeTestProducts,
+  shopMailDir,
+  signIn,
+  type TestProduct,
+  toast,
+  uniqueEmail,
+} from "./shop-helpers.ts";
+
+/**
+ * The back office (issue 20) in the browser: its own frame, the owner inviting a staff member by
+ * e-mail, who sets a password through the link, sees only what the role opens, and ships an order
+ * with a tracking number — the customer's e-mail carries the tracking link, the order page shows it
+ * — and a packing slip. axe on the new pages at desktop width and at 390 px.
+ */
+const OWNER = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
+const FORBIDDEN = /status of 403/;
+
+let products: TestProduct[] = [];
+
+test.afterAll(async () => {
+  await removeTestProducts(...products);
+  products = [];
+  await closeShopDatabase();
+});
+
+async function signInTo(page: Page, path: string, account: { email: string; password: string }) {
+  await visit(page, `/account?redirectTo=${encodeURIComponent(path)}`);
+  await signIn(page, account.email, account.password);
+  await page.waitForURL((url) => url.pathname === path);
+}
+
+async function mailTo(email: string, subject: RegExp) {
+  let found: { text: string; subject: string } | undefined;
+  await expect(async () => {
+    found = (await readOutbox(shopMailDir()))
+      .filter((m) => m.to.includes(email) && subject.test(m.subject))
+      .at(-1);
+    expect(found).toBeDefined();
+  }).toPass();
+  return found!;
+}
+
+test("the owner invites a staff member, who ships an order with a tracking number; the customer is e-mailed", async ({
+  page,
+  browserErrors,
+}) => {
+  browserErrors.allow(FORBIDDEN);
+  const lamp = await createTestProduct("Slip Lamp", { priceCents: 3_000, stock: 20 });
+  products.push(lamp);
+  const customer = uniqueEmail("tracked");
+  const order = await insertTestOrder(lamp, { email: customer, quantity: 2, trackable: true });
+  const member = uniqueEmail("packer");
+
+  // the owner's back office: its own frame, every section
+  await signInTo(page, "/admin/staff", OWNER);
+  await expect(page.getByRole("heading", { name: "Staff", level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: "View shop" })).toBeVisible();
+  await expect(page.getByRole("contentinfo")).toHaveCount(0); // no storefront footer
+  const sidebar = page.getByRole("navigation", { name: "Admin" });
+  await expect(sidebar.getByRole("link", { name: "Staff" })).toHaveAttribute("aria-current", "page");
+  await expectNoA11yViolations(page, "staff page");
+
+  await page.getByRole("textbox", { name: "E-mail" }).fill(member);
+  await page.getByRole("radio", { name: /^Staff/ }).check();
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(toast(page, `Invitation sent to ${member}`)).toBeVisible();
+  await expect(page.getByRole("rowheader", { name: new RegExp(member) })).toContainText("(invited)");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(toast(page, "Successfully logged out!")).toBeVisible();
+
+  // the invitation's link sets a password; the new member signs in to the back office
+  const invitation = await mailTo(member, /invited/);
+  const link = new URL(/https?:\/\/\S+\/reset-password\?token=\S+/.exec(invitation.text)![0]);
+  await visit(page, link.pathname + link.search);
+  await page.getByLabel(/^New Password/).fill("packing all day 1");
+  await page.getByLabel(/^Confirm New Password/).fill("packing all day 1");
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(
+    toast(page, "Your password has been changed. Please sign in with the new password."),
+  ).toBeVisible();
+  await signInTo(page, "/admin/orders", { email: member, password: "packing all day 1" });
+  await expect(page.getByText(`Signed in as ${member} (Staff)`)).toBeVisible();
+  await expect(sidebar.getByRole("link")).toHaveText([
+    "Products",
+    "Add Product",
+    "Import / Export",
+    "Low stock",
+    "Orders",
+    "Reviews",
+  ]);
+
+  // staff may not open the staff page, the dashboard or the settings
+  const refused = await page.goto("/admin/staff");
+  expect(refused?.status()).toBe(403);
+  await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
+
+  // ship the order with UPS and a tracking number; staff see no refund form
+  await visit(page, `/admin/orders/${order}`);
+  await expect(page.getByRole("heading", { name: "Refund" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /Cancel order/ })).toHaveCount(0);
+  await expectNoA11yViolations(page, "order page, staff");
+  await page.getByLabel("Carrier (optional)").selectOption("ups");
+  await page.getByLabel("Tracking number (optional)").fill("1Z999AA10123456784");
+  await page.getByRole("button", { name: "Mark as shipped" }).click();
+  await expect(toast(page, `Order ${order}: Shipped`)).toBeVisible();
+  const tracking = page.getByRole("link", { name: /1Z999AA10123456784/ });
+  await expect(tracking).toHaveAttribute("href", "https://www.ups.com/track?tracknum=1Z999AA10123456784");
+
+  const shipped = await mailTo(customer, /has shipped/);
+  expect(shipped.text).toContain("Carrier: UPS");
+  expect(shipped.text).toContain("https://www.ups.com/track?tracknum=1Z999AA10123456784");
+
+  // the customer finds the tracking on /orders/track
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await visit(page, "/orders/track");
+  await page.getByRole("textbox", { name: "Order Number" }).fill(order);
+  await page.getByRole("main").getByRole("textbox", { name: "Email" }).fill(customer);
+  await page.getByRole("button", { name: /Track/ }).click();
+  await expect(page.getByRole("link", { name: /1Z999AA10123456784/ })).toBeVisible();
+});
+
+test("a packing slip lists what goes in the parcel, without prices; the admin frame at 390 px", async ({
+  page,
+}) => {
+  const mug = await createTestProduct("Slip Mug", { priceCents: 1_200, stock: 20 });
+  products.push(mug);
+  const first = await insertTestOrder(mug, { quantity: 3 });
+  const second = await insertTestOrder(mug, { quantity: 1 });
+  await signInTo(page, "/admin/orders", OWNER);
+  await waitForHydration(page);
+  await page.getByRole("checkbox", { name: `Select ${first}` }).check();
+  await page.getByRole("checkbox", { name: `Select ${second}` }).check();
+  await page.getByRole("button", { name: "Packing slips for the selected orders" }).click();
+  await page.waitForURL(/\/admin\/orders\/packing-slips\?/);
+  const slips = page.getByRole("article");
+  await expect(slips).toHaveCount(2);
+  const slip = slips.filter({ hasText: `Packing slip — order ${first}` });
+  await expect(
+    slip
+      .getByRole("row", { name: /Slip Mug/ })
+      .getByRole("cell")
+      .last(),
+  ).toHaveText("3");
+  await expect(slips.filter({ hasText: `Packing slip — order ${second}` })).toHaveCount(1);
+  await expect(slips.first()).not.toContainText("$");
+  await expectNoA11yViolations(page, "packing slips");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await visit(page, "/admin/staff");
+  const menu = page.getByText(/^Menu/);
+  await expect(menu).toBeVisible();
+  await menu.click();
+  await expect(
+    page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Orders" }),
+  ).toBeVisible();
+  const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(sideways).toBeLessThanOrEqual(0);
+  await expectNoA11yViolations(page, "staff page at 390 px");
+});
+
+test("axe finds nothing on any admin page at desktop width", async ({ page }) => {
+  test.setTimeout(180_000);
+  const lamp = await createTestProduct("Axe Admin Lamp", { priceCents: 2_000, stock: 4 });
+  products.push(lamp);
+  const number = await insertTestOrder(lamp);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInTo(page, "/admin", OWNER);
+  for (const path of [
+    "/admin",
+    "/admin/dashboard",
+    "/admin/products/new",
+    `/admin/products/${lamp.id}`,
+    `/admin/products/${lamp.id}/delete`,
+    "/admin/products/import",
+    "/admin/low-stock",
+    "/admin/orders",
+    `/admin/orders/${number}`,
+    `/admin/orders/packing-slips?number=${number}`,
+    "/admin/returns",
+    "/admin/coupons",
+    "/admin/coupons/new",
+    "/admin/reviews",
+    "/admin/staff",
+    "/admin/audit",
+  ]) {
+    await visit(page, path);
+  }
+});
