@@ -319,6 +319,8 @@ export interface UsersTable {
   updatedAt: Date | string;
   /** 'customer' (default), or a staff role: 'owner', 'admin', 'staff' (lib/staff-roles.ts) */
   role: string | null;
+  /** set while staff have disabled the account: it cannot sign in (migration 1800) */
+  disabledAt: string | null;
 }
 
 /** An invitation to the staff not taken up yet (migration 1600). */

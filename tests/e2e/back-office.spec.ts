@@ -6,11 +6,13 @@ import {
   createTestProduct,
   insertTestOrder,
   removeTestProducts,
+  shopDatabase,
   shopMailDir,
   signIn,
   type TestProduct,
   toast,
   uniqueEmail,
+  uniqueTag,
 } from "./shop-helpers.ts";
 
 /**
@@ -188,8 +190,32 @@ test("axe finds nothing on any admin page at desktop width", async ({ page }) =>
     "/admin/coupons/new",
     "/admin/reviews",
     "/admin/staff",
+    "/admin/customers",
     "/admin/audit",
   ]) {
     await visit(page, path);
   }
+  // a customer's page, with an order
+  const email = uniqueEmail("axe-customer");
+  const now = new Date().toISOString();
+  const id = `e2e-${uniqueTag()}`;
+  await shopDatabase()
+    .insertInto("users")
+    .values({
+      id,
+      name: "Axe Customer",
+      email,
+      emailVerified: 0,
+      image: null,
+      createdAt: now,
+      updatedAt: now,
+      role: "customer",
+      disabledAt: null,
+    })
+    .execute();
+  await insertTestOrder(lamp, { email, userId: id });
+  await visit(page, `/admin/customers?search=${encodeURIComponent(email)}`);
+  await page.getByRole("link", { name: email }).click();
+  await expect(page.getByRole("heading", { name: "Account" })).toBeVisible();
+  await expectNoA11yViolations(page, "customer page");
 });

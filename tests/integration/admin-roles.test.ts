@@ -8,6 +8,8 @@ import * as adminAudit from "../../app/routes/admin.audit.tsx";
 import * as adminCoupons from "../../app/routes/admin.coupons._index.tsx";
 import * as adminCoupon from "../../app/routes/admin.coupons.$id.tsx";
 import * as adminCouponNew from "../../app/routes/admin.coupons.new.tsx";
+import * as adminCustomers from "../../app/routes/admin.customers._index.tsx";
+import * as adminCustomer from "../../app/routes/admin.customers.$id.tsx";
 import * as adminDashboard from "../../app/routes/admin.dashboard.tsx";
 import * as adminLowStock from "../../app/routes/admin.low-stock.tsx";
 import * as adminOrders from "../../app/routes/admin.orders._index.tsx";
@@ -122,6 +124,13 @@ const ROUTES: Record<string, RouteAccess> = {
     path: "/admin/coupons/999999",
     loader: "discounts",
     actions: [post("discounts")],
+  },
+  "admin.customers._index.tsx": { module: adminCustomers, path: "/admin/customers", loader: "customers" },
+  "admin.customers.$id.tsx": {
+    module: adminCustomer,
+    path: "/admin/customers/nobody",
+    loader: "customers",
+    actions: [post("customers", { intent: "enable" })],
   },
   "admin.staff.tsx": {
     module: adminStaff,
@@ -250,6 +259,7 @@ describe.each(["sqlite", "postgres"] as const)("every admin route × every role,
       "Low stock",
       "Orders",
       "Returns",
+      "Customers",
       "Discounts",
       "Reviews",
       "Audit log",

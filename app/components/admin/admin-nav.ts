@@ -45,6 +45,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   },
   { to: "/admin/orders", label: "Orders", paths: ["/admin/orders"], permission: "orders" },
   { to: "/admin/returns", label: "Returns", paths: ["/admin/returns"], permission: "returns" },
+  { to: "/admin/customers", label: "Customers", paths: ["/admin/customers"], permission: "customers" },
   { to: "/admin/coupons", label: "Discounts", paths: ["/admin/coupons"], permission: "discounts" },
   { to: "/admin/reviews", label: "Reviews", paths: ["/admin/reviews"], permission: "reviews" },
   { to: "/admin/staff", label: "Staff", paths: ["/admin/staff"], permission: "staff" },

@@ -8,6 +8,7 @@ import { fail, ok, type Result } from "../../lib/result.ts";
 import { claimGuestCart } from "../cart/cart-owner.server.ts";
 import { takePendingWishlist } from "../wishlist/pending-wishlist.ts";
 import { addToWishlist, WISHLIST_MESSAGES } from "../wishlist/wishlist.server.ts";
+import { isAccountDisabled } from "./customers.server.ts";
 import { acceptInvitation } from "./staff.server.ts";
 
 /** Spec §8 texts, word for word, plus the ones the spec leaves open. */
@@ -21,6 +22,7 @@ export const AUTH_MESSAGES = {
   tooManyAttempts: (minutes: number) =>
     `Too many sign-in attempts. Please wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`,
   passwordHint: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
+  accountDisabled: "This account has been disabled. Please contact us if you think this is a mistake.",
 } as const;
 
 /**
@@ -114,6 +116,12 @@ export async function signIn(
       returnHeaders: true,
     });
     await resetRateLimit(deps.db, emailKey);
+    // a disabled account (customers page): told so only once the password was right; the session
+    // just made is ended before anyone holds it
+    if (await isAccountDisabled(deps.db, response.user.id)) {
+      await deps.db.deleteFrom("sessions").where("token", "=", response.token).execute();
+      return fail({ code: "refused", message: AUTH_MESSAGES.accountDisabled });
+    }
     return ok({ userId: response.user.id, sessionCookies: sessionCookiesOf(headers) });
   } catch {
     return fail({ code: "refused", message: AUTH_MESSAGES.signInFailed });

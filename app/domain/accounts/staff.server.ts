@@ -135,7 +135,8 @@ export async function inviteStaff(
     link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, shop.publicUrl).toString();
   }
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set({ role }).where("id", "=", userId).execute();
+    // joining the staff lifts a disabled customer account's block
+    await trx.updateTable("users").set({ role, disabledAt: null }).where("id", "=", userId).execute();
     if (link) {
       await trx
         .insertInto("staffInvitations")

@@ -30,7 +30,9 @@ export type AuditAction =
   | "review.remove"
   | "staff.invite"
   | "staff.role"
-  | "staff.remove";
+  | "staff.remove"
+  | "customer.disable"
+  | "customer.enable";
 
 export interface AuditEntryInput {
   actor: Actor;
