@@ -219,3 +219,44 @@ test("axe finds nothing on any admin page at desktop width", async ({ page }) =>
   await expect(page.getByRole("heading", { name: "Account" })).toBeVisible();
   await expectNoA11yViolations(page, "customer page");
 });
+
+test("the dashboard shows the sales just made, compared with the period before; a bad range is refused beside the form", async ({
+  page,
+}) => {
+  const kettle = await createTestProduct("Dashboard Kettle", { priceCents: 1_000, stock: 50 });
+  products.push(kettle);
+  await signInTo(page, "/admin/dashboard", OWNER);
+  await visit(page, "/admin/dashboard?period=today");
+  const figure = (label: string) =>
+    page
+      .locator("dl > div")
+      .filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}`) }) })
+      .locator("dd")
+      .first();
+  const read = async (label: string) => Number((await figure(label).textContent())!.replace(/[^0-9.]/g, ""));
+  const before = {
+    orders: await read("Orders"),
+    revenue: await read("Revenue"),
+    units: await read("Units sold"),
+  };
+
+  await insertTestOrder(kettle, { quantity: 3, unitPriceCents: 1_000 });
+  await visit(page, "/admin/dashboard?period=today");
+  expect(await read("Orders")).toBe(before.orders + 1);
+  expect(await read("Revenue")).toBeCloseTo(before.revenue + 30, 2);
+  expect(await read("Units sold")).toBe(before.units + 3);
+  await expect(
+    page
+      .getByRole("region", { name: "Top products" })
+      .or(page.locator("section", { has: page.getByRole("heading", { name: "Top products" }) })),
+  ).toContainText(kettle.name);
+  await expect(page.getByRole("img", { name: /Revenue per day, 1 day/ })).toBeVisible();
+  await page.getByText("Show the figures as a table").click();
+  await expect(page.getByRole("table", { name: "Revenue and orders per day" })).toBeVisible();
+
+  await page.getByLabel("From", { exact: true }).fill("2026-11-30");
+  await page.getByLabel("To", { exact: true }).fill("2026-11-01");
+  await page.getByRole("button", { name: "Show range" }).click();
+  await expect(page.getByText(/Choose a start and an end date, at most 366 days apart/)).toBeVisible();
+  await expectNoA11yViolations(page, "dashboard with a refused range");
+});
