@@ -1,5 +1,6 @@
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import {
@@ -13,13 +14,37 @@ import {
 } from "../components/admin/stacked-table.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
-import { listAdminOrders } from "../domain/orders/order-admin.server.ts";
+import { bulkOrdersSchema, listAdminOrders, shipOrders } from "../domain/orders/order-admin.server.ts";
+import {
+  ORDER_PAYMENT_FILTERS,
+  ORDER_SORTS,
+  type OrderPaymentFilter,
+  type OrderSort,
+} from "../domain/orders/order-list-query.ts";
 import { isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES } from "../domain/orders/order-status.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { formatCents } from "../lib/money.ts";
+import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import type { Route } from "./+types/admin.orders._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Orders", "/admin/orders");
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const dayParam = (value: string | null) =>
+  value && DAY.test(value) && !Number.isNaN(Date.parse(value)) ? value : null;
+const PAYMENT_LABELS: Record<OrderPaymentFilter, string> = {
+  refunded: "Refunded (in part or full)",
+  disputed: "Disputed",
+  unpaid: "Not paid (pending or failed)",
+};
+const SORT_LABELS: Record<OrderSort, string> = {
+  newest: "Newest first",
+  oldest: "Oldest first",
+  "total-desc": "Highest total",
+  "total-asc": "Lowest total",
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "orders");
@@ -27,20 +52,68 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const rawStatus = url.searchParams.get("status");
   const status = isOrderStatus(rawStatus) ? rawStatus : null;
   const search = (url.searchParams.get("search") ?? "").slice(0, 254);
+  const from = dayParam(url.searchParams.get("from"));
+  const to = dayParam(url.searchParams.get("to"));
+  const rawPayment = url.searchParams.get("payment");
+  const payment = ORDER_PAYMENT_FILTERS.find((p) => p === rawPayment) ?? null;
+  const sort = ORDER_SORTS.find((s) => s === url.searchParams.get("sort")) ?? "newest";
   const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
-  const result = await listAdminOrders(servicesFrom(context).db, { status, search, page });
-  return { ...result, status, search };
+  const result = await listAdminOrders(servicesFrom(context).db, {
+    status,
+    search,
+    from,
+    to,
+    payment,
+    sort,
+    page,
+  });
+  return { ...result, status, search, from, to, payment, sort };
 }
 
-export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, page, hasMore, status, search } = loaderData;
-  const pageLink = (n: number) => {
+/** Bulk: mark the selected paid orders as shipped (each through the transition table, e-mailed). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = await requirePermission(request, context, "orders");
+  const submission = await parseForm(request, bulkOrdersSchema);
+  if (submission.status !== "success") {
+    return data(
+      { result: submission.reply({ formErrors: ["Choose the orders to mark as shipped."] }) },
+      { status: 400 },
+    );
+  }
+  const services = servicesFrom(context);
+  const { shipped, refused } = await shipOrders(
+    {
+      db: services.db,
+      gateway: services.gateway,
+      mail: services.mail,
+      shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+    },
+    { numbers: submission.value.number, actor: { id: staff.id, email: staff.email } },
+  );
+  const back = new URL(request.url).searchParams.get("back");
+  return redirectWithToast(safeRedirectPath(back ?? "/admin/orders", "/admin/orders"), {
+    type: refused.length ? "warning" : "success",
+    message: `${shipped.length} ${shipped.length === 1 ? "order" : "orders"} marked as shipped${
+      refused.length ? `; not ${refused.join(", ")} (not paid)` : ""
+    }`,
+  });
+}
+
+export default function AdminOrders({ loaderData, actionData }: Route.ComponentProps) {
+  const { orders, page, hasMore, status, search, from, to, payment, sort } = loaderData;
+  const query = (n: number) => {
     const params = new URLSearchParams();
     if (status) params.set("status", status);
     if (search) params.set("search", search);
+    if (from) params.set("from", from);
+    if (to) params.set("to", to);
+    if (payment) params.set("payment", payment);
+    if (sort !== "newest") params.set("sort", sort);
     if (n > 1) params.set("page", String(n));
-    return `/admin/orders?${params}`;
+    return params;
   };
+  const pageLink = (n: number) => `/admin/orders?${query(n)}`;
+  const here = pageLink(page);
   return (
     <section aria-labelledby="orders-heading">
       <h1 id="orders-heading" className="text-3xl font-bold">
@@ -77,6 +150,65 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             maxLength={254}
             className="mt-1 rounded-lg border border-gray-400 px-3 py-2"
           />
+        </div>
+        <div>
+          <label htmlFor="order-from" className="block text-sm font-semibold">
+            Placed from
+          </label>
+          <input
+            id="order-from"
+            type="date"
+            name="from"
+            defaultValue={from ?? ""}
+            className="mt-1 rounded-lg border border-gray-400 px-3 py-2"
+          />
+        </div>
+        <div>
+          <label htmlFor="order-to" className="block text-sm font-semibold">
+            Placed to
+          </label>
+          <input
+            id="order-to"
+            type="date"
+            name="to"
+            defaultValue={to ?? ""}
+            className="mt-1 rounded-lg border border-gray-400 px-3 py-2"
+          />
+        </div>
+        <div>
+          <label htmlFor="order-payment" className="block text-sm font-semibold">
+            Payment
+          </label>
+          <select
+            id="order-payment"
+            name="payment"
+            defaultValue={payment ?? ""}
+            className="mt-1 rounded-lg border border-gray-400 bg-white px-3 py-2"
+          >
+            <option value="">Any payment</option>
+            {ORDER_PAYMENT_FILTERS.map((p) => (
+              <option key={p} value={p}>
+                {PAYMENT_LABELS[p]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="order-sort" className="block text-sm font-semibold">
+            Sort
+          </label>
+          <select
+            id="order-sort"
+            name="sort"
+            defaultValue={sort}
+            className="mt-1 rounded-lg border border-gray-400 bg-white px-3 py-2"
+          >
+            {ORDER_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
+          </select>
         </div>
         <button
           type="submit"
@@ -142,14 +274,29 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           </StackedTable>
         </TableScroll>
       )}
+      <AdminMessage feedback={refusal(actionData?.result)} />
       {orders.length > 0 && (
-        // the rows' checkboxes belong to this form (their `form` attribute): a GET of the slips
-        <Form id="packing-slips" method="get" action="/admin/orders/packing-slips" className="mt-4">
+        // the rows' checkboxes belong to this form (their `form` attribute): its first button GETs
+        // their packing slips, the second POSTs them to be marked shipped (the button's own method)
+        <Form
+          id="packing-slips"
+          method="get"
+          action="/admin/orders/packing-slips"
+          className="mt-4 flex flex-wrap gap-3"
+        >
           <button
             type="submit"
             className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
           >
             Packing slips for the selected orders
+          </button>
+          <button
+            type="submit"
+            formMethod="post"
+            formAction={`/admin/orders?index&back=${encodeURIComponent(here)}`}
+            className="rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800"
+          >
+            Mark the selected orders as shipped
           </button>
         </Form>
       )}

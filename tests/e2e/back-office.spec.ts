@@ -154,6 +154,14 @@ test("a packing slip lists what goes in the parcel, without prices; the admin fr
   await expect(slips.first()).not.toContainText("$");
   await expectNoA11yViolations(page, "packing slips");
 
+  // the same selection, marked as shipped in one go
+  await visit(page, "/admin/orders");
+  await page.getByRole("checkbox", { name: `Select ${first}` }).check();
+  await page.getByRole("checkbox", { name: `Select ${second}` }).check();
+  await page.getByRole("button", { name: "Mark the selected orders as shipped" }).click();
+  await expect(toast(page, "2 orders marked as shipped")).toBeVisible();
+  await expect(page.getByRole("row", { name: new RegExp(first) })).toContainText("Shipped");
+
   await page.setViewportSize({ width: 390, height: 844 });
   await visit(page, "/admin/staff");
   const menu = page.getByText(/^Menu/);

@@ -84,7 +84,12 @@ const ROUTES: Record<string, RouteAccess> = {
     path: "/admin/products/export.csv",
     loader: "products",
   },
-  "admin.orders._index.tsx": { module: adminOrders, path: "/admin/orders", loader: "orders" },
+  "admin.orders._index.tsx": {
+    module: adminOrders,
+    path: "/admin/orders",
+    loader: "orders",
+    actions: [post("orders", { number: "CW-NOPE" })],
+  },
   "admin.orders.packing-slips.tsx": {
     module: adminPackingSlips,
     path: "/admin/orders/packing-slips?number=CW-NOPE",

@@ -9,6 +9,7 @@ import { CARRIER_IDS, type CarrierId, TRACKING_NUMBER, trackingOf } from "../../
 import { formatCents } from "../../lib/money.ts";
 import { fail, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
+import type { OrderPaymentFilter, OrderSort } from "./order-list-query.ts";
 import { REFUNDABLE } from "./order-refund.server.ts";
 import { canTransition, ORDER_STATUS_LABELS, ORDER_TRANSITIONS, STAFF_MOVES } from "./order-status.ts";
 import { renderStatusEmail, type StatusMailShop } from "./order-status-email.ts";
@@ -25,13 +26,32 @@ export interface AdminOrderRow {
   createdAt: string;
 }
 
-/** Orders newest first; `status` filters, `search` matches the order number or the e-mail. */
+export interface AdminOrderQuery {
+  status?: OrderStatus | null;
+  /** the order number or the e-mail */
+  search?: string;
+  /** placed on or after this UTC day (YYYY-MM-DD) */
+  from?: string | null;
+  /** placed on or before this UTC day */
+  to?: string | null;
+  /** refunded in part or full, disputed, or not paid (pending or failed) */
+  payment?: OrderPaymentFilter | null;
+  sort?: OrderSort;
+  page?: number;
+}
+
+/** The orders list: filtered by status, search, the day placed and the payment's state; sorted. */
 export async function listAdminOrders(
   db: Database,
-  { status, search = "", page = 1 }: { status?: OrderStatus | null; search?: string; page?: number } = {},
+  { status, search = "", from, to, payment, sort = "newest", page = 1 }: AdminOrderQuery = {},
 ): Promise<{ orders: AdminOrderRow[]; page: number; hasMore: boolean }> {
   let query = db.selectFrom("orders").select(["id", "number", "email", "status", "totalCents", "createdAt"]);
   if (status) query = query.where("status", "=", status);
+  if (from) query = query.where("createdAt", ">=", `${from}T00:00:00.000Z`);
+  if (to) query = query.where("createdAt", "<", `${to}T23:59:59.999Z`);
+  if (payment === "refunded") query = query.where("refundedCents", ">", 0);
+  if (payment === "disputed") query = query.where("disputedAt", "is not", null);
+  if (payment === "unpaid") query = query.where("status", "in", ["pending_payment", "payment_failed"]);
   const term = search.trim().toLowerCase().slice(0, 254);
   if (term) {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -43,9 +63,15 @@ export async function listAdminOrders(
       ]),
     );
   }
-  const rows = await query
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
+  const ordered =
+    sort === "oldest"
+      ? query.orderBy("createdAt", "asc").orderBy("id", "asc")
+      : sort === "total-desc"
+        ? query.orderBy("totalCents", "desc").orderBy("id", "desc")
+        : sort === "total-asc"
+          ? query.orderBy("totalCents", "asc").orderBy("id", "asc")
+          : query.orderBy("createdAt", "desc").orderBy("id", "desc");
+  const rows = await ordered
     .limit(ADMIN_ORDERS_PAGE_SIZE + 1)
     .offset((Math.max(1, page) - 1) * ADMIN_ORDERS_PAGE_SIZE)
     .execute();
@@ -122,6 +148,32 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
 }
 
 export const PACKING_SLIPS_MAX = 50;
+
+/** The orders list's bulk form: the selected order numbers (at most PACKING_SLIPS_MAX). */
+export const bulkOrdersSchema = z.object({
+  number: z
+    .array(z.string().regex(/^CW-[0-9A-Z]{1,20}$/))
+    .min(1)
+    .max(PACKING_SLIPS_MAX),
+});
+
+/**
+ * Marks each of these orders shipped (no tracking: that is the order page's), each through
+ * advanceOrder (its own transaction, audit entry and e-mail). Orders that cannot ship (not paid,
+ * already shipped, unknown) are listed as refused; the others ship.
+ */
+export async function shipOrders(
+  deps: Parameters<typeof advanceOrder>[0],
+  { numbers, actor }: { numbers: readonly string[]; actor: Actor },
+): Promise<{ shipped: string[]; refused: string[] }> {
+  const shipped: string[] = [];
+  const refused: string[] = [];
+  for (const number of new Set(numbers)) {
+    const result = await advanceOrder(deps, { number, to: "shipped", actor });
+    (result.ok ? shipped : refused).push(number);
+  }
+  return { shipped, refused };
+}
 
 export type PackingSlip = Pick<OrderDetails, "number" | "createdAt" | "shippingMethod" | "shipTo"> & {
   items: Pick<OrderDetails["items"][number], "name" | "variantTitle" | "sku" | "quantity">[];
