@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
 import { logger } from "../adapters/logger.server.ts";
-import { AdminMessage } from "../components/admin/admin-message.tsx";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
@@ -17,10 +17,21 @@ import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { imageUrl } from "../components/product-image.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
+import { bulkProductsSchema, setProductsArchived } from "../domain/catalog/admin/product-delete.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { listAdminProducts } from "../domain/catalog/admin/product-list.server.ts";
+import {
+  PRODUCT_SORTS,
+  PRODUCT_STOCK_FILTERS,
+  type ProductSort,
+  type ProductStockFilter,
+} from "../domain/catalog/admin/product-list-query.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
+import { CATEGORIES } from "../lib/catalog-constants.ts";
 import { formatCents } from "../lib/money.ts";
+import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import type { Route } from "./+types/admin._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Products", "/admin");
@@ -34,27 +45,75 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
   const page = positiveInt(url.searchParams.get("page"), 100_000) ?? 1;
+  const rawCategory = url.searchParams.get("category");
+  const category = CATEGORIES.find((c) => c === rawCategory) ?? null;
+  const stock = PRODUCT_STOCK_FILTERS.find((s) => s === url.searchParams.get("stock")) ?? null;
+  const archived = url.searchParams.get("show") === "archived";
+  const sort = PRODUCT_SORTS.find((s) => s === url.searchParams.get("sort")) ?? "newest";
+  const filters = { search, category, stock, archived, sort };
   try {
-    const result = await listAdminProducts(servicesFrom(context).db, { search, page });
-    return { ...result, search, error: null };
+    const result = await listAdminProducts(servicesFrom(context).db, { ...filters, page });
+    return { ...result, ...filters, error: null };
   } catch (error) {
     logger.error({ err: error }, "admin product list failed");
     return data(
-      { products: [], total: 0, page, pageCount: 1, search, error: PRODUCT_FORM_MESSAGES.fetchFailed },
+      { products: [], total: 0, page, pageCount: 1, ...filters, error: PRODUCT_FORM_MESSAGES.fetchFailed },
       { status: 500 },
     );
   }
 }
 
-export default function AdminProducts({ loaderData }: Route.ComponentProps) {
-  const { products, total, page, pageCount, search, error } = loaderData;
+/** Bulk: archive the selected products, or put archived ones back on sale. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = await requirePermission(request, context, "products");
+  const submission = await parseForm(request, bulkProductsSchema);
+  if (submission.status !== "success") {
+    return data(
+      { result: submission.reply({ formErrors: ["Choose the products first."] }) },
+      { status: 400 },
+    );
+  }
+  const { intent, id } = submission.value;
+  const changed = await setProductsArchived(servicesFrom(context).db, {
+    ids: id,
+    archived: intent === "archive",
+    actor: { id: staff.id, email: staff.email },
+  });
+  const back = new URL(request.url).searchParams.get("back");
+  return redirectWithToast(safeRedirectPath(back ?? "/admin", "/admin"), {
+    type: "success",
+    message: `${changed} ${changed === 1 ? "product" : "products"} ${intent === "archive" ? "archived" : "back on sale"}`,
+  });
+}
+
+const STOCK_LABELS: Record<ProductStockFilter, string> = {
+  in: "In stock (more than 10)",
+  low: "Low (1 to 10)",
+  out: "Out of stock",
+};
+const SORT_LABELS: Record<ProductSort, string> = {
+  newest: "Newest first",
+  name: "Name",
+  "price-asc": "Lowest price",
+  "price-desc": "Highest price",
+  "stock-asc": "Least stock",
+};
+const SELECT = "mt-1 block rounded-lg border border-gray-400 bg-white px-3 py-2";
+
+export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
+  const { products, total, page, pageCount, search, category, stock, archived, sort, error } = loaderData;
   const pageLink = (n: number) => {
     const params = new URLSearchParams();
     if (search) params.set("search", search);
+    if (category) params.set("category", category);
+    if (stock) params.set("stock", stock);
+    if (archived) params.set("show", "archived");
+    if (sort !== "newest") params.set("sort", sort);
     if (n > 1) params.set("page", String(n));
     const query = params.toString();
     return query ? `/admin?${query}` : "/admin";
   };
+  const filtered = Boolean(category || stock || archived);
   return (
     <section aria-labelledby="products-heading">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -93,14 +152,80 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         >
           Search
         </button>
+        {category && <input type="hidden" name="category" value={category} />}
+        {stock && <input type="hidden" name="stock" value={stock} />}
+        {archived && <input type="hidden" name="show" value="archived" />}
+        {sort !== "newest" && <input type="hidden" name="sort" value={sort} />}
+      </Form>
+      <Form
+        method="get"
+        action="/admin"
+        aria-label="Product filters"
+        className="mt-3 flex flex-wrap items-end gap-3"
+      >
+        {search && <input type="hidden" name="search" value={search} />}
+        <div>
+          <label htmlFor="product-category" className="block text-sm font-semibold">
+            Category
+          </label>
+          <select id="product-category" name="category" defaultValue={category ?? ""} className={SELECT}>
+            <option value="">All categories</option>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="product-stock" className="block text-sm font-semibold">
+            Stock
+          </label>
+          <select id="product-stock" name="stock" defaultValue={stock ?? ""} className={SELECT}>
+            <option value="">Any stock</option>
+            {PRODUCT_STOCK_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {STOCK_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="product-show" className="block text-sm font-semibold">
+            Show
+          </label>
+          <select id="product-show" name="show" defaultValue={archived ? "archived" : ""} className={SELECT}>
+            <option value="">Products on sale</option>
+            <option value="archived">Archived products</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor="product-sort" className="block text-sm font-semibold">
+            Sort
+          </label>
+          <select id="product-sort" name="sort" defaultValue={sort} className={SELECT}>
+            {PRODUCT_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="submit"
+          className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
+        >
+          Filter
+        </button>
       </Form>
       <div className="mt-4">
-        <AdminMessage feedback={error ? { type: "error", message: error } : null} />
+        <AdminMessage feedback={error ? { type: "error", message: error } : refusal(actionData?.result)} />
       </div>
       {!error && (
         <p className="mt-4 text-sm text-gray-700" aria-live="polite">
           {total} {total === 1 ? "product" : "products"}
           {search ? ` matching “${search}”` : ""}
+          {filtered ? " (filtered)" : ""}
         </p>
       )}
       {products.length > 0 && (
@@ -109,7 +234,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
             <thead className={STACKED_TABLE.head}>
               <Row>
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>
-                  <span className="sr-only">Image</span>
+                  <span className="sr-only">Select and image</span>
                 </ColumnHeader>
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Product</ColumnHeader>
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Category</ColumnHeader>
@@ -124,6 +249,16 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
               {products.map((product) => (
                 <Row key={product.id} className={`${STACKED_TABLE.row} grid-cols-[3rem_minmax(0,1fr)]`}>
                   <Cell className={`${STACKED_TABLE.cell} row-span-5 md:w-16`}>
+                    <label className="mb-1 flex items-center gap-1 text-xs">
+                      <input
+                        type="checkbox"
+                        name="id"
+                        value={product.id}
+                        form="product-bulk"
+                        className="size-4"
+                      />
+                      Select <span className="sr-only">{product.name}</span>
+                    </label>
                     {product.image ? (
                       <img
                         src={imageUrl(product.image.key, product.image.widths[0] ?? 320)}
@@ -159,7 +294,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                       >
                         Edit<span className="sr-only"> {product.name}</span>
                       </Link>
-                      <DeleteProductButton productId={product.id} productName={product.name} />
+                      {!archived && <DeleteProductButton productId={product.id} productName={product.name} />}
                     </div>
                   </Cell>
                 </Row>
@@ -167,6 +302,24 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
             </tbody>
           </StackedTable>
         </TableScroll>
+      )}
+      {products.length > 0 && (
+        // the rows' checkboxes belong to this form (their `form` attribute)
+        <Form
+          id="product-bulk"
+          method="post"
+          action={`/admin?index&back=${encodeURIComponent(pageLink(page))}`}
+          className="mt-4 flex flex-wrap gap-3"
+        >
+          <button
+            type="submit"
+            name="intent"
+            value={archived ? "unarchive" : "archive"}
+            className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
+          >
+            {archived ? "Put the selected products back on sale" : "Archive the selected products"}
+          </button>
+        </Form>
       )}
       {!error && products.length === 0 && <p className="mt-6 text-gray-700">No products found.</p>}
       <AdminPaging page={page} pageCount={pageCount} pageLink={pageLink} />

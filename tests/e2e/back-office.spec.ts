@@ -268,3 +268,28 @@ test("the dashboard shows the sales just made, compared with the period before; 
   await expect(page.getByText(/Choose a start and an end date, at most 366 days apart/)).toBeVisible();
   await expectNoA11yViolations(page, "dashboard with a refused range");
 });
+
+test("products: filter by stock, archive a selection and put it back on sale", async ({ page }) => {
+  const tag = uniqueTag();
+  const a = await createTestProduct(`Bulk Lamp ${tag}`, { priceCents: 1_000, stock: 0 });
+  const b = await createTestProduct(`Bulk Mug ${tag}`, { priceCents: 1_000, stock: 40 });
+  products.push(a, b);
+  await signInTo(page, "/admin", OWNER);
+  await visit(page, `/admin?search=${tag}&stock=out`);
+  await expect(page.getByRole("link", { name: a.name, exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: b.name, exact: true })).toHaveCount(0);
+
+  await visit(page, `/admin?search=${tag}`);
+  await page.getByRole("checkbox", { name: `Select ${a.name}` }).check();
+  await page.getByRole("checkbox", { name: `Select ${b.name}` }).check();
+  await page.getByRole("button", { name: "Archive the selected products" }).click();
+  await expect(toast(page, "2 products archived")).toBeVisible();
+  await expect(page.getByText("No products found.")).toBeVisible();
+
+  await visit(page, `/admin?search=${tag}&show=archived`);
+  await page.getByRole("checkbox", { name: `Select ${a.name}` }).check();
+  await page.getByRole("button", { name: "Put the selected products back on sale" }).click();
+  await expect(toast(page, "1 product back on sale")).toBeVisible();
+  await visit(page, `/admin?search=${tag}`);
+  await expect(page.getByRole("link", { name: a.name, exact: true })).toBeVisible();
+});

@@ -51,7 +51,12 @@ const post = (needs: Access, fields: Record<string, string> = { intent: "role-wa
 
 const ROUTES: Record<string, RouteAccess> = {
   "admin.tsx": { module: admin, path: "/admin", loader: "any-staff" },
-  "admin._index.tsx": { module: adminIndex, path: "/admin", loader: "products" },
+  "admin._index.tsx": {
+    module: adminIndex,
+    path: "/admin",
+    loader: "products",
+    actions: [post("products", { intent: "archive" })],
+  },
   "admin.dashboard.tsx": { module: adminDashboard, path: "/admin/dashboard", loader: "reports" },
   "admin.low-stock.tsx": { module: adminLowStock, path: "/admin/low-stock", loader: "products" },
   "admin.audit.tsx": { module: adminAudit, path: "/admin/audit", loader: "audit" },

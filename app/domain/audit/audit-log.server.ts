@@ -17,6 +17,7 @@ export type AuditAction =
   | "product.images"
   | "product.delete"
   | "product.archive"
+  | "product.unarchive"
   | "product.import"
   | "order.transition"
   | "order.refund"

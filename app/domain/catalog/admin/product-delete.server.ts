@@ -5,6 +5,7 @@ import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
 import { type ProductDeps as Deps, deleteUnreferencedFiles } from "./product-images.server.ts";
 import { getAdminProduct } from "./product-list.server.ts";
+import { PRODUCT_BULK_ACTIONS } from "./product-list-query.ts";
 
 /**
  * Deleting a product, or archiving one that orders contain; its files go after the commit.
@@ -68,4 +69,61 @@ export async function deleteProduct(
   });
   if (outcome === "deleted") await deleteUnreferencedFiles(db, files, before.images);
   return ok(outcome);
+}
+
+/** The product list's bulk form: archive or unarchive the selected products. */
+export const bulkProductsSchema = z.object({
+  intent: z.enum(PRODUCT_BULK_ACTIONS),
+  // one checked box posts one value, several post an array
+  id: z.preprocess(
+    (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+    z.array(z.coerce.number().int().positive()).min(1).max(200),
+  ),
+});
+
+/**
+ * Archives the selected live products (the storefront and carts stop offering them; orders keep
+ * their snapshots) or puts archived ones back on sale, one transaction with an audit entry per
+ * product. Returns how many changed (ids already in that state, or unknown, are skipped).
+ */
+export async function setProductsArchived(
+  db: Deps["db"],
+  {
+    ids,
+    archived,
+    actor,
+    now = new Date(),
+  }: { ids: readonly number[]; archived: boolean; actor: Actor; now?: Date },
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom("products")
+      .select(["id", "name"])
+      .where("id", "in", [...new Set(ids)])
+      .where("archivedAt", archived ? "is" : "is not", null)
+      .orderBy("id")
+      .execute();
+    if (rows.length === 0) return 0;
+    await trx
+      .updateTable("products")
+      .set({ archivedAt: archived ? now.toISOString() : null, updatedAt: now.toISOString() })
+      .where(
+        "id",
+        "in",
+        rows.map((row) => row.id),
+      )
+      .execute();
+    for (const row of rows) {
+      await recordAudit(trx, {
+        actor,
+        action: archived ? "product.archive" : "product.unarchive",
+        entityType: "product",
+        entityId: row.id,
+        summary: `${archived ? "Archived" : "Put back on sale"} product "${row.name}" (bulk)`,
+        after: { archivedAt: archived ? now.toISOString() : null },
+        now,
+      });
+    }
+    return rows.length;
+  });
 }

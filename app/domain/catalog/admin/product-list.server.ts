@@ -3,6 +3,7 @@ import type { Database } from "../../../db/database.server.ts";
 import { LOW_STOCK_THRESHOLD } from "../../../lib/stock.ts";
 import { type OptionValues, type ProductOption, variantTitle } from "../../../lib/variants.ts";
 import { optionsOfProducts } from "../product-options.server.ts";
+import type { ProductSort, ProductStockFilter } from "./product-list-query.ts";
 
 /** The admin's product list, the low-stock view and one product as the edit page shows it. */
 
@@ -23,17 +24,38 @@ function likePattern(term: string): string {
   return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Live products, newest first, optionally filtered by a substring of name, brand, slug or category. */
+export interface AdminProductQuery {
+  /** a substring of name, brand, slug or category, or the id */
+  search?: string;
+  category?: string | null;
+  /** in stock (more than 10), low (1 to 10), out (0) — the product's stock over its variants */
+  stock?: ProductStockFilter | null;
+  /** the archived products instead of the live ones */
+  archived?: boolean;
+  sort?: ProductSort;
+  page?: number;
+  pageSize?: number;
+}
+
+/** The admin's product list: live (or archived) products filtered, sorted and paged. */
 export async function listAdminProducts(
   db: Database,
   {
     search = "",
+    category = null,
+    stock = null,
+    archived = false,
+    sort = "newest",
     page = 1,
     pageSize = ADMIN_PAGE_SIZE,
-  }: { search?: string; page?: number; pageSize?: number } = {},
+  }: AdminProductQuery = {},
 ): Promise<{ products: AdminProductRow[]; total: number; page: number; pageCount: number }> {
   const term = search.trim().slice(0, 100);
-  let query = db.selectFrom("products").where("archivedAt", "is", null);
+  let query = db.selectFrom("products").where("archivedAt", archived ? "is not" : "is", null);
+  if (category) query = query.where("categoryId", "=", category);
+  if (stock === "in") query = query.where("stock", ">", LOW_STOCK_THRESHOLD);
+  if (stock === "low") query = query.where("stock", ">", 0).where("stock", "<=", LOW_STOCK_THRESHOLD);
+  if (stock === "out") query = query.where("stock", "=", 0);
   if (term) {
     const pattern = likePattern(term);
     const numeric = /^\d{1,9}$/.test(term) ? Number(term) : null;
@@ -52,10 +74,18 @@ export async function listAdminProducts(
     .executeTakeFirstOrThrow();
   const total = Number(count);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const rows = await query
-    .select(["id", "slug", "name", "brand", "categoryId", "priceCents", "stock"])
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
+  const selected = query.select(["id", "slug", "name", "brand", "categoryId", "priceCents", "stock"]);
+  const ordered =
+    sort === "name"
+      ? selected.orderBy("name").orderBy("id")
+      : sort === "price-asc"
+        ? selected.orderBy("priceCents").orderBy("id")
+        : sort === "price-desc"
+          ? selected.orderBy("priceCents", "desc").orderBy("id", "desc")
+          : sort === "stock-asc"
+            ? selected.orderBy("stock").orderBy("id")
+            : selected.orderBy("createdAt", "desc").orderBy("id", "desc");
+  const rows = await ordered
     .limit(pageSize)
     .offset((Math.max(1, page) - 1) * pageSize)
     .execute();
