@@ -9,6 +9,7 @@ import { createDatabase } from "../app/db/database.server.ts";
 import { migrateToLatest } from "../app/db/migrate.server.ts";
 import { seedDemoCatalog } from "../app/db/seed/seed.server.ts";
 import { generateSyntheticCatalog } from "../app/db/seed/synthetic-catalog.ts";
+import { generateSyntheticOrders } from "../app/db/seed/synthetic-orders.ts";
 import { createOrUpdateUser } from "../app/domain/accounts/users.server.ts";
 import { exportProductsCsv, importProductsCsv } from "../app/domain/catalog/admin/products-csv.server.ts";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
@@ -21,6 +22,7 @@ Commands:
   seed                              add the demo catalogue (idempotent)
   catalog:generate --count N        add N synthetic products for benchmarks
                    [--seed S] [--batch B]
+  orders:generate --count N         add N synthetic paid orders over the last 365 days (dashboard benchmarks)
   user:create --email E --password P --role owner|admin|staff|customer [--name N]
                                     create a user, or set an existing user's password and role
   products:export [FILE]            write the catalogue as CSV to FILE (or to standard output)
@@ -69,6 +71,18 @@ async function main(argv: string[]): Promise<number> {
         });
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         console.log(`Generated ${created} products in ${seconds} s.`);
+        return 0;
+      }
+      case "orders:generate": {
+        const { values } = parseArgs({ args: rest, options: { count: { type: "string" } } });
+        const count = Number(values.count);
+        if (!Number.isInteger(count) || count < 1 || count > 10_000_000) {
+          console.error("orders:generate needs --count N (1 to 10,000,000)");
+          return 1;
+        }
+        const started = performance.now();
+        await generateSyntheticOrders(db, { count });
+        console.log(`Generated ${count} orders in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
         return 0;
       }
       case "user:create": {

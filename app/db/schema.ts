@@ -323,6 +323,37 @@ export interface UsersTable {
   disabledAt: string | null;
 }
 
+/** The dashboard's rollups of closed days and months (migration 1900): right or absent. */
+export interface SalesDaysTable {
+  day: string;
+  revenueCents: number;
+  refundsCents: number;
+  orders: number;
+  units: number;
+}
+
+export interface SalesProductDaysTable {
+  day: string;
+  productKey: string;
+  productId: number | null;
+  name: string;
+  units: number;
+  revenueCents: number;
+}
+
+export interface SalesMonthsTable {
+  month: string;
+}
+
+export interface SalesProductMonthsTable {
+  month: string;
+  productKey: string;
+  productId: number | null;
+  name: string;
+  units: number;
+  revenueCents: number;
+}
+
 /** An invitation to the staff not taken up yet (migration 1600). */
 export interface StaffInvitationsTable {
   userId: string;
@@ -429,6 +460,10 @@ export interface DB {
   orders: OrdersTable;
   orderRefunds: OrderRefundsTable;
   staffInvitations: StaffInvitationsTable;
+  salesDays: SalesDaysTable;
+  salesProductDays: SalesProductDaysTable;
+  salesMonths: SalesMonthsTable;
+  salesProductMonths: SalesProductMonthsTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;

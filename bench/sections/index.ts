@@ -9,9 +9,10 @@ import type { Section } from "../lib/types.ts";
 import { bundle } from "./bundle.ts";
 import { catalog } from "./catalog.ts";
 import { checkout } from "./checkout.ts";
+import { dashboard } from "./dashboard.ts";
 import { http } from "./http.ts";
 import { lighthouse } from "./lighthouse.ts";
 import { memory } from "./memory.ts";
 import { startup } from "./startup.ts";
 
-export const sections: Section[] = [startup, http, memory, lighthouse, bundle, catalog, checkout];
+export const sections: Section[] = [startup, http, memory, lighthouse, bundle, catalog, checkout, dashboard];

@@ -96,6 +96,91 @@ describe.each(ENGINES)("sales report on %s", (engine) => {
     ]);
   });
 
+  it("reads closed days from rollups that follow every change to an order; today is read live", async () => {
+    await salesFigures(t.db, period);
+    const stored = await t.db
+      .selectFrom("salesDays")
+      .select("day")
+      .where("day", "in", ["2026-11-10", "2026-11-11"])
+      .execute();
+    expect(stored).toHaveLength(2);
+    // a refund of an order placed on Nov 11 forgets that day's rollup; the figures follow
+    const shipped = await t.db
+      .selectFrom("orders")
+      .select("number")
+      .where("status", "=", "shipped")
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable("orders")
+      .set({ refundedCents: 1_000 })
+      .where("number", "=", shipped.number)
+      .execute();
+    expect(
+      await t.db.selectFrom("salesDays").select("day").where("day", "=", "2026-11-11").execute(),
+    ).toEqual([]);
+    expect(await salesFigures(t.db, period)).toMatchObject({
+      revenueCents: 3_800 + 3_000 + 3_000,
+      refundsCents: 4_800,
+    });
+    await t.db.updateTable("orders").set({ refundedCents: 0 }).where("number", "=", shipped.number).execute();
+
+    // "today" (Nov 12 here) is read from the orders, and a new order of a closed day forgets its rollup
+    const now = new Date("2026-11-12T18:00:00Z");
+    await insertOrder(t.db, {
+      userId: null,
+      createdAt: "2026-11-12T08:00:00.000Z",
+      items: [{ name: "Mug", quantity: 1, unitPriceCents: 800 }],
+    });
+    const withToday = await salesFigures(t.db, { from: "2026-11-10", to: "2026-11-12" }, now);
+    expect(withToday).toMatchObject({ revenueCents: 3_800 + 3_000 + 4_000 + 800, orders: 4 });
+    expect(await topProducts(t.db, { from: "2026-11-12", to: "2026-11-12" }, 5, now)).toEqual([
+      { productId: null, name: "Mug", units: 1, revenueCents: 800 },
+    ]);
+    expect(await topProducts(t.db, { from: "2026-11-10", to: "2026-11-12" }, 5, now)).toEqual([
+      { productId: null, name: "Mug", units: 8, revenueCents: 6_400 },
+      { productId: null, name: "Desk Lamp", units: 4, revenueCents: 6_000 },
+    ]);
+    expect(
+      await t.db.selectFrom("salesDays").select("day").where("day", "=", "2026-11-12").execute(),
+    ).toEqual([]);
+  });
+
+  it("rollups answer as the orders do over whole months and loose days, for every product", async () => {
+    // a month of its own (October) plus loose days around it
+    for (const [day, quantity] of [
+      ["2026-09-30", 2],
+      ["2026-10-01", 1],
+      ["2026-10-31", 4],
+      ["2026-11-01", 3],
+    ] as const) {
+      await insertOrder(t.db, {
+        userId: null,
+        createdAt: `${day}T12:00:00.000Z`,
+        items: [{ name: "Lamp Shade", quantity, unitPriceCents: 500 }],
+      });
+    }
+    const range = { from: "2026-09-30", to: "2026-11-11" };
+    const now = new Date("2026-11-26T12:00:00Z");
+    const first = await topProducts(t.db, range, 5, now);
+    const again = await topProducts(t.db, range, 5, now);
+    expect(again).toEqual(first);
+    expect(first).toContainEqual({ productId: null, name: "Lamp Shade", units: 10, revenueCents: 5_000 });
+    expect(await t.db.selectFrom("salesMonths").select("month").execute()).toEqual([{ month: "2026-10" }]);
+    // October's rollup follows a change to one of its orders
+    await insertOrder(t.db, {
+      userId: null,
+      createdAt: "2026-10-15T12:00:00.000Z",
+      items: [{ name: "Lamp Shade", quantity: 5, unitPriceCents: 500 }],
+    });
+    expect(await t.db.selectFrom("salesMonths").select("month").execute()).toEqual([]);
+    expect(await topProducts(t.db, range, 5, now)).toContainEqual({
+      productId: null,
+      name: "Lamp Shade",
+      units: 15,
+      revenueCents: 7_500,
+    });
+  });
+
   it("periods: presets end today; a custom range must be real dates in order, at most 366 days", () => {
     const now = new Date("2026-11-26T15:00:00Z");
     expect(presetPeriod("today", now)).toEqual({ from: "2026-11-26", to: "2026-11-26" });
