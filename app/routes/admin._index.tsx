@@ -10,6 +10,7 @@ import {
   ColumnHeader,
   Row,
   RowHeader,
+  SortableColumnHeader,
   STACKED_TABLE,
   StackedTable,
 } from "../components/admin/stacked-table.tsx";
@@ -114,6 +115,12 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
     return query ? `/admin?${query}` : "/admin";
   };
   const filtered = Boolean(category || stock || archived);
+  const sortLink = (to: string) => {
+    const url = new URL(pageLink(1), "http://admin.local");
+    if (to === "newest") url.searchParams.delete("sort");
+    else url.searchParams.set("sort", to);
+    return `${url.pathname}${url.search}`;
+  };
   return (
     <section aria-labelledby="products-heading">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -236,10 +243,29 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>
                   <span className="sr-only">Select and image</span>
                 </ColumnHeader>
-                <ColumnHeader className={STACKED_TABLE.columnHeader}>Product</ColumnHeader>
+                <SortableColumnHeader
+                  label="Product"
+                  ascending="name"
+                  current={sort}
+                  href={sortLink}
+                  className={STACKED_TABLE.columnHeader}
+                />
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Category</ColumnHeader>
-                <ColumnHeader className={`${STACKED_TABLE.columnHeader} text-right`}>Price</ColumnHeader>
-                <ColumnHeader className={STACKED_TABLE.columnHeader}>Stock</ColumnHeader>
+                <SortableColumnHeader
+                  label="Price"
+                  ascending="price-asc"
+                  descending="price-desc"
+                  current={sort}
+                  href={sortLink}
+                  className={`${STACKED_TABLE.columnHeader} text-right`}
+                />
+                <SortableColumnHeader
+                  label="Stock"
+                  ascending="stock-asc"
+                  current={sort}
+                  href={sortLink}
+                  className={STACKED_TABLE.columnHeader}
+                />
                 <ColumnHeader className="py-2 font-semibold">
                   <span className="sr-only">Actions</span>
                 </ColumnHeader>

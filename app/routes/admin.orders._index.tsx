@@ -9,6 +9,7 @@ import {
   ColumnHeader,
   Row,
   RowHeader,
+  SortableColumnHeader,
   STACKED_TABLE,
   StackedTable,
 } from "../components/admin/stacked-table.tsx";
@@ -113,6 +114,12 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
     return params;
   };
   const pageLink = (n: number) => `/admin/orders?${query(n)}`;
+  const sortLink = (to: string) => {
+    const params = query(1);
+    if (to === "newest") params.delete("sort");
+    else params.set("sort", to);
+    return `/admin/orders?${params}`;
+  };
   const here = pageLink(page);
   return (
     <section aria-labelledby="orders-heading">
@@ -226,10 +233,24 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
               <Row>
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Slip</ColumnHeader>
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Order</ColumnHeader>
-                <ColumnHeader className={STACKED_TABLE.columnHeader}>Date</ColumnHeader>
+                <SortableColumnHeader
+                  label="Date"
+                  ascending="oldest"
+                  descending="newest"
+                  current={sort}
+                  href={sortLink}
+                  className={STACKED_TABLE.columnHeader}
+                />
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>E-mail</ColumnHeader>
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Status</ColumnHeader>
-                <ColumnHeader className={`${STACKED_TABLE.columnHeader} text-right`}>Total</ColumnHeader>
+                <SortableColumnHeader
+                  label="Total"
+                  ascending="total-asc"
+                  descending="total-desc"
+                  current={sort}
+                  href={sortLink}
+                  className={`${STACKED_TABLE.columnHeader} text-right`}
+                />
               </Row>
             </thead>
             <tbody className={STACKED_TABLE.body}>

@@ -275,6 +275,20 @@ test("products: filter by stock, archive a selection and put it back on sale", a
   const b = await createTestProduct(`Bulk Mug ${tag}`, { priceCents: 1_000, stock: 40 });
   products.push(a, b);
   await signInTo(page, "/admin", OWNER);
+  // the Price column sorts the list, cheapest first, then dearest
+  await visit(page, `/admin?search=${tag}`);
+  const price = page.getByRole("columnheader", { name: /^Price/ });
+  await expect(price).toHaveAttribute("aria-sort", "none");
+  await price.getByRole("link").click();
+  await expect(page).toHaveURL(/sort=price-asc/);
+  await expect(page.getByRole("columnheader", { name: /^Price/ })).toHaveAttribute("aria-sort", "ascending");
+  await page
+    .getByRole("columnheader", { name: /^Price/ })
+    .getByRole("link")
+    .click();
+  await expect(page).toHaveURL(/sort=price-desc/);
+  await expect(page.getByRole("columnheader", { name: /^Price/ })).toHaveAttribute("aria-sort", "descending");
+
   await visit(page, `/admin?search=${tag}&stock=out`);
   await expect(page.getByRole("link", { name: a.name, exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: b.name, exact: true })).toHaveCount(0);

@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
+import { Link } from "react-router";
 
 /**
  * Admin lists as tables from `md` up and as one card per row below it, where six or eight columns
@@ -10,7 +11,8 @@ import type { ComponentProps, ReactNode } from "react";
  */
 export const STACKED_TABLE = {
   table: "w-full text-left text-sm",
-  head: "sr-only border-b border-gray-300 md:not-sr-only md:table-header-group",
+  // a sort link focused on a phone shows the header row, so the focus is never invisible
+  head: "sr-only border-b border-gray-300 focus-within:not-sr-only md:not-sr-only md:table-header-group",
   body: "divide-y divide-gray-200",
   /** plus the card's grid columns, e.g. `grid-cols-[3rem_minmax(0,1fr)]` */
   row: "grid items-start gap-x-3 gap-y-1 py-3 md:table-row md:py-0",
@@ -46,4 +48,43 @@ export function Cell(props: ComponentProps<"td">) {
 /** The column's name in front of a value, shown on the phone card only (the table has headers). */
 export function CardLabel({ children }: { children: ReactNode }) {
   return <span className="font-semibold text-gray-800 md:hidden">{children}: </span>;
+}
+
+/**
+ * A column header that sorts its list: a link to the list sorted by this column (the list's own
+ * `sort` values for each direction, either may be absent), `aria-sort` saying how it is sorted now.
+ * A link, so it works without JavaScript and keeps the list's filters (`href`).
+ */
+export function SortableColumnHeader({
+  label,
+  ascending,
+  descending,
+  current,
+  href,
+  className,
+}: {
+  label: string;
+  ascending?: string;
+  descending?: string;
+  current: string;
+  href: (sort: string) => string;
+  className?: string;
+}) {
+  const state = current === ascending ? "ascending" : current === descending ? "descending" : "none";
+  const next =
+    state === "ascending"
+      ? (descending ?? ascending)
+      : state === "descending"
+        ? (ascending ?? descending)
+        : (ascending ?? descending);
+  const nextDirection = next === ascending ? "ascending" : "descending";
+  return (
+    <ColumnHeader aria-sort={state} className={className}>
+      <Link to={href(next ?? current)} className="inline-flex items-center gap-1 hover:underline">
+        {label}
+        <span aria-hidden="true">{state === "ascending" ? "▲" : state === "descending" ? "▼" : "↕"}</span>
+        <span className="sr-only">, sort {nextDirection}</span>
+      </Link>
+    </ColumnHeader>
+  );
 }
