@@ -24,12 +24,12 @@ import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import type { Agent } from "node:http";
 import { join } from "node:path";
 import { sql } from "kysely";
-import pg from "pg";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { defaultSku } from "../../app/db/variant-summary.server.ts";
 import { inclusiveByName, mainThreadProfile, summarise } from "../lib/cpuprofile.ts";
 import { CookieJar, keepAliveAgent, percentile, type Reply, send } from "../lib/http-client.ts";
 import { load1 } from "../lib/machine.ts";
+import { withPostgresDatabase } from "../lib/postgres.ts";
 import { onCleanup } from "../lib/procs.ts";
 import { type ShopServer, startShop } from "../lib/shop.ts";
 import type { BenchContext, Row, Section } from "../lib/types.ts";
@@ -840,36 +840,6 @@ function engineRows(r: EngineResult): Row[] {
       note: `${c.stockTaken} taken, ${c.itemsOrdered} items in ${c.orderItems} lines, ${c.ordersInDb} orders; confirmation pages ${c.confirmations.ok}/${c.confirmations.checked} ok`,
     },
   ];
-}
-
-// ── PostgreSQL: a throwaway database ────────────────────────────────────────────────────────
-
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-
-async function withPostgresDatabase<T>(ctx: BenchContext, fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `cartwheel_bench_${randomBytes(4).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  ctx.log(`  PostgreSQL: created database ${name}`);
-  const drop = () => admin(`drop database if exists ${name} with (force)`);
-  const unregister = onCleanup(drop);
-  try {
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    return await fn(url.toString());
-  } finally {
-    unregister();
-    await drop();
-    ctx.log(`  PostgreSQL: dropped database ${name}`);
-  }
 }
 
 // ── --profile: where a Place Order's time goes (SQLite, separate shop under --cpu-prof) ──────

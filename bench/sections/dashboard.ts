@@ -8,9 +8,7 @@
  * measured in the same run: the same answers read straight from the orders (scanDays and
  * scanProducts, what the page would cost without rollups), median of 3.
  */
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import pg from "pg";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { migrateToLatest } from "../../app/db/migrate.server.ts";
 import { generateSyntheticOrders } from "../../app/db/seed/synthetic-orders.ts";
@@ -23,14 +21,13 @@ import {
   topProducts,
 } from "../../app/domain/reports/sales-report.server.ts";
 import { percentile } from "../lib/http-client.ts";
-import { onCleanup } from "../lib/procs.ts";
+import { withPostgresDatabase } from "../lib/postgres.ts";
 import type { BenchContext, Row, Section } from "../lib/types.ts";
 
 const TARGET_MS = 50;
 const RUNS = 20;
 type Engine = "sqlite" | "postgres";
 const LABEL: Record<Engine, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 function periods(now: Date): [string, Period][] {
   const today = now.toISOString().slice(0, 10);
@@ -125,31 +122,6 @@ async function runEngine(ctx: BenchContext, engine: Engine, url: string, count: 
   return rows;
 }
 
-async function withPostgresDatabase<T>(ctx: BenchContext, fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `cartwheel_dash_${randomBytes(4).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const drop = () => admin(`drop database if exists ${name} with (force)`);
-  const unregister = onCleanup(drop);
-  try {
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    return await fn(url.toString());
-  } finally {
-    unregister();
-    await drop();
-    ctx.log(`  PostgreSQL: dropped database ${name}`);
-  }
-}
-
 export const dashboard: Section = {
   name: "dashboard",
   description: "the back office's sales dashboard at 1M orders, SQLite and PostgreSQL, against a full scan",
@@ -157,7 +129,9 @@ export const dashboard: Section = {
     const count = Number(process.env.BENCH_DASHBOARD_ORDERS ?? 1_000_000);
     const rows: Row[] = [];
     rows.push(...(await runEngine(ctx, "sqlite", `file:${join(ctx.tmpDir, "dashboard.db")}`, count)));
-    rows.push(...(await withPostgresDatabase(ctx, (url) => runEngine(ctx, "postgres", url, count))));
+    rows.push(
+      ...(await withPostgresDatabase(ctx, (url) => runEngine(ctx, "postgres", url, count), "cartwheel_dash")),
+    );
     return { rows, data: { orders: count } };
   },
 };
