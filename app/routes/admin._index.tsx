@@ -4,6 +4,7 @@ import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { DeleteProductButton } from "../components/admin/delete-product-button.tsx";
+import { FilterSelect, ListFilters, optionsOf } from "../components/admin/list-filters.tsx";
 import {
   CardLabel,
   Cell,
@@ -99,7 +100,6 @@ const SORT_LABELS: Record<ProductSort, string> = {
   "price-desc": "Highest price",
   "stock-asc": "Least stock",
 };
-const SELECT = "mt-1 block rounded-lg border border-gray-400 bg-white px-3 py-2";
 
 export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
   const { products, total, page, pageCount, search, category, stock, archived, sort, error } = loaderData;
@@ -164,67 +164,39 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
         {archived && <input type="hidden" name="show" value="archived" />}
         {sort !== "newest" && <input type="hidden" name="sort" value={sort} />}
       </Form>
-      <Form
-        method="get"
-        action="/admin"
-        aria-label="Product filters"
-        className="mt-3 flex flex-wrap items-end gap-3"
-      >
-        {search && <input type="hidden" name="search" value={search} />}
-        <div>
-          <label htmlFor="product-category" className="block text-sm font-semibold">
-            Category
-          </label>
-          <select id="product-category" name="category" defaultValue={category ?? ""} className={SELECT}>
-            <option value="">All categories</option>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="product-stock" className="block text-sm font-semibold">
-            Stock
-          </label>
-          <select id="product-stock" name="stock" defaultValue={stock ?? ""} className={SELECT}>
-            <option value="">Any stock</option>
-            {PRODUCT_STOCK_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {STOCK_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="product-show" className="block text-sm font-semibold">
-            Show
-          </label>
-          <select id="product-show" name="show" defaultValue={archived ? "archived" : ""} className={SELECT}>
-            <option value="">Products on sale</option>
-            <option value="archived">Archived products</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor="product-sort" className="block text-sm font-semibold">
-            Sort
-          </label>
-          <select id="product-sort" name="sort" defaultValue={sort} className={SELECT}>
-            {PRODUCT_SORTS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button
-          type="submit"
-          className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
-        >
-          Filter
-        </button>
-      </Form>
+      <ListFilters action="/admin" label="Product filters" keep={{ search }}>
+        <FilterSelect
+          id="product-category"
+          name="category"
+          label="Category"
+          value={category}
+          options={CATEGORIES.map((c) => ({ value: c, label: c }))}
+          emptyLabel="All categories"
+        />
+        <FilterSelect
+          id="product-stock"
+          name="stock"
+          label="Stock"
+          value={stock}
+          options={optionsOf(PRODUCT_STOCK_FILTERS, STOCK_LABELS)}
+          emptyLabel="Any stock"
+        />
+        <FilterSelect
+          id="product-show"
+          name="show"
+          label="Show"
+          value={archived ? "archived" : null}
+          options={[{ value: "archived", label: "Archived products" }]}
+          emptyLabel="Products on sale"
+        />
+        <FilterSelect
+          id="product-sort"
+          name="sort"
+          label="Sort"
+          value={sort}
+          options={optionsOf(PRODUCT_SORTS, SORT_LABELS)}
+        />
+      </ListFilters>
       <div className="mt-4">
         <AdminMessage feedback={error ? { type: "error", message: error } : refusal(actionData?.result)} />
       </div>

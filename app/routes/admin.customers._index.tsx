@@ -1,7 +1,8 @@
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { AdminPaging } from "../components/admin/admin-paging.tsx";
+import { FilterInput, ListFilters } from "../components/admin/list-filters.tsx";
 import {
   CardLabel,
   Cell,
@@ -42,27 +43,15 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
       <h1 id="customers-heading" className="text-3xl font-bold">
         Customers
       </h1>
-      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="customer-search" className="block text-sm font-semibold">
-            Name or e-mail
-          </label>
-          <input
-            id="customer-search"
-            type="search"
-            name="search"
-            defaultValue={search}
-            maxLength={254}
-            className="mt-1 rounded-lg border border-gray-400 px-3 py-2"
-          />
-        </div>
-        <button
-          type="submit"
-          className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
-        >
-          Search
-        </button>
-      </Form>
+      <ListFilters action="/admin/customers" label="Customer search" submitLabel="Search">
+        <FilterInput
+          id="customer-search"
+          name="search"
+          label="Name or e-mail"
+          value={search}
+          maxLength={254}
+        />
+      </ListFilters>
       {customers.length === 0 ? (
         <p className="mt-6 text-gray-700">No customers found.</p>
       ) : (

@@ -3,6 +3,7 @@ import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { AdminPaging } from "../components/admin/admin-paging.tsx";
+import { FilterInput, FilterSelect, ListFilters, optionsOf } from "../components/admin/list-filters.tsx";
 import {
   CardLabel,
   Cell,
@@ -126,104 +127,40 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
       <h1 id="orders-heading" className="text-3xl font-bold">
         Orders
       </h1>
-      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="order-status" className="block text-sm font-semibold">
-            Status
-          </label>
-          <select
-            id="order-status"
-            name="status"
-            defaultValue={status ?? ""}
-            className="mt-1 rounded-lg border border-gray-400 bg-white px-3 py-2"
-          >
-            <option value="">All statuses</option>
-            {ORDER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {ORDER_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="order-search" className="block text-sm font-semibold">
-            Order number or e-mail
-          </label>
-          <input
-            id="order-search"
-            type="search"
-            name="search"
-            defaultValue={search}
-            maxLength={254}
-            className="mt-1 rounded-lg border border-gray-400 px-3 py-2"
-          />
-        </div>
-        <div>
-          <label htmlFor="order-from" className="block text-sm font-semibold">
-            Placed from
-          </label>
-          <input
-            id="order-from"
-            type="date"
-            name="from"
-            defaultValue={from ?? ""}
-            className="mt-1 rounded-lg border border-gray-400 px-3 py-2"
-          />
-        </div>
-        <div>
-          <label htmlFor="order-to" className="block text-sm font-semibold">
-            Placed to
-          </label>
-          <input
-            id="order-to"
-            type="date"
-            name="to"
-            defaultValue={to ?? ""}
-            className="mt-1 rounded-lg border border-gray-400 px-3 py-2"
-          />
-        </div>
-        <div>
-          <label htmlFor="order-payment" className="block text-sm font-semibold">
-            Payment
-          </label>
-          <select
-            id="order-payment"
-            name="payment"
-            defaultValue={payment ?? ""}
-            className="mt-1 rounded-lg border border-gray-400 bg-white px-3 py-2"
-          >
-            <option value="">Any payment</option>
-            {ORDER_PAYMENT_FILTERS.map((p) => (
-              <option key={p} value={p}>
-                {PAYMENT_LABELS[p]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="order-sort" className="block text-sm font-semibold">
-            Sort
-          </label>
-          <select
-            id="order-sort"
-            name="sort"
-            defaultValue={sort}
-            className="mt-1 rounded-lg border border-gray-400 bg-white px-3 py-2"
-          >
-            {ORDER_SORTS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button
-          type="submit"
-          className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
-        >
-          Filter
-        </button>
-      </Form>
+      <ListFilters action="/admin/orders" label="Order filters">
+        <FilterSelect
+          id="order-status"
+          name="status"
+          label="Status"
+          value={status}
+          options={ORDER_STATUSES.map((s) => ({ value: s, label: ORDER_STATUS_LABELS[s] }))}
+          emptyLabel="All statuses"
+        />
+        <FilterInput
+          id="order-search"
+          name="search"
+          label="Order number or e-mail"
+          value={search}
+          maxLength={254}
+        />
+        <FilterInput id="order-from" name="from" label="Placed from" value={from} type="date" />
+        <FilterInput id="order-to" name="to" label="Placed to" value={to} type="date" />
+        <FilterSelect
+          id="order-payment"
+          name="payment"
+          label="Payment"
+          value={payment}
+          options={optionsOf(ORDER_PAYMENT_FILTERS, PAYMENT_LABELS)}
+          emptyLabel="Any payment"
+        />
+        <FilterSelect
+          id="order-sort"
+          name="sort"
+          label="Sort"
+          value={sort}
+          options={optionsOf(ORDER_SORTS, SORT_LABELS)}
+        />
+      </ListFilters>
       {orders.length === 0 ? (
         <p className="mt-6 text-gray-700">No orders found.</p>
       ) : (
