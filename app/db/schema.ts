@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { AccountsTable, SessionsTable, StaffInvitationsTable, UsersTable } from "./schema-auth.ts";
 import type {
   OrderRefundsTable,
   PaymentEventsTable,
@@ -16,9 +17,17 @@ import type {
   CatalogPriceBandTotalsTable,
   CatalogVersionTable,
 } from "./schema-rollups.ts";
+import type {
+  SalesDaysTable,
+  SalesMonthsTable,
+  SalesProductDaysTable,
+  SalesProductMonthsTable,
+} from "./schema-sales.ts";
 
+export type * from "./schema-auth.ts";
 export type * from "./schema-payments.ts";
 export type * from "./schema-rollups.ts";
+export type * from "./schema-sales.ts";
 
 import type { Flag, Timestamp } from "./schema-types.ts";
 
@@ -306,80 +315,6 @@ export interface RateLimitsTable {
   /** epoch milliseconds */
   windowStart: number;
   count: number;
-}
-
-/** Better Auth's user table (its dates are Date on PostgreSQL, text on SQLite). */
-export interface UsersTable {
-  id: string;
-  name: string;
-  email: string;
-  emailVerified: boolean | number;
-  image: string | null;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-  /** 'customer' (default), or a staff role: 'owner', 'admin', 'staff' (lib/staff-roles.ts) */
-  role: string | null;
-  /** set while staff have disabled the account: it cannot sign in (migration 1800) */
-  disabledAt: string | null;
-}
-
-/** The dashboard's rollups of closed days and months (migration 1900): right or absent. */
-export interface SalesDaysTable {
-  day: string;
-  revenueCents: number;
-  refundsCents: number;
-  orders: number;
-  units: number;
-}
-
-export interface SalesProductDaysTable {
-  day: string;
-  productKey: string;
-  productId: number | null;
-  name: string;
-  units: number;
-  revenueCents: number;
-}
-
-export interface SalesMonthsTable {
-  month: string;
-}
-
-export interface SalesProductMonthsTable {
-  month: string;
-  productKey: string;
-  productId: number | null;
-  name: string;
-  units: number;
-  revenueCents: number;
-}
-
-/** An invitation to the staff not taken up yet (migration 1600). */
-export interface StaffInvitationsTable {
-  userId: string;
-  invitedBy: string;
-  createdAt: string;
-}
-
-export interface SessionsTable {
-  id: string;
-  expiresAt: Date | string;
-  token: string;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-  ipAddress: string | null;
-  userAgent: string | null;
-  userId: string;
-}
-
-export interface AccountsTable {
-  id: string;
-  accountId: string;
-  providerId: string;
-  userId: string;
-  password: string | null;
-  createdAt: Date | string;
-  updatedAt: Date | string;
 }
 
 export interface AddressesTable {

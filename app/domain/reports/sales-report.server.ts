@@ -159,20 +159,22 @@ export async function scanProducts(
  * are serialized, so no order can change in between; on PostgreSQL the transaction is serializable.
  * A rollup that could not be stored (a conflict) is simply computed again next time.
  */
-async function storeRollups(db: Database, write: (trx: Database) => Promise<void>): Promise<void> {
+async function storeRollups(db: Database, write: (trx: Database) => Promise<void>): Promise<boolean> {
   try {
     const transaction =
       engineOf(db) === "postgres" ? db.transaction().setIsolationLevel("serializable") : db.transaction();
     await transaction.execute((trx) => write(trx as unknown as Database));
+    return true;
   } catch (error) {
     // two readers filling the same days at once on PostgreSQL: one of them stores them
-    if ((error as { code?: string }).code === "40001") return;
-    logger.warn({ err: error }, "sales rollups not stored this time");
+    if ((error as { code?: string }).code !== "40001")
+      logger.warn({ err: error }, "sales rollups not stored this time");
+    return false;
   }
 }
 
-/** The closed days of the period rolled up (day totals and per product per day). */
-async function ensureDays(db: Database, closed: Period): Promise<void> {
+/** The closed days of the period rolled up (day totals and per product per day); false if not stored. */
+async function ensureDays(db: Database, closed: Period): Promise<boolean> {
   const have = await db
     .selectFrom("salesDays")
     .select("day")
@@ -182,10 +184,10 @@ async function ensureDays(db: Database, closed: Period): Promise<void> {
   const known = new Set(have.map((row) => row.day));
   const missing: string[] = [];
   for (let day = closed.from; day <= closed.to; day = addDays(day, 1)) if (!known.has(day)) missing.push(day);
-  if (missing.length === 0) return;
+  if (missing.length === 0) return true;
   const span = { from: missing[0]!, to: missing.at(-1)! };
   const wanted = new Set(missing);
-  await storeRollups(db, async (trx) => {
+  return storeRollups(db, async (trx) => {
     const [days, products] = await Promise.all([scanDays(trx, span), scanProducts(trx, span, "day")]);
     const byDay = new Map(days.map((d) => [d.day, d]));
     const dayRows = missing.map((day) => ({
@@ -215,16 +217,16 @@ async function ensureDays(db: Database, closed: Period): Promise<void> {
   });
 }
 
-/** The whole months inside the closed part of the period, rolled up per product. */
-async function ensureMonths(db: Database, months: string[]): Promise<void> {
-  if (months.length === 0) return;
+/** The whole months inside the closed part of the period, rolled up per product; false if not stored. */
+async function ensureMonths(db: Database, months: string[]): Promise<boolean> {
+  if (months.length === 0) return true;
   const have = await db.selectFrom("salesMonths").select("month").where("month", "in", months).execute();
   const known = new Set(have.map((row) => row.month));
   const missing = months.filter((m) => !known.has(m));
-  if (missing.length === 0) return;
+  if (missing.length === 0) return true;
   const span = { from: `${missing[0]}-01`, to: lastDayOfMonth(missing.at(-1)!) };
   const wanted = new Set(missing);
-  await storeRollups(db, async (trx) => {
+  return storeRollups(db, async (trx) => {
     const products = (await scanProducts(trx, span, "month")).filter((p) => wanted.has(p.bucket));
     await trx
       .insertInto("salesMonths")
@@ -347,60 +349,52 @@ export async function topProducts(
       if (last && addDays(last.to, 1) === day) last.to = day;
       else dayRanges.push({ from: day, to: day });
     }
-    await ensureMonths(db, months);
-    await ensureDays(db, closed);
-    const grouped = (table: "salesProductMonths" | "salesProductDays") =>
-      db
-        .selectFrom(table)
-        .select((eb) => [
-          "productKey",
-          eb.fn.max("productId").as("productId"),
-          eb.fn.max("name").as("name"),
-          eb.fn.sum<number>("units").as("units"),
-          eb.fn.sum<number>("revenueCents").as("revenue"),
-        ])
-        .groupBy("productKey");
-    const rows = [
-      ...(months.length > 0
-        ? await grouped("salesProductMonths").where("month", "in", months).execute()
-        : []),
-      ...(dayRanges.length > 0
-        ? await grouped("salesProductDays")
-            .where((eb) =>
-              eb.or(dayRanges.map((r) => eb.and([eb("day", ">=", r.from), eb("day", "<=", r.to)]))),
-            )
-            .execute()
-        : []),
-    ];
-    for (const row of rows) {
-      add({
-        productKey: row.productKey,
-        productId: row.productId === null ? null : Number(row.productId),
-        name: String(row.name ?? ""),
-        units: Number(row.units),
-        revenueCents: Number(row.revenue),
-      });
-    }
-    // months or days whose rollups could not be stored: computed for this answer only
-    const [storedMonths, storedDays] = await Promise.all([
-      months.length
-        ? db.selectFrom("salesMonths").select("month").where("month", "in", months).execute()
-        : [],
-      db
-        .selectFrom("salesDays")
-        .select("day")
-        .where("day", ">=", closed.from)
-        .where("day", "<=", closed.to)
-        .execute(),
-    ]);
-    if (storedMonths.length < months.length || storedDays.length < daysBetween(closed)) {
-      totals.clear();
-      for (const row of await scanProducts(db, closed, "period")) add(row);
-    }
+    const stored = (await ensureMonths(db, months)) && (await ensureDays(db, closed));
+    // rollups that could not be stored this time (another reader stored them): the orders answer
+    const rows = stored
+      ? await closedProductRows(db, months, dayRanges)
+      : await scanProducts(db, closed, "period");
+    for (const row of rows) add(row);
   }
   if (live) for (const row of await scanProducts(db, live, "period")) add(row);
   return [...totals.values()]
     .sort((a, b) => b.units - a.units || (a.productKey < b.productKey ? -1 : 1))
     .slice(0, limit)
     .map(({ productId, name, units, revenueCents }) => ({ productId, name, units, revenueCents }));
+}
+
+/** Per product over the whole months (monthly rollup) and the loose days (daily rollup). */
+async function closedProductRows(
+  db: Database,
+  months: string[],
+  dayRanges: Period[],
+): Promise<ProductTotals[]> {
+  const grouped = (table: "salesProductMonths" | "salesProductDays") =>
+    db
+      .selectFrom(table)
+      .select((eb) => [
+        "productKey",
+        eb.fn.max("productId").as("productId"),
+        eb.fn.max("name").as("name"),
+        eb.fn.sum<number>("units").as("units"),
+        eb.fn.sum<number>("revenueCents").as("revenue"),
+      ])
+      .groupBy("productKey");
+  const rows = [
+    ...(months.length > 0 ? await grouped("salesProductMonths").where("month", "in", months).execute() : []),
+    ...(dayRanges.length > 0
+      ? await grouped("salesProductDays")
+          .where((eb) =>
+            eb.or(dayRanges.map((r) => eb.and([eb("day", ">=", r.from), eb("day", "<=", r.to)]))),
+          )
+          .execute()
+      : []),
+  ];
+  return rows.map((row) => ({
+    productKey: row.productKey,
+    productId: row.productId === null ? null : Number(row.productId),
+    name: String(row.name ?? ""),
+    units: Number(row.units),
+    revenueCents: Number(row.revenue),
+  }));
 }
