@@ -15,6 +15,7 @@ import { createWriteStream, rmSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { createDatabase } from "../../app/db/database.server.ts";
 import { startShop } from "../../bench/lib/shop.ts";
 import { E2E_BUILD_DIR, ROOT, WORKER_DATA_DIR_ENV, workerDataDir } from "./shop-env.ts";
 
@@ -216,6 +217,8 @@ interface WorkerFixtures {
 }
 
 interface Fixtures {
+  /** Automatic: the sign-in attempts counted so far in this worker's shop are forgotten. */
+  freshSignInLimits: undefined;
   browserErrors: BrowserErrors;
   /** A page in a fresh context with JavaScript disabled: the no-JS (progressive enhancement) path. */
   noJsPage: Page;
@@ -252,6 +255,22 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   baseURL: async ({ shop }, use) => {
     await use(shop.url);
   },
+
+  // Sign-in attempts are limited per client address (20 per 15 minutes) and every test of a worker
+  // signs in from 127.0.0.1: each test starts with none counted, so no test depends on how many
+  // sign-ins the tests before it in its worker made (the limit itself is tested within one test).
+  freshSignInLimits: [
+    async ({ shop }, use) => {
+      const db = createDatabase(`file:${join(shop.dataDir, "cartwheel.db")}`);
+      try {
+        await db.deleteFrom("rateLimits").where("key", "like", "sign-in:%").execute();
+      } finally {
+        await db.destroy();
+      }
+      await use(undefined);
+    },
+    { auto: true },
+  ],
 
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires a destructuring pattern here
   browserErrors: async ({}, use) => {
