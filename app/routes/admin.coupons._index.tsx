@@ -1,16 +1,18 @@
 import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
-import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { adminMeta } from "../components/admin/admin-meta.ts";
 import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { couponValueText } from "../components/admin/coupon-fields.tsx";
+import { FilterInput, FilterSelect, ListFilters, optionsOf } from "../components/admin/list-filters.tsx";
 import {
   CardLabel,
   Cell,
   ColumnHeader,
   Row,
   RowHeader,
+  SortableColumnHeader,
   STACKED_TABLE,
   StackedTable,
 } from "../components/admin/stacked-table.tsx";
@@ -20,24 +22,48 @@ import { listAdminCoupons, setCouponActive } from "../domain/coupons/coupon-admi
 import {
   COUPON_FORM_MESSAGES,
   COUPON_KIND_LABELS,
+  COUPON_KINDS,
   COUPON_STATE_LABELS,
   disableQuestion,
   lastDayOfExpiry,
 } from "../domain/coupons/coupon-form.ts";
-import { couponActionSchema } from "../domain/coupons/coupon-schema.server.ts";
+import { COUPON_SORTS, COUPON_STATES, type CouponSort } from "../domain/coupons/coupon-list-query.ts";
+import {
+  type CouponListQuery,
+  couponActionSchema,
+  couponListQuerySchema,
+} from "../domain/coupons/coupon-schema.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
+import { parseListQuery } from "../lib/list-query.ts";
 import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.coupons._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Coupons", "/admin/coupons");
 
+/** The list's URL for a query (its defaults left out) and a page. */
+function listHref(
+  { search, state, kind, sort }: Pick<CouponListQuery, "search" | "state" | "kind" | "sort">,
+  page: number,
+) {
+  const params = new URLSearchParams();
+  if (search) params.set("search", search);
+  if (state) params.set("state", state);
+  if (kind) params.set("kind", kind);
+  if (sort !== "code") params.set("sort", sort);
+  if (page > 1) params.set("page", String(page));
+  return params.size ? `/admin/coupons?${params}` : "/admin/coupons";
+}
+
+/** Coupons: search by code, filter by state and kind, sort by the columns; bad values are left out. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "discounts");
-  const page = positiveInt(new URL(request.url).searchParams.get("page"), 100_000) ?? 1;
-  return listAdminCoupons(servicesFrom(context).db, { page });
+  const query = parseListQuery(new URL(request.url).searchParams, couponListQuerySchema);
+  const result = await listAdminCoupons(servicesFrom(context).db, query);
+  const { search, state, kind, sort } = query;
+  return { ...result, search, state, kind, sort };
 }
 
 /** Disable / enable from the list (intent + couponId). */
@@ -62,7 +88,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!result.ok) return refuse(404, COUPON_FORM_MESSAGES.notFound);
   const { code } = result.value;
-  return redirectWithToast("/admin/coupons", {
+  // back to the list as it was filtered (the forms post to the page's own URL)
+  const back = parseListQuery(new URL(request.url).searchParams, couponListQuerySchema);
+  return redirectWithToast(listHref(back, back.page), {
     type: "success",
     message: active ? COUPON_FORM_MESSAGES.enabled(code) : COUPON_FORM_MESSAGES.disabled(code),
   });
@@ -75,8 +103,23 @@ const STATE_STYLES = {
   "used-up": "bg-yellow-100 text-yellow-900 ring-yellow-700",
 } as const;
 
+const SORT_LABELS: Record<CouponSort, string> = {
+  code: "Code A–Z",
+  "code-desc": "Code Z–A",
+  "value-asc": "Lowest value",
+  "value-desc": "Highest value",
+  "uses-desc": "Most used",
+  "uses-asc": "Least used",
+  "expiry-asc": "Expiring first",
+  "expiry-desc": "Expiring last",
+};
+
 export default function AdminCoupons({ loaderData, actionData }: Route.ComponentProps) {
-  const { coupons, page, hasMore } = loaderData;
+  const { coupons, page, hasMore, search, state, kind, sort } = loaderData;
+  const pageLink = (n: number) => listHref({ search, state, kind, sort }, n);
+  const sortLink = (to: string) =>
+    listHref({ search, state, kind, sort: COUPON_SORTS.find((s) => s === to) ?? "code" }, 1);
+  const filtered = Boolean(search || state || kind);
   return (
     <section aria-labelledby="coupons-heading">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -90,26 +133,78 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
           New coupon
         </Link>
       </div>
+      <ListFilters action="/admin/coupons" label="Coupon filters">
+        <FilterInput id="coupon-search" name="search" label="Coupon code" value={search} maxLength={32} />
+        <FilterSelect
+          id="coupon-state"
+          name="state"
+          label="Status"
+          value={state}
+          options={optionsOf(COUPON_STATES, COUPON_STATE_LABELS)}
+          emptyLabel="Any status"
+        />
+        <FilterSelect
+          id="coupon-kind"
+          name="kind"
+          label="Kind"
+          value={kind}
+          options={optionsOf(COUPON_KINDS, COUPON_KIND_LABELS)}
+          emptyLabel="Any kind"
+        />
+        <FilterSelect
+          id="coupon-sort"
+          name="sort"
+          label="Sort"
+          value={sort}
+          options={optionsOf(COUPON_SORTS, SORT_LABELS)}
+        />
+      </ListFilters>
       <div className="mt-4">
         <AdminMessage feedback={refusal(actionData?.result)} />
       </div>
       {coupons.length === 0 ? (
-        <p className="mt-6 text-gray-700">No coupons yet.</p>
+        <p className="mt-6 text-gray-700">{filtered ? "No coupons found." : "No coupons yet."}</p>
       ) : (
         <TableScroll label="Coupon list" className="mt-6">
           <StackedTable>
             <thead className={STACKED_TABLE.head}>
               <Row>
-                <ColumnHeader className={STACKED_TABLE.columnHeader}>Code</ColumnHeader>
+                <SortableColumnHeader
+                  label="Code"
+                  ascending="code"
+                  descending="code-desc"
+                  current={sort}
+                  href={sortLink}
+                  className={STACKED_TABLE.columnHeader}
+                />
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Kind</ColumnHeader>
-                <ColumnHeader className={STACKED_TABLE.columnHeader}>Value</ColumnHeader>
-                <ColumnHeader className={STACKED_TABLE.columnHeader}>Valid through</ColumnHeader>
+                <SortableColumnHeader
+                  label="Value"
+                  ascending="value-asc"
+                  descending="value-desc"
+                  current={sort}
+                  href={sortLink}
+                  className={STACKED_TABLE.columnHeader}
+                />
+                <SortableColumnHeader
+                  label="Valid through"
+                  ascending="expiry-asc"
+                  descending="expiry-desc"
+                  current={sort}
+                  href={sortLink}
+                  className={STACKED_TABLE.columnHeader}
+                />
                 <ColumnHeader className={`${STACKED_TABLE.columnHeader} text-right`}>
                   Minimum subtotal
                 </ColumnHeader>
-                <ColumnHeader className={`${STACKED_TABLE.columnHeader} text-right`}>
-                  Used / limit
-                </ColumnHeader>
+                <SortableColumnHeader
+                  label="Used / limit"
+                  ascending="uses-asc"
+                  descending="uses-desc"
+                  current={sort}
+                  href={sortLink}
+                  className={`${STACKED_TABLE.columnHeader} text-right`}
+                />
                 <ColumnHeader className={STACKED_TABLE.columnHeader}>Status</ColumnHeader>
                 <ColumnHeader className="py-2 font-semibold">
                   <span className="sr-only">Actions</span>
@@ -168,7 +263,7 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
                           question={disableQuestion(coupon.code)}
                           confirmLabel="Yes, disable coupon"
                           keepLabel="Keep it active"
-                          keepTo={page > 1 ? `/admin/coupons?page=${page}` : "/admin/coupons"}
+                          keepTo={pageLink(page)}
                           fields={{ couponId: coupon.id, intent: "disable" }}
                         />
                       ) : (
@@ -191,11 +286,7 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
           </StackedTable>
         </TableScroll>
       )}
-      <AdminPaging
-        page={page}
-        hasMore={hasMore}
-        pageLink={(n) => (n === 1 ? "/admin/coupons" : `/admin/coupons?page=${n}`)}
-      />
+      <AdminPaging page={page} hasMore={hasMore} pageLink={pageLink} />
     </section>
   );
 }

@@ -1,29 +1,54 @@
 import { data, Form, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
-import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
+import { adminMeta } from "../components/admin/admin-meta.ts";
 import { AdminPaging } from "../components/admin/admin-paging.tsx";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
+import { FilterInput, FilterSelect, ListFilters, optionsOf } from "../components/admin/list-filters.tsx";
 import { servicesFrom } from "../context.ts";
+import {
+  REPORTED_REVIEW_SORTS,
+  REVIEW_RATINGS,
+  type ReportedReviewSort,
+  type ReviewRatingFilter,
+} from "../domain/reviews/reported-review-list-query.ts";
 import {
   listReportedReviews,
   moderateReview,
   REPORTED_REVIEW_MESSAGES,
+  reportedReviewListQuerySchema,
   reviewModerationSchema,
 } from "../domain/reviews/reported-reviews.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
+import { parseListQuery } from "../lib/list-query.ts";
 import type { Route } from "./+types/admin.reviews";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "Reported reviews", "/admin/reviews");
 
+/** The list's URL for a query (its defaults left out) and a page. */
+function listHref(
+  { search, rating, sort }: { search: string; rating: number | null; sort: ReportedReviewSort },
+  page: number,
+) {
+  const params = new URLSearchParams();
+  if (search) params.set("search", search);
+  if (rating !== null) params.set("rating", String(rating));
+  if (sort !== "reported-newest") params.set("sort", sort);
+  if (page > 1) params.set("page", String(page));
+  return params.size ? `/admin/reviews?${params}` : "/admin/reviews";
+}
+
+/** Reported reviews: search, filter by rating, sort; bad values are left out. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "reviews");
-  const page = positiveInt(new URL(request.url).searchParams.get("page"), 100_000) ?? 1;
-  return listReportedReviews(servicesFrom(context).db, { page });
+  const query = parseListQuery(new URL(request.url).searchParams, reportedReviewListQuerySchema);
+  const result = await listReportedReviews(servicesFrom(context).db, query);
+  const { search, rating, sort } = query;
+  return { ...result, search, rating, sort };
 }
 
 /** Keep (clear the reports) or Remove (delete the review; the product's rating follows). */
@@ -42,14 +67,33 @@ export async function action({ request, context }: Route.ActionArgs) {
     actor: { id: admin.id, email: admin.email },
   });
   if (!outcome.ok) return refuse(REPORTED_REVIEW_MESSAGES.notFound, 404);
-  return redirectWithToast("/admin/reviews", {
+  // back to the list as it was filtered (the forms post to the page's own URL)
+  const back = parseListQuery(new URL(request.url).searchParams, reportedReviewListQuerySchema);
+  return redirectWithToast(listHref(back, back.page), {
     type: "success",
     message: REPORTED_REVIEW_MESSAGES[outcome.value],
   });
 }
 
+const RATING_LABELS: Record<ReviewRatingFilter, string> = {
+  "1": "1 star",
+  "2": "2 stars",
+  "3": "3 stars",
+  "4": "4 stars",
+  "5": "5 stars",
+};
+const SORT_LABELS: Record<ReportedReviewSort, string> = {
+  "reported-newest": "Reported most recently",
+  "reported-oldest": "Waiting longest",
+  "reports-desc": "Most reports",
+  "rating-asc": "Lowest rating",
+  "rating-desc": "Highest rating",
+};
+
 export default function ReportedReviews({ loaderData, actionData }: Route.ComponentProps) {
-  const { reviews, page, hasMore } = loaderData;
+  const { reviews, page, hasMore, search, rating, sort } = loaderData;
+  const pageLink = (n: number) => listHref({ search, rating, sort }, n);
+  const filtered = Boolean(search || rating !== null);
   return (
     <section aria-labelledby="reviews-heading">
       <h1 id="reviews-heading" className="text-3xl font-bold">
@@ -58,11 +102,37 @@ export default function ReportedReviews({ loaderData, actionData }: Route.Compon
       <p className="mt-1 text-gray-700">
         Keep clears the reports; Remove deletes the review and updates the product's rating.
       </p>
+      <ListFilters action="/admin/reviews" label="Reported review filters">
+        <FilterInput
+          id="review-search"
+          name="search"
+          label="Product, author or text"
+          value={search}
+          maxLength={100}
+        />
+        <FilterSelect
+          id="review-rating"
+          name="rating"
+          label="Rating"
+          value={rating === null ? null : (String(rating) as ReviewRatingFilter)}
+          options={optionsOf(REVIEW_RATINGS, RATING_LABELS)}
+          emptyLabel="Any rating"
+        />
+        <FilterSelect
+          id="review-sort"
+          name="sort"
+          label="Sort"
+          value={sort}
+          options={optionsOf(REPORTED_REVIEW_SORTS, SORT_LABELS)}
+        />
+      </ListFilters>
       <div className="mt-4">
         <AdminMessage feedback={refusal(actionData?.result)} />
       </div>
       {reviews.length === 0 ? (
-        <p className="mt-6 text-gray-700">No reported reviews.</p>
+        <p className="mt-6 text-gray-700">
+          {filtered ? "No reported reviews found." : "No reported reviews."}
+        </p>
       ) : (
         <ul className="mt-6 space-y-4">
           {reviews.map((review) => (
@@ -101,6 +171,12 @@ export default function ReportedReviews({ loaderData, actionData }: Route.Compon
                     <dt className="font-semibold">Reports:</dt>
                     <dd>{review.reports}</dd>
                   </div>
+                  <div className="flex gap-1">
+                    <dt className="font-semibold">Last reported:</dt>
+                    <dd>
+                      <OrderDate iso={review.lastReportedAt} />
+                    </dd>
+                  </div>
                 </dl>
                 <p className="mt-3 whitespace-pre-line break-words text-gray-900">{review.body}</p>
                 <div className="mt-4 flex flex-wrap items-start gap-3">
@@ -123,7 +199,7 @@ export default function ReportedReviews({ loaderData, actionData }: Route.Compon
                     question={`Remove the review “${review.title}” by ${review.authorName}? It is deleted and the product's rating is updated. This cannot be undone.`}
                     confirmLabel="Yes, remove review"
                     keepLabel="Don't remove"
-                    keepTo={page > 1 ? `/admin/reviews?page=${page}` : "/admin/reviews"}
+                    keepTo={pageLink(page)}
                     fields={{ reviewId: review.id, intent: "remove" }}
                   />
                 </div>
@@ -132,11 +208,7 @@ export default function ReportedReviews({ loaderData, actionData }: Route.Compon
           ))}
         </ul>
       )}
-      <AdminPaging
-        page={page}
-        hasMore={hasMore}
-        pageLink={(n) => (n === 1 ? "/admin/reviews" : `/admin/reviews?page=${n}`)}
-      />
+      <AdminPaging page={page} hasMore={hasMore} pageLink={pageLink} />
     </section>
   );
 }

@@ -1,8 +1,12 @@
+import { sql } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { CouponKind } from "../../db/schema.ts";
+import { containsPattern } from "../../lib/list-query.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
 import { type CouponInput, type CouponState, couponState } from "./coupon-form.ts";
+import type { CouponSort } from "./coupon-list-query.ts";
+import { normalizeCouponCode } from "./coupon-rules.ts";
 
 /**
  * Coupon management. The cart's rules (domain/coupons) read the same rows: a disabled coupon
@@ -56,20 +60,81 @@ function toCoupon(row: CouponRow, now = new Date()): AdminCoupon {
   return { ...coupon, state: couponState(coupon, now) };
 }
 
-/** Coupons by code, one page. */
+export interface AdminCouponQuery {
+  /** part of the code (any case) */
+  search?: string;
+  /** as the cart would see the coupon at `now` (coupon-form.ts `couponState`) */
+  state?: CouponState | null;
+  kind?: CouponKind | null;
+  sort?: CouponSort;
+  page?: number;
+  now?: Date;
+}
+
+/**
+ * The coupon list: filtered by part of the code, state and kind; sorted (code A–Z by default),
+ * one page. The state filter asks in SQL what `couponState` answers for one coupon.
+ */
 export async function listAdminCoupons(
   db: Database,
-  { page = 1 }: { page?: number } = {},
+  {
+    search = "",
+    state = null,
+    kind = null,
+    sort = "code",
+    page = 1,
+    now = new Date(),
+  }: AdminCouponQuery = {},
 ): Promise<{ coupons: AdminCoupon[]; page: number; hasMore: boolean }> {
-  const rows = await db
-    .selectFrom("coupons")
-    .select(COLUMNS)
+  const at = now.toISOString();
+  let query = db.selectFrom("coupons").select(COLUMNS);
+  const term = normalizeCouponCode(search).slice(0, 32);
+  if (term) query = query.where("code", "like", sql<string>`${containsPattern(term)} escape '\\'`);
+  if (kind) query = query.where("kind", "=", kind);
+  if (state) {
+    query = query.where((eb) => {
+      const notExpired = eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", at)]);
+      switch (state) {
+        case "disabled":
+          return eb("active", "=", 0);
+        case "expired":
+          return eb.and([eb("active", "=", 1), eb("expiresAt", "is not", null), eb("expiresAt", "<=", at)]);
+        case "used-up":
+          return eb.and([
+            eb("active", "=", 1),
+            notExpired,
+            eb("usageLimit", "is not", null),
+            eb("usedCount", ">=", eb.ref("usageLimit")),
+          ]);
+        default:
+          return eb.and([
+            eb("active", "=", 1),
+            notExpired,
+            eb.or([eb("usageLimit", "is", null), eb("usedCount", "<", eb.ref("usageLimit"))]),
+          ]);
+      }
+    });
+  }
+  const percentFirst = sql<number>`case when ${sql.ref("kind")} = 'percent' then 0 else 1 end`;
+  const noExpiryLast = sql<number>`case when ${sql.ref("expiresAt")} is null then 1 else 0 end`;
+  const ordered =
+    sort === "code-desc"
+      ? query.orderBy("code", "desc")
+      : sort === "value-asc" || sort === "value-desc"
+        ? query.orderBy(percentFirst).orderBy("amount", sort === "value-asc" ? "asc" : "desc")
+        : sort === "uses-desc" || sort === "uses-asc"
+          ? query.orderBy("usedCount", sort === "uses-asc" ? "asc" : "desc")
+          : sort === "expiry-asc" || sort === "expiry-desc"
+            ? query.orderBy(noExpiryLast).orderBy("expiresAt", sort === "expiry-asc" ? "asc" : "desc")
+            : query;
+  const rows = await ordered
     .orderBy("code")
+    .orderBy("id")
     .limit(ADMIN_COUPONS_PAGE_SIZE + 1)
     .offset((Math.max(1, page) - 1) * ADMIN_COUPONS_PAGE_SIZE)
     .execute();
   return {
-    coupons: rows.slice(0, ADMIN_COUPONS_PAGE_SIZE).map((row) => toCoupon(row)),
+    coupons: rows.slice(0, ADMIN_COUPONS_PAGE_SIZE).map((row) => toCoupon(row, now)),
     page,
     hasMore: rows.length > ADMIN_COUPONS_PAGE_SIZE,
   };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listChoice, listFilter, listPage, listSearch } from "../../lib/list-query.ts";
 import { toCents } from "../../lib/money.ts";
 import {
   COUPON_CODE_PATTERN,
@@ -9,6 +10,7 @@ import {
   type CouponInput,
   expiryFromLastDay,
 } from "./coupon-form.ts";
+import { COUPON_SORTS, COUPON_STATES } from "./coupon-list-query.ts";
 import { normalizeCouponCode } from "./coupon-rules.ts";
 
 /**
@@ -142,3 +144,16 @@ export const couponActionSchema = z
     const { code: _code, ...terms } = checked.value;
     return { intent: form.intent, couponId, terms };
   });
+
+/**
+ * The coupon list's query (`/admin/coupons?search=&state=&kind=&sort=&page=`): each value checked
+ * on its own, a bad one left out (a filter) or back to its default (sort, page).
+ */
+export const couponListQuerySchema = z.object({
+  search: listSearch(32),
+  state: listFilter(COUPON_STATES),
+  kind: listFilter(COUPON_KINDS),
+  sort: listChoice(COUPON_SORTS, "code"),
+  page: listPage,
+});
+export type CouponListQuery = z.output<typeof couponListQuerySchema>;

@@ -1,7 +1,14 @@
+import { sql } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
+import { containsPattern, listChoice, listFilter, listPage, listSearch } from "../../lib/list-query.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
+import {
+  REPORTED_REVIEW_SORTS,
+  REVIEW_RATINGS,
+  type ReportedReviewSort,
+} from "./reported-review-list-query.ts";
 import { applyAggregate, lockProduct } from "./write-review.server.ts";
 
 /**
@@ -33,6 +40,26 @@ export const reviewModerationSchema = z.object({
   confirm: z.string().optional(),
 });
 
+/**
+ * The list's query (`/admin/reviews?search=&rating=&sort=&page=`): each value checked on its own,
+ * a bad one left out (a filter) or back to its default (sort, page).
+ */
+export const reportedReviewListQuerySchema = z.object({
+  search: listSearch(100),
+  rating: listFilter(REVIEW_RATINGS).transform((rating) => (rating === null ? null : Number(rating))),
+  sort: listChoice(REPORTED_REVIEW_SORTS, "reported-newest"),
+  page: listPage,
+});
+
+export interface ReportedReviewQuery {
+  /** part of the product's name, the author's name, the title or the text (any case) */
+  search?: string;
+  /** 1..5 stars */
+  rating?: number | null;
+  sort?: ReportedReviewSort;
+  page?: number;
+}
+
 export interface ReportedReview {
   id: number;
   productId: number;
@@ -43,15 +70,20 @@ export interface ReportedReview {
   title: string;
   body: string;
   reports: number;
+  /** the latest report (the review's own date if its reports are gone) */
+  lastReportedAt: string;
   createdAt: string;
 }
 
-/** Reported reviews, newest first, with how many shoppers reported each. */
+/**
+ * Reported reviews with how many shoppers reported each and when last: searched, filtered by
+ * rating, sorted (most recently reported first by default), one page.
+ */
 export async function listReportedReviews(
   db: Database,
-  { page = 1 }: { page?: number } = {},
+  { search = "", rating = null, sort = "reported-newest", page = 1 }: ReportedReviewQuery = {},
 ): Promise<{ reviews: ReportedReview[]; page: number; hasMore: boolean }> {
-  const rows = await db
+  let query = db
     .selectFrom("reviews")
     .innerJoin("products", "products.id", "reviews.productId")
     .select((eb) => [
@@ -70,10 +102,43 @@ export async function listReportedReviews(
         .whereRef("reviewVotes.reviewId", "=", "reviews.id")
         .where("reviewVotes.kind", "=", "report")
         .as("reports"),
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom("reviewVotes")
+            .select((v) => v.fn.max("reviewVotes.createdAt").as("at"))
+            .whereRef("reviewVotes.reviewId", "=", "reviews.id")
+            .where("reviewVotes.kind", "=", "report"),
+          eb.ref("reviews.createdAt"),
+        )
+        .as("lastReportedAt"),
     ])
-    .where("reviews.reported", "=", 1)
-    .orderBy("reviews.createdAt", "desc")
-    .orderBy("reviews.id", "desc")
+    .where("reviews.reported", "=", 1);
+  if (rating !== null) query = query.where("reviews.rating", "=", rating);
+  const term = search.trim().toLowerCase().slice(0, 100);
+  if (term) {
+    const pattern = sql<string>`${containsPattern(term)} escape '\\'`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(eb.fn("lower", ["products.name"]), "like", pattern),
+        eb(eb.fn("lower", ["reviews.authorName"]), "like", pattern),
+        eb(eb.fn("lower", ["reviews.title"]), "like", pattern),
+        eb(eb.fn("lower", ["reviews.body"]), "like", pattern),
+      ]),
+    );
+  }
+  const ordered =
+    sort === "reported-oldest"
+      ? query.orderBy("lastReportedAt", "asc").orderBy("reviews.id", "asc")
+      : sort === "reports-desc"
+        ? query.orderBy("reports", "desc").orderBy("lastReportedAt", "desc").orderBy("reviews.id", "desc")
+        : sort === "rating-asc" || sort === "rating-desc"
+          ? query
+              .orderBy("reviews.rating", sort === "rating-asc" ? "asc" : "desc")
+              .orderBy("lastReportedAt", "desc")
+              .orderBy("reviews.id", "desc")
+          : query.orderBy("lastReportedAt", "desc").orderBy("reviews.id", "desc");
+  const rows = await ordered
     .limit(REPORTED_REVIEWS_PAGE_SIZE + 1)
     .offset((Math.max(1, page) - 1) * REPORTED_REVIEWS_PAGE_SIZE)
     .execute();
@@ -82,6 +147,7 @@ export async function listReportedReviews(
       ...row,
       rating: Number(row.rating),
       reports: Number(row.reports ?? 0),
+      lastReportedAt: String(row.lastReportedAt),
     })),
     page,
     hasMore: rows.length > REPORTED_REVIEWS_PAGE_SIZE,

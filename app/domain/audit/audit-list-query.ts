@@ -1,0 +1,37 @@
+/**
+ * The audit log's filters (shared by the server and the page): the actions the shop records
+ * (`AuditAction`, audit-log.server.ts; audit-list.server.ts fails the type check when one is
+ * missing here) and the two orders of time.
+ */
+export const AUDIT_ACTIONS = [
+  "product.create",
+  "product.update",
+  "product.stock",
+  "product.variant",
+  "product.options",
+  "product.images",
+  "product.delete",
+  "product.archive",
+  "product.unarchive",
+  "product.import",
+  "order.transition",
+  "order.refund",
+  "order.dispute",
+  "return.update",
+  "coupon.create",
+  "coupon.update",
+  "coupon.disable",
+  "coupon.enable",
+  "review.keep",
+  "review.remove",
+  "staff.invite",
+  "staff.role",
+  "staff.remove",
+  "customer.disable",
+  "customer.enable",
+  "settings.update",
+] as const;
+export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_SORTS = ["newest", "oldest"] as const;
+export type AuditSort = (typeof AUDIT_SORTS)[number];
