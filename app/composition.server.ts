@@ -13,9 +13,11 @@ import { createDatabase, type Database, dataChangeStamp } from "./db/database.se
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { isCatalogEmpty, seedDemoCatalog, withSeedLock } from "./db/seed/seed.server.ts";
 import { createOrUpdateUser, DEMO_ADMIN } from "./domain/accounts/users.server.ts";
+import { ShopSettingsSource } from "./domain/settings/shop-settings.server.ts";
 import { type Env, getEnv } from "./env.server.ts";
 import { attachSearchIndex, detachSearchIndex } from "./infra/search-index/search-index.server.ts";
 import { settleAfterResponseTasks } from "./jobs/after-response.server.ts";
+import { DEFAULT_SHOP_SETTINGS, mailShop, type ShopSettings } from "./lib/shop-settings.ts";
 
 /**
  * The application's one database and file store, opened on first use: migrations are applied
@@ -48,6 +50,20 @@ export async function getDb(): Promise<Database> {
 }
 
 /**
+ * The settings of a shop whose owner has saved none: the environment's name and contact details
+ * (SHOP_NAME, CONTACT_*), the spec's pricing, US dollars.
+ */
+export function defaultShopSettings(config: Env): ShopSettings {
+  return {
+    ...DEFAULT_SHOP_SETTINGS,
+    shopName: config.SHOP_NAME,
+    contactEmail: config.CONTACT_EMAIL,
+    contactPhone: config.CONTACT_PHONE,
+    contactAddress: config.CONTACT_ADDRESS,
+  };
+}
+
+/**
  * The services of a shop with this configuration, over a database, file store and mailer already
  * opened (the server's come from the configuration; a test brings its own). Nothing is migrated
  * or seeded here: `getServices` does that for the process.
@@ -58,13 +74,15 @@ export function assembleServices(
 ): AppServices {
   const { db } = parts;
   const mail = parts.mail ?? createShopMailer(config);
-  const shop = { shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL };
+  const settings = new ShopSettingsSource(db, defaultShopSettings(config));
+  // e-mails name the shop as its settings do when they are sent
+  const shop = async () => mailShop(await settings.current(), config.PUBLIC_URL);
   const auth = createAuth({
     db,
     secret: config.SESSION_SECRET,
     baseURL: config.PUBLIC_URL,
     shopName: config.SHOP_NAME,
-    sendResetPassword: (data) => sendPasswordResetEmail(mail, shop, data),
+    sendResetPassword: async (data) => sendPasswordResetEmail(mail, await shop(), data),
     sendEmailChangeLink: (data) => queueEmailChangeLink(mail, shop, data),
   });
   return {
@@ -74,6 +92,7 @@ export function assembleServices(
     auth,
     mail,
     gateway: parts.gateway ?? createPaymentGateway(config, db),
+    settings,
   };
 }
 

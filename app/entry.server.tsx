@@ -19,6 +19,7 @@ import { inlineCss } from "./http/inline-css.server.ts";
 import { deferHydrationStream } from "./infra/deferred-hydration.server.ts";
 import { startJobs } from "./jobs/background-jobs.server.ts";
 import { requestInfoContext } from "./lib/request-context.ts";
+import { mailShop } from "./lib/shop-settings.ts";
 
 export { setMailWorker } from "./adapters/mail/mailer.server.ts";
 // The HTTP server (server/) reaches the app's single copy of these through the build's entry module.
@@ -30,8 +31,8 @@ export const streamTimeout = 5_000;
 /** Housekeeping timers on the app's own database (server/main.ts starts them); returns their stop. */
 export function startBackgroundJobs(): () => void {
   return startJobs(async () => {
-    const { db, mail, config, gateway } = await getServices();
-    return { db, mail, gateway, shop: { shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL } };
+    const { db, mail, config, gateway, settings } = await getServices();
+    return { db, mail, gateway, shop: mailShop(await settings.current(), config.PUBLIC_URL) };
   });
 }
 

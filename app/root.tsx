@@ -17,13 +17,14 @@ import { useNonce } from "./components/nonce.tsx";
 import { NotFoundPage } from "./components/not-found-page.tsx";
 import { ToastProvider } from "./components/toasts.tsx";
 import { provideServices } from "./composition.server.ts";
-import { servicesFrom } from "./context.ts";
+import { servicesFrom, shopSettingsFrom } from "./context.ts";
 import { claimGuestCart, findCartId } from "./domain/cart/cart-owner.server.ts";
 import { getCartQuantity } from "./domain/cart/get-cart.server.ts";
 import { listWishlistProductIds } from "./domain/wishlist/wishlist.server.ts";
 import { cartOwnerFor, clearCartCookie, readCartId } from "./http/cart-session.server.ts";
 import { getSessionUser } from "./http/session.server.ts";
 import { getToast } from "./http/toast.server.ts";
+import { DEFAULT_SHOP_SETTINGS } from "./lib/shop-settings.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -52,6 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const cartQuantity = cartId ? await getCartQuantity(db, cartId) : 0;
   // The header's count and the product cards' hearts: one query, none for a signed-out visitor.
   const wishlist = user ? await listWishlistProductIds(db, user.id) : [];
+  const shop = await shopSettingsFrom(context);
   return data(
     {
       toast,
@@ -62,12 +64,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       cartQuantity,
       userName: user?.displayName ?? null,
       wishlist,
-      contact: {
-        name: env.SHOP_NAME,
-        email: env.CONTACT_EMAIL,
-        phone: env.CONTACT_PHONE,
-        address: env.CONTACT_ADDRESS,
-      },
+      /** the shop's settings: every page's prices, contact details and shipping terms follow them */
+      shop,
     },
     { headers },
   );
@@ -79,12 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // the back office (routes/admin.tsx) has its own frame while its loader has let the visitor in
   const inBackOffice = useRouteLoaderData("routes/admin") != null;
   const [searchParams] = useSearchParams();
-  const contact = root?.contact ?? {
-    name: "Cartwheel",
-    email: "",
-    phone: "",
-    address: "",
-  };
+  const shop = root?.shop ?? DEFAULT_SHOP_SETTINGS;
   return (
     <html lang="en">
       <head>
@@ -110,7 +103,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           ) : (
             <>
               <Header
-                shopName={contact.name}
+                shopName={shop.shopName}
                 cartQuantity={root?.cartQuantity ?? 0}
                 wishlistCount={root?.wishlist.length ?? 0}
                 userName={root?.userName ?? null}
@@ -119,7 +112,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               <main id="main" className="flex-1">
                 {children}
               </main>
-              <Footer contact={contact} year={root?.year ?? new Date().getFullYear()} />
+              <Footer shop={shop} year={root?.year ?? new Date().getFullYear()} />
             </>
           )}
         </ToastProvider>

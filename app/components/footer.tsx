@@ -1,13 +1,7 @@
 import { Link } from "react-router";
+import { type ShopSettings, SOCIAL_LABELS, SOCIAL_NETWORKS, telHref } from "../lib/shop-settings.ts";
 import { SHOP_LINKS } from "../lib/site-links.ts";
 import { NewsletterForm } from "./newsletter-form.tsx";
-
-export interface ShopContact {
-  name: string;
-  email: string;
-  phone: string;
-  address: string;
-}
 
 const SERVICE_LINKS = [
   { to: "/orders/track", label: "Track Your Order" },
@@ -24,14 +18,13 @@ const LEGAL_LINKS = [
   { to: "/sitemap", label: "Sitemap" },
 ];
 
-const SOCIAL_LINKS = [
-  { href: "https://www.facebook.com/", label: "Facebook" },
-  { href: "https://www.instagram.com/", label: "Instagram" },
-  { href: "https://x.com/", label: "X" },
-  { href: "https://www.youtube.com/", label: "YouTube" },
-];
-
-export function Footer({ contact, year }: { contact: ShopContact; year: number }) {
+export function Footer({ shop, year }: { shop: ShopSettings; year: number }) {
+  const socialLinks = SOCIAL_NETWORKS.filter((network) => shop.socialLinks[network] !== "").map(
+    (network) => ({
+      href: shop.socialLinks[network],
+      label: SOCIAL_LABELS[network],
+    }),
+  );
   return (
     <footer
       id="site-footer"
@@ -39,17 +32,17 @@ export function Footer({ contact, year }: { contact: ShopContact; year: number }
     >
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 md:grid-cols-4">
         <div>
-          <p className="text-xl font-extrabold text-white">{contact.name}</p>
+          <p className="text-xl font-extrabold text-white">{shop.shopName}</p>
           <address className="mt-3 space-y-1 text-sm not-italic">
-            <p>{contact.address}</p>
+            <p>{shop.contactAddress}</p>
             <p>
-              <a href={`tel:${contact.phone.replace(/[^+\d]/g, "")}`} className="hover:underline">
-                {contact.phone}
+              <a href={telHref(shop.contactPhone)} className="hover:underline">
+                {shop.contactPhone}
               </a>
             </p>
             <p>
-              <a href={`mailto:${contact.email}`} className="hover:underline">
-                {contact.email}
+              <a href={`mailto:${shop.contactEmail}`} className="hover:underline">
+                {shop.contactEmail}
               </a>
             </p>
           </address>
@@ -65,7 +58,7 @@ export function Footer({ contact, year }: { contact: ShopContact; year: number }
       <div className="border-t border-gray-800">
         <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-6 text-sm md:flex-row md:items-center md:justify-between">
           <p>
-            © {year} {contact.name}. All rights reserved.
+            © {year} {shop.shopName}. All rights reserved.
           </p>
           <nav aria-label="Legal">
             <ul className="flex flex-wrap gap-4">
@@ -78,17 +71,19 @@ export function Footer({ contact, year }: { contact: ShopContact; year: number }
               ))}
             </ul>
           </nav>
-          <nav aria-label="Social media">
-            <ul className="flex gap-4">
-              {SOCIAL_LINKS.map((link) => (
-                <li key={link.label}>
-                  <a href={link.href} rel="noopener noreferrer" className="hover:underline">
-                    {link.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          {socialLinks.length > 0 && (
+            <nav aria-label="Social media">
+              <ul className="flex gap-4">
+                {socialLinks.map((link) => (
+                  <li key={link.label}>
+                    <a href={link.href} rel="noopener noreferrer" className="hover:underline">
+                      {link.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
         </div>
       </div>
     </footer>

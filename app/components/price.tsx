@@ -1,4 +1,4 @@
-import { formatCents } from "../lib/money.ts";
+import { useMoney } from "./shop-settings.ts";
 
 /** The one way a price is shown: current price, and the original struck through when higher. */
 export function Price({
@@ -13,6 +13,7 @@ export function Price({
   /** the lowest of several prices (a product's variants): "From $X" */
   from?: boolean;
 }) {
+  const money = useMoney();
   const hasSaving = originalCents != null && originalCents > cents;
   return (
     // wraps in a narrow card (two per row on a phone) rather than clipping the original price
@@ -20,12 +21,12 @@ export function Price({
       <span className={size === "lg" ? "text-3xl font-bold" : "text-lg font-bold"}>
         {from && <span className="text-sm font-semibold text-gray-700">From </span>}
         {hasSaving && <span className="sr-only">Sale price </span>}
-        {formatCents(cents)}
+        {money(cents)}
       </span>
       {hasSaving && (
         <s className="text-sm text-gray-600">
           <span className="sr-only">Original price </span>
-          {formatCents(originalCents)}
+          {money(originalCents)}
         </s>
       )}
     </p>

@@ -21,6 +21,7 @@ import * as staffRoles from "./migrations/2026-11-26T1600-staff-roles.ts";
 import * as fulfilment from "./migrations/2026-11-26T1700-fulfilment.ts";
 import * as customerAccounts from "./migrations/2026-11-26T1800-customer-accounts.ts";
 import * as salesRollups from "./migrations/2026-11-26T1900-sales-rollups.ts";
+import * as shopSettings from "./migrations/2026-11-26T2000-shop-settings.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-26T1700-fulfilment": fulfilment,
   "2026-11-26T1800-customer-accounts": customerAccounts,
   "2026-11-26T1900-sales-rollups": salesRollups,
+  "2026-11-26T2000-shop-settings": shopSettings,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
-// The dashboard's sales rollups (migration 1900, decision 021); part of `DB` in schema.ts.
+// The dashboard's sales rollups (migration 1900, decision 021) and the shop's settings (migration
+// 2000); part of `DB` in schema.ts.
 
 /** The dashboard's rollups of closed days and months (migration 1900): right or absent. */
 export interface SalesDaysTable {
@@ -29,4 +30,28 @@ export interface SalesProductMonthsTable {
   name: string;
   units: number;
   revenueCents: number;
+}
+
+/** The shop's settings (migration 2000): at most one row, id 1 (app/lib/shop-settings.ts). */
+export interface ShopSettingsTable {
+  id: number;
+  shopName: string;
+  contactEmail: string;
+  contactPhone: string;
+  contactAddress: string;
+  facebookUrl: string;
+  instagramUrl: string;
+  xUrl: string;
+  youtubeUrl: string;
+  currency: string;
+  taxRateBasisPoints: number;
+  taxLabel: string;
+  standardShippingCents: number;
+  freeShippingThresholdCents: number;
+  expressShippingCents: number;
+  standardDaysMin: number;
+  standardDaysMax: number;
+  expressDaysMin: number;
+  expressDaysMax: number;
+  updatedAt: string;
 }

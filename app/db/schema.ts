@@ -22,6 +22,7 @@ import type {
   SalesMonthsTable,
   SalesProductDaysTable,
   SalesProductMonthsTable,
+  ShopSettingsTable,
 } from "./schema-sales.ts";
 
 export type * from "./schema-auth.ts";
@@ -273,6 +274,8 @@ export interface OrdersTable {
   /** why the payment failed (the shopper's message) */
   paymentError: string | null;
   refundedCents: Generated<number>;
+  /** the shop's currency when the order was placed (migration 2000) */
+  currency: Generated<string>;
   /** when the provider reported a dispute (chargeback) */
   disputedAt: Timestamp | null;
   /** set when shipped (lib/carriers.ts ids); both optional */
@@ -399,6 +402,7 @@ export interface DB {
   salesProductDays: SalesProductDaysTable;
   salesMonths: SalesMonthsTable;
   salesProductMonths: SalesProductMonthsTable;
+  shopSettings: ShopSettingsTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;

@@ -27,13 +27,13 @@ export function formatCount(count: number): string {
   return sign + groupThousands(Math.round(Math.abs(count)));
 }
 
-/** The digits of a non-negative integer with a comma every three from the right. */
-export function groupThousands(whole: number): string {
+/** The digits of a non-negative integer with a separator (a comma) every three from the right. */
+export function groupThousands(whole: number, separator = ","): string {
   const digits = String(whole);
   let grouped = "";
   for (let end = digits.length; end > 0; end -= 3) {
     const part = digits.slice(Math.max(0, end - 3), end);
-    grouped = grouped ? `${part},${grouped}` : part;
+    grouped = grouped ? `${part}${separator}${grouped}` : part;
   }
   return grouped;
 }

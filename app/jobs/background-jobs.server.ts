@@ -6,6 +6,7 @@ import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.serv
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
 import { reconcilePayments } from "../domain/orders/order-payment.server.ts";
 import { pruneRateLimits } from "../infra/rate-limit.server.ts";
+import type { MailShop } from "../lib/shop-settings.ts";
 
 /**
  * Housekeeping each app process runs while it serves: settling orders a dead process left awaiting
@@ -25,7 +26,7 @@ export interface JobServices {
   db: Database;
   mail: Mailer;
   gateway: PaymentGateway;
-  shop: { shopName: string; publicUrl: string };
+  shop: MailShop;
 }
 
 /** Starts the jobs on the app's services (opened on first use); returns their stop. */

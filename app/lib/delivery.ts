@@ -1,12 +1,13 @@
-/** Estimated delivery (spec §9): order day + 5 days standard, + 2 days express. */
+/** Estimated delivery (spec §9): order day + the middle of the method's days (5 standard, 2 express by default). */
 import { formatLongDateWithWeekday } from "../infra/format.ts";
-import { SHIPPING_METHODS, type ShippingMethod } from "./pricing.ts";
+import { type Pricing, type ShippingMethod, shippingMethod } from "./pricing.ts";
 
 const DAY_MS = 86_400_000;
 
 /** The calendar date (YYYY-MM-DD, UTC) an order placed at `now` should arrive. */
-export function estimatedDeliveryDate(method: ShippingMethod, now: Date): string {
-  return new Date(now.getTime() + SHIPPING_METHODS[method].deliveryDays * DAY_MS).toISOString().slice(0, 10);
+export function estimatedDeliveryDate(pricing: Pricing, method: ShippingMethod, now: Date): string {
+  const days = shippingMethod(pricing, method).deliveryDays;
+  return new Date(now.getTime() + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** "2026-11-27" → "Friday, November 27, 2026" (the date itself, whatever the reader's zone). */

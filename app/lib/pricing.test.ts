@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calculateTotals, shippingCents, taxCents } from "./pricing.ts";
+import { calculateTotals, DEFAULT_PRICING, shippingCents, taxCents } from "./pricing.ts";
 
 describe("shippingCents", () => {
   it.each([
@@ -11,7 +11,7 @@ describe("shippingCents", () => {
     [1000, "express", 999],
     [5000, "express", 999],
   ] as const)("subtotal %i with %s → %i", (subtotal, method, expected) => {
-    expect(shippingCents(subtotal, method)).toBe(expected);
+    expect(shippingCents(DEFAULT_PRICING, subtotal, method)).toBe(expected);
   });
 });
 
@@ -24,7 +24,7 @@ describe("taxCents", () => {
     [8, 1], // 0.56 → 1
     [-500, 0],
   ])("7%% of %i → %i", (taxable, expected) => {
-    expect(taxCents(taxable)).toBe(expected);
+    expect(taxCents(DEFAULT_PRICING, taxable)).toBe(expected);
   });
 });
 
@@ -41,7 +41,7 @@ describe("calculateTotals", () => {
   ] as const)(
     "%i %s −%i → shipping %i, tax %i, total %i",
     (subtotal, method, discount, shipping, tax, total) => {
-      const totals = calculateTotals(subtotal, { method, discountCents: discount });
+      const totals = calculateTotals(DEFAULT_PRICING, subtotal, { method, discountCents: discount });
       expect(totals).toMatchObject({ shippingCents: shipping, taxCents: tax, totalCents: total });
       expect(totals.totalCents).toBe(
         totals.subtotalCents - totals.discountCents + totals.shippingCents + totals.taxCents,

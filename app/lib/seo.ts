@@ -40,13 +40,17 @@ export function seoMeta({
 
 interface RootData {
   origin: string;
-  contact: { name: string };
+  shop: { shopName: string };
 }
 
-/** The root loader's data as seen from a route's `meta` function. */
-export function rootMetaData(
-  matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>,
-): RootData {
+/** What a route's `meta` function needs of the root loader's data: the site's origin and the shop's name. */
+export function rootMetaData(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>): {
+  origin: string;
+  contact: { name: string };
+} {
   const root = matches.find((m) => m?.id === "root")?.loaderData as RootData | undefined;
-  return root ?? { origin: "http://localhost:3000", contact: { name: "Cartwheel" } };
+  return {
+    origin: root?.origin ?? "http://localhost:3000",
+    contact: { name: root?.shop.shopName ?? "Cartwheel" },
+  };
 }

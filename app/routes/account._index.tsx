@@ -4,7 +4,7 @@ import { findDefaultAddress, listUserOrders } from "../domain/accounts/account-o
 import { countryName } from "../domain/checkout/shipping-form.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { requireUser } from "../http/session.server.ts";
-import { formatCents } from "../lib/money.ts";
+import { currencyOf, formatMoney } from "../lib/money.ts";
 import type { Route } from "./+types/account._index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -68,7 +68,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
                   {order.number}
                 </Link>
                 <span>{ORDER_STATUS_LABELS[order.status]}</span>
-                <span>{formatCents(order.totalCents)}</span>
+                <span>{formatMoney(order.totalCents, currencyOf(order.currency))}</span>
               </li>
             ))}
           </ul>

@@ -5,7 +5,7 @@ import { servicesFrom } from "../context.ts";
 import { listOrdersPage } from "../domain/accounts/account-orders.server.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { requireUser } from "../http/session.server.ts";
-import { formatCents } from "../lib/money.ts";
+import { currencyOf, formatMoney } from "../lib/money.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.orders._index";
 
@@ -81,7 +81,9 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="py-2 pr-4">{ORDER_STATUS_LABELS[order.status]}</td>
                   <td className="py-2 pr-4 text-right">{order.itemCount}</td>
-                  <td className="py-2 text-right">{formatCents(order.totalCents)}</td>
+                  <td className="py-2 text-right">
+                    {formatMoney(order.totalCents, currencyOf(order.currency))}
+                  </td>
                 </tr>
               ))}
             </tbody>

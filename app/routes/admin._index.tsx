@@ -17,6 +17,7 @@ import {
 } from "../components/admin/stacked-table.tsx";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { imageUrl } from "../components/product-image.tsx";
+import { useMoney } from "../components/shop-settings.ts";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
 import { bulkProductsSchema, setProductsArchived } from "../domain/catalog/admin/product-delete.server.ts";
@@ -32,7 +33,6 @@ import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CATEGORIES } from "../lib/catalog-constants.ts";
-import { formatCents } from "../lib/money.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import type { Route } from "./+types/admin._index";
 
@@ -102,6 +102,7 @@ const SORT_LABELS: Record<ProductSort, string> = {
 };
 
 export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
+  const money = useMoney();
   const { products, total, page, pageCount, search, category, stock, archived, sort, error } = loaderData;
   const pageLink = (n: number) => {
     const params = new URLSearchParams();
@@ -279,7 +280,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} col-start-2 md:text-right md:whitespace-nowrap`}>
                     <CardLabel>Price</CardLabel>
-                    {formatCents(product.priceCents)}
+                    {money(product.priceCents)}
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} col-start-2 md:whitespace-nowrap`}>
                     <StockBadge stock={product.stock} />

@@ -16,6 +16,7 @@ import {
   STACKED_TABLE,
   StackedTable,
 } from "../components/admin/stacked-table.tsx";
+import { useMoney } from "../components/shop-settings.ts";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
 import { listAdminCoupons, setCouponActive } from "../domain/coupons/coupon-admin.server.ts";
@@ -38,7 +39,6 @@ import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import { parseListQuery } from "../lib/list-query.ts";
-import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.coupons._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Coupons", "/admin/coupons");
@@ -115,6 +115,7 @@ const SORT_LABELS: Record<CouponSort, string> = {
 };
 
 export default function AdminCoupons({ loaderData, actionData }: Route.ComponentProps) {
+  const money = useMoney();
   const { coupons, page, hasMore, search, state, kind, sort } = loaderData;
   const pageLink = (n: number) => listHref({ search, state, kind, sort }, n);
   const sortLink = (to: string) =>
@@ -223,7 +224,7 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} col-span-2`}>
                     <CardLabel>Value</CardLabel>
-                    {couponValueText(coupon)}
+                    {couponValueText(coupon, money)}
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} col-span-2`}>
                     <CardLabel>Valid through</CardLabel>
@@ -231,7 +232,7 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} col-span-2 md:text-right`}>
                     <CardLabel>Minimum subtotal</CardLabel>
-                    {formatCents(coupon.minSubtotalCents)}
+                    {money(coupon.minSubtotalCents)}
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} col-span-2 md:text-right`}>
                     <CardLabel>Used / limit</CardLabel>

@@ -3,6 +3,7 @@ import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
+import { useMoney } from "../components/shop-settings.ts";
 import { servicesFrom } from "../context.ts";
 import {
   customerActionSchema,
@@ -14,7 +15,7 @@ import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
-import { formatCents } from "../lib/money.ts";
+import { currencyOf, formatMoney } from "../lib/money.ts";
 import type { Route } from "./+types/admin.customers.$id";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -53,6 +54,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
+  const money = useMoney();
   const { customer } = loaderData;
   return (
     <div className="space-y-6">
@@ -80,7 +82,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         </div>
         <div>
           <dt className="font-semibold">Total spent</dt>
-          <dd>{formatCents(customer.spentCents)}</dd>
+          <dd>{money(customer.spentCents)}</dd>
         </div>
       </dl>
       <section aria-labelledby="account-heading" className="rounded-lg border border-gray-200 p-4">
@@ -132,7 +134,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                   {order.number}
                 </Link>{" "}
                 · <OrderDate iso={order.createdAt} /> · {ORDER_STATUS_LABELS[order.status]} ·{" "}
-                {formatCents(order.totalCents)}
+                {formatMoney(order.totalCents, currencyOf(order.currency))}
               </li>
             ))}
           </ul>

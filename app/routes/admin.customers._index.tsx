@@ -12,11 +12,11 @@ import {
   STACKED_TABLE,
   StackedTable,
 } from "../components/admin/stacked-table.tsx";
+import { useMoney } from "../components/shop-settings.ts";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
 import { listCustomers } from "../domain/accounts/customers.server.ts";
 import { requirePermission } from "../http/session.server.ts";
-import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.customers._index";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Customers", "/admin/customers");
@@ -31,6 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
+  const money = useMoney();
   const { customers, page, hasMore, search } = loaderData;
   const pageLink = (n: number) => {
     const params = new URLSearchParams();
@@ -91,7 +92,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} md:text-right md:whitespace-nowrap`}>
                     <CardLabel>Total spent</CardLabel>
-                    {formatCents(customer.spentCents)}
+                    {money(customer.spentCents)}
                   </Cell>
                   <Cell className={STACKED_TABLE.cell}>
                     <CardLabel>Account</CardLabel>

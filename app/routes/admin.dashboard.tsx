@@ -3,6 +3,7 @@ import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { SalesChart } from "../components/admin/sales-chart.tsx";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
+import { useMoney } from "../components/shop-settings.ts";
 import { servicesFrom } from "../context.ts";
 import { listLowStockProducts } from "../domain/catalog/admin/product-list.server.ts";
 import { listAdminOrders } from "../domain/orders/order-admin.server.ts";
@@ -24,7 +25,6 @@ import {
   topProducts,
 } from "../domain/reports/sales-report.server.ts";
 import { requirePermission } from "../http/session.server.ts";
-import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.dashboard";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Dashboard", "/admin/dashboard");
@@ -96,6 +96,7 @@ function change(now: number, before: number): string {
 }
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
+  const money = useMoney();
   const {
     counts,
     preset,
@@ -109,8 +110,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     lowStock,
     recent,
   } = loaderData;
-  const show = (value: number, money: boolean) =>
-    money ? formatCents(value) : value.toLocaleString("en-US");
+  const show = (value: number, isMoney: boolean) => (isMoney ? money(value) : value.toLocaleString("en-US"));
   const cards = [
     { to: "/admin", label: "Live products", value: counts.products },
     { to: "/admin/low-stock", label: "Low on stock (10 or fewer)", value: counts.lowStock },
@@ -239,7 +239,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
                   ) : (
                     <span className="font-semibold">{product.name}</span>
                   )}{" "}
-                  — {product.units} sold, {formatCents(product.revenueCents)}
+                  — {product.units} sold, {money(product.revenueCents)}
                 </li>
               ))}
             </ol>
@@ -290,7 +290,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
                     {order.number}
                   </Link>{" "}
                   · <OrderDate iso={order.createdAt} /> · {ORDER_STATUS_LABELS[order.status]} ·{" "}
-                  {formatCents(order.totalCents)}
+                  {money(order.totalCents)}
                 </li>
               ))}
             </ul>

@@ -11,7 +11,8 @@ import { RefundForm } from "../components/admin/refund-form.tsx";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { OrderLines, OrderTotals, orderItemLines } from "../components/order/order-lines.tsx";
 import { TrackingDetails } from "../components/order/tracking-details.tsx";
-import { servicesFrom } from "../context.ts";
+import { useMoney } from "../components/shop-settings.ts";
+import { mailShopFrom, servicesFrom } from "../context.ts";
 import {
   advanceOrder,
   getAdminOrder,
@@ -24,7 +25,7 @@ import { assertPermission, requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CARRIERS } from "../lib/carriers.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
-import { formatCents } from "../lib/money.ts";
+import { formatMoney } from "../lib/money.ts";
 import { can } from "../lib/staff-roles.ts";
 import type { Route } from "./+types/admin.orders.$number";
 
@@ -89,7 +90,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       db: services.db,
       gateway: services.gateway,
       mail: services.mail,
-      shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+      shop: await mailShopFrom(context),
     },
     {
       number: params.number,
@@ -143,7 +144,7 @@ async function refund(
   if (result.ok) {
     return redirectWithToast(`/admin/orders/${number}`, {
       type: "success",
-      message: `Order ${number}: ${formatCents(result.value.amountCents)} refunded`,
+      message: `Order ${number}: ${formatMoney(result.value.amountCents, result.value.currency)} refunded`,
     });
   }
   const error = result.error;
@@ -158,7 +159,7 @@ async function refund(
     case "nothing-chosen":
       return refuse("Choose the lines to refund, or an amount.", 400);
     case "too-much":
-      return refuse(`At most ${formatCents(error.leftCents)} can be refunded.`, 400);
+      return refuse(`At most ${formatMoney(error.leftCents, error.currency)} can be refunded.`, 400);
     case "line-too-much":
       return refuse(`More units of ${error.name} than are left to refund.`, 400);
     case "gateway":
@@ -168,6 +169,7 @@ async function refund(
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { order, canRefund } = loaderData;
+  const money = useMoney(order.currency);
   // staff whose role cannot give money back see neither the refund form nor Cancel (it refunds)
   const nextStatuses = canRefund ? order.nextStatuses : order.nextStatuses.filter((to) => to !== "cancelled");
   return (
@@ -269,6 +271,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           Items
         </h2>
         <OrderLines
+          currency={order.currency}
           layout="table"
           label="Order items"
           className="mt-3"
@@ -277,12 +280,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           )}
         />
         <OrderTotals
+          currency={order.currency}
           totals={order.totals}
           discountLabel={order.couponCode}
           className="mt-4 ml-auto max-w-xs"
         />
       </section>
-      {canRefund && order.refund && <RefundForm refundKey={loaderData.refundKey} refund={order.refund} />}
+      {canRefund && order.refund && (
+        <RefundForm refundKey={loaderData.refundKey} refund={order.refund} currency={order.currency} />
+      )}
       {order.refunds.length > 0 && (
         <section aria-labelledby="order-refunds-heading">
           <h2 id="order-refunds-heading" className="text-xl font-bold">
@@ -291,7 +297,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <ul className="mt-3 space-y-1 text-sm">
             {order.refunds.map((r, index) => (
               <li key={index}>
-                <OrderDate iso={r.createdAt} />: {formatCents(r.amountCents)}
+                <OrderDate iso={r.createdAt} />: {money(r.amountCents)}
                 {r.restocked ? " (stock restored)" : ""}
                 {r.reason ? ` — ${r.reason}` : ""}
               </li>

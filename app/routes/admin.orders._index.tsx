@@ -15,7 +15,7 @@ import {
   StackedTable,
 } from "../components/admin/stacked-table.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { servicesFrom } from "../context.ts";
+import { mailShopFrom, servicesFrom } from "../context.ts";
 import { bulkOrdersSchema, listAdminOrders, shipOrders } from "../domain/orders/order-admin.server.ts";
 import {
   ORDER_PAYMENT_FILTERS,
@@ -27,7 +27,7 @@ import { isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES } from "../domain/or
 import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
-import { formatCents } from "../lib/money.ts";
+import { currencyOf, formatMoney } from "../lib/money.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import type { Route } from "./+types/admin.orders._index";
 
@@ -88,7 +88,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       db: services.db,
       gateway: services.gateway,
       mail: services.mail,
-      shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+      shop: await mailShopFrom(context),
     },
     { numbers: submission.value.number, actor: { id: staff.id, email: staff.email } },
   );
@@ -224,7 +224,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} md:text-right md:whitespace-nowrap`}>
                     <CardLabel>Total</CardLabel>
-                    {formatCents(order.totalCents)}
+                    {formatMoney(order.totalCents, currencyOf(order.currency))}
                   </Cell>
                 </Row>
               ))}

@@ -2,11 +2,11 @@ import { data, Link } from "react-router";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { PrintButton } from "../components/admin/print-button.tsx";
-import { servicesFrom } from "../context.ts";
+import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import { countryName } from "../domain/checkout/shipping-form.ts";
 import { getPackingSlips, PACKING_SLIPS_MAX } from "../domain/orders/order-admin.server.ts";
 import { requirePermission } from "../http/session.server.ts";
-import { SHIPPING_METHODS } from "../lib/pricing.ts";
+import { SHIPPING_METHOD_LABELS } from "../lib/pricing.ts";
 import type { Route } from "./+types/admin.orders.packing-slips";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const slips = await getPackingSlips(servicesFrom(context).db, numbers);
   if (slips.length === 0) throw data(null, { status: 404 });
-  return { slips, shopName: servicesFrom(context).config.SHOP_NAME };
+  return { slips, shopName: (await shopSettingsFrom(context)).shopName };
 }
 
 export default function PackingSlips({ loaderData }: Route.ComponentProps) {
@@ -62,7 +62,7 @@ export default function PackingSlips({ loaderData }: Route.ComponentProps) {
             </div>
             <div>
               <dt className="font-semibold">Shipping</dt>
-              <dd>{SHIPPING_METHODS[slip.shippingMethod].label}</dd>
+              <dd>{SHIPPING_METHOD_LABELS[slip.shippingMethod]}</dd>
             </div>
             <div>
               <dt className="font-semibold">Ship to</dt>

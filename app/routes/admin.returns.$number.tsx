@@ -4,7 +4,8 @@ import { z } from "zod";
 import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
-import { servicesFrom } from "../context.ts";
+import { useMoney } from "../components/shop-settings.ts";
+import { mailShopFrom, servicesFrom } from "../context.ts";
 import {
   RETURN_STATUS_LABELS,
   RETURN_TRANSITIONS,
@@ -13,7 +14,6 @@ import {
 import { getReturn, moveReturn } from "../domain/returns/returns.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
-import { formatCents } from "../lib/money.ts";
 import type { Route } from "./+types/admin.returns.$number";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -56,7 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     {
       gateway: services.gateway,
       mail: services.mail,
-      shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+      shop: await mailShopFrom(context),
     },
     {
       number: params.number,
@@ -81,6 +81,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function AdminReturn({ loaderData, actionData }: Route.ComponentProps) {
   const { found, next } = loaderData;
+  const money = useMoney(found.currency);
   const button = "rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800";
   return (
     <div className="space-y-6">
@@ -127,7 +128,7 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
         {found.refundCents !== null && (
           <div>
             <dt className="font-semibold">Refunded</dt>
-            <dd>{formatCents(found.refundCents)}</dd>
+            <dd>{money(found.refundCents)}</dd>
           </div>
         )}
       </dl>

@@ -13,7 +13,7 @@ import {
 } from "../components/admin/stacked-table.tsx";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
-import { servicesFrom } from "../context.ts";
+import { mailShopFrom, servicesFrom } from "../context.ts";
 import {
   inviteStaff,
   listStaff,
@@ -63,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         auth: services.auth,
         db: services.db,
         mail: services.mail,
-        shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+        shop: await mailShopFrom(context),
       },
       { email: value.email, role: value.role, actor },
     );

@@ -10,7 +10,7 @@ import {
 import { adminHeaders, adminMeta } from "../components/admin/admin-meta.ts";
 import { type AdminSection, currentAdminSection, sectionsFor } from "../components/admin/admin-nav.ts";
 import { NotFoundPage } from "../components/not-found-page.tsx";
-import { servicesFrom } from "../context.ts";
+import { shopSettingsFrom } from "../context.ts";
 import { requireStaff } from "../http/session.server.ts";
 import { permissionsOf, ROLE_LABELS } from "../lib/staff-roles.ts";
 import type { Route } from "./+types/admin";
@@ -27,7 +27,7 @@ export const headers = adminHeaders;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   return {
-    shopName: servicesFrom(context).config.SHOP_NAME,
+    shopName: (await shopSettingsFrom(context)).shopName,
     staff: { name: staff.displayName, email: staff.email, role: ROLE_LABELS[staff.role] },
     permissions: permissionsOf(staff.role),
   };

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { CartPage } from "../components/cart/cart-page.tsx";
-import { servicesFrom } from "../context.ts";
+import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import { addToCart } from "../domain/cart/add-item.server.ts";
 import { cartActionSchema, cartRefusalMessage } from "../domain/cart/cart-action.server.ts";
 import { findCartId, openCart } from "../domain/cart/cart-owner.server.ts";
@@ -43,7 +43,8 @@ export function headers() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = servicesFrom(context);
   const cartId = await findCartId(db, await cartOwnerFor(request, context));
-  return { cart: cartId ? await getCart(db, cartId) : emptyCart() };
+  const shop = await shopSettingsFrom(context);
+  return { cart: cartId ? await getCart(db, cartId, shop) : emptyCart(shop) };
 }
 
 /** POST /cart: add, buy-now, update, remove, clear, apply-coupon, remove-coupon; POST → redirect → toast. */
@@ -112,11 +113,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (code === "")
         return redirectWithCart(backTo("/cart"), { type: "error", message: COUPON_MESSAGES.missing });
       const cartId = await existingCartId();
-      const cart = cartId ? await getCart(db, cartId) : emptyCart();
+      const shop = await shopSettingsFrom(context);
+      const cart = cartId ? await getCart(db, cartId, shop) : emptyCart(shop);
       if (!cartId || cart.totalQuantity === 0) {
         return redirectWithCart(backTo("/cart"), { type: "error", message: CART_MESSAGES.couponNeedsItems });
       }
-      const result = await applyCouponToCart(db, { cartId, code, subtotalCents: cart.totals.subtotalCents });
+      const result = await applyCouponToCart(db, {
+        cartId,
+        code,
+        subtotalCents: cart.totals.subtotalCents,
+        currency: shop.currency,
+      });
       return redirectWithCart(
         backTo("/cart"),
         result.ok

@@ -7,7 +7,8 @@ import { PaymentStep } from "../components/checkout/payment-step.tsx";
 import { ProviderPaymentStep } from "../components/checkout/provider-payment-step.tsx";
 import { ReviewStep } from "../components/checkout/review-step.tsx";
 import { ShippingStep } from "../components/checkout/shipping-step.tsx";
-import { servicesFrom } from "../context.ts";
+import { useShopSettings } from "../components/shop-settings.ts";
+import { mailShopFrom, servicesFrom, shopSettingsFrom } from "../context.ts";
 import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
@@ -138,7 +139,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     );
   }
 
-  const cart = cartId ? await getCart(db, cartId) : emptyCart();
+  const shop = await shopSettingsFrom(context);
+  const cart = cartId ? await getCart(db, cartId, shop) : emptyCart(shop);
   if (cart.totalQuantity === 0) throw redirect("/cart", { headers });
   if (step !== "shipping" && !state.shipping) throw redirect(stepPath("shipping"), { headers });
   if (step === "review" && (!state.payment || !state.idempotencyKey))
@@ -169,7 +171,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       step,
       lines,
       method,
-      totals: calculateTotals(cart.totals.subtotalCents, {
+      totals: calculateTotals(shop, cart.totals.subtotalCents, {
         method,
         discountCents: cart.coupon?.discountCents ?? 0,
       }),
@@ -257,7 +259,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           db,
           gateway: services.gateway,
           mailer: services.mail,
-          shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+          shop: await mailShopFrom(context),
+          pricing: await shopSettingsFrom(context),
           cartId,
           userId: user?.id ?? null,
           reservationMs: services.config.PAYMENT_RESERVATION_MINUTES * 60_000,
@@ -354,7 +357,7 @@ type StepPage = Exclude<Route.ComponentProps["loaderData"], { step: "confirmatio
  */
 function ShippingWithSummary({ page }: { page: StepPage }) {
   const [method, setMethod] = useState<ShippingMethod>(page.method);
-  const totals = calculateTotals(page.totals.subtotalCents, {
+  const totals = calculateTotals(useShopSettings(), page.totals.subtotalCents, {
     method,
     discountCents: page.totals.discountCents,
   });

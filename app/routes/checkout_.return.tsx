@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { servicesFrom } from "../context.ts";
+import { mailShopFrom, servicesFrom } from "../context.ts";
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
 import { readCheckoutProgress, saveCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { returnFromProvider } from "../domain/checkout/provider-payment.server.ts";
@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       db,
       gateway: services.gateway,
       mailer: services.mail,
-      shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+      shop: await mailShopFrom(context),
       cartId,
     },
   );

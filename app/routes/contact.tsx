@@ -2,8 +2,8 @@ import { type SubmissionResult, useForm } from "@conform-to/react";
 import { Clock, Mail, MapPin, Phone } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
+import { useShopSettings } from "../components/shop-settings.ts";
 import { Breadcrumbs } from "../content/help/help-layout.tsx";
-import { telHref, useShopContact } from "../content/help/shop-contact.ts";
 import { servicesFrom } from "../context.ts";
 import {
   CONTACT_FIELDS,
@@ -25,6 +25,7 @@ import { formatCount } from "../infra/format.ts";
 import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { telHref } from "../lib/shop-settings.ts";
 import type { Route } from "./+types/contact";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -68,7 +69,7 @@ function echoBounded(result: SubmissionResult): SubmissionResult {
 }
 
 export default function Contact({ actionData }: Route.ComponentProps) {
-  const shop = useShopContact();
+  const shop = useShopSettings();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 md:py-12">
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Contact Us" }]} />
@@ -98,17 +99,20 @@ export default function Contact({ actionData }: Route.ComponentProps) {
             </h2>
             <address className="mt-4 space-y-4 text-sm not-italic">
               <ContactDetail icon={Mail} label="E-mail">
-                <a href={`mailto:${shop.email}`} className="text-brand-800 underline underline-offset-2">
-                  {shop.email}
+                <a
+                  href={`mailto:${shop.contactEmail}`}
+                  className="text-brand-800 underline underline-offset-2"
+                >
+                  {shop.contactEmail}
                 </a>
               </ContactDetail>
               <ContactDetail icon={Phone} label="Phone">
-                <a href={telHref(shop.phone)} className="text-brand-800 underline underline-offset-2">
-                  {shop.phone}
+                <a href={telHref(shop.contactPhone)} className="text-brand-800 underline underline-offset-2">
+                  {shop.contactPhone}
                 </a>
               </ContactDetail>
               <ContactDetail icon={MapPin} label="Address">
-                {shop.address}
+                {shop.contactAddress}
               </ContactDetail>
               <ContactDetail icon={Clock} label="Response time">
                 Within one business day

@@ -1,15 +1,19 @@
 import { data } from "react-router";
 import { DATED_PAGES, HELP_PAGE_BODIES } from "../content/help/bodies.tsx";
 import { HelpLayout, PROSE } from "../content/help/help-layout.tsx";
-import { HELP_PAGES, helpPath, isHelpPageSlug } from "../content/help/pages.ts";
+import { HELP_PAGES, helpPageDescription, helpPath, isHelpPageSlug } from "../content/help/pages.ts";
+import { shopSettingsFrom } from "../context.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/help.$page";
 
 /** /help/shipping, /help/returns, /help/faq, /help/terms, /help/privacy, /help/cookies; anything else is a 404. */
-export function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   if (!isHelpPageSlug(params.page)) throw data(null, { status: 404 });
-  return { slug: params.page };
+  return {
+    slug: params.page,
+    description: helpPageDescription(params.page, await shopSettingsFrom(context)),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -18,7 +22,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const { origin, contact } = rootMetaData(matches);
   return seoMeta({
     title: page.title,
-    description: page.description,
+    description: loaderData.description,
     path: helpPath(page.slug),
     origin,
     shopName: contact.name,

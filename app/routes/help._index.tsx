@@ -1,7 +1,14 @@
 import { FileText, HelpCircle, type LucideIcon, RotateCcw, Scale, ShieldCheck, Truck } from "lucide-react";
 import { Link } from "react-router";
+import { useShopSettings } from "../components/shop-settings.ts";
 import { HelpLayout } from "../content/help/help-layout.tsx";
-import { HELP_PAGE_SLUGS, HELP_PAGES, type HelpPageSlug, helpPath } from "../content/help/pages.ts";
+import {
+  HELP_PAGE_SLUGS,
+  HELP_PAGES,
+  type HelpPageSlug,
+  helpPageDescription,
+  helpPath,
+} from "../content/help/pages.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/help._index";
@@ -29,6 +36,7 @@ const ICONS: Record<HelpPageSlug, LucideIcon> = {
 };
 
 export default function HelpCenter() {
+  const shop = useShopSettings();
   return (
     <HelpLayout breadcrumb={null}>
       <h1 className="text-3xl font-extrabold tracking-tight text-gray-900 md:text-4xl">Help Center</h1>
@@ -48,7 +56,7 @@ export default function HelpCenter() {
                 <Icon aria-hidden="true" className="size-6 shrink-0 text-brand-700" />
                 <span>
                   <span className="block font-semibold text-gray-900">{page.title}</span>
-                  <span className="mt-1 block text-sm text-gray-700">{page.description}</span>
+                  <span className="mt-1 block text-sm text-gray-700">{helpPageDescription(slug, shop)}</span>
                 </span>
               </Link>
             </li>

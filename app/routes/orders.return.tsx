@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect } from "react-router";
 import { z } from "zod";
-import { servicesFrom } from "../context.ts";
+import { mailShopFrom, servicesFrom } from "../context.ts";
 import { getUserOrder } from "../domain/accounts/account-orders.server.ts";
 import { findOrderForTracking } from "../domain/orders/orders.server.ts";
 import { TRACK_MESSAGES, TRACK_RATE_LIMIT } from "../domain/orders/track-order.ts";
@@ -72,16 +72,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     mine = email ? await findOrderForTracking(db, { number, email }) : null;
   }
   if (!mine) return redirectWithToast(to, { type: "error", message: TRACK_MESSAGES.notFound });
-  const result = await requestReturn(
-    db,
-    services.mail,
-    { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
-    {
-      orderNumber: mine.number,
-      reason,
-      lines: Object.entries(qty).map(([itemId, quantity]) => ({ itemId: Number(itemId), quantity })),
-    },
-  );
+  const result = await requestReturn(db, services.mail, await mailShopFrom(context), {
+    orderNumber: mine.number,
+    reason,
+    lines: Object.entries(qty).map(([itemId, quantity]) => ({ itemId: Number(itemId), quantity })),
+  });
   if (result.ok)
     return redirectWithToast(to, {
       type: "success",

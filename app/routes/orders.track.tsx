@@ -14,7 +14,7 @@ import { returnableOrder } from "../domain/returns/returns.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { formatDeliveryDate } from "../lib/delivery.ts";
-import { SHIPPING_METHODS } from "../lib/pricing.ts";
+import { SHIPPING_METHOD_LABELS } from "../lib/pricing.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/orders.track";
@@ -76,6 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       shippingMethod: order.shippingMethod,
       shipTo: `${order.shipTo.name}, ${order.shipTo.city}, ${order.shipTo.state}`,
       tracking: order.tracking,
+      currency: order.currency,
       totals: order.totals,
       items: order.items.map((item) => ({
         name: item.name,
@@ -189,7 +190,7 @@ function TrackedOrder({
           <dt className="font-semibold">Estimated delivery</dt>
           <dd>
             {order.status === "cancelled" ? "—" : formatDeliveryDate(order.estimatedDelivery)} (
-            {SHIPPING_METHODS[order.shippingMethod].label})
+            {SHIPPING_METHOD_LABELS[order.shippingMethod]})
           </dd>
         </div>
         <div>
@@ -200,11 +201,12 @@ function TrackedOrder({
       </dl>
       <h3 className="mt-6 font-bold">Items</h3>
       <OrderLines
+        currency={order.currency}
         layout="summary"
         className="mt-2"
         lines={order.items.map((item) => ({ productId: null, ...item }))}
       />
-      <OrderTotals totals={order.totals} discountLabel={null} />
+      <OrderTotals currency={order.currency} totals={order.totals} discountLabel={null} />
     </section>
   );
 }

@@ -21,6 +21,7 @@ import {
 } from "../components/product/structured-data.ts";
 import { VariantPicker } from "../components/product/variant-picker.tsx";
 import { ProductGrid } from "../components/product-card.tsx";
+import { useMoney, useShopSettings } from "../components/shop-settings.ts";
 import { StarRating } from "../components/star-rating.tsx";
 import { servicesFrom } from "../context.ts";
 import { getProductDetail, getRelatedProducts } from "../domain/catalog/product-detail.server.ts";
@@ -39,7 +40,7 @@ import { redirectWithToast } from "../http/toast.server.ts";
 import { formatCount } from "../infra/format.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { productsUrl } from "../lib/catalog-constants.ts";
-import { discountPercent, formatCents } from "../lib/money.ts";
+import { discountPercent } from "../lib/money.ts";
 import { signInPath } from "../lib/safe-redirect.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import { stockLevel, stockMessage } from "../lib/stock.ts";
@@ -227,6 +228,8 @@ const STOCK_STYLES = {
 } as const;
 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
+  const money = useMoney();
+  const { currency } = useShopSettings();
   const { product, reviews, related, viewer, selectedImage, selectedVariantId } = loaderData;
   const origin = useRouteLoaderData<typeof rootLoader>("root")?.origin ?? "http://localhost:3000";
   const path = productPath(product.slug);
@@ -280,7 +283,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             {savingCents > 0 && (
               <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-green-800">
                 <span className="rounded bg-green-50 px-2 py-0.5 ring-1 ring-green-700/20">
-                  You save {formatCents(savingCents)}
+                  You save {money(savingCents)}
                   {savingPercent ? ` (${savingPercent}%)` : ""}
                 </span>
               </p>
@@ -381,7 +384,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         </section>
       )}
 
-      <JsonLd data={productJsonLd(product, reviews, origin)} />
+      <JsonLd data={productJsonLd(product, reviews, origin, currency)} />
       <JsonLd data={breadcrumbJsonLd(crumbs, origin)} />
     </div>
   );

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { logger } from "../adapters/logger.server.ts";
 import { readStripeEvent } from "../adapters/payments/stripe-events.server.ts";
-import { servicesFrom } from "../context.ts";
+import { mailShopFrom, servicesFrom } from "../context.ts";
 import { handlePaymentEvent } from "../domain/orders/payment-events.server.ts";
 import type { Route } from "./+types/webhooks.stripe";
 
@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     services.gateway,
     {
       mailer: services.mail,
-      shop: { shopName: services.config.SHOP_NAME, publicUrl: services.config.PUBLIC_URL },
+      shop: await mailShopFrom(context),
     },
     reading.event,
   );

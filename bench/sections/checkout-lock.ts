@@ -5,7 +5,7 @@ import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { writeLockStats } from "../../app/infra/sqlite-dialect.server.ts";
-import { calculateTotals } from "../../app/lib/pricing.ts";
+import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 
 /**
  * How long one order holds SQLite's write lock (decision 020: only the reservation and the
@@ -51,10 +51,11 @@ export async function writeLockPerOrder(db: Database, productIds: number[], orde
   for (let i = 0; i < orders; i++) {
     const cartId = newCartId();
     await addToCart(db, { cartId, productId: productIds[i % productIds.length]!, quantity: 1 });
-    const cart = await getCart(db, cartId);
+    const cart = await getCart(db, cartId, DEFAULT_PRICING);
     carts.push({
       cartId,
-      totalCents: calculateTotals(cart.totals.subtotalCents, { method: "standard" }).totalCents,
+      totalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents, { method: "standard" })
+        .totalCents,
     });
   }
   const before = { ...writeLockStats };
@@ -78,6 +79,7 @@ export async function writeLockPerOrder(db: Database, productIds: number[], orde
         country: "US",
       },
       method: "standard",
+      pricing: DEFAULT_PRICING,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
       expectedTotalCents: totalCents,
     });

@@ -198,6 +198,7 @@ test("axe finds nothing on any admin page at desktop width", async ({ page }) =>
     "/admin/coupons/new",
     "/admin/reviews",
     "/admin/staff",
+    "/admin/settings",
     "/admin/customers",
     "/admin/audit",
   ]) {
@@ -306,4 +307,64 @@ test("products: filter by stock, archive a selection and put it back on sale", a
   await expect(toast(page, "1 product back on sale")).toBeVisible();
   await visit(page, `/admin?search=${tag}`);
   await expect(page.getByRole("link", { name: a.name, exact: true })).toBeVisible();
+});
+
+test("the owner's settings change the cart's totals, the currency and the shop's copy at once; a wrong value is refused beside its field", async ({
+  page,
+  noJsPage,
+}) => {
+  test.setTimeout(120_000);
+  const lamp = await createTestProduct("Settings Lamp", { priceCents: 4_000, stock: 20 });
+  products.push(lamp);
+  try {
+    // a shopper's cart of $40: below the $50 threshold, so $4.99 shipping and 7 % tax
+    await visit(page, `/products/${lamp.slug}`);
+    await expect(page.getByText("On orders over $50")).toBeVisible();
+    await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
+    await expect(toast(page, `${lamp.name} added to cart!`)).toBeVisible();
+    await visit(page, "/cart");
+    await expect(page.getByTestId("summary-shipping")).toHaveText("$4.99");
+    await expect(page.getByTestId("summary-tax")).toHaveText("$2.80");
+    await expect(page.getByTestId("summary-total")).toHaveText("$47.79");
+
+    // the owner, without JavaScript: a wrong rate is refused beside its field, then the new terms saved
+    await noJsPage.goto("/account?redirectTo=%2Fadmin%2Fsettings");
+    await signIn(noJsPage, OWNER.email, OWNER.password);
+    await noJsPage.waitForURL((url) => url.pathname === "/admin/settings");
+    await expect(noJsPage.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    await noJsPage.getByLabel("Tax rate (%)").fill("120");
+    await noJsPage.getByRole("button", { name: "Save settings" }).click();
+    await expect(noJsPage.getByText(/Enter a percentage from 0 to 100/)).toBeVisible();
+    await expect(noJsPage.getByLabel("Tax rate (%)")).toHaveAttribute("aria-invalid", "true");
+    await noJsPage.getByLabel("Tax rate (%)").fill("20");
+    await noJsPage.getByLabel("Tax label").fill("VAT included");
+    await noJsPage.getByLabel("Free standard shipping from (subtotal)").fill("35");
+    await noJsPage.getByLabel("Express shipping fee").fill("12.50");
+    await noJsPage.getByLabel("Currency").selectOption("EUR");
+    await noJsPage.getByRole("button", { name: "Save settings" }).click();
+    await expect(noJsPage.getByText("Settings saved")).toBeVisible();
+    await expect(noJsPage.getByLabel("Tax rate (%)")).toHaveValue("20");
+
+    // the shopper's next page follows: free shipping from €35, 20 % tax, euros
+    await visit(page, "/cart");
+    await expect(page.getByTestId("summary-shipping")).toHaveText("Free");
+    await expect(page.getByTestId("summary-tax")).toHaveText("8,00\u00a0€");
+    await expect(page.getByTestId("summary-total")).toHaveText("48,00\u00a0€");
+    await expect(page.getByText("Tax (VAT included)")).toBeVisible();
+    await visit(page, `/products/${lamp.slug}`);
+    await expect(page.getByText("On orders over 35\u00a0€")).toBeVisible();
+    await visit(page, "/help/shipping");
+    await expect(page.getByTestId("shipping-express")).toContainText("12,50\u00a0€ flat rate");
+
+    // and the checkout: express costs the new fee
+    await visit(page, "/checkout");
+    await expect(page.getByText("12,50\u00a0€")).toBeVisible();
+
+    // the change is in the audit log, with its time
+    await visit(noJsPage, "/admin/audit", { javaScript: false });
+    await expect(noJsPage.getByText(/Changed .*currency/).first()).toBeVisible();
+  } finally {
+    // the worker's shop goes back to the defaults for the tests after this one
+    await shopDatabase().deleteFrom("shopSettings").execute();
+  }
 });

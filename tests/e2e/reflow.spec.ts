@@ -366,6 +366,7 @@ test.describe("reflow at 320 and 390 px", () => {
       "/admin/reviews",
       "/admin/audit",
       "/admin/staff",
+      "/admin/settings",
       "/admin/customers",
       `/admin/orders/packing-slips?number=${number}`,
     ]) {

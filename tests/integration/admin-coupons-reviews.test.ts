@@ -24,6 +24,7 @@ import {
 } from "../../app/domain/reviews/reported-reviews.server.ts";
 import { listUserVotes, voteOnReview } from "../../app/domain/reviews/review-votes.server.ts";
 import { saveReview } from "../../app/domain/reviews/write-review.server.ts";
+import { DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
@@ -129,7 +130,9 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
 
     // and a shopper can use it at once
     const cartId = await cartWorth(5_000);
-    expect(await applyCouponToCart(t.db, { cartId, code: "autumn-20", subtotalCents: 5_000 })).toMatchObject({
+    expect(
+      await applyCouponToCart(t.db, { cartId, code: "autumn-20", subtotalCents: 5_000, currency: "USD" }),
+    ).toMatchObject({
       ok: true,
       value: { discountCents: 1_000 },
     });
@@ -222,9 +225,16 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
     if (!created.ok) throw new Error("not created");
     const carrying = await cartWorth(4_000);
     expect(
-      (await applyCouponToCart(t.db, { cartId: carrying, code: "SOON-OFF", subtotalCents: 4_000 })).ok,
+      (
+        await applyCouponToCart(t.db, {
+          cartId: carrying,
+          code: "SOON-OFF",
+          subtotalCents: 4_000,
+          currency: "USD",
+        })
+      ).ok,
     ).toBe(true);
-    expect((await getCart(t.db, carrying)).totals.discountCents).toBe(800);
+    expect((await getCart(t.db, carrying, DEFAULT_PRICING)).totals.discountCents).toBe(800);
 
     // disabled (from the list, the routes test: couponId in the form)
     const disabled = await edit({ intent: "disable", confirm: "yes" }, created.value.id);
@@ -232,11 +242,18 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
     expect(await getAdminCoupon(t.db, created.value.id)).toMatchObject({ active: false, state: "disabled" });
 
     const fresh = await cartWorth(4_000);
-    expect(await applyCouponToCart(t.db, { cartId: fresh, code: "soon-off", subtotalCents: 4_000 })).toEqual({
+    expect(
+      await applyCouponToCart(t.db, {
+        cartId: fresh,
+        code: "soon-off",
+        subtotalCents: 4_000,
+        currency: "USD",
+      }),
+    ).toEqual({
       ok: false,
       error: { code: "not-found", message: COUPON_MESSAGES.notFound },
     });
-    const cart = await getCart(t.db, carrying);
+    const cart = await getCart(t.db, carrying, DEFAULT_PRICING);
     expect(cart.coupon).toBeNull();
     expect(cart.couponProblem).toEqual({ code: "SOON-OFF", message: COUPON_MESSAGES.notFound });
     expect(cart.totals.discountCents).toBe(0);
@@ -251,7 +268,14 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
       value: { code: "SOON-OFF", changed: true },
     });
     expect(
-      (await applyCouponToCart(t.db, { cartId: fresh, code: "SOON-OFF", subtotalCents: 4_000 })).ok,
+      (
+        await applyCouponToCart(t.db, {
+          cartId: fresh,
+          code: "SOON-OFF",
+          subtotalCents: 4_000,
+          currency: "USD",
+        })
+      ).ok,
     ).toBe(true);
     const { entries } = await listAuditEntries(t.db, {
       entity: { type: "coupon", id: String(created.value.id) },

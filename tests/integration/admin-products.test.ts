@@ -434,7 +434,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     db: t.db,
     gateway: gatewayOf(t.db),
     mail: createMailer(`file:${mailDir()}`, { from: "shop@example.com" }),
-    shop: { shopName: "Cartwheel", publicUrl: "http://shop.test" },
+    shop: { shopName: "Cartwheel", taxLabel: "Including VAT", publicUrl: "http://shop.test" },
   });
 
   it("moves orders along the transition table; cancelling restores stock and refunds; audited", async () => {

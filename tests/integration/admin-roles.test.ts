@@ -23,6 +23,7 @@ import * as adminProductNew from "../../app/routes/admin.products.new.tsx";
 import * as adminReturns from "../../app/routes/admin.returns._index.tsx";
 import * as adminReturn from "../../app/routes/admin.returns.$number.tsx";
 import * as adminReviews from "../../app/routes/admin.reviews.tsx";
+import * as adminSettings from "../../app/routes/admin.settings.tsx";
 import * as adminStaff from "../../app/routes/admin.staff.tsx";
 import * as admin from "../../app/routes/admin.tsx";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
@@ -147,6 +148,12 @@ const ROUTES: Record<string, RouteAccess> = {
     path: "/admin/staff",
     loader: "staff",
     actions: [post("staff"), post("staff", { intent: "remove", userId: "nobody" })],
+  },
+  "admin.settings.tsx": {
+    module: adminSettings,
+    path: "/admin/settings",
+    loader: "settings",
+    actions: [post("settings", { shopName: "Taken over" })],
   },
   "admin.reviews.tsx": {
     module: adminReviews,

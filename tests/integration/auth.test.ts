@@ -12,6 +12,7 @@ import {
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { claimGuestCart } from "../../app/domain/cart/cart-owner.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
+import { DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 
@@ -212,7 +213,7 @@ describe.each(ENGINES)("accounts on %s", (engine) => {
       guestCartId: "guest-cart-000000000000000000001",
     });
     expect(cartId).toBe("user-cart-0000000000000000000001");
-    const cart = await getCart(test.db, cartId as string);
+    const cart = await getCart(test.db, cartId as string, DEFAULT_PRICING);
     expect(cart.lines.map((l) => [l.name, l.quantity])).toEqual([
       ["Desk Lamp", 3],
       ["Mug", 1],

@@ -13,7 +13,7 @@ import {
   releaseCoupon,
   removeCouponFromCart,
 } from "../../app/domain/coupons/coupons.server.ts";
-import { calculateTotals } from "../../app/lib/pricing.ts";
+import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 
@@ -116,20 +116,22 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
         expiresAt: "2027-06-01T00:00:00.000Z",
       });
       const before = new Date("2027-05-31T23:59:59.999Z");
-      expect(await checkCoupon(t.db, code.toLowerCase(), 4_002, before)).toEqual({
+      expect(await checkCoupon(t.db, code.toLowerCase(), 4_002, { now: before, currency: "USD" })).toEqual({
         ok: true,
         value: { code, discountCents: 1_001, label: `${code} (25% off)` },
       });
-      expect(await checkCoupon(t.db, code, 1_999, before)).toEqual({
+      expect(await checkCoupon(t.db, code, 1_999, { now: before, currency: "USD" })).toEqual({
         ok: false,
         error: { code: "minimum-not-met", message: "This coupon needs a subtotal of at least $20.00." },
       });
-      expect(await checkCoupon(t.db, code, 4_000, new Date("2027-06-01T00:00:00.000Z"))).toEqual({
+      expect(
+        await checkCoupon(t.db, code, 4_000, { now: new Date("2027-06-01T00:00:00.000Z"), currency: "USD" }),
+      ).toEqual({
         ok: false,
         error: { code: "expired", message: COUPON_MESSAGES.expired },
       });
       const off = await insertCoupon({ active: 0 });
-      expect(await checkCoupon(t.db, off, 4_000, before)).toMatchObject({
+      expect(await checkCoupon(t.db, off, 4_000, { now: before, currency: "USD" })).toMatchObject({
         ok: false,
         error: { code: "not-found" },
       });
@@ -143,6 +145,7 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       const result = await applyCouponToCart(t.db, {
         cartId,
         code: `  ${code.toLowerCase()} `,
+        currency: "USD",
         subtotalCents: 3_000,
       });
       expect(result).toEqual({ ok: true, value: { code, discountCents: 500, label: `${code} ($5.00 off)` } });
@@ -163,16 +166,20 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
     ])("keeps no code for %s", async (_label, overrides, typed, message) => {
       const code = typed ?? (await insertCoupon(overrides));
       const cartId = await cartWorth(3_000);
-      const result = await applyCouponToCart(t.db, { cartId, code, subtotalCents: 3_000 });
+      const result = await applyCouponToCart(t.db, { cartId, code, subtotalCents: 3_000, currency: "USD" });
       expect(result).toMatchObject({ ok: false, error: { message } });
       expect(await cartCoupon(cartId)).toBeNull();
 
       // a cart that already has a working code does not take the refused one in its place
       const good = await insertCoupon();
-      expect(await applyCouponToCart(t.db, { cartId, code: good, subtotalCents: 3_000 })).toMatchObject({
+      expect(
+        await applyCouponToCart(t.db, { cartId, code: good, subtotalCents: 3_000, currency: "USD" }),
+      ).toMatchObject({
         ok: true,
       });
-      expect(await applyCouponToCart(t.db, { cartId, code, subtotalCents: 3_000 })).toMatchObject({
+      expect(
+        await applyCouponToCart(t.db, { cartId, code, subtotalCents: 3_000, currency: "USD" }),
+      ).toMatchObject({
         ok: false,
       });
       expect(await cartCoupon(cartId)).toBe(good);
@@ -182,11 +189,11 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       const first = await insertCoupon({ kind: "percent", amount: 10 });
       const second = await insertCoupon({ kind: "fixed", amount: 700 });
       const cartId = await cartWorth(4_000);
-      await applyCouponToCart(t.db, { cartId, code: first, subtotalCents: 4_000 });
+      await applyCouponToCart(t.db, { cartId, code: first, subtotalCents: 4_000, currency: "USD" });
       expect(await cartCoupon(cartId)).toBe(first);
-      await applyCouponToCart(t.db, { cartId, code: second, subtotalCents: 4_000 });
+      await applyCouponToCart(t.db, { cartId, code: second, subtotalCents: 4_000, currency: "USD" });
       expect(await cartCoupon(cartId)).toBe(second);
-      expect((await getCart(t.db, cartId)).coupon).toEqual({
+      expect((await getCart(t.db, cartId, DEFAULT_PRICING)).coupon).toEqual({
         code: second,
         label: `${second} ($7.00 off)`,
         discountCents: 700,
@@ -194,10 +201,10 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
 
       await removeCouponFromCart(t.db, cartId);
       expect(await cartCoupon(cartId)).toBeNull();
-      const cart = await getCart(t.db, cartId);
+      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
       expect(cart.coupon).toBeNull();
       expect(cart.couponProblem).toBeNull();
-      expect(cart.totals).toEqual(calculateTotals(4_000));
+      expect(cart.totals).toEqual(calculateTotals(DEFAULT_PRICING, 4_000));
       // removing twice, or from a cart with none, is harmless
       await removeCouponFromCart(t.db, cartId);
       await removeCouponFromCart(t.db, newCartId());
@@ -251,11 +258,11 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
     it("shows the discount of a working coupon in the totals", async () => {
       const code = await insertCoupon({ kind: "percent", amount: 15 });
       const cartId = await cartWorth(1_999, 2);
-      await applyCouponToCart(t.db, { cartId, code, subtotalCents: 3_998 });
-      const cart = await getCart(t.db, cartId);
+      await applyCouponToCart(t.db, { cartId, code, subtotalCents: 3_998, currency: "USD" });
+      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
       expect(cart.coupon).toEqual({ code, label: `${code} (15% off)`, discountCents: 600 });
       expect(cart.couponProblem).toBeNull();
-      expect(cart.totals).toEqual(calculateTotals(3_998, { discountCents: 600 }));
+      expect(cart.totals).toEqual(calculateTotals(DEFAULT_PRICING, 3_998, { discountCents: 600 }));
       expect(cart.totals).toEqual({
         subtotalCents: 3_998,
         discountCents: 600,
@@ -272,20 +279,22 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
         expiresAt: "2099-01-01T00:00:00.000Z",
       });
       const cartId = await cartWorth(6_000);
-      expect(await applyCouponToCart(t.db, { cartId, code, subtotalCents: 6_000 })).toMatchObject({
+      expect(
+        await applyCouponToCart(t.db, { cartId, code, subtotalCents: 6_000, currency: "USD" }),
+      ).toMatchObject({
         ok: true,
       });
-      expect((await getCart(t.db, cartId)).totals.discountCents).toBe(1_000);
+      expect((await getCart(t.db, cartId, DEFAULT_PRICING)).totals.discountCents).toBe(1_000);
 
       await t.db
         .updateTable("coupons")
         .set({ expiresAt: new Date(Date.now() - 1_000).toISOString() })
         .where("code", "=", code)
         .execute();
-      const cart = await getCart(t.db, cartId);
+      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
       expect(cart.coupon).toBeNull();
       expect(cart.couponProblem).toEqual({ code, message: COUPON_MESSAGES.expired });
-      expect(cart.totals).toEqual(calculateTotals(6_000));
+      expect(cart.totals).toEqual(calculateTotals(DEFAULT_PRICING, 6_000));
       expect(cart.totals).toEqual({
         subtotalCents: 6_000,
         discountCents: 0,
@@ -300,34 +309,34 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
     it("reports a coupon used up or no longer met by the subtotal", async () => {
       const limited = await insertCoupon({ usageLimit: 1, usedCount: 0 });
       const cartId = await cartWorth(2_500);
-      await applyCouponToCart(t.db, { cartId, code: limited, subtotalCents: 2_500 });
+      await applyCouponToCart(t.db, { cartId, code: limited, subtotalCents: 2_500, currency: "USD" });
       await t.db.updateTable("coupons").set({ usedCount: 1 }).where("code", "=", limited).execute();
-      expect(await getCart(t.db, cartId)).toMatchObject({
+      expect(await getCart(t.db, cartId, DEFAULT_PRICING)).toMatchObject({
         coupon: null,
         couponProblem: { code: limited, message: COUPON_MESSAGES.usedUp },
-        totals: calculateTotals(2_500),
+        totals: calculateTotals(DEFAULT_PRICING, 2_500),
       });
 
       const minimum = await insertCoupon({ minSubtotalCents: 2_000 });
       const other = newCartId();
       const productId = await product({ priceCents: 1_200, stock: 5 });
       await addToCart(t.db, { cartId: other, productId, quantity: 2 });
-      await applyCouponToCart(t.db, { cartId: other, code: minimum, subtotalCents: 2_400 });
-      expect((await getCart(t.db, other)).coupon?.discountCents).toBe(240);
+      await applyCouponToCart(t.db, { cartId: other, code: minimum, subtotalCents: 2_400, currency: "USD" });
+      expect((await getCart(t.db, other, DEFAULT_PRICING)).coupon?.discountCents).toBe(240);
       await t.db.updateTable("cartItems").set({ quantity: 1 }).where("cartId", "=", other).execute();
-      expect(await getCart(t.db, other)).toMatchObject({
+      expect(await getCart(t.db, other, DEFAULT_PRICING)).toMatchObject({
         coupon: null,
         couponProblem: { code: minimum, message: "This coupon needs a subtotal of at least $20.00." },
-        totals: calculateTotals(1_200),
+        totals: calculateTotals(DEFAULT_PRICING, 1_200),
       });
     });
 
     it("has neither field for a cart without a code", async () => {
       const cartId = await cartWorth(1_000);
-      const cart = await getCart(t.db, cartId);
+      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
       expect(cart.coupon).toBeNull();
       expect(cart.couponProblem).toBeNull();
-      expect(cart.totals).toEqual(calculateTotals(1_000));
+      expect(cart.totals).toEqual(calculateTotals(DEFAULT_PRICING, 1_000));
     });
   });
 });

@@ -9,7 +9,7 @@ import {
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";
 
-const SHOP = { shopName: "Cartwheel", publicUrl: "http://shop.test" };
+const SHOP = { shopName: "Cartwheel", taxLabel: "Including VAT", publicUrl: "http://shop.test" };
 const NOW = new Date("2026-11-23T12:00:00.000Z");
 const minutesAgo = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString();
 

@@ -10,7 +10,7 @@ import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { advanceOrder } from "../../app/domain/orders/order-admin.server.ts";
 import { type RefundRequest, refundOrder } from "../../app/domain/orders/order-refund.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
-import { calculateTotals } from "../../app/lib/pricing.ts";
+import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
@@ -52,7 +52,7 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
     const cartId = newCartId();
     await addToCart(t.db, { cartId, productId: a, quantity: 2 });
     await addToCart(t.db, { cartId, productId: b, quantity: 1 });
-    const cart = await getCart(t.db, cartId);
+    const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
     const card = await gateway.tokenize({
       number: "4242424242424242",
       expMonth: 12,
@@ -66,8 +66,9 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
       idempotencyKey: randomUUID(),
       shipping: SHIPPING,
       method: "standard",
+      pricing: DEFAULT_PRICING,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(cart.totals.subtotalCents).totalCents,
+      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents).totalCents,
     });
     if (!placed.ok) throw new Error(`order not placed: ${placed.error.code}`);
     const items = await t.db
@@ -134,7 +135,7 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
     // one lamp is $30 of $75 of goods, of $80.25 paid for them: $32.10
     expect(first).toEqual({
       ok: true,
-      value: { amountCents: 3_210, status: "partially_refunded", replayed: false },
+      value: { amountCents: 3_210, currency: "USD", status: "partially_refunded", replayed: false },
     });
     expect(await orderRow(order.number)).toEqual({
       status: "partially_refunded",
@@ -181,7 +182,7 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
       await refundOrder(t.db, gateway, mail(), SHOP, request(order.number, { amountCents: 4_816 })),
     ).toEqual({
       ok: false,
-      error: { code: "too-much", leftCents: 4_815 },
+      error: { code: "too-much", leftCents: 4_815, currency: "USD" },
     });
     const rest = await refundOrder(
       t.db,

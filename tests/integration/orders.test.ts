@@ -17,7 +17,7 @@ import {
   transitionOrder,
 } from "../../app/domain/orders/orders.server.ts";
 import { type PlaceOrderInput, placeOrder } from "../../app/domain/orders/place-order.server.ts";
-import { calculateTotals, type ShippingMethod } from "../../app/lib/pricing.ts";
+import { calculateTotals, DEFAULT_PRICING, type ShippingMethod } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import {
   insertImage,
@@ -111,8 +111,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
 
   /** What the review step shows for the cart today. */
   async function reviewTotal(cartId: string, method: ShippingMethod = "standard"): Promise<number> {
-    const cart = await getCart(t.db, cartId);
-    return calculateTotals(cart.totals.subtotalCents, {
+    const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+    return calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents, {
       method,
       discountCents: cart.coupon?.discountCents ?? 0,
     }).totalCents;
@@ -125,6 +125,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       idempotencyKey: newKey(),
       shipping: SHIPPING,
       method,
+      pricing: DEFAULT_PRICING,
       payment: overrides.payment ?? (await cardPayment()),
       expectedTotalCents: await reviewTotal(cartId, method),
       now: NOW,
@@ -164,8 +165,13 @@ describe.each(ENGINES)("orders on %s", (engine) => {
   }
 
   async function applyCoupon(cartId: string, code: string) {
-    const cart = await getCart(t.db, cartId);
-    const result = await applyCouponToCart(t.db, { cartId, code, subtotalCents: cart.totals.subtotalCents });
+    const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+    const result = await applyCouponToCart(t.db, {
+      cartId,
+      code,
+      subtotalCents: cart.totals.subtotalCents,
+      currency: "USD",
+    });
     expect(result.ok).toBe(true);
   }
 
@@ -226,7 +232,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         { productId: b, quantity: 1 },
       ]);
       const request = await input(cartId);
-      const expected = calculateTotals(2 * 1_250 + 899, { method: "standard" });
+      const expected = calculateTotals(DEFAULT_PRICING, 2 * 1_250 + 899, { method: "standard" });
       expect(expected).toEqual({
         subtotalCents: 3_399,
         discountCents: 0,
@@ -430,6 +436,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
         idempotencyKey: newKey(),
         shipping: SHIPPING,
         method: "standard",
+        pricing: DEFAULT_PRICING,
         payment: await cardPayment(),
         expectedTotalCents: 0,
         now: NOW,
@@ -490,7 +497,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       const result = await placeOrder(t.db, recorder.gateway, request);
       expect(result).toEqual({
         ok: false,
-        error: { code: "price-changed", totalCents: calculateTotals(5_200).totalCents },
+        error: { code: "price-changed", totalCents: calculateTotals(DEFAULT_PRICING, 5_200).totalCents },
       });
       expect(result).toEqual({ ok: false, error: { code: "price-changed", totalCents: 5_200 + 0 + 364 } });
       expect(recorder.authorized).toEqual([]);
@@ -655,7 +662,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       await applyCoupon(cartId, code.toLowerCase());
       expect(await cartCoupon(cartId)).toBe(code);
       const request = await input(cartId);
-      const expected = calculateTotals(6_000, { discountCents: 600 });
+      const expected = calculateTotals(DEFAULT_PRICING, 6_000, { discountCents: 600 });
       expect(expected).toEqual({
         subtotalCents: 6_000,
         discountCents: 600,

@@ -11,7 +11,7 @@ import {
   SETTLE_GRACE_MS,
 } from "../../app/domain/orders/order-payment.server.ts";
 import { type PlaceOrderInput, placeOrder } from "../../app/domain/orders/place-order.server.ts";
-import { calculateTotals } from "../../app/lib/pricing.ts";
+import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 
@@ -88,15 +88,16 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
     const cartId = newCartId();
     await addToCart(t.db, { cartId, productId, quantity });
     if (coupon) {
-      const cart = await getCart(t.db, cartId);
+      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
       const applied = await applyCouponToCart(t.db, {
         cartId,
         code: coupon,
         subtotalCents: cart.totals.subtotalCents,
+        currency: "USD",
       });
       expect(applied.ok).toBe(true);
     }
-    const cart = await getCart(t.db, cartId);
+    const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
     const card = await gateway.tokenize({
       number: "4242424242424242",
       expMonth: 12,
@@ -110,8 +111,9 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
       idempotencyKey: `workflow-${engine}-${++keys}`,
       shipping: SHIPPING,
       method: "standard",
+      pricing: DEFAULT_PRICING,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(cart.totals.subtotalCents, {
+      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents, {
         method: "standard",
         discountCents: cart.coupon?.discountCents ?? 0,
       }).totalCents,
@@ -163,7 +165,7 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
     expect(ledger[0]).toMatchObject({ status: "captured", amountCents: input.expectedTotalCents });
     expect(order.paymentReference).toBe(ledger[0]!.authorizationId);
     expect(await stockOf(productId)).toBe(3);
-    expect((await getCart(t.db, cartId)).lines).toEqual([]);
+    expect((await getCart(t.db, cartId, DEFAULT_PRICING)).lines).toEqual([]);
   });
 
   it("leaves the order pending and its stock held when the gateway cannot be reached, and fails it once the reservation lapses", async () => {
@@ -209,7 +211,7 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
     expect(await stockOf(productId)).toBe(5);
     expect(await productStockOf(productId)).toBe(5);
     expect(await uses()).toEqual({ usedCount: 0 });
-    expect((await getCart(t.db, cartId)).lines).toHaveLength(1);
+    expect((await getCart(t.db, cartId, DEFAULT_PRICING)).lines).toHaveLength(1);
     expect(await ledgerOf(input.idempotencyKey)).toEqual([]);
   });
 

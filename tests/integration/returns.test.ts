@@ -11,7 +11,7 @@ import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { canMoveReturn, RETURN_STATUSES, type ReturnStatus } from "../../app/domain/returns/return-status.ts";
 import { moveReturn, requestReturn, returnableOrder } from "../../app/domain/returns/returns.server.ts";
-import { calculateTotals } from "../../app/lib/pricing.ts";
+import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
@@ -39,7 +39,7 @@ describe.each(ENGINES)("returns on %s", (engine) => {
   let t: TestDatabase;
   let gateway: PaymentGateway;
   let mailDir: string;
-  const shop = { shopName: "Cartwheel", publicUrl: "http://shop.example" };
+  const shop = { shopName: "Cartwheel", taxLabel: "Including VAT", publicUrl: "http://shop.example" };
   const services = () => ({
     gateway,
     mail: createMailer(`file:${mailDir}`, { from: "shop@example.com" }),
@@ -60,7 +60,7 @@ describe.each(ENGINES)("returns on %s", (engine) => {
     const lamp = await insertProduct(t.db, { stock: 10, priceCents: 3_000, name: "Return Lamp" });
     const cartId = newCartId();
     await addToCart(t.db, { cartId, productId: lamp, quantity });
-    const cart = await getCart(t.db, cartId);
+    const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
     const card = await gateway.tokenize({
       number: "4242424242424242",
       expMonth: 12,
@@ -84,8 +84,9 @@ describe.each(ENGINES)("returns on %s", (engine) => {
         country: "US",
       },
       method: "standard",
+      pricing: DEFAULT_PRICING,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(cart.totals.subtotalCents).totalCents,
+      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents).totalCents,
     });
     if (!placed.ok) throw new Error(placed.error.code);
     const { id, number, email } = placed.value.order;

@@ -12,15 +12,22 @@ import { type AuthSession, authHeaders, sessionCookiesOf } from "./auth-session.
  * (a POST: mail scanners that fetch links change nothing).
  */
 
-/** Queues the link's e-mail (after the answer: the request's timing must not tell free from taken). */
+/**
+ * Queues the link's e-mail (after the answer: the request's timing must not tell free from taken),
+ * naming the shop as it is named when the e-mail is written.
+ */
 export function queueEmailChangeLink(
   mailer: Mailer,
-  env: { shopName: string; publicUrl: string },
+  shop: () => Promise<{ shopName: string; publicUrl: string }>,
   { newEmail, name, token }: { newEmail: string; name: string; token: string },
 ) {
-  const link = new URL(`/account/confirm-email?token=${encodeURIComponent(token)}`, env.publicUrl).toString();
-  runAfterResponse("email-change-link", () =>
-    mailer.send({
+  runAfterResponse("email-change-link", async () => {
+    const env = await shop();
+    const link = new URL(
+      `/account/confirm-email?token=${encodeURIComponent(token)}`,
+      env.publicUrl,
+    ).toString();
+    await mailer.send({
       to: newEmail,
       subject: `Confirm your new ${env.shopName} e-mail address`,
       text: [
@@ -33,8 +40,8 @@ export function queueEmailChangeLink(
         "",
         `— ${env.shopName}`,
       ].join("\n"),
-    }),
-  );
+    });
+  });
 }
 
 export type EmailChangeRefusal = { code: "invalid" | "other-account" | "taken" };

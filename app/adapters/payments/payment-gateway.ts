@@ -1,3 +1,4 @@
+import type { Currency } from "../../lib/money.ts";
 import type { CardBrand } from "../../lib/payment-card.ts";
 
 /**
@@ -56,7 +57,8 @@ export interface CardInput {
 export interface AuthorizeInput {
   token: string;
   amountCents: number;
-  currency: "USD";
+  /** the order's currency (the shop's when it was placed) */
+  currency: Currency;
   idempotencyKey: string;
   /** take the money at once (authorize and capture in one call); `capture` is then a no-op */
   capture?: boolean;
@@ -105,7 +107,8 @@ export interface HostedPaymentInput {
   /** when the page stops taking the payment */
   expiresAt: Date;
   amountCents: number;
-  currency: "USD";
+  /** the order's currency (the shop's when it was placed) */
+  currency: Currency;
   orderNumber: string;
   idempotencyKey: string;
   email: string;

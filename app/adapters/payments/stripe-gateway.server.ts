@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import { isCurrency } from "../../lib/money.ts";
 import type { CardBrand } from "../../lib/payment-card.ts";
 import {
   type AuthorizeErrorCode,
@@ -310,7 +311,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
             {
               quantity: 1,
               price_data: {
-                currency: "usd",
+                currency: input.currency.toLowerCase(),
                 unit_amount: input.amountCents,
                 product_data: { name: input.description },
               },
@@ -391,7 +392,8 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
         throw new RangeError(`Payment amount must be a positive number of cents, got ${input.amountCents}`);
       }
-      if (input.currency !== "USD") throw new RangeError(`Unsupported currency: ${String(input.currency)}`);
+      if (!isCurrency(input.currency))
+        throw new RangeError(`Unsupported currency: ${String(input.currency)}`);
       if (typeof input.token !== "string" || !input.token.startsWith("pm_")) {
         return refusal("invalid_token");
       }
@@ -400,7 +402,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
         intent = await (await client).paymentIntents.create(
           {
             amount: input.amountCents,
-            currency: "usd",
+            currency: input.currency.toLowerCase(),
             payment_method: input.token,
             confirm: true,
             capture_method: input.capture ? "automatic" : "manual",

@@ -2,6 +2,7 @@ import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from "node:
 import { z } from "zod";
 import type { Database } from "../../db/database.server.ts";
 import { getEnv } from "../../env.server.ts";
+import { isCurrency } from "../../lib/money.ts";
 import { cardBrand, isExpired, luhnValid } from "../../lib/payment-card.ts";
 import {
   type AuthorizeErrorCode,
@@ -158,7 +159,8 @@ export function createTestGateway(options: TestGatewayOptions): PaymentGateway {
       if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
         throw new RangeError(`Payment amount must be a positive number of cents, got ${input.amountCents}`);
       }
-      if (input.currency !== "USD") throw new RangeError(`Unsupported currency: ${String(input.currency)}`);
+      if (!isCurrency(input.currency))
+        throw new RangeError(`Unsupported currency: ${String(input.currency)}`);
       if (delay > 0) await wait(delay);
 
       const payload = decodeToken(signing, input.token);

@@ -4,7 +4,7 @@ import { ORDER_STATUS_LABELS } from "../../domain/orders/order-status.ts";
 import type { OrderDetails as StoredOrder } from "../../domain/orders/orders.server.ts";
 import { formatShortDate } from "../../infra/format.ts";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
-import { SHIPPING_METHODS } from "../../lib/pricing.ts";
+import { SHIPPING_METHOD_LABELS } from "../../lib/pricing.ts";
 import { OrderLines, OrderTotals, orderItemLines } from "../order/order-lines.tsx";
 import { TrackingDetails } from "../order/tracking-details.tsx";
 
@@ -45,7 +45,7 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
           <div>
             <dt className="font-semibold">Shipping method</dt>
             <dd>
-              {SHIPPING_METHODS[order.shippingMethod].label}
+              {SHIPPING_METHOD_LABELS[order.shippingMethod]}
               {order.status !== "cancelled" && (
                 <> — estimated delivery {formatDeliveryDate(order.estimatedDelivery)}</>
               )}
@@ -82,6 +82,7 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
           Items
         </h2>
         <OrderLines
+          currency={order.currency}
           layout="table"
           label="Items of this order"
           className="mt-4"
@@ -90,6 +91,7 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
           )}
         />
         <OrderTotals
+          currency={order.currency}
           totals={order.totals}
           discountLabel={order.couponCode}
           className="mt-4 ml-auto max-w-xs"

@@ -14,8 +14,9 @@ const COUPON_FIELDS: readonly CouponField[] = [
   "validThrough",
 ];
 
-import { formatCents } from "../../lib/money.ts";
+import { CURRENCY_FORMATS } from "../../lib/money.ts";
 import { FormField } from "../checkout/form-field.tsx";
+import { useShopSettings } from "../shop-settings.ts";
 
 const SELECT = "mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-gray-900";
 
@@ -43,6 +44,7 @@ export function CouponFields({
   // Conform's fieldset is a proxy: each field is read by name
   const errors: Partial<Record<CouponField, string>> = {};
   for (const name of COUPON_FIELDS) errors[name] = fields[name].errors?.[0];
+  const currencySymbol = CURRENCY_FORMATS[useShopSettings().currency].symbol;
   return (
     <div className="space-y-5">
       {codeEditable && (
@@ -97,12 +99,12 @@ export function CouponFields({
           required
           defaultValue={values.value}
           error={errors.value}
-          hint="Percentage: a whole number from 1 to 100. Fixed amount: dollars off, e.g. 15.00."
+          hint={`Percentage: a whole number from 1 to 100. Fixed amount: ${currencySymbol} off, e.g. 15.00.`}
         />
         <FormField
           id="coupon-min-subtotal"
           name="minSubtotal"
-          label="Minimum subtotal ($)"
+          label={`Minimum subtotal (${currencySymbol})`}
           type="number"
           inputMode="decimal"
           min={0}
@@ -137,7 +139,10 @@ export function CouponFields({
   );
 }
 
-/** "10% off" / "$15.00 off". */
-export function couponValueText(coupon: { kind: "percent" | "fixed"; amount: number }): string {
-  return coupon.kind === "percent" ? `${coupon.amount}% off` : `${formatCents(coupon.amount)} off`;
+/** "10% off" / "$15.00 off" (`money` writes the shop's currency: `useMoney()`). */
+export function couponValueText(
+  coupon: { kind: "percent" | "fixed"; amount: number },
+  money: (cents: number) => string,
+): string {
+  return coupon.kind === "percent" ? `${coupon.amount}% off` : `${money(coupon.amount)} off`;
 }

@@ -1,6 +1,8 @@
 import type { ProductField, ProductFormValues } from "../../domain/catalog/admin/product-form.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
+import { CURRENCY_FORMATS } from "../../lib/money.ts";
 import { FormField } from "../checkout/form-field.tsx";
+import { useShopSettings } from "../shop-settings.ts";
 import type { FieldState } from "./coupon-fields.tsx";
 
 const PRODUCT_FIELDS: readonly ProductField[] = [
@@ -35,6 +37,7 @@ export function ProductFields({
   // Conform's fieldset is a proxy: each field is read by name
   const errors: Partial<Record<ProductField, string>> = {};
   for (const name of PRODUCT_FIELDS) errors[name] = fields[name].errors?.[0];
+  const currencySymbol = CURRENCY_FORMATS[useShopSettings().currency].symbol;
   const specRows = [
     ...values.specifications,
     ...Array.from({ length: BLANK_SPEC_ROWS }, () => ({ name: "", value: "" })),
@@ -78,7 +81,7 @@ export function ProductFields({
         <FormField
           id="product-price"
           name="price"
-          label="Price ($)"
+          label={`Price (${currencySymbol})`}
           type="number"
           inputMode="decimal"
           min={0}
@@ -90,7 +93,7 @@ export function ProductFields({
         <FormField
           id="product-original-price"
           name="originalPrice"
-          label="Original price ($, optional)"
+          label={`Original price (${currencySymbol}, optional)`}
           type="number"
           inputMode="decimal"
           min={0}

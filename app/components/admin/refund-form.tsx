@@ -1,5 +1,6 @@
 import { Form } from "react-router";
-import { formatCents } from "../../lib/money.ts";
+import { CURRENCY_FORMATS, type Currency } from "../../lib/money.ts";
+import { useMoney } from "../shop-settings.ts";
 
 const INPUT = "mt-1 block w-full rounded-lg border border-gray-400 px-3 py-2";
 
@@ -11,23 +12,27 @@ const INPUT = "mt-1 block w-full rounded-lg border border-gray-400 px-3 py-2";
 export function RefundForm({
   refundKey,
   refund,
+  currency,
 }: {
   refundKey: string;
+  /** the order's currency: the refund is in it */
+  currency: Currency;
   refund: {
     refundedCents: number;
     leftCents: number;
     lines: { itemId: number; name: string; variantTitle: string; quantity: number; refundable: number }[];
   };
 }) {
+  const money = useMoney(currency);
   return (
     <section aria-labelledby="order-refund-heading" className="rounded-lg border border-gray-300 p-4">
       <h2 id="order-refund-heading" className="text-xl font-bold">
         Refund
       </h2>
       <p className="mt-1 text-sm">
-        {formatCents(refund.leftCents)} can still be refunded
-        {refund.refundedCents > 0 ? ` (${formatCents(refund.refundedCents)} refunded so far)` : ""}. Choose
-        lines and quantities — each line's share of what was paid for the goods is refunded — or an amount.
+        {money(refund.leftCents)} can still be refunded
+        {refund.refundedCents > 0 ? ` (${money(refund.refundedCents)} refunded so far)` : ""}. Choose lines
+        and quantities — each line's share of what was paid for the goods is refunded — or an amount.
       </p>
       <Form method="post" className="mt-3 space-y-3">
         <input type="hidden" name="intent" value="refund" />
@@ -55,7 +60,7 @@ export function RefundForm({
           </div>
         </fieldset>
         <label className="block text-sm">
-          Or an amount to refund ($)
+          Or an amount to refund ({CURRENCY_FORMATS[currency].symbol})
           <input type="text" name="amount" inputMode="decimal" autoComplete="off" className={INPUT} />
         </label>
         <label className="flex items-center gap-2 text-sm">

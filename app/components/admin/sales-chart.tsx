@@ -1,5 +1,5 @@
 import type { SalesDay } from "../../domain/reports/sales-report.server.ts";
-import { formatCents } from "../../lib/money.ts";
+import { useMoney } from "../shop-settings.ts";
 import { TableScroll } from "../table-scroll.tsx";
 
 const WIDTH = 640;
@@ -13,6 +13,7 @@ const PAD_BOTTOM = 20;
  * the chart is a picture of the table, not the only way to read it.
  */
 export function SalesChart({ days, label }: { days: SalesDay[]; label: string }) {
+  const money = useMoney();
   const max = Math.max(1, ...days.map((d) => d.revenueCents));
   const slot = (WIDTH - PAD_LEFT) / Math.max(1, days.length);
   const bar = Math.max(1, slot * 0.7);
@@ -28,10 +29,8 @@ export function SalesChart({ days, label }: { days: SalesDay[]; label: string })
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         className="mt-3 h-48 w-full"
         role="img"
-        aria-label={`${label}: ${formatCents(total)} over ${days.length} ${days.length === 1 ? "day" : "days"}${
-          best && best.revenueCents > 0
-            ? `, the best day ${best.day} with ${formatCents(best.revenueCents)}`
-            : ""
+        aria-label={`${label}: ${money(total)} over ${days.length} ${days.length === 1 ? "day" : "days"}${
+          best && best.revenueCents > 0 ? `, the best day ${best.day} with ${money(best.revenueCents)}` : ""
         }. The table below has every day.`}
         preserveAspectRatio="none"
       >
@@ -47,7 +46,7 @@ export function SalesChart({ days, label }: { days: SalesDay[]; label: string })
               height={h}
               fill="#4338ca"
             >
-              <title>{`${d.day}: ${formatCents(d.revenueCents)}, ${d.orders} ${d.orders === 1 ? "order" : "orders"}`}</title>
+              <title>{`${d.day}: ${money(d.revenueCents)}, ${d.orders} ${d.orders === 1 ? "order" : "orders"}`}</title>
             </rect>
           );
         })}
@@ -84,7 +83,7 @@ export function SalesChart({ days, label }: { days: SalesDay[]; label: string })
                   <th scope="row" className="py-1 pr-3 font-normal">
                     {d.day}
                   </th>
-                  <td className="py-1 pr-3 text-right">{formatCents(d.revenueCents)}</td>
+                  <td className="py-1 pr-3 text-right">{money(d.revenueCents)}</td>
                   <td className="py-1 text-right">{d.orders}</td>
                 </tr>
               ))}

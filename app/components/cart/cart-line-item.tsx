@@ -2,10 +2,10 @@ import { Minus, Plus, Trash2 } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useFetcher } from "react-router";
 import type { CartLine } from "../../domain/cart/cart-types.ts";
-import { formatCents } from "../../lib/money.ts";
 import { lineTotalCents } from "../../lib/pricing.ts";
 import { Price } from "../price.tsx";
 import { ProductImage } from "../product-image.tsx";
+import { useMoney } from "../shop-settings.ts";
 import { useToast } from "../toasts.tsx";
 
 const stepButton =
@@ -16,6 +16,7 @@ const stepButton =
  * with JavaScript the posts go through one fetcher per line and the quantity changes at once.
  */
 export function CartLineItem({ line }: { line: CartLine }) {
+  const money = useMoney();
   const fetcher = useFetcher<{ error?: string }>({ key: `cart-line-${line.variantId}` });
   const { showToast } = useToast();
 
@@ -73,7 +74,7 @@ export function CartLineItem({ line }: { line: CartLine }) {
           {purchasable && (
             <p className="sm:text-right" data-testid="line-total">
               <span className="block text-xs text-gray-600">Item total</span>
-              <span className="font-bold">{formatCents(lineTotalCents(line.unitPriceCents, quantity))}</span>
+              <span className="font-bold">{money(lineTotalCents(line.unitPriceCents, quantity))}</span>
             </p>
           )}
         </div>

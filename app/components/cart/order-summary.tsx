@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import type { CartView } from "../../domain/cart/cart-types.ts";
-import { formatCents } from "../../lib/money.ts";
-import { FREE_SHIPPING_THRESHOLD_CENTS, TAX_LABEL } from "../../lib/pricing.ts";
+import { useMoney, useShopSettings } from "../shop-settings.ts";
 
 import { CouponForm } from "./coupon-form.tsx";
 
@@ -9,8 +8,10 @@ const PAYMENT_LABELS = ["Visa", "MasterCard", "American Express", "PayPal"] as c
 
 /** Subtotal, shipping, tax and total, all computed on the server from today's prices. */
 export function OrderSummary({ cart }: { cart: CartView }) {
+  const money = useMoney();
+  const { freeShippingThresholdCents, taxLabel } = useShopSettings();
   const { subtotalCents, discountCents, shippingCents, taxCents, totalCents } = cart.totals;
-  const toFreeShipping = FREE_SHIPPING_THRESHOLD_CENTS - subtotalCents;
+  const toFreeShipping = freeShippingThresholdCents - subtotalCents;
   return (
     <section
       aria-labelledby="order-summary-heading"
@@ -24,33 +25,33 @@ export function OrderSummary({ cart }: { cart: CartView }) {
           <dt>
             Subtotal ({cart.totalQuantity} {cart.totalQuantity === 1 ? "item" : "items"})
           </dt>
-          <dd data-testid="summary-subtotal">{formatCents(subtotalCents)}</dd>
+          <dd data-testid="summary-subtotal">{money(subtotalCents)}</dd>
         </div>
         {cart.coupon && (
           <div className="flex justify-between gap-4 text-green-800">
             <dt>Discount ({cart.coupon.label})</dt>
-            <dd data-testid="summary-discount">−{formatCents(discountCents)}</dd>
+            <dd data-testid="summary-discount">−{money(discountCents)}</dd>
           </div>
         )}
         <div className="flex justify-between gap-4">
           <dt>Shipping</dt>
-          <dd data-testid="summary-shipping">{shippingCents === 0 ? "Free" : formatCents(shippingCents)}</dd>
+          <dd data-testid="summary-shipping">{shippingCents === 0 ? "Free" : money(shippingCents)}</dd>
         </div>
         <div className="flex justify-between gap-4">
           <dt>
-            Tax <span className="text-gray-600">({TAX_LABEL})</span>
+            Tax <span className="text-gray-600">({taxLabel})</span>
           </dt>
-          <dd data-testid="summary-tax">{formatCents(taxCents)}</dd>
+          <dd data-testid="summary-tax">{money(taxCents)}</dd>
         </div>
         <div className="flex justify-between gap-4 border-t border-gray-300 pt-3 text-base font-bold">
           <dt>Total</dt>
-          <dd data-testid="summary-total">{formatCents(totalCents)}</dd>
+          <dd data-testid="summary-total">{money(totalCents)}</dd>
         </div>
       </dl>
       {toFreeShipping > 0 && subtotalCents > 0 && (
         <p className="mt-3 text-sm text-gray-700">
-          Add {formatCents(toFreeShipping)} more for free shipping on orders over{" "}
-          {formatCents(FREE_SHIPPING_THRESHOLD_CENTS)}.
+          Add {money(toFreeShipping)} more for free shipping on orders over{" "}
+          {money(freeShippingThresholdCents)}.
         </p>
       )}
 

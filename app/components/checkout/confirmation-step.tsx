@@ -1,7 +1,7 @@
 import { CircleCheck } from "lucide-react";
 import { Link } from "react-router";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
-import { SHIPPING_METHODS, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
+import { SHIPPING_METHOD_LABELS, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
 import type { OrderLine } from "../order/order-lines.tsx";
 import { CheckoutSummary } from "./checkout-summary.tsx";
 
@@ -42,7 +42,7 @@ export function ConfirmationStep({
         <p className="mt-3 text-gray-800">
           Estimated delivery:{" "}
           <strong data-testid="estimated-delivery">{formatDeliveryDate(order.estimatedDelivery)}</strong> (
-          {SHIPPING_METHODS[order.shippingMethod].label})
+          {SHIPPING_METHOD_LABELS[order.shippingMethod]})
         </p>
         <div className="mt-6 flex flex-wrap justify-center gap-4">
           <Link

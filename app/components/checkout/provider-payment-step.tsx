@@ -2,6 +2,7 @@ import type { Stripe, StripeElements, StripePaymentElement } from "@stripe/strip
 import { Lock } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, useSubmit } from "react-router";
+import { useShopSettings } from "../shop-settings.ts";
 
 /**
  * Step 2 with Stripe (decision 020). The page as the server sends it works without JavaScript: the
@@ -23,6 +24,7 @@ export function ProviderPaymentStep({
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { currency } = useShopSettings();
 
   useEffect(() => {
     let element: StripePaymentElement | null = null;
@@ -34,7 +36,7 @@ export function ProviderPaymentStep({
         const elements = loaded.elements({
           mode: "payment",
           amount: amountCents,
-          currency: "usd",
+          currency: currency.toLowerCase(),
           paymentMethodCreation: "manual",
         });
         element = elements.create("payment");
@@ -49,7 +51,7 @@ export function ProviderPaymentStep({
       gone = true;
       element?.destroy();
     };
-  }, [publishableKey, amountCents]);
+  }, [publishableKey, amountCents, currency]);
 
   async function continueWithCard(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

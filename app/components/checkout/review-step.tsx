@@ -1,7 +1,13 @@
 import { Form, Link, useNavigation } from "react-router";
 import { countryName, type ShippingDetails } from "../../domain/checkout/shipping-form.ts";
-import { SHIPPING_METHODS, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
+import {
+  SHIPPING_METHOD_LABELS,
+  type ShippingMethod,
+  shippingMethod,
+  type Totals,
+} from "../../lib/pricing.ts";
 import { type OrderLine, OrderLines, OrderTotals } from "../order/order-lines.tsx";
+import { useShopSettings } from "../shop-settings.ts";
 import type { SavedCard } from "./payment-step.tsx";
 
 /**
@@ -26,6 +32,7 @@ export function ReviewStep({
   card: SavedCard;
   idempotencyKey: string;
 }) {
+  const shop = useShopSettings();
   const navigation = useNavigation();
   const placing = navigation.state !== "idle" && navigation.formData?.get("intent") === "place-order";
   return (
@@ -52,7 +59,7 @@ export function ReviewStep({
         </ReviewBlock>
         <ReviewBlock title="Shipping Method" editTo="/checkout" editLabel="Edit shipping method">
           <p>
-            {SHIPPING_METHODS[method].label} ({SHIPPING_METHODS[method].days})
+            {SHIPPING_METHOD_LABELS[method]} ({shippingMethod(shop, method).days})
           </p>
         </ReviewBlock>
         <ReviewBlock title="Payment Method" editTo="/checkout?step=payment" editLabel="Edit payment method">

@@ -1,8 +1,13 @@
 import { Form, Link } from "react-router";
 import type { ShippingField } from "../../domain/checkout/shipping-form.ts";
-import { formatCents } from "../../lib/money.ts";
-import { SHIPPING_METHODS, type ShippingMethod, shippingCents } from "../../lib/pricing.ts";
+import {
+  SHIPPING_METHOD_IDS,
+  type ShippingMethod,
+  shippingCents,
+  shippingMethod,
+} from "../../lib/pricing.ts";
 import { AddressFields } from "../account/address-fields.tsx";
+import { useMoney, useShopSettings } from "../shop-settings.ts";
 
 /** Step 1. `noValidate`: the server's check (and its toast with the missing fields) always answers. */
 export function ShippingStep({
@@ -19,6 +24,8 @@ export function ShippingStep({
   /** the method as the shopper picks it, before the step is sent (the summary follows it) */
   onMethodChange?: (method: ShippingMethod) => void;
 }) {
+  const money = useMoney();
+  const shop = useShopSettings();
   return (
     <section aria-labelledby="shipping-heading" className="rounded-xl border border-gray-200 p-6">
       <h2 id="shipping-heading" className="text-xl font-bold">
@@ -30,8 +37,9 @@ export function ShippingStep({
         <fieldset>
           <legend className="text-sm font-semibold text-gray-900">Shipping Method</legend>
           <div className="mt-2 space-y-2">
-            {(Object.keys(SHIPPING_METHODS) as ShippingMethod[]).map((id) => {
-              const cost = shippingCents(subtotalCents, id);
+            {SHIPPING_METHOD_IDS.map((id) => {
+              const cost = shippingCents(shop, subtotalCents, id);
+              const { label, days } = shippingMethod(shop, id);
               return (
                 <label
                   key={id}
@@ -47,10 +55,10 @@ export function ShippingStep({
                     }}
                   />
                   <span className="flex-1">
-                    <span className="block font-semibold">{SHIPPING_METHODS[id].label}</span>
-                    <span className="block text-sm text-gray-700">{SHIPPING_METHODS[id].days}</span>
+                    <span className="block font-semibold">{label}</span>
+                    <span className="block text-sm text-gray-700">{days}</span>
                   </span>
-                  <span className="font-semibold">{cost === 0 ? "Free" : formatCents(cost)}</span>
+                  <span className="font-semibold">{cost === 0 ? "Free" : money(cost)}</span>
                 </label>
               );
             })}

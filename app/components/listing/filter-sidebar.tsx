@@ -11,6 +11,8 @@ import {
   parseListingQuery,
   RATING_OPTIONS,
 } from "../../lib/listing-query.ts";
+import { formatMoneyShort } from "../../lib/money.ts";
+import { useShopSettings } from "../shop-settings.ts";
 
 /**
  * The sidebar is remounted after every navigation (keyed by the query string, so its uncontrolled
@@ -40,6 +42,8 @@ export function FilterSidebar({
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const [minPrice, setMinPrice] = useState(query.minPrice);
+  const { currency } = useShopSettings();
+  const whole = (amount: number) => formatMoneyShort(amount * 100, currency);
   const [maxPrice, setMaxPrice] = useState(query.maxPrice);
 
   useEffect(() => {
@@ -221,7 +225,7 @@ export function FilterSidebar({
             <div>
               <label htmlFor="filter-min-price" className="flex justify-between">
                 <span>Minimum price</span>
-                <output htmlFor="filter-min-price">${minPrice}</output>
+                <output htmlFor="filter-min-price">{whole(minPrice)}</output>
               </label>
               <input
                 id="filter-min-price"
@@ -239,7 +243,7 @@ export function FilterSidebar({
               <label htmlFor="filter-max-price" className="flex justify-between">
                 <span>Maximum price</span>
                 <output htmlFor="filter-max-price">
-                  ${maxPrice}
+                  {whole(maxPrice)}
                   {maxPrice === PRICE_MAX ? "+" : ""}
                 </output>
               </label>

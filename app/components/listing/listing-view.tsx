@@ -12,7 +12,9 @@ import {
   type SortOrder,
 } from "../../lib/listing-query.ts";
 import { categoryName, subcategoryName } from "../../lib/listing-title.ts";
+import { formatMoneyShort } from "../../lib/money.ts";
 import { ProductCard } from "../product-card.tsx";
+import { useShopSettings } from "../shop-settings.ts";
 import { FilterSidebar } from "./filter-sidebar.tsx";
 
 export interface ListingViewProps {
@@ -121,6 +123,8 @@ function ActiveFilters({
   options: OptionFacet[];
 }) {
   const brandLabel = new Map(brands.map((b) => [b.value, b.label]));
+  const { currency } = useShopSettings();
+  const whole = (amount: number) => formatMoneyShort(amount * 100, currency);
   const without = (change: Partial<ListingQuery>) =>
     listingHref(path, { ...query, ...change, page: 1 }, fixed);
   const chips: Array<{ label: string; href: string }> = [];
@@ -154,9 +158,9 @@ function ActiveFilters({
     }
   }
   if (query.minPrice > PRICE_MIN || query.maxPrice < PRICE_MAX) {
-    const upper = query.maxPrice < PRICE_MAX ? `$${query.maxPrice}` : "any";
+    const upper = query.maxPrice < PRICE_MAX ? whole(query.maxPrice) : "any";
     chips.push({
-      label: `Price: $${query.minPrice} – ${upper}`,
+      label: `Price: ${whole(query.minPrice)} – ${upper}`,
       href: without({ minPrice: PRICE_MIN, maxPrice: PRICE_MAX }),
     });
   }

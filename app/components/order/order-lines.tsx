@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { formatCents } from "../../lib/money.ts";
-import { TAX_LABEL, type Totals } from "../../lib/pricing.ts";
+import type { Currency } from "../../lib/money.ts";
+import type { Totals } from "../../lib/pricing.ts";
+import { useMoney, useShopSettings } from "../shop-settings.ts";
 import { TableScroll } from "../table-scroll.tsx";
 
 /** One line of an order or a checkout: what, how many, and for how much. */
@@ -53,13 +54,17 @@ export function OrderLines({
   layout,
   label = "Items of this order",
   className = "",
+  currency,
 }: {
   lines: readonly OrderLine[];
   layout: "summary" | "review" | "table";
   /** the table's scroll region's name */
   label?: string;
   className?: string;
+  /** a placed order's currency (else the shop's) */
+  currency?: Currency;
 }) {
+  const money = useMoney(currency);
   if (layout === "table") {
     return (
       <TableScroll label={label} className={className}>
@@ -96,9 +101,9 @@ export function OrderLines({
                 </td>
                 <td className="py-2 pr-4 text-right">{line.quantity}</td>
                 <td className="py-2 pr-4 text-right">
-                  {line.unitPriceCents === undefined ? "" : formatCents(line.unitPriceCents)}
+                  {line.unitPriceCents === undefined ? "" : money(line.unitPriceCents)}
                 </td>
-                <td className="py-2 text-right">{formatCents(line.lineTotalCents)}</td>
+                <td className="py-2 text-right">{money(line.lineTotalCents)}</td>
               </tr>
             ))}
           </tbody>
@@ -125,7 +130,7 @@ export function OrderLines({
             </span>
           )}
           <span className={`shrink-0 ${layout === "review" ? "font-semibold" : ""}`}>
-            {formatCents(line.lineTotalCents)}
+            {money(line.lineTotalCents)}
           </span>
         </li>
       ))}
@@ -138,11 +143,16 @@ export function OrderTotals({
   totals,
   discountLabel,
   className = "mt-4",
+  currency,
 }: {
   totals: Totals;
   discountLabel: string | null;
   className?: string;
+  /** a placed order's currency (else the shop's) */
+  currency?: Currency;
 }) {
+  const money = useMoney(currency);
+  const { taxLabel } = useShopSettings();
   const row = (label: ReactNode, value: string, testId: string, extra = "") => (
     <div className={`flex justify-between gap-4 ${extra}`}>
       <dt>{label}</dt>
@@ -154,29 +164,29 @@ export function OrderTotals({
       className={`space-y-2 border-t border-gray-300 pt-4 text-sm ${className}`}
       data-testid="checkout-totals"
     >
-      {row("Subtotal", formatCents(totals.subtotalCents), "checkout-subtotal")}
+      {row("Subtotal", money(totals.subtotalCents), "checkout-subtotal")}
       {totals.discountCents > 0 &&
         row(
           `Discount${discountLabel ? ` (${discountLabel})` : ""}`,
-          `−${formatCents(totals.discountCents)}`,
+          `−${money(totals.discountCents)}`,
           "checkout-discount",
           "text-green-800",
         )}
       {row(
         "Shipping",
-        totals.shippingCents === 0 ? "Free" : formatCents(totals.shippingCents),
+        totals.shippingCents === 0 ? "Free" : money(totals.shippingCents),
         "checkout-shipping",
       )}
       {row(
         <>
-          Tax <span className="text-gray-700">({TAX_LABEL})</span>
+          Tax <span className="text-gray-700">({taxLabel})</span>
         </>,
-        formatCents(totals.taxCents),
+        money(totals.taxCents),
         "checkout-tax",
       )}
       {row(
         "Total",
-        formatCents(totals.totalCents),
+        money(totals.totalCents),
         "checkout-total",
         "border-t border-gray-300 pt-2 text-base font-bold",
       )}

@@ -74,8 +74,12 @@ describe("productBreadcrumbs", () => {
 });
 
 describe("productJsonLd", () => {
+  it("gives the offer in the shop's currency", () => {
+    expect(productJsonLd(product, [], ORIGIN, "EUR")).toMatchObject({ offers: { priceCurrency: "EUR" } });
+  });
+
   it("describes the product, its offer and its rating", () => {
-    const data = productJsonLd(product, [], ORIGIN);
+    const data = productJsonLd(product, [], ORIGIN, "USD");
     expect(data).toMatchObject({
       "@context": "https://schema.org",
       "@type": "Product",
@@ -101,10 +105,10 @@ describe("productJsonLd", () => {
   });
 
   it("says OutOfStock at stock 0, InStock when low, and leaves out a rating nobody gave", () => {
-    const out = productJsonLd({ ...product, stock: 0, reviewCount: 0 }, [], ORIGIN);
+    const out = productJsonLd({ ...product, stock: 0, reviewCount: 0 }, [], ORIGIN, "USD");
     expect((out.offers as { availability: string }).availability).toBe("https://schema.org/OutOfStock");
     expect(out.aggregateRating).toBeUndefined();
-    const low = productJsonLd({ ...product, stock: 3 }, [], ORIGIN);
+    const low = productJsonLd({ ...product, stock: 3 }, [], ORIGIN, "USD");
     expect((low.offers as { availability: string }).availability).toBe("https://schema.org/InStock");
   });
 
@@ -121,6 +125,7 @@ describe("productJsonLd", () => {
         },
       ],
       ORIGIN,
+      "USD",
     );
     expect(data.review).toEqual([
       {
@@ -211,6 +216,7 @@ describe("productJsonLd for a product sold in variants", () => {
       },
       [],
       ORIGIN,
+      "USD",
     );
     expect(data["@type"]).toBe("ProductGroup");
     expect(data).toMatchObject({

@@ -2,6 +2,7 @@ import type { ProductDetail } from "../../domain/catalog/product-detail.server.t
 import type { ProductReview } from "../../domain/reviews/list-reviews.server.ts";
 import { productsUrl } from "../../lib/catalog-constants.ts";
 import type { CardImage } from "../../lib/catalog-types.ts";
+import type { Currency } from "../../lib/money.ts";
 import { stockLevel } from "../../lib/stock.ts";
 import { variantTitle } from "../../lib/variants.ts";
 import { imageUrl } from "../product-image.tsx";
@@ -92,13 +93,14 @@ export function productJsonLd(
   product: JsonLdProduct,
   reviews: Pick<ProductReview, "authorName" | "rating" | "title" | "body" | "createdAt">[],
   origin: string,
+  currency: Currency,
 ): Record<string, unknown> {
   const url = new URL(productPath(product.slug), origin).toString();
   const offer = (offerUrl: string, priceCents: number, stock: number) => ({
     "@type": "Offer",
     url: offerUrl,
     price: decimalPrice(priceCents),
-    priceCurrency: "USD",
+    priceCurrency: currency,
     availability:
       stockLevel(stock) === "out" ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
     itemCondition: "https://schema.org/NewCondition",

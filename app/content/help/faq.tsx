@@ -1,13 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { formatCents } from "../../lib/money.ts";
-import {
-  EXPRESS_SHIPPING_CENTS,
-  FREE_SHIPPING_THRESHOLD_CENTS,
-  SHIPPING_METHODS,
-  STANDARD_SHIPPING_CENTS,
-  TAX_RATE_PERCENT,
-} from "../../lib/pricing.ts";
+import { useMoney, useShopSettings } from "../../components/shop-settings.ts";
+import { formatTaxRate, shippingMethod } from "../../lib/pricing.ts";
+import type { ShopSettings } from "../../lib/shop-settings.ts";
 import { RETURN_WINDOW_DAYS } from "./pages.ts";
 
 interface Question {
@@ -15,169 +10,177 @@ interface Question {
   a: ReactNode;
 }
 
-const SECTIONS: Array<{ title: string; questions: Question[] }> = [
-  {
-    title: "Ordering",
-    questions: [
-      {
-        q: "Do I need an account to place an order?",
-        a: (
-          <p>
-            No. You can check out as a guest with just your e-mail address and delivery details. With an{" "}
-            <Link to="/account">account</Link> you can also see your order history, save addresses for next
-            time and keep a wishlist.
-          </p>
-        ),
-      },
-      {
-        q: "How do I know my order went through?",
-        a: (
-          <p>
-            Right after you place your order you see a confirmation page with your order number and estimated
-            delivery date, and we send the same details to your e-mail address.
-          </p>
-        ),
-      },
-      {
-        q: "Can I change or cancel my order?",
-        a: (
-          <p>
-            Yes, as long as it hasn't shipped yet. <Link to="/contact">Contact us</Link> as soon as possible
-            with your order number. Once an order is on its way, you can return it instead.
-          </p>
-        ),
-      },
-    ],
-  },
-  {
-    title: "Shipping and delivery",
-    questions: [
-      {
-        q: "How much does shipping cost?",
-        a: (
-          <p>
-            {SHIPPING_METHODS.standard.label} is free on orders of{" "}
-            {formatCents(FREE_SHIPPING_THRESHOLD_CENTS)} or more and costs{" "}
-            {formatCents(STANDARD_SHIPPING_CENTS)} below that. {SHIPPING_METHODS.express.label} costs{" "}
-            {formatCents(EXPRESS_SHIPPING_CENTS)} flat.
-          </p>
-        ),
-      },
-      {
-        q: "How long will delivery take?",
-        a: (
-          <p>
-            {SHIPPING_METHODS.standard.label} takes {SHIPPING_METHODS.standard.days};{" "}
-            {SHIPPING_METHODS.express.label.toLowerCase()} takes {SHIPPING_METHODS.express.days}. See{" "}
-            <Link to="/help/shipping">Shipping Information</Link> for the details.
-          </p>
-        ),
-      },
-      {
-        q: "How do I track my order?",
-        a: (
-          <p>
-            Go to <Link to="/orders/track">Track Your Order</Link> and enter your order number with the e-mail
-            address you used at checkout.
-          </p>
-        ),
-      },
-    ],
-  },
-  {
-    title: "Returns and refunds",
-    questions: [
-      {
-        q: "What is your return policy?",
-        a: (
-          <p>
-            You can return any item within {RETURN_WINDOW_DAYS} days of delivery for a full refund. Read{" "}
-            <Link to="/help/returns">Returns &amp; Exchanges</Link> to see how.
-          </p>
-        ),
-      },
-      {
-        q: "When will I get my refund?",
-        a: (
-          <p>
-            Within 5 business days of your return reaching us, to the payment method you used. Your bank may
-            take a few more days to show it.
-          </p>
-        ),
-      },
-    ],
-  },
-  {
-    title: "Payment",
-    questions: [
-      {
-        q: "Which payment methods do you accept?",
-        a: <p>We accept Visa, MasterCard and American Express credit and debit cards.</p>,
-      },
-      {
-        q: "Is tax included in the price?",
-        a: (
-          <p>
-            Tax of {TAX_RATE_PERCENT}% of your order subtotal is shown as its own line in the cart and at
-            checkout, so the total you see before paying is the total you pay.
-          </p>
-        ),
-      },
-      {
-        q: "Is it safe to pay on your site?",
-        a: (
-          <p>
-            Yes. The whole shop is served over an encrypted connection, and we never store your full card
-            number or security code — only the card brand and last four digits, so you can recognise the card
-            later.
-          </p>
-        ),
-      },
-    ],
-  },
-  {
-    title: "Your account and privacy",
-    questions: [
-      {
-        q: "I forgot my password. What do I do?",
-        a: (
-          <p>
-            On the <Link to="/account">sign-in page</Link>, choose “Forgot password?” and we'll e-mail you a
-            link to set a new one.
-          </p>
-        ),
-      },
-      {
-        q: "How do I unsubscribe from the newsletter?",
-        a: (
-          <p>
-            <Link to="/contact">Send us a message</Link> from the address you subscribed with and we'll remove
-            it from our list straight away.
-          </p>
-        ),
-      },
-      {
-        q: "What do you do with my data?",
-        a: (
-          <p>
-            Only what's needed to run the shop and deliver your orders — we never sell it, and we use no
-            advertising or analytics trackers. Our <Link to="/help/privacy">Privacy Policy</Link> and{" "}
-            <Link to="/help/cookies">Cookie Policy</Link> explain everything.
-          </p>
-        ),
-      },
-    ],
-  },
-];
+/** The questions, with the shop's own fees, delivery days and tax rate in the answers. */
+const sections = (
+  shop: ShopSettings,
+  money: (cents: number) => string,
+): Array<{ title: string; questions: Question[] }> => {
+  const standard = shippingMethod(shop, "standard");
+  const express = shippingMethod(shop, "express");
+  return [
+    {
+      title: "Ordering",
+      questions: [
+        {
+          q: "Do I need an account to place an order?",
+          a: (
+            <p>
+              No. You can check out as a guest with just your e-mail address and delivery details. With an{" "}
+              <Link to="/account">account</Link> you can also see your order history, save addresses for next
+              time and keep a wishlist.
+            </p>
+          ),
+        },
+        {
+          q: "How do I know my order went through?",
+          a: (
+            <p>
+              Right after you place your order you see a confirmation page with your order number and
+              estimated delivery date, and we send the same details to your e-mail address.
+            </p>
+          ),
+        },
+        {
+          q: "Can I change or cancel my order?",
+          a: (
+            <p>
+              Yes, as long as it hasn't shipped yet. <Link to="/contact">Contact us</Link> as soon as possible
+              with your order number. Once an order is on its way, you can return it instead.
+            </p>
+          ),
+        },
+      ],
+    },
+    {
+      title: "Shipping and delivery",
+      questions: [
+        {
+          q: "How much does shipping cost?",
+          a: (
+            <p>
+              {standard.label} is free on orders of {money(shop.freeShippingThresholdCents)} or more and costs{" "}
+              {money(shop.standardShippingCents)} below that. {express.label} costs{" "}
+              {money(shop.expressShippingCents)} flat.
+            </p>
+          ),
+        },
+        {
+          q: "How long will delivery take?",
+          a: (
+            <p>
+              {standard.label} takes {standard.days}; {express.label.toLowerCase()} takes {express.days}. See{" "}
+              <Link to="/help/shipping">Shipping Information</Link> for the details.
+            </p>
+          ),
+        },
+        {
+          q: "How do I track my order?",
+          a: (
+            <p>
+              Go to <Link to="/orders/track">Track Your Order</Link> and enter your order number with the
+              e-mail address you used at checkout.
+            </p>
+          ),
+        },
+      ],
+    },
+    {
+      title: "Returns and refunds",
+      questions: [
+        {
+          q: "What is your return policy?",
+          a: (
+            <p>
+              You can return any item within {RETURN_WINDOW_DAYS} days of delivery for a full refund. Read{" "}
+              <Link to="/help/returns">Returns &amp; Exchanges</Link> to see how.
+            </p>
+          ),
+        },
+        {
+          q: "When will I get my refund?",
+          a: (
+            <p>
+              Within 5 business days of your return reaching us, to the payment method you used. Your bank may
+              take a few more days to show it.
+            </p>
+          ),
+        },
+      ],
+    },
+    {
+      title: "Payment",
+      questions: [
+        {
+          q: "Which payment methods do you accept?",
+          a: <p>We accept Visa, MasterCard and American Express credit and debit cards.</p>,
+        },
+        {
+          q: "Is tax included in the price?",
+          a: (
+            <p>
+              Tax of {formatTaxRate(shop.taxRateBasisPoints)} of your order subtotal is shown as its own line
+              in the cart and at checkout, so the total you see before paying is the total you pay.
+            </p>
+          ),
+        },
+        {
+          q: "Is it safe to pay on your site?",
+          a: (
+            <p>
+              Yes. The whole shop is served over an encrypted connection, and we never store your full card
+              number or security code — only the card brand and last four digits, so you can recognise the
+              card later.
+            </p>
+          ),
+        },
+      ],
+    },
+    {
+      title: "Your account and privacy",
+      questions: [
+        {
+          q: "I forgot my password. What do I do?",
+          a: (
+            <p>
+              On the <Link to="/account">sign-in page</Link>, choose “Forgot password?” and we'll e-mail you a
+              link to set a new one.
+            </p>
+          ),
+        },
+        {
+          q: "How do I unsubscribe from the newsletter?",
+          a: (
+            <p>
+              <Link to="/contact">Send us a message</Link> from the address you subscribed with and we'll
+              remove it from our list straight away.
+            </p>
+          ),
+        },
+        {
+          q: "What do you do with my data?",
+          a: (
+            <p>
+              Only what's needed to run the shop and deliver your orders — we never sell it, and we use no
+              advertising or analytics trackers. Our <Link to="/help/privacy">Privacy Policy</Link> and{" "}
+              <Link to="/help/cookies">Cookie Policy</Link> explain everything.
+            </p>
+          ),
+        },
+      ],
+    },
+  ];
+};
 
 export default function FaqContent() {
+  const shop = useShopSettings();
+  const money = useMoney();
   return (
     <>
       <p className="lead">
         Quick answers to the questions we hear most. Can't find yours? <Link to="/contact">Ask us</Link> — we
         reply within one business day.
       </p>
-      {SECTIONS.map((section) => (
+      {sections(shop, money).map((section) => (
         <section key={section.title} aria-labelledby={`faq-${slug(section.title)}`}>
           <h2 id={`faq-${slug(section.title)}`}>{section.title}</h2>
           <div className="not-prose divide-y divide-gray-200 rounded-xl border border-gray-200">

@@ -1,8 +1,9 @@
 import { ChevronRight, Mail, MessageSquare, Phone } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, NavLink } from "react-router";
+import { useShopSettings } from "../../components/shop-settings.ts";
+import { telHref } from "../../lib/shop-settings.ts";
 import { HELP_PAGE_SLUGS, HELP_PAGES, helpPath } from "./pages.ts";
-import { telHref, useShopContact } from "./shop-contact.ts";
 
 /** Typography for long-form help texts (there is no typography plugin; these are its essentials). */
 export const PROSE = [
@@ -96,7 +97,7 @@ export function HelpLayout({ breadcrumb, children }: { breadcrumb: string | null
 }
 
 function ContactCard() {
-  const shop = useShopContact();
+  const shop = useShopSettings();
   return (
     <section
       aria-labelledby="help-contact-heading"
@@ -108,19 +109,19 @@ function ContactCard() {
         </h2>
         <p className="mt-1 text-sm text-gray-700">Our team replies within one business day.</p>
         <ul className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
-          {shop.email && (
+          {shop.contactEmail && (
             <li className="flex items-center gap-2">
               <Mail aria-hidden="true" className="size-4 text-brand-700" />
-              <a href={`mailto:${shop.email}`} className="text-gray-800 hover:underline">
-                {shop.email}
+              <a href={`mailto:${shop.contactEmail}`} className="text-gray-800 hover:underline">
+                {shop.contactEmail}
               </a>
             </li>
           )}
-          {shop.phone && (
+          {shop.contactPhone && (
             <li className="flex items-center gap-2">
               <Phone aria-hidden="true" className="size-4 text-brand-700" />
-              <a href={telHref(shop.phone)} className="text-gray-800 hover:underline">
-                {shop.phone}
+              <a href={telHref(shop.contactPhone)} className="text-gray-800 hover:underline">
+                {shop.contactPhone}
               </a>
             </li>
           )}

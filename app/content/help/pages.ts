@@ -1,10 +1,7 @@
 /** The help centre's pages: one entry per /help/{slug}. Texts live beside this file, one module per page. */
-import { formatCents } from "../../lib/money.ts";
-import {
-  EXPRESS_SHIPPING_CENTS,
-  FREE_SHIPPING_THRESHOLD_CENTS,
-  SHIPPING_METHODS,
-} from "../../lib/pricing.ts";
+import { formatMoney } from "../../lib/money.ts";
+import { shippingMethod } from "../../lib/pricing.ts";
+import type { ShopSettings } from "../../lib/shop-settings.ts";
 
 /** Returns within 30 days for a full refund (spec §1, §9). */
 export const RETURN_WINDOW_DAYS = 30;
@@ -18,8 +15,8 @@ export interface HelpPageInfo {
   title: string;
   /** the label in the help navigation */
   navLabel: string;
-  /** meta description, also the teaser on the help centre index */
-  description: string;
+  /** meta description, also the teaser on the help centre index (`helpPageDescription`) */
+  description: string | ((shop: ShopSettings) => string);
   /** when the text last changed in substance (legal pages show it) */
   updated: string;
 }
@@ -31,7 +28,8 @@ export const HELP_PAGES: Record<HelpPageSlug, HelpPageInfo> = {
     slug: "shipping",
     title: "Shipping Information",
     navLabel: "Shipping",
-    description: `Standard shipping in ${SHIPPING_METHODS.standard.days}, free on orders of ${formatCents(FREE_SHIPPING_THRESHOLD_CENTS)} or more; express in ${SHIPPING_METHODS.express.days} for ${formatCents(EXPRESS_SHIPPING_CENTS)}.`,
+    description: (shop) =>
+      `Standard shipping in ${shippingMethod(shop, "standard").days}, free on orders of ${formatMoney(shop.freeShippingThresholdCents, shop.currency)} or more; express in ${shippingMethod(shop, "express").days} for ${formatMoney(shop.expressShippingCents, shop.currency)}.`,
     updated: UPDATED,
   },
   returns: {
@@ -72,6 +70,12 @@ export const HELP_PAGES: Record<HelpPageSlug, HelpPageInfo> = {
     updated: UPDATED,
   },
 };
+
+/** A help page's description with the shop's own terms in it. */
+export function helpPageDescription(slug: HelpPageSlug, shop: ShopSettings): string {
+  const { description } = HELP_PAGES[slug];
+  return typeof description === "function" ? description(shop) : description;
+}
 
 export function isHelpPageSlug(value: string | undefined): value is HelpPageSlug {
   return (HELP_PAGE_SLUGS as readonly string[]).includes(value ?? "");

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { useShopContact } from "./shop-contact.ts";
+import { useShopSettings } from "../../components/shop-settings.ts";
 
 export default function PrivacyContent() {
-  const shop = useShopContact();
+  const shop = useShopSettings();
   return (
     <>
       <p className="lead">
@@ -12,8 +12,9 @@ export default function PrivacyContent() {
 
       <h2>Who is responsible for your data</h2>
       <p>
-        {shop.name}, {shop.address}. For anything about your data, write to{" "}
-        <a href={`mailto:${shop.email}`}>{shop.email}</a> or use our <Link to="/contact">contact form</Link>.
+        {shop.shopName}, {shop.contactAddress}. For anything about your data, write to{" "}
+        <a href={`mailto:${shop.contactEmail}`}>{shop.contactEmail}</a> or use our{" "}
+        <Link to="/contact">contact form</Link>.
       </p>
 
       <h2>What we collect and why</h2>

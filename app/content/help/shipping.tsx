@@ -1,18 +1,16 @@
 import { Link } from "react-router";
-import { formatCents } from "../../lib/money.ts";
-import {
-  EXPRESS_SHIPPING_CENTS,
-  FREE_SHIPPING_THRESHOLD_CENTS,
-  SHIPPING_METHODS,
-  STANDARD_SHIPPING_CENTS,
-} from "../../lib/pricing.ts";
-
-const threshold = formatCents(FREE_SHIPPING_THRESHOLD_CENTS);
-const standardFee = formatCents(STANDARD_SHIPPING_CENTS);
-const expressFee = formatCents(EXPRESS_SHIPPING_CENTS);
+import { useMoney, useShopSettings } from "../../components/shop-settings.ts";
+import { CURRENCY_FORMATS } from "../../lib/money.ts";
+import { shippingMethod } from "../../lib/pricing.ts";
 
 export default function ShippingContent() {
-  const { standard, express } = SHIPPING_METHODS;
+  const shop = useShopSettings();
+  const money = useMoney();
+  const threshold = money(shop.freeShippingThresholdCents);
+  const standardFee = money(shop.standardShippingCents);
+  const expressFee = money(shop.expressShippingCents);
+  const standard = shippingMethod(shop, "standard");
+  const express = shippingMethod(shop, "express");
   return (
     <>
       <p className="lead">
@@ -62,7 +60,8 @@ export default function ShippingContent() {
       <h2>Where we deliver</h2>
       <p>
         We currently deliver to the United States, Canada, the United Kingdom, Australia, Germany and France.
-        Prices are shown and charged in US dollars.
+        Prices are shown and charged in {CURRENCY_FORMATS[shop.currency].name.toLowerCase()}s ({shop.currency}
+        ).
       </p>
 
       <h2>Tracking your order</h2>

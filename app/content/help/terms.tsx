@@ -1,21 +1,23 @@
 import { Link } from "react-router";
-import { TAX_RATE_PERCENT } from "../../lib/pricing.ts";
+import { useShopSettings } from "../../components/shop-settings.ts";
+import { CURRENCY_FORMATS } from "../../lib/money.ts";
+import { formatTaxRate } from "../../lib/pricing.ts";
 import { RETURN_WINDOW_DAYS } from "./pages.ts";
-import { useShopContact } from "./shop-contact.ts";
 
 export default function TermsContent() {
-  const shop = useShopContact();
+  const shop = useShopSettings();
   return (
     <>
       <p className="lead">
-        These terms apply when you use the {shop.name} online shop and when you buy from us. Please read them
-        before placing an order; by placing one, you agree to them.
+        These terms apply when you use the {shop.shopName} online shop and when you buy from us. Please read
+        them before placing an order; by placing one, you agree to them.
       </p>
 
       <h2>1. Who we are</h2>
       <p>
-        {shop.name} (“we”, “us”) runs this shop from {shop.address}. You can reach us through our{" "}
-        <Link to="/contact">contact page</Link> or at <a href={`mailto:${shop.email}`}>{shop.email}</a>.
+        {shop.shopName} (“we”, “us”) runs this shop from {shop.contactAddress}. You can reach us through our{" "}
+        <Link to="/contact">contact page</Link> or at{" "}
+        <a href={`mailto:${shop.contactEmail}`}>{shop.contactEmail}</a>.
       </p>
 
       <h2>2. Your order</h2>
@@ -29,7 +31,8 @@ export default function TermsContent() {
       <h2>3. Prices and payment</h2>
       <ul>
         <li>
-          Prices are in US dollars. Tax of {TAX_RATE_PERCENT}% of the order subtotal is added at checkout.
+          Prices are in {CURRENCY_FORMATS[shop.currency].name.toLowerCase()}s ({shop.currency}). Tax of{" "}
+          {formatTaxRate(shop.taxRateBasisPoints)} of the order subtotal is added at checkout.
         </li>
         <li>Shipping costs are shown in your cart and at checkout, before you pay.</li>
         <li>Your card is charged when you place your order.</li>

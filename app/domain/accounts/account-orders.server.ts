@@ -11,6 +11,8 @@ export interface OrderSummary {
   createdAt: string;
   itemCount: number;
   totalCents: number;
+  /** the order's currency code (`currencyOf` reads it) */
+  currency: string;
 }
 
 /** One page of the user's orders, newest first (only ever that user's). */
@@ -23,7 +25,7 @@ export async function listOrdersPage(
   const current = Number.isSafeInteger(page) && page > 0 ? Math.min(page, 10_000) : 1;
   const rows = await db
     .selectFrom("orders")
-    .select(["number", "status", "createdAt", "totalCents"])
+    .select(["number", "status", "createdAt", "totalCents", "currency"])
     .select((eb) =>
       eb
         .selectFrom("orderItems")

@@ -5,7 +5,7 @@ import { PLACED_STATUSES } from "../orders/order-status.ts";
 export async function listUserOrders(db: Database, userId: string, limit = 50) {
   return db
     .selectFrom("orders")
-    .select(["number", "status", "totalCents", "createdAt"])
+    .select(["number", "status", "totalCents", "currency", "createdAt"])
     .select((eb) =>
       eb
         .selectFrom("orderItems")

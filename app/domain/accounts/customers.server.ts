@@ -86,7 +86,8 @@ export async function listCustomers(
 }
 
 export interface CustomerDetail extends CustomerRow {
-  orders: { number: string; createdAt: string; status: OrderStatus; totalCents: number }[];
+  /** `currency`: the order's code (`currencyOf` reads it) */
+  orders: { number: string; createdAt: string; status: OrderStatus; totalCents: number; currency: string }[];
   addresses: { name: string; lines: string; isDefault: boolean }[];
   reviews: {
     id: number;
@@ -110,7 +111,7 @@ export async function getCustomer(db: Database, id: string): Promise<CustomerDet
   const [orders, addresses, reviews] = await Promise.all([
     db
       .selectFrom("orders")
-      .select(["number", "createdAt", "status", "totalCents", "refundedCents"])
+      .select(["number", "createdAt", "status", "totalCents", "refundedCents", "currency"])
       .where("userId", "=", id)
       .where("status", "in", [...PLACED_STATUSES])
       .orderBy("createdAt", "desc")
@@ -155,6 +156,7 @@ export async function getCustomer(db: Database, id: string): Promise<CustomerDet
       createdAt: o.createdAt,
       status: o.status,
       totalCents: o.totalCents - o.refundedCents,
+      currency: o.currency,
     })),
     addresses: addresses.map((a) => ({
       name: `${a.firstName} ${a.lastName}`,

@@ -33,12 +33,13 @@ export type AuditAction =
   | "staff.role"
   | "staff.remove"
   | "customer.disable"
-  | "customer.enable";
+  | "customer.enable"
+  | "settings.update";
 
 export interface AuditEntryInput {
   actor: Actor;
   action: AuditAction;
-  entityType: "product" | "order" | "coupon" | "review" | "return" | "user";
+  entityType: "product" | "order" | "coupon" | "review" | "return" | "user" | "settings";
   entityId: string | number;
   summary: string;
   before?: unknown;

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database.server.ts";
-import { calculateTotals, lineTotalCents } from "../../lib/pricing.ts";
+import { calculateTotals, lineTotalCents, type Pricing } from "../../lib/pricing.ts";
 import { variantTitle } from "../../lib/variants.ts";
 import { optionsOfProducts } from "../catalog/product-options.server.ts";
 import { checkCoupon } from "../coupons/coupons.server.ts";
@@ -8,15 +8,22 @@ import type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-t
 export type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 
 /** The cart of a visitor who has none yet (no cookie): nothing to query. */
-export function emptyCart(): CartView {
-  return { lines: [], coupon: null, couponProblem: null, totalQuantity: 0, totals: calculateTotals(0) };
+export function emptyCart(pricing: Pricing): CartView {
+  return {
+    lines: [],
+    coupon: null,
+    couponProblem: null,
+    totalQuantity: 0,
+    totals: calculateTotals(pricing, 0),
+  };
 }
 
 /**
  * The cart as the shopper sees it, priced from the database as it is now: a line counts with
- * min(its quantity, the stock); archived or sold-out products are listed but not charged.
+ * min(its quantity, the stock); archived or sold-out products are listed but not charged. Totals
+ * follow the shop's pricing (fees, threshold, tax).
  */
-export async function getCart(db: Database, cartId: string): Promise<CartView> {
+export async function getCart(db: Database, cartId: string, pricing: Pricing): Promise<CartView> {
   const rows = await db
     .selectFrom("cartItems")
     .innerJoin("productVariants", "productVariants.id", "cartItems.variantId")
@@ -93,13 +100,13 @@ export async function getCart(db: Database, cartId: string): Promise<CartView> {
     };
   });
   const subtotal = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const { coupon, couponProblem } = await cartCoupon(db, cartId, subtotal);
+  const { coupon, couponProblem } = await cartCoupon(db, cartId, subtotal, pricing);
   return {
     lines,
     coupon,
     couponProblem,
     totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
-    totals: calculateTotals(subtotal, { discountCents: coupon?.discountCents ?? 0 }),
+    totals: calculateTotals(pricing, subtotal, { discountCents: coupon?.discountCents ?? 0 }),
   };
 }
 
@@ -108,11 +115,12 @@ async function cartCoupon(
   db: Database,
   cartId: string,
   subtotalCents: number,
+  { currency }: Pricing,
 ): Promise<Pick<CartView, "coupon" | "couponProblem">> {
   const cart = await db.selectFrom("carts").select("couponCode").where("id", "=", cartId).executeTakeFirst();
   const code = cart?.couponCode ?? null;
   if (code === null) return { coupon: null, couponProblem: null };
-  const result = await checkCoupon(db, code, subtotalCents);
+  const result = await checkCoupon(db, code, subtotalCents, { currency });
   if (!result.ok) return { coupon: null, couponProblem: { code, message: result.error.message } };
   const coupon: AppliedCoupon = {
     code: result.value.code,

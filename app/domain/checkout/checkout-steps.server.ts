@@ -5,7 +5,8 @@ import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts"
 import type { Database } from "../../db/database.server.ts";
 import type { FormRefusal } from "../../lib/form-errors.ts";
 import { formatExpiry, type PaymentDetails, type PaymentField } from "../../lib/payment-card.ts";
-import type { ShippingMethod } from "../../lib/pricing.ts";
+import type { Pricing, ShippingMethod } from "../../lib/pricing.ts";
+import type { MailShop } from "../../lib/shop-settings.ts";
 import type { Toast } from "../../lib/toast.ts";
 import { saveCard } from "../accounts/payment-methods.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
@@ -160,7 +161,9 @@ export async function submitPlaceOrder(
     gateway: PaymentGateway;
     mailer: Mailer;
     /** the shop's name and address, for the confirmation e-mail */
-    shop: { shopName: string; publicUrl: string };
+    shop: MailShop;
+    /** the shop's pricing now (its settings) */
+    pricing: Pricing;
     cartId: string | null;
     userId?: string | null;
     /** how long the order holds its stock while its payment is pending */
@@ -195,6 +198,7 @@ export async function submitPlaceOrder(
     idempotencyKey: key,
     shipping: state.shipping,
     method: state.method ?? "standard",
+    pricing: deps.pricing,
     payment: { token: state.payment.token, brand: state.payment.brand, last4: state.payment.last4 },
     expectedTotalCents,
     userId: deps.userId ?? null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calculateTotals } from "../../lib/pricing.ts";
+import { calculateTotals, DEFAULT_PRICING } from "../../lib/pricing.ts";
 import {
   COUPON_MESSAGES,
   type CouponTerms,
@@ -43,14 +43,29 @@ describe("evaluateCoupon", () => {
     ["expired a second ago", coupon({ expiresAt: "2026-11-22T11:59:59Z" }), 5_000, COUPON_MESSAGES.expired],
     ["expires exactly now", coupon({ expiresAt: "2026-11-22T12:00:00Z" }), 5_000, COUPON_MESSAGES.expired],
     ["used up", coupon({ usageLimit: 3, usedCount: 3 }), 5_000, COUPON_MESSAGES.usedUp],
-    ["minimum not met", coupon({ minSubtotalCents: 5_000 }), 4_999, COUPON_MESSAGES.minimumNotMet(5_000)],
+    [
+      "minimum not met",
+      coupon({ minSubtotalCents: 5_000 }),
+      4_999,
+      COUPON_MESSAGES.minimumNotMet(5_000, "USD"),
+    ],
   ])("%s is refused with its message", (_name, terms, subtotal, message) => {
-    const result = evaluateCoupon(terms, subtotal, now);
+    const result = evaluateCoupon(terms, subtotal, { now, currency: "USD" });
     expect(result).toMatchObject({ ok: false, error: { message } });
   });
 
-  it("says the minimum in dollars", () => {
-    expect(COUPON_MESSAGES.minimumNotMet(2_500)).toBe("This coupon needs a subtotal of at least $25.00.");
+  it("says the minimum in the shop's currency", () => {
+    expect(COUPON_MESSAGES.minimumNotMet(2_500, "USD")).toBe(
+      "This coupon needs a subtotal of at least $25.00.",
+    );
+    expect(COUPON_MESSAGES.minimumNotMet(123_450, "EUR")).toBe(
+      "This coupon needs a subtotal of at least 1.234,50\u00a0€.",
+    );
+    expect(
+      evaluateCoupon(coupon({ code: "FIVE", kind: "fixed", amount: 500 }), 1_000, { now, currency: "GBP" }),
+    ).toMatchObject({
+      value: { label: "FIVE (£5.00 off)" },
+    });
   });
 
   it.each([
@@ -60,15 +75,19 @@ describe("evaluateCoupon", () => {
     ["minimum exactly met", coupon({ minSubtotalCents: 5_000 }), 5_000, 500],
     ["fixed amount", coupon({ kind: "fixed", amount: 1_500 }), 5_000, 1_500],
   ])("%s applies", (_name, terms, subtotal, discount) => {
-    expect(evaluateCoupon(terms, subtotal, now)).toMatchObject({
+    expect(evaluateCoupon(terms, subtotal, { now, currency: "USD" })).toMatchObject({
       ok: true,
       value: { discountCents: discount },
     });
   });
 
   it("labels the discount", () => {
-    expect(evaluateCoupon(coupon(), 1_000, now)).toMatchObject({ value: { label: "WELCOME10 (10% off)" } });
-    expect(evaluateCoupon(coupon({ code: "FIVE", kind: "fixed", amount: 500 }), 1_000, now)).toMatchObject({
+    expect(evaluateCoupon(coupon(), 1_000, { now, currency: "USD" })).toMatchObject({
+      value: { label: "WELCOME10 (10% off)" },
+    });
+    expect(
+      evaluateCoupon(coupon({ code: "FIVE", kind: "fixed", amount: 500 }), 1_000, { now, currency: "USD" }),
+    ).toMatchObject({
       value: { label: "FIVE ($5.00 off)" },
     });
   });
@@ -78,7 +97,7 @@ describe("discount and totals together", () => {
   it("applies before tax, keeps free shipping on the pre-discount subtotal, never goes below 0", () => {
     const subtotal = 6_000;
     const discount = couponDiscountCents({ kind: "percent", amount: 20 }, subtotal);
-    expect(calculateTotals(subtotal, { discountCents: discount })).toEqual({
+    expect(calculateTotals(DEFAULT_PRICING, subtotal, { discountCents: discount })).toEqual({
       subtotalCents: 6_000,
       discountCents: 1_200,
       shippingCents: 0,
@@ -86,7 +105,9 @@ describe("discount and totals together", () => {
       totalCents: 5_136,
     });
     const all = couponDiscountCents({ kind: "fixed", amount: 99_999 }, 1_000);
-    expect(calculateTotals(1_000, { discountCents: all, method: "express" }).totalCents).toBe(999);
+    expect(
+      calculateTotals(DEFAULT_PRICING, 1_000, { discountCents: all, method: "express" }).totalCents,
+    ).toBe(999);
   });
 });
 

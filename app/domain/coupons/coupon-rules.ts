@@ -1,5 +1,5 @@
 /** Coupon rules (pure): whether a coupon applies to a subtotal, and how much it takes off. */
-import { formatCents } from "../../lib/money.ts";
+import { type Currency, formatMoney } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 
 export interface CouponTerms {
@@ -27,7 +27,8 @@ export const COUPON_MESSAGES = {
   missing: "Please enter a coupon code.",
   notFound: "This coupon code is not valid.",
   expired: "This coupon has expired.",
-  minimumNotMet: (minCents: number) => `This coupon needs a subtotal of at least ${formatCents(minCents)}.`,
+  minimumNotMet: (minCents: number, currency: Currency) =>
+    `This coupon needs a subtotal of at least ${formatMoney(minCents, currency)}.`,
   usedUp: "This coupon has reached its usage limit.",
   applied: (code: string) => `Coupon ${code} applied.`,
   removed: "Coupon removed.",
@@ -50,20 +51,23 @@ export function couponDiscountCents(
   return Math.min(Math.max(0, raw), Math.max(0, subtotalCents));
 }
 
-export function couponLabel(coupon: Pick<CouponTerms, "code" | "kind" | "amount">): string {
+export function couponLabel(
+  coupon: Pick<CouponTerms, "code" | "kind" | "amount">,
+  currency: Currency,
+): string {
   return coupon.kind === "percent"
     ? `${coupon.code} (${coupon.amount}% off)`
-    : `${coupon.code} (${formatCents(coupon.amount)} off)`;
+    : `${coupon.code} (${formatMoney(coupon.amount, currency)} off)`;
 }
 
 /**
- * Whether `coupon` (null when no such code exists) applies to `subtotalCents` at `now`.
- * A disabled coupon answers like an unknown one.
+ * Whether `coupon` (null when no such code exists) applies to `subtotalCents` at `now`; amounts
+ * in messages are written in `currency`. A disabled coupon answers like an unknown one.
  */
 export function evaluateCoupon(
   coupon: CouponTerms | null,
   subtotalCents: number,
-  now: Date,
+  { now, currency }: { now: Date; currency: Currency },
 ): CouponEvaluation {
   if (coupon?.active !== 1) {
     return fail({ code: "not-found", message: COUPON_MESSAGES.notFound });
@@ -75,11 +79,14 @@ export function evaluateCoupon(
     return fail({ code: "used-up", message: COUPON_MESSAGES.usedUp });
   }
   if (subtotalCents < coupon.minSubtotalCents) {
-    return fail({ code: "minimum-not-met", message: COUPON_MESSAGES.minimumNotMet(coupon.minSubtotalCents) });
+    return fail({
+      code: "minimum-not-met",
+      message: COUPON_MESSAGES.minimumNotMet(coupon.minSubtotalCents, currency),
+    });
   }
   return ok({
     code: coupon.code,
     discountCents: couponDiscountCents(coupon, subtotalCents),
-    label: couponLabel(coupon),
+    label: couponLabel(coupon, currency),
   });
 }

@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
+import type { Currency } from "../../lib/money.ts";
 import {
   type CouponEvaluation,
   type CouponTerms,
@@ -22,14 +23,14 @@ export async function findCoupon(db: Executor, code: string): Promise<CouponTerm
   return row ?? null;
 }
 
-/** Evaluates `code` against a subtotal now. */
+/** Evaluates `code` against a subtotal (now, unless told), its messages in the shop's currency. */
 export async function checkCoupon(
   db: Executor,
   code: string,
   subtotalCents: number,
-  now = new Date(),
+  { now = new Date(), currency }: { now?: Date; currency: Currency },
 ): Promise<CouponEvaluation> {
-  return evaluateCoupon(await findCoupon(db, code), subtotalCents, now);
+  return evaluateCoupon(await findCoupon(db, code), subtotalCents, { now, currency });
 }
 
 /**
@@ -38,9 +39,14 @@ export async function checkCoupon(
  */
 export async function applyCouponToCart(
   db: Database,
-  { cartId, code, subtotalCents }: { cartId: string; code: string; subtotalCents: number },
+  {
+    cartId,
+    code,
+    subtotalCents,
+    currency,
+  }: { cartId: string; code: string; subtotalCents: number; currency: Currency },
 ): Promise<CouponEvaluation> {
-  const result = await checkCoupon(db, code, subtotalCents);
+  const result = await checkCoupon(db, code, subtotalCents, { currency });
   if (result.ok) {
     await db
       .updateTable("carts")

@@ -6,7 +6,7 @@ import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts"
 import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
 import { CARRIER_IDS, type CarrierId, TRACKING_NUMBER, trackingOf } from "../../lib/carriers.ts";
-import { formatCents } from "../../lib/money.ts";
+import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { fail, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
 import type { OrderPaymentFilter, OrderSort } from "./order-list-query.ts";
@@ -23,6 +23,8 @@ export interface AdminOrderRow {
   email: string;
   status: OrderStatus;
   totalCents: number;
+  /** the order's currency code (`currencyOf` reads it) */
+  currency: string;
   createdAt: string;
 }
 
@@ -45,7 +47,9 @@ export async function listAdminOrders(
   db: Database,
   { status, search = "", from, to, payment, sort = "newest", page = 1 }: AdminOrderQuery = {},
 ): Promise<{ orders: AdminOrderRow[]; page: number; hasMore: boolean }> {
-  let query = db.selectFrom("orders").select(["id", "number", "email", "status", "totalCents", "createdAt"]);
+  let query = db
+    .selectFrom("orders")
+    .select(["id", "number", "email", "status", "totalCents", "currency", "createdAt"]);
   if (status) query = query.where("status", "=", status);
   if (from) query = query.where("createdAt", ">=", `${from}T00:00:00.000Z`);
   if (to) query = query.where("createdAt", "<", `${to}T23:59:59.999Z`);
@@ -263,6 +267,7 @@ export async function advanceOrder(
       "paymentReference",
       "idempotencyKey",
       "estimatedDelivery",
+      "currency",
     ])
     .where("number", "=", number)
     .executeTakeFirst();
@@ -314,7 +319,7 @@ export async function advanceOrder(
       },
       to,
       shop,
-      formatCents,
+      (cents) => formatMoney(cents, currencyOf(order.currency)),
     );
     if (message) {
       await mail

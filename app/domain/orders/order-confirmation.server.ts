@@ -3,6 +3,7 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
+import type { MailShop } from "../../lib/shop-settings.ts";
 import { renderOrderConfirmation } from "./order-email.tsx";
 import { getOrderByNumber } from "./orders.server.ts";
 
@@ -17,10 +18,8 @@ import { getOrderByNumber } from "./orders.server.ts";
  * the shopper receive that confirmation twice, never not at all.
  */
 
-export interface ShopIdentity {
-  shopName: string;
-  publicUrl: string;
-}
+/** The shop as its e-mails name it (settings' name and tax label, the public URL). */
+export type ShopIdentity = MailShop;
 
 /** How the resend job picks orders. */
 export const CONFIRMATION_RETRY = {

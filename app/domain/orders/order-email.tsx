@@ -1,32 +1,30 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
-import { formatCents } from "../../lib/money.ts";
-import { SHIPPING_METHODS, TAX_LABEL } from "../../lib/pricing.ts";
+import { formatMoney } from "../../lib/money.ts";
+import { SHIPPING_METHOD_LABELS } from "../../lib/pricing.ts";
+import type { MailShop } from "../../lib/shop-settings.ts";
 import { countryName } from "../checkout/shipping-form.ts";
 import type { OrderDetails } from "./orders.server.ts";
-
-interface ShopInfo {
-  shopName: string;
-  publicUrl: string;
-}
 
 /**
  * The order confirmation e-mail: a plain-text part and an HTML part. The HTML is rendered by
  * React, so everything the shopper typed (names, address) is escaped.
  */
-export function renderOrderConfirmation(order: OrderDetails, shop: ShopInfo) {
+export function renderOrderConfirmation(order: OrderDetails, shop: MailShop) {
   const subject = `Your ${shop.shopName} order ${order.number} is confirmed`;
-  const rows = summaryRows(order);
+  const rows = summaryRows(order, shop.taxLabel);
+  const money = (cents: number) => formatMoney(cents, order.currency);
+  const methodLabel = SHIPPING_METHOD_LABELS[order.shippingMethod];
   const delivery = formatDeliveryDate(order.estimatedDelivery);
   const trackUrl = new URL("/orders/track", shop.publicUrl).toString();
   const text = [
     `Thank you for your order, ${order.shipTo.name}!`,
     "",
     `Order number: ${order.number}`,
-    `Estimated delivery: ${delivery} (${SHIPPING_METHODS[order.shippingMethod].label})`,
+    `Estimated delivery: ${delivery} (${methodLabel})`,
     "",
     ...order.items.map(
-      (item) => `${item.quantity} x ${item.name}${variantNote(item)} — ${formatCents(item.lineTotalCents)}`,
+      (item) => `${item.quantity} x ${item.name}${variantNote(item)} — ${money(item.lineTotalCents)}`,
     ),
     "",
     ...rows.map(([label, value]) => `${label}: ${value}`),
@@ -47,7 +45,7 @@ export function renderOrderConfirmation(order: OrderDetails, shop: ShopInfo) {
         <p>
           Order number: <strong>{order.number}</strong>
           <br />
-          Estimated delivery: {delivery} ({SHIPPING_METHODS[order.shippingMethod].label})
+          Estimated delivery: {delivery} ({methodLabel})
         </p>
         <table cellPadding={6} style={{ borderCollapse: "collapse" }}>
           <tbody>
@@ -58,7 +56,7 @@ export function renderOrderConfirmation(order: OrderDetails, shop: ShopInfo) {
                   {item.name}
                   {variantNote(item)}
                 </td>
-                <td style={{ textAlign: "right" }}>{formatCents(item.lineTotalCents)}</td>
+                <td style={{ textAlign: "right" }}>{money(item.lineTotalCents)}</td>
               </tr>
             ))}
             {rows.map(([label, value]) => (
@@ -93,16 +91,17 @@ export function renderOrderConfirmation(order: OrderDetails, shop: ShopInfo) {
   return { subject, text, html };
 }
 
-function summaryRows(order: OrderDetails): [string, string][] {
+function summaryRows(order: OrderDetails, taxLabel: string): [string, string][] {
   const { subtotalCents, discountCents, shippingCents, taxCents, totalCents } = order.totals;
+  const money = (cents: number) => formatMoney(cents, order.currency);
   return [
-    ["Subtotal", formatCents(subtotalCents)],
+    ["Subtotal", money(subtotalCents)],
     ...(discountCents > 0
-      ? [[`Discount (${order.couponCode})`, `−${formatCents(discountCents)}`] as [string, string]]
+      ? [[`Discount (${order.couponCode})`, `−${money(discountCents)}`] as [string, string]]
       : []),
-    ["Shipping", shippingCents === 0 ? "Free" : formatCents(shippingCents)],
-    [`Tax (${TAX_LABEL})`, formatCents(taxCents)],
-    ["Total", formatCents(totalCents)],
+    ["Shipping", shippingCents === 0 ? "Free" : money(shippingCents)],
+    [`Tax (${taxLabel})`, money(taxCents)],
+    ["Total", money(totalCents)],
   ];
 }
 

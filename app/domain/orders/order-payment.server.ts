@@ -8,6 +8,7 @@ import {
 } from "../../adapters/payments/payment-gateway.ts";
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
+import { currencyOf } from "../../lib/money.ts";
 import { transitionOrder } from "./orders.server.ts";
 
 /**
@@ -37,6 +38,7 @@ export const ORDER_COLUMNS = [
   "paymentReference",
   "createdAt",
   "reservedUntil",
+  "currency",
 ] as const;
 
 export interface OrderRow {
@@ -52,6 +54,8 @@ export interface OrderRow {
   paymentReference: string;
   createdAt: string;
   reservedUntil: string | null;
+  /** the currency the order was placed in (a stored code; `currencyOf` reads it) */
+  currency: string;
 }
 
 export type Settlement =
@@ -111,7 +115,7 @@ export async function settlePayment(
     const authorization = await gateway.authorize({
       token,
       amountCents: order.totalCents,
-      currency: "USD",
+      currency: currencyOf(order.currency),
       idempotencyKey: order.idempotencyKey,
       capture: true,
       orderNumber: order.number,
@@ -150,7 +154,7 @@ async function startHosted(
     const page = await gateway.browser.startHostedPayment({
       expiresAt: new Date(Math.max(until, created + HOSTED_MINIMUM_MS)),
       amountCents: order.totalCents,
-      currency: "USD",
+      currency: currencyOf(order.currency),
       orderNumber: order.number,
       idempotencyKey: order.idempotencyKey,
       email: order.email,

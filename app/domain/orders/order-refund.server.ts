@@ -4,7 +4,7 @@ import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts"
 import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
 import { syncProductSummary } from "../../db/variant-summary.server.ts";
-import { formatCents } from "../../lib/money.ts";
+import { type Currency, currencyOf, formatMoney } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
 import { canTransition } from "./order-status.ts";
@@ -39,12 +39,13 @@ export type RefundError =
   | { code: "not-found" }
   | { code: "not-refundable"; status: OrderStatus }
   | { code: "nothing-chosen" }
-  | { code: "too-much"; leftCents: number }
+  | { code: "too-much"; leftCents: number; currency: Currency }
   | { code: "line-too-much"; name: string }
   | { code: "gateway"; message: string };
 
 export type RefundOutcome = Result<
-  { amountCents: number; status: OrderStatus; replayed: boolean },
+  /** `currency`: the order's, which the amounts are in */
+  { amountCents: number; currency: Currency; status: OrderStatus; replayed: boolean },
   RefundError
 >;
 
@@ -69,6 +70,7 @@ export async function refundOrder(
       "totalCents",
       "refundedCents",
       "paymentReference",
+      "currency",
     ])
     .where("number", "=", request.number)
     .executeTakeFirst();
@@ -78,7 +80,8 @@ export async function refundOrder(
     .select("amountCents")
     .where("idempotencyKey", "=", request.key)
     .executeTakeFirst();
-  if (replay) return ok({ amountCents: replay.amountCents, status: order.status, replayed: true });
+  const currency = currencyOf(order.currency);
+  if (replay) return ok({ amountCents: replay.amountCents, currency, status: order.status, replayed: true });
   if (!REFUNDABLE.includes(order.status)) return fail({ code: "not-refundable", status: order.status });
 
   const items = await db
@@ -116,7 +119,7 @@ export async function refundOrder(
   }
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) return fail({ code: "nothing-chosen" });
   const leftCents = order.totalCents - order.refundedCents;
-  if (amountCents > leftCents) return fail({ code: "too-much", leftCents });
+  if (amountCents > leftCents) return fail({ code: "too-much", leftCents, currency });
 
   const refund = await gateway.refund({
     authorizationId: order.paymentReference,
@@ -125,7 +128,7 @@ export async function refundOrder(
   });
   if (!refund.ok) {
     return refund.code === "amount_too_large"
-      ? fail({ code: "too-much", leftCents })
+      ? fail({ code: "too-much", leftCents, currency })
       : fail({ code: "gateway", message: refund.message });
   }
 
@@ -198,7 +201,7 @@ export async function refundOrder(
         action: "order.refund",
         entityType: "order",
         entityId: request.number,
-        summary: `Order ${request.number}: ${formatCents(amountCents)} refunded${returned.size > 0 ? " (stock restored)" : ""}${request.reason ? ` — ${request.reason}` : ""}`,
+        summary: `Order ${request.number}: ${formatMoney(amountCents, currency)} refunded${returned.size > 0 ? " (stock restored)" : ""}${request.reason ? ` — ${request.reason}` : ""}`,
         before: { status: taken.status, refundedCents: taken.refundedCents - amountCents },
         after: { status: to, refundedCents: taken.refundedCents },
         now: request.now,
@@ -223,14 +226,14 @@ export async function refundOrder(
       .select("status")
       .where("id", "=", order.id)
       .executeTakeFirstOrThrow();
-    return ok({ amountCents, status: current.status, replayed: true });
+    return ok({ amountCents, currency, status: current.status, replayed: true });
   }
   await mail
     .send({
       to: order.email,
-      subject: `${shop.shopName}: ${formatCents(amountCents)} refunded for order ${request.number}`,
+      subject: `${shop.shopName}: ${formatMoney(amountCents, currency)} refunded for order ${request.number}`,
       text: [
-        `We have refunded ${formatCents(amountCents)} for your order ${request.number}.`,
+        `We have refunded ${formatMoney(amountCents, currency)} for your order ${request.number}.`,
         request.reason ? `Reason: ${request.reason}` : "",
         "It goes back to the card you paid with and usually shows within 5–10 business days.",
       ]
@@ -238,5 +241,5 @@ export async function refundOrder(
         .join("\n\n"),
     })
     .catch((error: unknown) => logger.warn({ err: error, order: request.number }, "refund e-mail failed"));
-  return ok({ amountCents, status, replayed: false });
+  return ok({ amountCents, currency, status, replayed: false });
 }

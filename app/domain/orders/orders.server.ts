@@ -3,6 +3,7 @@ import type { Database } from "../../db/database.server.ts";
 import type { DB, OrderStatus, OrdersTable } from "../../db/schema.ts";
 import { syncProductSummary } from "../../db/variant-summary.server.ts";
 import { type Tracking, trackingOf } from "../../lib/carriers.ts";
+import { type Currency, currencyOf } from "../../lib/money.ts";
 import type { ShippingMethod } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
@@ -29,6 +30,8 @@ export interface OrderDetails {
   /** the carrier and tracking number given when it shipped, if any */
   tracking: Tracking | null;
   couponCode: string | null;
+  /** the currency the order was placed in: its amounts are in it */
+  currency: Currency;
   totals: {
     subtotalCents: number;
     discountCents: number;
@@ -92,6 +95,7 @@ export async function getOrderByNumber(db: Database, number: string): Promise<Or
     payment: { brand: row.paymentBrand, last4: row.paymentLast4 },
     tracking: trackingOf(row.carrier, row.trackingNumber),
     couponCode: row.couponCode,
+    currency: currencyOf(row.currency),
     totals: {
       subtotalCents: row.subtotalCents,
       discountCents: row.discountCents,

@@ -3,7 +3,7 @@ import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentEvent, PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
-import { formatCents } from "../../lib/money.ts";
+import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { recordAudit } from "../audit/audit-log.server.ts";
 import { type ShopIdentity, sendCompletedOrderConfirmation } from "./order-confirmation.server.ts";
 import { ORDER_COLUMNS, type OrderRow, settleReturning } from "./order-payment.server.ts";
@@ -164,7 +164,7 @@ async function recordProviderRefunds(
         action: "order.refund",
         entityType: "order",
         entityId: order.number,
-        summary: `Order ${order.number}: ${formatCents(refund.amountCents)} refunded at the payment provider`,
+        summary: `Order ${order.number}: ${formatMoney(refund.amountCents, currencyOf(order.currency))} refunded at the payment provider`,
         before: { status: taken.status, refundedCents: taken.refundedCents - refund.amountCents },
         after: { status: moves ? to : taken.status, refundedCents: taken.refundedCents },
         now,
@@ -175,9 +175,9 @@ async function recordProviderRefunds(
     await deps.mailer
       .send({
         to: order.email,
-        subject: `${deps.shop.shopName}: ${formatCents(refund.amountCents)} refunded for order ${order.number}`,
+        subject: `${deps.shop.shopName}: ${formatMoney(refund.amountCents, currencyOf(order.currency))} refunded for order ${order.number}`,
         text: [
-          `We have refunded ${formatCents(refund.amountCents)} for your order ${order.number}.`,
+          `We have refunded ${formatMoney(refund.amountCents, currencyOf(order.currency))} for your order ${order.number}.`,
           "It goes back to the card you paid with and usually shows within 5–10 business days.",
         ].join("\n\n"),
       })

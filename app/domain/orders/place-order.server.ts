@@ -5,7 +5,7 @@ import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { syncProductSummary } from "../../db/variant-summary.server.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
-import { calculateTotals, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
+import { calculateTotals, type Pricing, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import type { CartView } from "../cart/cart-types.ts";
 import { getCart } from "../cart/get-cart.server.ts";
@@ -26,6 +26,8 @@ export interface PlaceOrderInput {
   idempotencyKey: string;
   shipping: ShippingDetails;
   method: ShippingMethod;
+  /** the shop's pricing now (its settings): fees, free-shipping threshold, tax, delivery days, currency */
+  pricing: Pricing;
   /**
    * the gateway's token for the card checked at the payment step (never the card itself), or
    * HOSTED_PAYMENT for the provider's hosted page
@@ -108,8 +110,8 @@ export async function placeOrder(
   const replay = await findByIdempotencyKey(db, input.idempotencyKey);
   if (replay) return answerFor(db, gateway, replay, input);
 
-  const cart = await getCart(db, input.cartId);
-  const totals = priceOrder(cart, input.method);
+  const cart = await getCart(db, input.cartId, input.pricing);
+  const totals = priceOrder(input.pricing, cart, input.method);
   const problem: PlaceOrderError | null =
     cartProblem(cart) ??
     (totals.totalCents !== input.expectedTotalCents
@@ -203,8 +205,8 @@ function cartProblem(cart: CartView): PlaceOrderError | null {
   return null;
 }
 
-function priceOrder(cart: CartView, method: ShippingMethod): Totals {
-  return calculateTotals(cart.totals.subtotalCents, {
+function priceOrder(pricing: Pricing, cart: CartView, method: ShippingMethod): Totals {
+  return calculateTotals(pricing, cart.totals.subtotalCents, {
     method,
     discountCents: cart.coupon?.discountCents ?? 0,
   });
@@ -270,20 +272,26 @@ async function reserveOrder(
   const subtotal = lines.reduce((sum, line) => sum + (priceOf.get(line.variantId) ?? 0) * line.quantity, 0);
   let discount = 0;
   if (cart.coupon) {
-    const coupon = await checkCoupon(trx, cart.coupon.code, subtotal, now);
+    const coupon = await checkCoupon(trx, cart.coupon.code, subtotal, {
+      now,
+      currency: input.pricing.currency,
+    });
     if (!coupon.ok) throw new OrderAbort({ code: "coupon-invalid", message: coupon.error.message });
     if (!(await redeemCoupon(trx, coupon.value.code))) {
       throw new OrderAbort({ code: "coupon-invalid", message: "This coupon has reached its usage limit." });
     }
     discount = coupon.value.discountCents;
   }
-  const recomputed = calculateTotals(subtotal, { method: input.method, discountCents: discount });
+  const recomputed = calculateTotals(input.pricing, subtotal, {
+    method: input.method,
+    discountCents: discount,
+  });
   if (recomputed.totalCents !== totals.totalCents) {
     throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
   }
 
   const createdAt = now.toISOString();
-  const estimatedDelivery = estimatedDeliveryDate(input.method, now);
+  const estimatedDelivery = estimatedDeliveryDate(input.pricing, input.method, now);
   const { shipping } = input;
   const order = await trx
     .insertInto("orders")
@@ -306,6 +314,7 @@ async function reserveOrder(
       shippingCents: recomputed.shippingCents,
       taxCents: recomputed.taxCents,
       totalCents: recomputed.totalCents,
+      currency: input.pricing.currency,
       couponCode: cart.coupon?.code ?? null,
       status: "pending_payment",
       paymentBrand: input.payment.brand,

@@ -4,7 +4,7 @@ import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import { syncProductSummary } from "../../db/variant-summary.server.ts";
-import { formatCents } from "../../lib/money.ts";
+import { type Currency, currencyOf, formatMoney } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
 import { type RefundError, refundOrder } from "../orders/order-refund.server.ts";
@@ -162,6 +162,8 @@ export interface ReturnDetail {
   createdAt: string;
   orderNumber: string;
   email: string;
+  /** the order's currency (the refund is in it) */
+  currency: Currency;
   items: {
     orderItemId: number;
     variantId: number | null;
@@ -186,6 +188,7 @@ export async function getReturn(db: Database, number: string): Promise<ReturnDet
       "returns.createdAt",
       "orders.number as orderNumber",
       "orders.email",
+      "orders.currency",
     ])
     .where("returns.number", "=", number)
     .executeTakeFirst();
@@ -204,7 +207,7 @@ export async function getReturn(db: Database, number: string): Promise<ReturnDet
     .where("returnItems.returnId", "=", row.id)
     .orderBy("returnItems.id")
     .execute();
-  return { ...row, items };
+  return { ...row, currency: currencyOf(row.currency), items };
 }
 
 export const RETURNS_PAGE_SIZE = 25;
@@ -271,7 +274,7 @@ export async function moveReturn(
       actor,
       now,
     });
-    if (!refund.ok) return fail({ code: "refund", message: refundMessage(refund.error) });
+    if (!refund.ok) return fail({ code: "refund", message: refundMessage(refund.error, found.currency) });
     refundCents = refund.value.amountCents;
   }
   const at = now.toISOString();
@@ -306,7 +309,7 @@ export async function moveReturn(
       action: "return.update",
       entityType: "return",
       entityId: number,
-      summary: `Return ${number} (order ${found.orderNumber}): ${from} → ${to}${to === "received" ? " (stock restored)" : ""}${refundCents !== null ? `, ${formatCents(refundCents)} refunded` : ""}`,
+      summary: `Return ${number} (order ${found.orderNumber}): ${from} → ${to}${to === "received" ? " (stock restored)" : ""}${refundCents !== null ? `, ${formatMoney(refundCents, found.currency)} refunded` : ""}`,
       before: { status: from },
       after: { status: to },
       now,
@@ -327,7 +330,7 @@ export async function moveReturn(
         ? ["We cannot accept this return.", rejectionReason ? `Why: ${rejectionReason}` : ""]
         : to === "received"
           ? ["Your items have arrived. The refund follows shortly."]
-          : [`We have refunded ${formatCents(refundCents ?? 0)} to the card you paid with.`];
+          : [`We have refunded ${formatMoney(refundCents ?? 0, found.currency)} to the card you paid with.`];
   await send(services.mail, found.email, subject, [
     `Return ${number} for order ${found.orderNumber}.`,
     ...body,
@@ -335,12 +338,12 @@ export async function moveReturn(
   return ok({ from, to });
 }
 
-function refundMessage(error: RefundError): string {
+function refundMessage(error: RefundError, currency: Currency): string {
   switch (error.code) {
     case "gateway":
       return error.message;
     case "too-much":
-      return `at most ${formatCents(error.leftCents)} can be refunded`;
+      return `at most ${formatMoney(error.leftCents, currency)} can be refunded`;
     case "not-refundable":
       return `the order is ${error.status.replace("_", " ")}`;
     default:

@@ -1,0 +1,172 @@
+import { useForm } from "@conform-to/react";
+import { data, Form, useNavigation } from "react-router";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
+import { adminMeta } from "../components/admin/admin-meta.ts";
+import { FormField } from "../components/checkout/form-field.tsx";
+import { servicesFrom, shopSettingsFrom } from "../context.ts";
+import {
+  CURRENCY_OPTIONS,
+  SETTINGS_LABELS as LABELS,
+  SETTINGS_FIELDS,
+  SETTINGS_MESSAGES,
+  type SettingsField,
+  type SettingsFormValues,
+  settingsFormValues,
+} from "../domain/settings/settings-form.ts";
+import { settingsFormSchema } from "../domain/settings/settings-schema.server.ts";
+import { saveShopSettings } from "../domain/settings/shop-settings.server.ts";
+import { parseForm } from "../http/form.server.ts";
+import { requirePermission } from "../http/session.server.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
+import type { Route } from "./+types/admin.settings";
+
+export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Settings", "/admin/settings");
+
+/** The owner's page: the shop's name and contact details, tax, shipping and currency. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requirePermission(request, context, "settings");
+  return { values: settingsFormValues(await shopSettingsFrom(context)) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const owner = await requirePermission(request, context, "settings");
+  const submission = await parseForm(request, settingsFormSchema, { disableAutoCoercion: true });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ formErrors: [SETTINGS_MESSAGES.invalid] }) }, { status: 400 });
+  }
+  const { db, settings } = servicesFrom(context);
+  const saved = await saveShopSettings(db, {
+    settings: submission.value,
+    defaults: settings.defaults,
+    actor: { id: owner.id, email: owner.email },
+  });
+  return redirectWithToast("/admin/settings", {
+    type: "success",
+    message: saved.saved ? SETTINGS_MESSAGES.saved : SETTINGS_MESSAGES.unchanged,
+  });
+}
+
+const SELECT = "mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-gray-900";
+
+export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm<Record<SettingsField, unknown>>({ lastResult: actionData?.result });
+  const typed = actionData?.result.initialValue as Partial<Record<SettingsField, string>> | undefined;
+  const values: SettingsFormValues = { ...loaderData.values, ...typed };
+  const errors: Partial<Record<SettingsField, string>> = {};
+  for (const name of SETTINGS_FIELDS) errors[name] = fields[name].errors?.[0];
+  const field = (
+    name: SettingsField,
+    props: {
+      type?: string;
+      inputMode?: "decimal" | "numeric" | "email" | "tel" | "url";
+      hint?: string;
+      required?: boolean;
+    } = {},
+  ) => (
+    <FormField
+      id={`settings-${name}`}
+      name={name}
+      label={LABELS[name]}
+      type={props.type ?? "text"}
+      inputMode={props.inputMode}
+      required={props.required ?? true}
+      defaultValue={values[name]}
+      error={errors[name]}
+      hint={props.hint}
+    />
+  );
+  const amount = (name: SettingsField, hint?: string) => field(name, { inputMode: "decimal", hint });
+  const days = (name: SettingsField) => field(name, { inputMode: "numeric" });
+  const section = "space-y-4 rounded-xl border border-gray-200 p-4 sm:p-6";
+  const legend = "px-1 text-lg font-bold";
+  return (
+    <section aria-labelledby="settings-heading" className="max-w-3xl">
+      <h1 id="settings-heading" className="text-3xl font-bold">
+        Settings
+      </h1>
+      <p className="mt-1 text-sm text-gray-700">
+        Changes show on the storefront, at checkout and in e-mails as soon as they are saved. Fields marked *
+        are required.
+      </p>
+      <Form method="post" id={form.id} noValidate className="mt-6 space-y-6">
+        <AdminMessage feedback={refusal(actionData?.result)} />
+        <fieldset className={section}>
+          <legend className={legend}>Shop and contact</legend>
+          {field("shopName")}
+          {field("contactEmail", { type: "email", inputMode: "email" })}
+          {field("contactPhone", { type: "tel", inputMode: "tel" })}
+          {field("contactAddress")}
+        </fieldset>
+        <fieldset className={section}>
+          <legend className={legend}>Social links</legend>
+          <p className="text-sm text-gray-700">Shown in the footer; leave a field empty to hide its link.</p>
+          {field("facebook", { type: "url", inputMode: "url", required: false })}
+          {field("instagram", { type: "url", inputMode: "url", required: false })}
+          {field("x", { type: "url", inputMode: "url", required: false })}
+          {field("youtube", { type: "url", inputMode: "url", required: false })}
+        </fieldset>
+        <fieldset className={section}>
+          <legend className={legend}>Currency and tax</legend>
+          <div>
+            <label htmlFor="settings-currency" className="block text-sm font-semibold text-gray-900">
+              {LABELS.currency}
+              <span aria-hidden="true"> *</span>
+            </label>
+            <select
+              id="settings-currency"
+              name="currency"
+              required
+              defaultValue={values.currency}
+              aria-invalid={errors.currency ? true : undefined}
+              aria-describedby={errors.currency ? "settings-currency-error" : "settings-currency-hint"}
+              className={`${SELECT} ${errors.currency ? "border-red-700 bg-red-50" : "border-gray-400"}`}
+            >
+              {CURRENCY_OPTIONS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+            {errors.currency ? (
+              <p id="settings-currency-error" className="mt-1 text-sm font-medium text-red-700">
+                {errors.currency}
+              </p>
+            ) : (
+              <p id="settings-currency-hint" className="mt-1 text-sm text-gray-600">
+                Prices are shown in it; they are not converted. Orders already placed keep their currency.
+              </p>
+            )}
+          </div>
+          {field("taxRate", {
+            inputMode: "decimal",
+            hint: "Added to the subtotal after discounts, e.g. 7 or 8.25.",
+          })}
+          {field("taxLabel", { hint: "Shown beside tax in the cart, at checkout and in e-mails." })}
+        </fieldset>
+        <fieldset className={section}>
+          <legend className={legend}>Shipping</legend>
+          {amount("standardShipping")}
+          {amount(
+            "freeShippingThreshold",
+            "Standard shipping is free when the subtotal reaches this amount.",
+          )}
+          {amount("expressShipping")}
+          <div className="grid gap-4 sm:grid-cols-2">
+            {days("standardDaysMin")}
+            {days("standardDaysMax")}
+            {days("expressDaysMin")}
+            {days("expressDaysMax")}
+          </div>
+        </fieldset>
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
+        >
+          {busy ? "Saving…" : "Save settings"}
+        </button>
+      </Form>
+    </section>
+  );
+}
