@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { calculateTotals, DEFAULT_PRICING, shippingCents, taxCents } from "./pricing.ts";
+import {
+  calculateTotals,
+  DEFAULT_PRICING,
+  formatDayRange,
+  formatTaxRate,
+  shippingCents,
+  shippingMethod,
+  taxCents,
+} from "./pricing.ts";
 
 describe("shippingCents", () => {
   it.each([
@@ -48,4 +56,33 @@ describe("calculateTotals", () => {
       );
     },
   );
+});
+
+describe("the shop's own pricing", () => {
+  const shop = {
+    ...DEFAULT_PRICING,
+    taxRateBasisPoints: 825,
+    standardShippingCents: 350,
+    freeShippingThresholdCents: 3_500,
+    expressShippingCents: 1_250,
+  };
+
+  it("prices with its fees, threshold and rate", () => {
+    expect(calculateTotals(shop, 3_499)).toMatchObject({ shippingCents: 350, taxCents: 289, totalCents: 4_138 });
+    expect(calculateTotals(shop, 3_500)).toMatchObject({ shippingCents: 0, taxCents: 289, totalCents: 3_789 });
+    expect(calculateTotals(shop, 3_500, { method: "express" }).shippingCents).toBe(1_250);
+  });
+
+  it("writes rates and day ranges as the pages show them", () => {
+    expect([700, 825, 1_950, 0, 10_000].map(formatTaxRate)).toEqual(["7%", "8.25%", "19.5%", "0%", "100%"]);
+    expect(formatDayRange({ min: 4, max: 6 })).toBe("4-6 business days");
+    expect(formatDayRange({ min: 2, max: 2 })).toBe("2 business days");
+    expect(formatDayRange({ min: 1, max: 1 })).toBe("1 business day");
+    expect(shippingMethod(DEFAULT_PRICING, "standard")).toEqual({
+      label: "Standard Shipping",
+      days: "4-6 business days",
+      deliveryDays: 5,
+    });
+    expect(shippingMethod(DEFAULT_PRICING, "express").deliveryDays).toBe(2);
+  });
 });

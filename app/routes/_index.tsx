@@ -2,20 +2,21 @@ import { BadgePercent, RotateCcw, ShieldCheck, Truck } from "lucide-react";
 import { Link } from "react-router";
 import { NewsletterForm } from "../components/newsletter-form.tsx";
 import { ProductGrid } from "../components/product-card.tsx";
-import { servicesFrom } from "../context.ts";
+import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import { getHomeSections } from "../domain/catalog/home-sections.server.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { CATEGORY_TILES, productsUrl } from "../lib/catalog-constants.ts";
 import type { ProductCardData } from "../lib/catalog-types.ts";
+import { formatMoneyShort } from "../lib/money.ts";
+import { shippingMethod } from "../lib/pricing.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/_index";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const { origin, contact } = rootMetaData(matches);
   return seoMeta({
     title: contact.name,
-    description:
-      "Shop electronics, fashion, home, beauty, toys and sports at great prices. Free delivery over $50 and easy 30-day returns.",
+    description: `Shop electronics, fashion, home, beauty, toys and sports at great prices. Free delivery over ${loaderData?.delivery.freeFrom ?? "$50"} and easy 30-day returns.`,
     path: "/",
     origin,
     shopName: contact.name,
@@ -23,16 +24,24 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return getHomeSections(servicesFrom(context).db);
+  const shop = await shopSettingsFrom(context);
+  return {
+    ...(await getHomeSections(servicesFrom(context).db)),
+    /** the shop's shipping terms in the copy: "$50", "1-3 business days" */
+    delivery: {
+      freeFrom: formatMoneyShort(shop.freeShippingThresholdCents, shop.currency),
+      expressDays: shippingMethod(shop, "express").days,
+    },
+  };
 }
 
 export const headers = sharedPageHeaders;
 
-const WHY_SHOP = [
+const whyShop = ({ freeFrom, expressDays }: { freeFrom: string; expressDays: string }) => [
   {
     icon: Truck,
     title: "Fast Delivery",
-    text: "Free standard delivery on orders over $50, express in 1-3 business days.",
+    text: `Free standard delivery on orders over ${freeFrom}, express in ${expressDays}.`,
   },
   {
     icon: ShieldCheck,
@@ -48,7 +57,7 @@ const WHY_SHOP = [
 ];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { featured, newArrivals, bestSellers } = loaderData;
+  const { featured, newArrivals, bestSellers, delivery } = loaderData;
   return (
     <>
       <section className="bg-gradient-to-br from-brand-800 via-brand-700 to-indigo-500 text-white">
@@ -58,7 +67,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </h1>
           <p className="mt-4 max-w-xl text-lg text-indigo-50">
             Thousands of products across electronics, fashion, home, beauty, toys and sports. Free delivery on
-            orders over $50.
+            orders over {delivery.freeFrom}.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link
@@ -130,7 +139,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Why Shop With Us
         </h2>
         <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {WHY_SHOP.map(({ icon: Icon, title, text }) => (
+          {whyShop(delivery).map(({ icon: Icon, title, text }) => (
             <li key={title} className="rounded-xl border border-gray-200 p-6">
               <Icon aria-hidden="true" className="size-8 text-brand-700" />
               <h3 className="mt-3 font-semibold">{title}</h3>

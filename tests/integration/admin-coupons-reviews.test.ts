@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listAuditEntries } from "../../app/domain/audit/audit-log.server.ts";
+import { listAuditLog } from "../../app/domain/audit/audit-list.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
@@ -116,7 +116,7 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
     });
     const { coupons } = await listAdminCoupons(t.db);
     expect(coupons.map((c) => c.code)).toContain("AUTUMN-20");
-    const { entries } = await listAuditEntries(t.db, {
+    const { entries } = await listAuditLog(t.db, {
       entity: { type: "coupon", id: String(outcome.value.id) },
     });
     expect(entries).toMatchObject([
@@ -170,7 +170,7 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
         },
       },
     });
-    const audit = await listAuditEntries(t.db);
+    const audit = await listAuditLog(t.db);
     expect(audit.entries.filter((e) => e.action === "coupon.create")).toHaveLength(1);
   });
 
@@ -198,7 +198,7 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
       usageLimit: null,
       expiresAt: null,
     });
-    const { entries } = await listAuditEntries(t.db, {
+    const { entries } = await listAuditLog(t.db, {
       entity: { type: "coupon", id: String(created.value.id) },
     });
     expect(entries[0]).toMatchObject({ action: "coupon.update", summary: "Edited coupon EDIT-ME" });
@@ -277,7 +277,7 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
         })
       ).ok,
     ).toBe(true);
-    const { entries } = await listAuditEntries(t.db, {
+    const { entries } = await listAuditLog(t.db, {
       entity: { type: "coupon", id: String(created.value.id) },
     });
     expect(entries.map((e) => e.action)).toEqual(["coupon.enable", "coupon.disable", "coupon.create"]);
@@ -357,7 +357,7 @@ describe.each(ENGINES)("reported reviews on %s", (engine) => {
     ).toEqual([]);
     expect((await listReportedReviews(t.db)).reviews.map((r) => r.id)).not.toContain(reviewId);
     expect(await listProductReviews(t.db, productId)).toEqual([]);
-    const { entries } = await listAuditEntries(t.db, { entity: { type: "review", id: String(reviewId) } });
+    const { entries } = await listAuditLog(t.db, { entity: { type: "review", id: String(reviewId) } });
     expect(entries[0]).toMatchObject({ action: "review.remove", actorEmail: ACTOR.email });
     expect(JSON.parse(entries[0]?.before ?? "{}")).toMatchObject({
       title: "Terrible <b>thing</b>",
@@ -414,7 +414,7 @@ describe.each(ENGINES)("reported reviews on %s", (engine) => {
     });
     expect(await figures(productId)).toEqual({ rating: 3, reviewCount: 2 });
     expect((await listProductReviews(t.db, productId)).map((r) => r.id)).toEqual([reviewId]);
-    const { entries } = await listAuditEntries(t.db, { entity: { type: "review", id: String(reviewId) } });
+    const { entries } = await listAuditLog(t.db, { entity: { type: "review", id: String(reviewId) } });
     // newest first (SQLite may give a new review the id of a removed one: the summary tells them apart)
     expect(entries[0]).toMatchObject({
       action: "review.keep",

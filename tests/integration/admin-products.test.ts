@@ -8,7 +8,7 @@ import { createMailer } from "../../app/adapters/mail/mailer.server.ts";
 import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
 import type { Database } from "../../app/db/database.server.ts";
 import { seedCategories } from "../../app/db/seed/seed.server.ts";
-import { listAuditEntries } from "../../app/domain/audit/audit-log.server.ts";
+import { listAuditLog } from "../../app/domain/audit/audit-list.server.ts";
 import { EDIT_MESSAGES } from "../../app/domain/catalog/admin/edit-product.server.ts";
 import { deleteProduct } from "../../app/domain/catalog/admin/product-delete.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../../app/domain/catalog/admin/product-form.ts";
@@ -183,7 +183,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
       outcome.id,
     );
 
-    const { entries } = await listAuditEntries(t.db, { entity: { type: "product", id: String(outcome.id) } });
+    const { entries } = await listAuditLog(t.db, { entity: { type: "product", id: String(outcome.id) } });
     expect(entries[0]).toMatchObject({ action: "product.create", actorEmail: ACTOR.email });
     expect(JSON.parse(entries[0]!.after!)).toMatchObject({ name: FIELDS.name, stock: 12 });
   });
@@ -308,7 +308,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     const featured = await searchProducts(t.db, parseListingQuery(new URLSearchParams({ featured: "true" })));
     expect(featured.products.map((p) => p.name)).toContain("Basalt Kettle");
 
-    const { entries } = await listAuditEntries(t.db, { entity: { type: "product", id: String(added.id) } });
+    const { entries } = await listAuditLog(t.db, { entity: { type: "product", id: String(added.id) } });
     expect(entries[0]?.action).toBe("product.update");
     expect(JSON.parse(entries[0]!.before!)).toMatchObject({ name: "Granite Kettle", brand: "Stoneware" });
     expect(JSON.parse(entries[0]!.after!)).toMatchObject({ name: "Basalt Kettle", brand: "Lavaworks" });
@@ -331,7 +331,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     expect(await edit("abc")).toMatchObject({ ok: false, status: 400 });
     expect(await edit("+10")).toMatchObject({ ok: true });
     expect((await getAdminProduct(t.db, id))?.stock).toBe(17);
-    const { entries } = await listAuditEntries(t.db, { entity: { type: "product", id: String(id) } });
+    const { entries } = await listAuditLog(t.db, { entity: { type: "product", id: String(id) } });
     expect(entries.map((e) => [e.action, e.before, e.after])).toEqual([
       ["product.stock", '{"stock":7}', '{"stock":17}'],
       ["product.stock", '{"stock":12}', '{"stock":7}'],
@@ -410,7 +410,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
       error: { code: "not-found" },
     });
 
-    const actions = (await listAuditEntries(t.db)).entries.map((e) => e.action);
+    const actions = (await listAuditLog(t.db)).entries.map((e) => e.action);
     expect(actions).toContain("product.delete");
     expect(actions).toContain("product.archive");
   });
@@ -528,7 +528,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     const delivered = await listAdminOrders(t.db, { status: "delivered", search: shipped.toLowerCase() });
     expect(delivered.orders.map((o) => o.number)).toEqual([shipped]);
     expect((await listAdminOrders(t.db, { search: "buyer@example" })).orders.length).toBeGreaterThan(1);
-    const audit = await listAuditEntries(t.db, { entity: { type: "order", id: cancelled } });
+    const audit = await listAuditLog(t.db, { entity: { type: "order", id: cancelled } });
     expect(audit.entries[0]).toMatchObject({ action: "order.transition", before: '{"status":"paid"}' });
     expect((await getAdminOrder(t.db, shipped))?.events.map((e) => e.toStatus)).toEqual([
       "shipped",

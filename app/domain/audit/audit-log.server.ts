@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 
 /** Who acted: the signed-in admin (id and e-mail are both kept, the e-mail as it was then). */
@@ -80,32 +79,4 @@ export interface AuditEntry {
   before: string | null;
   after: string | null;
   createdAt: string;
-}
-
-/** Newest first, one page; `entity` narrows to one record (e.g. a product's history). */
-export async function listAuditEntries(
-  db: Database,
-  { page = 1, entity }: { page?: number; entity?: { type: string; id: string } } = {},
-): Promise<{ entries: AuditEntry[]; page: number; hasMore: boolean }> {
-  let query = db
-    .selectFrom("auditLog")
-    .select([
-      "id",
-      "actorEmail",
-      "action",
-      "entityType",
-      "entityId",
-      "summary",
-      "beforeJson as before",
-      "afterJson as after",
-      "createdAt",
-    ]);
-  if (entity) query = query.where("entityType", "=", entity.type).where("entityId", "=", entity.id);
-  const rows = await query
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .limit(AUDIT_PAGE_SIZE + 1)
-    .offset((page - 1) * AUDIT_PAGE_SIZE)
-    .execute();
-  return { entries: rows.slice(0, AUDIT_PAGE_SIZE), page, hasMore: rows.length > AUDIT_PAGE_SIZE };
 }
