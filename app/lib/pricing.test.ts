@@ -68,8 +68,16 @@ describe("the shop's own pricing", () => {
   };
 
   it("prices with its fees, threshold and rate", () => {
-    expect(calculateTotals(shop, 3_499)).toMatchObject({ shippingCents: 350, taxCents: 289, totalCents: 4_138 });
-    expect(calculateTotals(shop, 3_500)).toMatchObject({ shippingCents: 0, taxCents: 289, totalCents: 3_789 });
+    expect(calculateTotals(shop, 3_499)).toMatchObject({
+      shippingCents: 350,
+      taxCents: 289,
+      totalCents: 4_138,
+    });
+    expect(calculateTotals(shop, 3_500)).toMatchObject({
+      shippingCents: 0,
+      taxCents: 289,
+      totalCents: 3_789,
+    });
     expect(calculateTotals(shop, 3_500, { method: "express" }).shippingCents).toBe(1_250);
   });
 

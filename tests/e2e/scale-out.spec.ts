@@ -186,3 +186,48 @@ test("failed sign-ins are counted across both processes", async ({ page }) => {
     expect(await (await attempt()).text()).not.toContain("Too many sign-in attempts");
   expect(await (await attempt()).text()).toContain("Too many sign-in attempts");
 });
+
+test("the shop's settings, saved once, show at once on both processes", async ({ page }) => {
+  const home = async () => (await page.request.get(`${shopUrl}/`)).text();
+  const before = [await home(), await home()];
+  for (const html of before) expect(html).toMatch(/orders over (<!-- -->)?\$50/);
+  const servedBefore = [...served];
+  await database!.db
+    .insertInto("shopSettings")
+    .values({
+      id: 1,
+      shopName: "Scaled Shop",
+      contactEmail: "hello@scaled.example",
+      contactPhone: "+44 20 7946 0000",
+      contactAddress: "1 Scale Street, London",
+      facebookUrl: "",
+      instagramUrl: "",
+      xUrl: "",
+      youtubeUrl: "",
+      currency: "GBP",
+      taxRateBasisPoints: 2_000,
+      taxLabel: "VAT included",
+      standardShippingCents: 399,
+      freeShippingThresholdCents: 2_500,
+      expressShippingCents: 899,
+      standardDaysMin: 2,
+      standardDaysMax: 3,
+      expressDaysMin: 1,
+      expressDaysMax: 1,
+      updatedAt: new Date().toISOString(),
+    })
+    .execute();
+  try {
+    // the next request of each process: no restart, no waiting
+    const after = [await home(), await home()];
+    expect(served[0]! - servedBefore[0]!).toBeGreaterThanOrEqual(1);
+    expect(served[1]! - servedBefore[1]!).toBeGreaterThanOrEqual(1);
+    for (const html of after) {
+      expect(html).toContain("Scaled Shop");
+      expect(html).toMatch(/orders over (<!-- -->)?£25/);
+      expect(html).toContain("express in 1 business day");
+    }
+  } finally {
+    await database!.db.deleteFrom("shopSettings").execute();
+  }
+});

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, type Database } from "../../app/db/database.server.ts";
+import { createDatabase, type Database, dataChangeStamp } from "../../app/db/database.server.ts";
 import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
@@ -143,6 +143,8 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
     expect(before.totals).toMatchObject({ shippingCents: 499, taxCents: 280, totalCents: 4_000 + 499 + 280 });
 
     const current = await shop.services.settings.current();
+    // the page cache keeps a page only while this stamp stays the same (decision 010)
+    const stampBefore = dataChangeStamp(shop.db);
     const saved = await save(
       formOf(current, {
         shopName: "Settings Shop",
@@ -158,6 +160,7 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
     );
     expect(saved.response?.status).toBe(302);
     expect(saved.response?.headers.get("Location")).toBe("/admin/settings");
+    if (engine === "sqlite") expect(dataChangeStamp(shop.db)).not.toBe(stampBefore);
 
     // the other process reads the saved row on its next request: no restart, no wait
     const seen = await otherSource.current();

@@ -35,7 +35,8 @@ export function ListFilters({
   );
 }
 
-const FIELD = "mt-1 block rounded-lg border border-gray-400 bg-white px-3 py-2";
+// max-w-full: a select as wide as its longest option (an e-mail address) still fits a phone
+const FIELD = "mt-1 block max-w-full rounded-lg border border-gray-400 bg-white px-3 py-2";
 
 /** A labelled select of the filter bar; `emptyLabel` adds the "any" choice (value ""). */
 export function FilterSelect<Value extends string>({
@@ -54,7 +55,7 @@ export function FilterSelect<Value extends string>({
   emptyLabel?: string;
 }) {
   return (
-    <div>
+    <div className="min-w-0 max-w-full">
       <label htmlFor={id} className="block text-sm font-semibold">
         {label}
       </label>
@@ -87,7 +88,7 @@ export function FilterInput({
   maxLength?: number;
 }) {
   return (
-    <div>
+    <div className="min-w-0 max-w-full">
       <label htmlFor={id} className="block text-sm font-semibold">
         {label}
       </label>
