@@ -16,11 +16,16 @@ import {
   StackedTable,
 } from "../components/admin/stacked-table.tsx";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
+import { FormField } from "../components/checkout/form-field.tsx";
 import { imageUrl } from "../components/product-image.tsx";
 import { useMoney } from "../components/shop-settings.ts";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom } from "../context.ts";
-import { bulkProductsSchema, setProductsArchived } from "../domain/catalog/admin/product-delete.server.ts";
+import {
+  bulkProductsSchema,
+  setProductsArchived,
+  setProductsStock,
+} from "../domain/catalog/admin/product-delete.server.ts";
 import { PRODUCT_FORM_MESSAGES } from "../domain/catalog/admin/product-form.ts";
 import { listAdminProducts } from "../domain/catalog/admin/product-list.server.ts";
 import {
@@ -65,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
-/** Bulk: archive the selected products, or put archived ones back on sale. */
+/** Bulk: archive the selected products, put archived ones back on sale, or set their stock. */
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requirePermission(request, context, "products");
   const submission = await parseForm(request, bulkProductsSchema);
@@ -75,18 +80,40 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const { intent, id } = submission.value;
+  const { intent, id, stock } = submission.value;
+  const back = new URL(request.url).searchParams.get("back");
+  const backTo = safeRedirectPath(back ?? "/admin", "/admin");
+  const actor = { id: staff.id, email: staff.email };
+  if (intent === "set-stock") {
+    if (stock === undefined) {
+      return data(
+        { result: submission.reply({ fieldErrors: { stock: [BULK_STOCK_MESSAGE] } }) },
+        { status: 400 },
+      );
+    }
+    const result = await setProductsStock(servicesFrom(context).db, { ids: id, stock, actor });
+    const count = (n: number) => `${n} ${n === 1 ? "product" : "products"}`;
+    return redirectWithToast(backTo, {
+      type: "success",
+      message: `Stock set to ${stock} for ${count(result.changed)}${
+        result.inVariants > 0
+          ? `; ${count(result.inVariants)} sold in variants left alone (set their stock per variant)`
+          : ""
+      }`,
+    });
+  }
   const changed = await setProductsArchived(servicesFrom(context).db, {
     ids: id,
     archived: intent === "archive",
-    actor: { id: staff.id, email: staff.email },
+    actor,
   });
-  const back = new URL(request.url).searchParams.get("back");
-  return redirectWithToast(safeRedirectPath(back ?? "/admin", "/admin"), {
+  return redirectWithToast(backTo, {
     type: "success",
     message: `${changed} ${changed === 1 ? "product" : "products"} ${intent === "archive" ? "archived" : "back on sale"}`,
   });
 }
+
+const BULK_STOCK_MESSAGE = "Enter the stock for the selected products: a whole number from 0 to 1,000,000.";
 
 const STOCK_LABELS: Record<ProductStockFilter, string> = {
   in: "In stock (more than 10)",
@@ -102,6 +129,8 @@ const SORT_LABELS: Record<ProductSort, string> = {
 };
 
 export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
+  // the stock field's message, when Set stock was sent without a valid number
+  const bulkStockError = actionData?.result.error?.stock?.[0];
   const money = useMoney();
   const { products, total, page, pageCount, search, category, stock, archived, sort, error } = loaderData;
   const pageLink = (n: number) => {
@@ -318,6 +347,30 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
           >
             {archived ? "Put the selected products back on sale" : "Archive the selected products"}
           </button>
+          {!archived && (
+            <div className="flex flex-wrap items-end gap-2">
+              <FormField
+                id="bulk-stock"
+                name="stock"
+                label="Stock for the selected products"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={1_000_000}
+                step={1}
+                className="w-56 max-w-full"
+                error={bulkStockError}
+              />
+              <button
+                type="submit"
+                name="intent"
+                value="set-stock"
+                className="rounded-lg border border-gray-400 px-4 py-2 font-semibold hover:bg-gray-100"
+              >
+                Set stock
+              </button>
+            </div>
+          )}
         </Form>
       )}
       {!error && products.length === 0 && <p className="mt-6 text-gray-700">No products found.</p>}

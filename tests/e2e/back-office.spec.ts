@@ -270,7 +270,9 @@ test("the dashboard shows the sales just made, compared with the period before; 
   await expectNoA11yViolations(page, "dashboard with a refused range");
 });
 
-test("products: filter by stock, archive a selection and put it back on sale", async ({ page }) => {
+test("products: filter by stock, set the stock of a selection, archive it and put it back on sale", async ({
+  page,
+}) => {
   const tag = uniqueTag();
   const a = await createTestProduct(`Bulk Lamp ${tag}`, { priceCents: 1_000, stock: 0 });
   const b = await createTestProduct(`Bulk Mug ${tag}`, { priceCents: 1_000, stock: 40 });
@@ -293,6 +295,15 @@ test("products: filter by stock, archive a selection and put it back on sale", a
   await visit(page, `/admin?search=${tag}&stock=out`);
   await expect(page.getByRole("link", { name: a.name, exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: b.name, exact: true })).toHaveCount(0);
+
+  // restock the sold-out lamp from the list: it leaves the "out of stock" filter
+  await page.getByRole("checkbox", { name: `Select ${a.name}` }).check();
+  await page.getByLabel("Stock for the selected products").fill("12");
+  await page.getByRole("button", { name: "Set stock", exact: true }).click();
+  await expect(toast(page, "Stock set to 12 for 1 product")).toBeVisible();
+  await expect(page.getByRole("link", { name: a.name, exact: true })).toHaveCount(0);
+  await visit(page, `/admin?search=${tag}&stock=in`);
+  await expect(page.getByRole("link", { name: a.name, exact: true })).toBeVisible();
 
   await visit(page, `/admin?search=${tag}`);
   await page.getByRole("checkbox", { name: `Select ${a.name}` }).check();

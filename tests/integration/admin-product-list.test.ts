@@ -6,11 +6,11 @@ import { listAdminProducts } from "../../app/domain/catalog/admin/product-list.s
 import * as productsRoute from "../../app/routes/admin._index.tsx";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { ADMIN_COOKIE, adminContext } from "../helpers/admin-route.ts";
-import { insertProduct } from "../helpers/catalog.ts";
+import { insertProduct, insertProductWithVariants } from "../helpers/catalog.ts";
 
 /**
  * The admin's product list (issue 20): filters by category, stock state and archived, sorting,
- * and the bulk archive / back on sale through the route, audited; on each engine.
+ * and the bulk archive / back on sale and set stock through the route, audited; on each engine.
  */
 describe.each(ENGINES)("the admin's product list on %s", (engine) => {
   let t: TestDatabase;
@@ -86,5 +86,68 @@ describe.each(ENGINES)("the admin's product list on %s", (engine) => {
       init: { status: number };
     };
     expect(refused.init.status).toBe(400);
+  });
+
+  it("sets the stock of the selected products sold without options; one sold in variants is left alone", async () => {
+    const context = adminContext({ db: t.db, files: createLocalFileStore(join(t.dir, "uploads")) }, ACTOR);
+    const post = async (fields: [string, string][]) =>
+      productsRoute.action({
+        request: new Request("http://shop.test/admin?index&back=%2Fadmin%3Fstock%3Dout", {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: ADMIN_COOKIE },
+          body: new URLSearchParams(fields).toString(),
+        }),
+        params: {},
+        context,
+      } as never);
+    const tee = await insertProductWithVariants(t.db, {
+      name: "Delta Tee",
+      options: [{ name: "Size", values: ["S", "M"] }],
+      variants: [
+        { values: ["S"], sku: `LIST-TEE-S-${engine}`, priceCents: 1_500, stock: 4 },
+        { values: ["M"], sku: `LIST-TEE-M-${engine}`, priceCents: 1_500, stock: 7 },
+      ],
+    });
+    const before = await t.db.selectFrom("auditLog").select("id").execute();
+    // a wrong level is refused beside the field, and nothing changes
+    for (const stock of ["-1", "abc", "2000000", ""]) {
+      const refused = (await post([
+        ["intent", "set-stock"],
+        ["stock", stock],
+        ["id", String(ids.none)],
+      ])) as { init: { status: number }; data: { result: { error: Record<string, string[]> } } };
+      expect(refused.init.status, stock).toBe(400);
+      expect(refused.data.result.error.stock?.[0]).toMatch(/a whole number from 0/);
+    }
+    expect((await t.db.selectFrom("auditLog").select("id").execute()).length).toBe(before.length);
+
+    const answer = (await post([
+      ["intent", "set-stock"],
+      ["stock", "25"],
+      ["id", String(ids.none)],
+      ["id", String(ids.low)],
+      ["id", String(tee.productId)],
+    ])) as Response;
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("Location")).toBe("/admin?stock=out");
+    const stockOf = async (id: number) =>
+      (await t.db.selectFrom("products").select("stock").where("id", "=", id).executeTakeFirstOrThrow())
+        .stock;
+    expect(await stockOf(ids.none!)).toBe(25);
+    expect(await stockOf(ids.low!)).toBe(25);
+    const variants = await t.db
+      .selectFrom("productVariants")
+      .select("stock")
+      .where("productId", "=", tee.productId)
+      .execute();
+    expect(variants.map((v) => v.stock).sort()).toEqual([4, 7]);
+    const audit = await t.db
+      .selectFrom("auditLog")
+      .select(["action", "entityId", "summary"])
+      .where("action", "=", "product.stock")
+      .orderBy("id")
+      .execute();
+    expect(audit.map((a) => a.entityId).sort()).toEqual([String(ids.low), String(ids.none)].sort());
+    expect(audit.find((a) => a.entityId === String(ids.low))?.summary).toContain("set to 25 (was 3)");
   });
 });

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { syncProductSummary } from "../../../db/variant-summary.server.ts";
 import { CONFIRM_VALUE } from "../../../lib/confirm.ts";
 import { productInputOf as auditSnapshot } from "../../../lib/product-input.ts";
+import { PRODUCT_LIMITS, STOCK_TEXT } from "../../../lib/product-limits.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
 import { type ProductDeps as Deps, deleteUnreferencedFiles } from "./product-images.server.ts";
@@ -71,9 +73,19 @@ export async function deleteProduct(
   return ok(outcome);
 }
 
-/** The product list's bulk form: archive or unarchive the selected products. */
+/** The product list's bulk form: archive, unarchive or set the stock of the selected products. */
 export const bulkProductsSchema = z.object({
   intent: z.enum(PRODUCT_BULK_ACTIONS),
+  /** set-stock's level: a whole number from 0 (checked by the route for that intent) */
+  stock: z
+    .string()
+    .trim()
+    .regex(STOCK_TEXT)
+    .transform(Number)
+    .pipe(z.number().max(PRODUCT_LIMITS.stock))
+    .optional()
+    // a wrong level is the route's to answer beside the field, not a refused selection
+    .catch(undefined),
   // one checked box posts one value, several post an array
   id: z.preprocess(
     (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
@@ -125,5 +137,63 @@ export async function setProductsArchived(
       });
     }
     return rows.length;
+  });
+}
+
+/**
+ * Sets the stock of the selected live products sold without options (one variant) to `stock`,
+ * one transaction with an audit entry per product whose level changed. A product sold in
+ * variants is left alone: its stock is set per variant. Returns what changed and what was skipped.
+ */
+export async function setProductsStock(
+  db: Deps["db"],
+  {
+    ids,
+    stock,
+    actor,
+    now = new Date(),
+  }: { ids: readonly number[]; stock: number; actor: Actor; now?: Date },
+): Promise<{ changed: number; inVariants: number }> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom("products")
+      .innerJoin("productVariants", "productVariants.productId", "products.id")
+      .select(["products.id", "products.name", "productVariants.id as variantId", "productVariants.stock"])
+      .where("products.id", "in", [...new Set(ids)])
+      .where("products.archivedAt", "is", null)
+      .where("productVariants.archivedAt", "is", null)
+      .orderBy("products.id")
+      .execute();
+    const variantsOf = new Map<number, typeof rows>();
+    for (const row of rows) variantsOf.set(row.id, [...(variantsOf.get(row.id) ?? []), row]);
+    let changed = 0;
+    let inVariants = 0;
+    for (const [productId, variants] of variantsOf) {
+      const [only] = variants;
+      if (variants.length !== 1 || !only) {
+        inVariants++;
+        continue;
+      }
+      if (only.stock === stock) continue;
+      await trx.updateTable("productVariants").set({ stock }).where("id", "=", only.variantId).execute();
+      await trx
+        .updateTable("products")
+        .set({ updatedAt: now.toISOString() })
+        .where("id", "=", productId)
+        .execute();
+      await syncProductSummary(trx, productId);
+      await recordAudit(trx, {
+        actor,
+        action: "product.stock",
+        entityType: "product",
+        entityId: productId,
+        summary: `Stock of "${only.name}" set to ${stock} (was ${only.stock})`,
+        before: { stock: only.stock },
+        after: { stock },
+        now,
+      });
+      changed++;
+    }
+    return { changed, inVariants };
   });
 }
