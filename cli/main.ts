@@ -12,7 +12,9 @@ import { generateSyntheticCatalog } from "../app/db/seed/synthetic-catalog.ts";
 import { generateSyntheticOrders } from "../app/db/seed/synthetic-orders.ts";
 import { createOrUpdateUser } from "../app/domain/accounts/users.server.ts";
 import { exportProductsCsv, importProductsCsv } from "../app/domain/catalog/admin/products-csv.server.ts";
+import { readShopSettings } from "../app/domain/settings/shop-settings.server.ts";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
+import { DEFAULT_SHOP_SETTINGS } from "../app/lib/shop-settings.ts";
 import type { Role } from "../app/lib/staff-roles.ts";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -125,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
           console.error("products:export takes at most one argument: the file to write");
           return 1;
         }
-        const rows = Readable.from(exportProductsCsv(db));
+        const rows = Readable.from(exportProductsCsv(db, await shopCurrency(db)));
         if (!file || file === "-") {
           await pipeline(rows, process.stdout, { end: false });
           return 0;
@@ -147,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
           console.error(`products:import: cannot read ${file}: ${(error as Error).message}`);
           return 1;
         }
-        const result = await importProductsCsv(db, text);
+        const result = await importProductsCsv(db, { currency: await shopCurrency(db) }, text);
         if (!result.ok) {
           const { problems } = result.error;
           for (const { line, message } of problems) console.error(`${file}:${line}: ${message}`);
@@ -176,3 +178,8 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/** The currency the shop's amounts are in (its settings; US dollars until the owner saves them). */
+async function shopCurrency(db: ReturnType<typeof createDatabase>) {
+  return (await readShopSettings(db, DEFAULT_SHOP_SETTINGS)).currency;
+}

@@ -1,4 +1,4 @@
-import { servicesFrom } from "../context.ts";
+import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import { exportProductsCsv } from "../domain/catalog/admin/products-csv.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import type { Route } from "./+types/admin.products.export[.csv]";
@@ -6,7 +6,7 @@ import type { Route } from "./+types/admin.products.export[.csv]";
 /** Every live product as CSV (the import format), streamed in batches. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "products");
-  const rows = exportProductsCsv(servicesFrom(context).db);
+  const rows = exportProductsCsv(servicesFrom(context).db, (await shopSettingsFrom(context)).currency);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -1,7 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
-import { servicesFrom } from "../context.ts";
+import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import { type CsvProblem, PRODUCT_CSV_COLUMNS } from "../domain/catalog/admin/products-csv.ts";
 import {
   CSV_IMPORT_MESSAGES,
@@ -46,6 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const imported = await importProductsCsvAsAdmin(servicesFrom(context).db, {
     ...upload.value,
     actor: { id: admin.id, email: admin.email },
+    currency: (await shopSettingsFrom(context)).currency,
   });
   if (!imported.ok) {
     const { problems } = imported.error;

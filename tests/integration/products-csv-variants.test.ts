@@ -16,7 +16,7 @@ type Row = Record<(typeof PRODUCT_CSV_COLUMNS)[number], string>;
 /** The catalogue as the export's rows (objects by column). */
 async function exportRows(db: Database): Promise<Row[]> {
   let text = "";
-  for await (const chunk of exportProductsCsv(db)) text += chunk;
+  for await (const chunk of exportProductsCsv(db, "USD")) text += chunk;
   return parse(text, { columns: true }) as Row[];
 }
 const toCsv = (rows: Row[]) => stringify(rows, { header: true, columns: [...PRODUCT_CSV_COLUMNS] });
@@ -109,7 +109,7 @@ describe.each(ENGINES)("products CSV with variants on %s", (engine) => {
       return [row];
     });
     const now = new Date("2026-11-26T09:00:00.000Z");
-    const result = await importProductsCsv(t.db, toCsv(edited), now);
+    const result = await importProductsCsv(t.db, { currency: "USD" }, toCsv(edited), now);
     const productCount = new Set(rows.map((r) => r.id)).size;
     expect(result).toEqual({ ok: true, value: { created: 0, updated: 4, unchanged: productCount - 4 } });
 
@@ -160,7 +160,7 @@ describe.each(ENGINES)("products CSV with variants on %s", (engine) => {
         return { ...row, price: summary.price, originalPrice: summary.originalPrice, stock: summary.stock };
       }),
     );
-    expect(await importProductsCsv(t.db, toCsv(again))).toEqual({
+    expect(await importProductsCsv(t.db, { currency: "USD" }, toCsv(again))).toEqual({
       ok: true,
       value: { created: 0, updated: 0, unchanged: productCount },
     });
@@ -181,7 +181,11 @@ describe.each(ENGINES)("products CSV with variants on %s", (engine) => {
       .where("orderId", "=", order.id)
       .execute();
 
-    const result = await importProductsCsv(t.db, toCsv(rows.filter((r) => r.sku !== graphite!.sku)));
+    const result = await importProductsCsv(
+      t.db,
+      { currency: "USD" },
+      toCsv(rows.filter((r) => r.sku !== graphite!.sku)),
+    );
     expect(result.ok && result.value.updated).toBe(1);
     const phone = await variantsOf(t.db, "kestrel-x12-smartphone");
     const archived = phone.find((v) => v.id === graphite!.id)!;
@@ -211,6 +215,7 @@ describe.each(ENGINES)("products CSV with variants on %s", (engine) => {
     });
     const result = await importProductsCsv(
       t.db,
+      { currency: "USD" },
       toCsv([...rows, tee("S", "25.00", "4"), tee("M", "20.00", "0")]),
     );
     expect(result.ok && result.value).toMatchObject({ created: 1, updated: 0 });
@@ -242,7 +247,7 @@ describe.each(ENGINES)("products CSV with variants on %s", (engine) => {
             : row,
       );
     const headphones = await productOf(t.db, "aurora-anc-headphones");
-    const result = await importProductsCsv(t.db, toCsv(edited));
+    const result = await importProductsCsv(t.db, { currency: "USD" }, toCsv(edited));
     expect(result).toEqual({
       ok: false,
       error: {
@@ -257,7 +262,7 @@ describe.each(ENGINES)("products CSV with variants on %s", (engine) => {
     });
     // rows of one product apart: refused by the reader with their lines
     const apart = [...rows.slice(0, phoneAt), ...rows.slice(phoneAt + 1), rows[phoneAt]!];
-    const stray = await importProductsCsv(t.db, toCsv(apart));
+    const stray = await importProductsCsv(t.db, { currency: "USD" }, toCsv(apart));
     expect(!stray.ok && stray.error.problems).toEqual([
       {
         line: rows.length + 1,
@@ -271,7 +276,7 @@ describe.each(ENGINES)("products CSV with variants on %s", (engine) => {
     await generateSyntheticCatalog(t.db, createLocalFileStore(join(t.dir, "uploads")), { count: 600 });
     const before = await snapshot(t.db);
     const rows = await exportRows(t.db);
-    expect(await importProductsCsv(t.db, toCsv(rows))).toEqual({
+    expect(await importProductsCsv(t.db, { currency: "USD" }, toCsv(rows))).toEqual({
       ok: true,
       value: {
         created: 0,

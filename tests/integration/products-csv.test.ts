@@ -15,7 +15,7 @@ import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 
 async function exportText(db: Database): Promise<string> {
   let text = "";
-  for await (const chunk of exportProductsCsv(db)) text += chunk;
+  for await (const chunk of exportProductsCsv(db, "USD")) text += chunk;
   return text;
 }
 
@@ -115,7 +115,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
       "KES-X12-512-GRA",
       "KES-X12-512-SIL",
     ]);
-    const result = await importProductsCsv(t.db, exported);
+    const result = await importProductsCsv(t.db, { currency: "USD" }, exported);
     expect(result).toEqual({
       ok: true,
       value: { created: 0, updated: 0, unchanged: before.products.length },
@@ -130,7 +130,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     const seen = new Set<string>();
     const old = rows.filter((r) => !seen.has(r.id!) && seen.add(r.id!));
     const text = stringify(old, { header: true, columns: [...PRODUCT_FIELD_COLUMNS] });
-    expect(await importProductsCsv(t.db, text)).toEqual({
+    expect(await importProductsCsv(t.db, { currency: "USD" }, text)).toEqual({
       ok: true,
       value: { created: 0, updated: 0, unchanged: before.products.length },
     });
@@ -142,7 +142,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     expect(brandsBefore.some((b) => b.value === "zephyrco")).toBe(false);
 
     const now = new Date("2026-11-23T10:00:00.000Z");
-    expect(await importProductsCsv(t.db, csv([NEW_PRODUCT]), now)).toEqual({
+    expect(await importProductsCsv(t.db, { currency: "USD" }, csv([NEW_PRODUCT]), now)).toEqual({
       ok: true,
       value: { created: 1, updated: 0, unchanged: 0 },
     });
@@ -224,7 +224,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
       bestSeller: "false",
       specifications: "",
     };
-    expect(await importProductsCsv(t.db, csv([byId, bySlug]))).toEqual({
+    expect(await importProductsCsv(t.db, { currency: "USD" }, csv([byId, bySlug]))).toEqual({
       ok: true,
       value: { created: 0, updated: 2, unchanged: 0 },
     });
@@ -267,7 +267,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
       { ...NEW_PRODUCT, id: "999999", slug: "" }, // line 5: unknown id
       { ...NEW_PRODUCT, id: String(first!.id), slug: second!.slug }, // line 6: someone else's slug
     ]);
-    const result = await importProductsCsv(t.db, text);
+    const result = await importProductsCsv(t.db, { currency: "USD" }, text);
     expect(result.ok).toBe(false);
     const lines = !result.ok ? result.error.problems.map((p) => `${p.line}: ${p.message}`) : [];
     // rows that fail on their own are reported first; the catalogue checks follow once they pass
@@ -278,6 +278,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
     ]);
     const again = await importProductsCsv(
       t.db,
+      { currency: "USD" },
       csv([
         { ...NEW_PRODUCT, slug: "fine-new-product" },
         { ...NEW_PRODUCT, id: "999999", slug: "" },
@@ -312,7 +313,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
         specifications: "",
       },
     ]);
-    const result = await importProductsCsv(t.db, text);
+    const result = await importProductsCsv(t.db, { currency: "USD" }, text);
     expect(!result.ok && result.error.problems).toEqual([
       {
         line: 2,
@@ -329,7 +330,11 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
       .set({ archivedAt: "2026-11-23T00:00:00.000Z" })
       .where("id", "=", first!.id)
       .execute();
-    const result = await importProductsCsv(t.db, csv([{ ...NEW_PRODUCT, id: String(first!.id) }]));
+    const result = await importProductsCsv(
+      t.db,
+      { currency: "USD" },
+      csv([{ ...NEW_PRODUCT, id: String(first!.id) }]),
+    );
     expect(!result.ok && result.error.problems[0]!.message).toMatch(/is archived/);
     expect((await exportText(t.db)).includes(`\n${first!.id},`)).toBe(false);
     await t.db.updateTable("products").set({ archivedAt: null }).where("id", "=", first!.id).execute();
@@ -338,7 +343,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
   it("a malformed CSV (unbalanced quote) gives a clear error and imports nothing", async () => {
     const before = await products(t.db);
     const text = `${csv([NEW_PRODUCT]).trimEnd()}\n5,"broken,row\n`;
-    const result = await importProductsCsv(t.db, text);
+    const result = await importProductsCsv(t.db, { currency: "USD" }, text);
     expect(result).toEqual({
       ok: false,
       error: {
@@ -372,7 +377,7 @@ describe.each(ENGINES)("products CSV on %s", (engine) => {
         { ...NEW_PRODUCT, slug: "rollback-one" },
         { ...NEW_PRODUCT, slug: "rollback-two" },
       ];
-      await expect(importProductsCsv(t.db, csv(rows))).rejects.toThrow(/refused/);
+      await expect(importProductsCsv(t.db, { currency: "USD" }, csv(rows))).rejects.toThrow(/refused/);
       expect(await products(t.db)).toEqual(before);
       await facetsMatchProducts(t.db);
     } finally {

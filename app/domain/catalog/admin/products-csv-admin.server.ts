@@ -1,4 +1,5 @@
 import type { Database } from "../../../db/database.server.ts";
+import type { Currency } from "../../../lib/money.ts";
 import { ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
 import { importProductsCsv } from "./products-csv.server.ts";
@@ -21,11 +22,11 @@ export const CSV_IMPORT_MESSAGES = {
  */
 export async function importProductsCsvAsAdmin(
   db: Database,
-  { text, filename, actor }: { text: string; filename: string; actor: Actor },
+  { text, filename, actor, currency }: { text: string; filename: string; actor: Actor; currency: Currency },
 ): Promise<
   Result<{ created: number; updated: number; unchanged: number }, { code: "invalid"; problems: CsvProblem[] }>
 > {
-  const result = await importProductsCsv(db, text);
+  const result = await importProductsCsv(db, { currency }, text);
   if (!result.ok) return result;
   const { created, updated, unchanged } = result.value;
   if (created + updated > 0) {

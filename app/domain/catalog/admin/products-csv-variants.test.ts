@@ -36,7 +36,7 @@ const tee = (size: string, colour: string, cells: Cells = {}): Cells => ({
   ...cells,
 });
 const problemsOf = (text: string) => {
-  const result = readProductsCsv(text, CATEGORIES);
+  const result = readProductsCsv(text, CATEGORIES, "USD");
   if (result.ok) throw new Error("expected problems");
   return result.error.problems.map((p) => `${p.line}: ${p.message}`);
 };
@@ -56,7 +56,7 @@ describe("readProductsCsv with variant columns", () => {
         sku: "GIFT",
       },
     ]);
-    const result = readProductsCsv(text, CATEGORIES);
+    const result = readProductsCsv(text, CATEGORIES, "USD");
     expect(result.ok).toBe(true);
     const [shirt, card] = result.ok ? result.value : [];
     expect(shirt).toMatchObject({ layout: "variants", line: 2, slug: "plain-tee", name: "Plain Tee" });
@@ -109,7 +109,7 @@ describe("readProductsCsv with variant columns", () => {
 
   it("needs no price, originalPrice or stock column beside the variant columns, but all the variant columns", () => {
     const columns = PRODUCT_CSV_COLUMNS.filter((c) => !["price", "originalPrice", "stock"].includes(c));
-    expect(readProductsCsv(csv([tee("M", "Black")], columns), CATEGORIES).ok).toBe(true);
+    expect(readProductsCsv(csv([tee("M", "Black")], columns), CATEGORIES, "USD").ok).toBe(true);
     const partial = PRODUCT_CSV_COLUMNS.filter((c) => c !== "barcode" && c !== "option3_name");
     expect(problemsOf(csv([tee("M", "Black")], partial))).toEqual([
       "1: missing columns: option3_name, barcode (a file with variant columns has all of them)",
@@ -173,7 +173,7 @@ describe("readProductsCsv with variant columns", () => {
       tee("M", "Black", { id: "7", slug: "new-tee" }),
       tee("S", "Black", { id: "7", slug: "new-tee" }),
     ];
-    const result = readProductsCsv(csv(rows), CATEGORIES);
+    const result = readProductsCsv(csv(rows), CATEGORIES, "USD");
     expect(result.ok && result.value.map((r) => [r.id, r.slug, r.line])).toEqual([[7, "new-tee", 2]]);
   });
 });

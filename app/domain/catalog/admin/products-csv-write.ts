@@ -1,4 +1,5 @@
 import { stringify } from "csv-stringify/sync";
+import type { Currency } from "../../../lib/money.ts";
 import { PRODUCT_CSV_COLUMNS } from "./products-csv.ts";
 import { dollars } from "./products-csv-cells.ts";
 import { type VariantCsvSource, variantCsvCells } from "./products-csv-variants.ts";
@@ -33,8 +34,8 @@ export function productsCsvHeader(): string {
   return stringify([[...PRODUCT_CSV_COLUMNS]]);
 }
 
-/** One row per live variant, the product's columns repeated on each. */
-export function productsCsvRows(products: readonly ProductCsvSource[]): string {
+/** One row per live variant, the product's columns repeated on each, then the amounts' currency. */
+export function productsCsvRows(products: readonly ProductCsvSource[], currency: Currency): string {
   return stringify(
     products.flatMap((p) => {
       const product = [
@@ -53,7 +54,7 @@ export function productsCsvRows(products: readonly ProductCsvSource[]): string {
         p.bestSeller ? "true" : "false",
         JSON.stringify(JSON.parse(p.specifications || "{}")),
       ];
-      return p.variants.map((variant) => [...product, ...variantCsvCells(p.optionNames, variant)]);
+      return p.variants.map((variant) => [...product, ...variantCsvCells(p.optionNames, variant), currency]);
     }),
     { escape_formulas: true },
   );

@@ -3,6 +3,7 @@ import type { Database } from "../../../db/database.server.ts";
 import { writeProductVariants } from "../../../db/product-variants.server.ts";
 import type { DB } from "../../../db/schema.ts";
 import { insertDefaultVariant, syncProductSummary } from "../../../db/variant-summary.server.ts";
+import type { Currency } from "../../../lib/money.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type CategoryIndex, type CsvProblem, type CsvRefusal, readProductsCsv } from "./products-csv.ts";
 import { type ImportStep, planImport } from "./products-csv-plan.server.ts";
@@ -17,7 +18,7 @@ const EXPORT_BATCH = 1000;
  * product's variants in their order, a batch of products per chunk (so a large catalogue
  * streams). Archived products and variants are left out: they are no longer part of the shop.
  */
-export async function* exportProductsCsv(db: Database): AsyncGenerator<string> {
+export async function* exportProductsCsv(db: Database, currency: Currency): AsyncGenerator<string> {
   yield productsCsvHeader();
   let after = 0;
   for (;;) {
@@ -45,7 +46,7 @@ export async function* exportProductsCsv(db: Database): AsyncGenerator<string> {
       .limit(EXPORT_BATCH)
       .execute();
     if (batch.length === 0) return;
-    yield productsCsvRows(await withVariants(db, batch));
+    yield productsCsvRows(await withVariants(db, batch), currency);
     after = batch[batch.length - 1]!.id;
     if (batch.length < EXPORT_BATCH) return;
   }
@@ -102,10 +103,11 @@ class ImportRefused extends Error {
  */
 export async function importProductsCsv(
   db: Database,
+  { currency }: { currency: Currency },
   text: string,
   now: Date = new Date(),
 ): Promise<ImportProductsResult> {
-  const read = readProductsCsv(text, await categoryIndex(db));
+  const read = readProductsCsv(text, await categoryIndex(db), currency);
   if (!read.ok) return read;
   try {
     return await db.transaction().execute(async (trx) => {

@@ -34,7 +34,7 @@ const row = (cells: Partial<Record<(typeof PRODUCT_FIELD_COLUMNS)[number], strin
 };
 
 const problemsOf = (text: string) => {
-  const result = readProductsCsv(text, CATEGORIES);
+  const result = readProductsCsv(text, CATEGORIES, "USD");
   if (result.ok) throw new Error("expected problems");
   return result.error.problems;
 };
@@ -44,6 +44,7 @@ describe("readProductsCsv", () => {
     const result = readProductsCsv(
       `${HEADER}\n${row({ specifications: '{"Weight":"1 kg"}', originalPrice: "59", id: "12" })}\n`,
       CATEGORIES,
+      "USD",
     );
     expect(result).toEqual({
       ok: true,
@@ -73,7 +74,7 @@ describe("readProductsCsv", () => {
   it("accepts columns in any order, a BOM, CRLF line ends and blank lines", () => {
     const columns = [...PRODUCT_FIELD_COLUMNS].reverse();
     const values = row({}).split(",").reverse().join(",");
-    const result = readProductsCsv(`\uFEFF${columns.join(",")}\r\n\r\n${values}\r\n`, CATEGORIES);
+    const result = readProductsCsv(`\uFEFF${columns.join(",")}\r\n\r\n${values}\r\n`, CATEGORIES, "USD");
     expect(result.ok && result.value[0]).toMatchObject({
       line: 3,
       slug: "quiet-speaker",
@@ -199,9 +200,9 @@ describe("productsCsvRows", () => {
       optionNames: [],
       variants: [defaultVariant({ sku: "CW-7", priceCents: 100, originalPriceCents: 1999, stock: 0 })],
     };
-    const text = productsCsvHeader() + productsCsvRows([product]);
+    const text = productsCsvHeader() + productsCsvRows([product], "USD");
     expect(text.split("\n")[1]).toMatch(/^7,odd-one,"Odd, ""quoted"" name",/);
-    const result = readProductsCsv(text, CATEGORIES);
+    const result = readProductsCsv(text, CATEGORIES, "USD");
     expect(result.ok && result.value[0]).toEqual({
       line: 2,
       layout: "variants",
@@ -226,6 +227,22 @@ describe("productsCsvRows", () => {
       newArrival: false,
       bestSeller: true,
     });
+
+    // every row names the shop's currency; a shop in another one refuses the file, amounts unconverted
+    const header = text.split("\n")[0]!.split(",");
+    expect(header.at(-1)).toBe("currency");
+    expect(text).toMatch(/,USD\n$/);
+    expect(readProductsCsv(text, CATEGORIES, "EUR")).toEqual({
+      ok: false,
+      error: {
+        code: "invalid",
+        problems: [
+          { line: 2, message: "amounts in USD: this shop sells in EUR (amounts are not converted)" },
+        ],
+      },
+    });
+    expect(readProductsCsv(text.replace(/,USD\n/, ",usd\n"), CATEGORIES, "USD").ok).toBe(true);
+    expect(readProductsCsv(text.replace(/,USD\n/, ",\n"), CATEGORIES, "EUR").ok).toBe(true);
   });
 
   it("escapes cells a spreadsheet would run as formulas, and reads them back unchanged", () => {
@@ -247,11 +264,11 @@ describe("productsCsvRows", () => {
       optionNames: ["=Size"],
       variants: [defaultVariant({ sku: "CW-8", option1: "-1" })],
     };
-    const text = productsCsvHeader() + productsCsvRows([product]);
+    const text = productsCsvHeader() + productsCsvRows([product], "USD");
     const cells = text.split("\n")[1]!;
     expect(cells).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
     expect(cells).toContain(",'-2+3 is not a formula here,'@brand,");
-    const result = readProductsCsv(text, CATEGORIES);
+    const result = readProductsCsv(text, CATEGORIES, "USD");
     expect(result.ok && result.value[0]).toMatchObject({
       name: product.name,
       description: product.description,

@@ -1,4 +1,5 @@
 import { CsvError, parse } from "csv-parse/sync";
+import type { Currency } from "../../../lib/money.ts";
 import { PRODUCT_LIMITS, type ProductInput, productInputSchema } from "../../../lib/product-input.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { readMoney, readStock } from "./products-csv-cells.ts";
@@ -31,8 +32,17 @@ export const PRODUCT_FIELD_COLUMNS = [
   "specifications",
 ] as const;
 export type ProductFieldColumn = (typeof PRODUCT_FIELD_COLUMNS)[number];
-/** The columns the export writes: the product's, then its variant's. */
-export const PRODUCT_CSV_COLUMNS = [...PRODUCT_FIELD_COLUMNS, ...VARIANT_CSV_COLUMNS] as const;
+/**
+ * The currency the row's amounts are in (the shop's, as the export writes it). Optional on
+ * import: a row naming another currency is refused, since amounts are never converted.
+ */
+export const CURRENCY_COLUMN = "currency";
+/** The columns the export writes: the product's, then its variant's, then the currency. */
+export const PRODUCT_CSV_COLUMNS = [
+  ...PRODUCT_FIELD_COLUMNS,
+  ...VARIANT_CSV_COLUMNS,
+  CURRENCY_COLUMN,
+] as const;
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 /** The summary columns: read in the old layout, ignored beside the variant columns. */
 const SUMMARY_COLUMNS = new Set<string>(["price", "originalPrice", "stock"]);
@@ -96,7 +106,11 @@ const FLAG_VALUES: Record<string, boolean> = {
  * its line, so one pass shows all that needs fixing; a malformed file (an unbalanced quote, say)
  * is one problem at the line where the parser stopped.
  */
-export function readProductsCsv(text: string, categories: CategoryIndex): ReadProductsCsvResult {
+export function readProductsCsv(
+  text: string,
+  categories: CategoryIndex,
+  currency: Currency,
+): ReadProductsCsvResult {
   let parsed: Array<{ record: string[]; info: { lines: number; empty_lines: number } }>;
   try {
     // with `info`, each record comes with where it ends (csv-parse's types omit that overload)
@@ -145,6 +159,13 @@ export function readProductsCsv(text: string, categories: CategoryIndex): ReadPr
     }
     const cells = Object.fromEntries(columns.map((name, i) => [name, unescapeFormula(record[i] ?? "")]));
     for (const column of PRODUCT_CSV_COLUMNS) cells[column] ??= "";
+    const rowCurrency = (cells[CURRENCY_COLUMN] ?? "").trim().toUpperCase();
+    if (rowCurrency !== "" && rowCurrency !== currency) {
+      problems.push({
+        line,
+        message: `amounts in ${rowCurrency.slice(0, 10)}: this shop sells in ${currency} (amounts are not converted)`,
+      });
+    }
     cellRows.push({ line, cells: cells as Record<ProductCsvColumn, string> });
   }
 
