@@ -311,6 +311,7 @@ describe.each(ENGINES)("account sections on %s", (engine) => {
             createdAt: "2026-11-10T10:00:00.000Z",
             itemCount: 3,
             totalCents: 6_000,
+            currency: "USD",
           },
           {
             number: older,
@@ -318,6 +319,7 @@ describe.each(ENGINES)("account sections on %s", (engine) => {
             createdAt: "2026-11-01T10:00:00.000Z",
             itemCount: 3,
             totalCents: 3_800,
+            currency: "USD",
           },
         ],
       });

@@ -373,7 +373,7 @@ describe("admin products CSV (routes)", () => {
     const text = await response.text();
     // one row per variant: the product columns, then the option and variant columns
     expect(text.split("\n")[0]).toBe(
-      `${HEADER},option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku,variant_price,variant_original_price,variant_stock,barcode`,
+      `${HEADER},option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku,variant_price,variant_original_price,variant_stock,barcode,currency`,
     );
     expect(text).toContain("csv-export-lamp");
   });
