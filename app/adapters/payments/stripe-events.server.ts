@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import type { PaymentEvent } from "./payment-gateway.ts";
-import { ORDER_METADATA, refusalFor } from "./stripe-gateway.server.ts";
+import { ORDER_METADATA, refusalFor } from "./stripe-meaning.ts";
 
 /**
  * Stripe's webhooks (`/webhooks/stripe`): the signature is checked on the raw body with the

@@ -1,18 +1,24 @@
 import type Stripe from "stripe";
 import { isCurrency } from "../../lib/money.ts";
-import type { CardBrand } from "../../lib/payment-card.ts";
-import {
-  type AuthorizeErrorCode,
-  type AuthorizeInput,
-  type AuthorizeResult,
-  type BrowserPayments,
-  type CardSummary,
-  PAYMENT_MESSAGES,
-  type PaymentGateway,
-  type PaymentOutcome,
-  type PaymentReport,
-  type RefundResult,
+import type {
+  AuthorizeInput,
+  AuthorizeResult,
+  BrowserPayments,
+  PaymentGateway,
+  PaymentOutcome,
+  PaymentReport,
+  RefundResult,
 } from "./payment-gateway.ts";
+import {
+  cardBrand,
+  cardOfIntent,
+  IDEMPOTENCY_METADATA,
+  ORDER_METADATA,
+  outcomeOfIntent,
+  refusal,
+  refusalFor,
+  TOKENIZE_UNSUPPORTED,
+} from "./stripe-meaning.ts";
 
 /**
  * The Stripe gateway, through the official SDK. Card details never reach the shop: the browser
@@ -50,57 +56,6 @@ export interface StripeGatewayOptions {
   timeoutMs?: number;
 }
 
-export const TOKENIZE_UNSUPPORTED =
-  "Stripe takes card details in its own Payment Element: the browser gets a PaymentMethod id (pm_…) " +
-  "from Stripe.js and the shop authorizes with that id, so card numbers never reach this server.";
-
-/** The PaymentIntent metadata entry holding our idempotency key (what `outcome` searches by). */
-export const IDEMPOTENCY_METADATA = "idempotency_key";
-/** The metadata entry holding the order's number (on intents, sessions and so on their events). */
-export const ORDER_METADATA = "order_number";
-
-/** Stripe's card brand names as the shop shows them. */
-const BRANDS: Record<string, CardBrand> = {
-  visa: "Visa",
-  mastercard: "MasterCard",
-  amex: "American Express",
-  discover: "Discover",
-};
-
-/** The card of an intent's charge (its `latest_charge` expanded), as the shop shows it. */
-function cardOfIntent(intent: Stripe.PaymentIntent): CardSummary | null {
-  const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
-  const card = charge?.payment_method_details?.card;
-  if (!card?.last4) return null;
-  return {
-    brand: BRANDS[card.brand ?? ""] ?? "Card",
-    last4: card.last4,
-    expMonth: card.exp_month,
-    expYear: card.exp_year,
-  };
-}
-
-/** What an intent's state means as an outcome (a hosted session's intent, or one made by authorize). */
-export function outcomeOfIntent(intent: Stripe.PaymentIntent): PaymentOutcome {
-  switch (intent.status) {
-    case "succeeded":
-      return { status: "captured", authorizationId: intent.id, amountCents: intent.amount_received };
-    case "requires_capture":
-      return { status: "authorized", authorizationId: intent.id, amountCents: intent.amount };
-    case "canceled":
-      return { status: "voided", authorizationId: intent.id, amountCents: intent.amount };
-    case "processing":
-      throw new Error(`Stripe is still processing payment ${intent.id}`);
-    default: {
-      const error = intent.last_payment_error;
-      if (intent.status === "requires_payment_method" && error) {
-        return { status: "declined", code: refusalFor(error.code, error.decline_code).code };
-      }
-      // never confirmed, or waiting for the shopper (3-D Secure): nothing taken or held yet
-      return { status: "none" };
-    }
-  }
-}
 /** How far back `outcome` looks when it has to list instead of search (an authorization lasts 7 days). */
 const LIST_LOOKBACK_SECONDS = 8 * 24 * 60 * 60;
 
@@ -109,38 +64,6 @@ const REFUND_MESSAGES = {
   amount_too_large: "The refund is more than what is left of the payment.",
   key_reused: "This idempotency key was used for another refund.",
 } as const;
-
-type Refusal = { ok: false; code: AuthorizeErrorCode; message: string };
-
-const refusal = (code: AuthorizeErrorCode, message: string = PAYMENT_MESSAGES[code]): Refusal => ({
-  ok: false,
-  code,
-  message,
-});
-
-/**
- * A Stripe card error (its `code` and `decline_code`) as our refusal. The interface's codes are
- * fewer than Stripe's: an expired card, a wrong security code or number are `card_declined`, with
- * the message that tells the shopper what to fix. Lost, stolen or fraudulent cards read as a plain
- * decline, as Stripe advises.
- */
-export function refusalFor(code?: string | null, declineCode?: string | null): Refusal {
-  if (declineCode === "insufficient_funds") return refusal("insufficient_funds");
-  switch (code) {
-    case "expired_card":
-      return refusal("card_declined", PAYMENT_MESSAGES.expired_card);
-    case "incorrect_cvc":
-    case "invalid_cvc":
-      return refusal("card_declined", PAYMENT_MESSAGES.invalid_cvc);
-    case "incorrect_number":
-    case "invalid_number":
-      return refusal("card_declined", PAYMENT_MESSAGES.invalid_number);
-    case "processing_error":
-      return refusal("processing_error");
-    default:
-      return refusal("card_declined");
-  }
-}
 
 /**
  * The SDK is loaded when a Stripe gateway is made, not when this module is: it takes ~200 ms to
@@ -291,7 +214,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
         const method = await (await client).paymentMethods.retrieve(paymentMethodId);
         if (!method.card) return null;
         return {
-          brand: BRANDS[method.card.brand] ?? "Card",
+          brand: cardBrand(method.card.brand),
           last4: method.card.last4,
           expMonth: method.card.exp_month,
           expYear: method.card.exp_year,
