@@ -23,6 +23,7 @@ import {
   OptionQuery,
   optionBytes,
 } from "./option-index.ts";
+import { newSearchScratch, type SearchScratch } from "./search-scratch.ts";
 
 /**
  * The search index kept in the process's memory (decision 004, revision 3): every live product's
@@ -149,47 +150,10 @@ export class CatalogSearchIndex {
     return wordsContaining(this.vocabulary, this.wordStarts, word, this.wordLengthStarts);
   }
 
-  /**
-   * Scratch space for one search at a time (searches are synchronous), allocated once: fresh
-   * megabyte-sized typed arrays cost more in page faults than the loops that use them.
-   */
-  private scratchSpace: {
-    listed: Int32Array;
-    /** a search's matches, as a list */
-    matched: Int32Array;
-    /** an option filter's candidates as a list; the positions ordered */
-    candidates: Int32Array;
-    prices: Float64Array;
-    /** bitsets over the positions */
-    searchBits: Uint32Array;
-    nameBits: Uint32Array;
-    wordBits: Uint32Array;
-    bits: Uint32Array;
-    matchedBits: Uint32Array;
-    checkedBits: Uint32Array;
-    listedBits: Uint32Array;
-    rowBits: Uint32Array;
-    insideBits: Uint32Array;
-    edgeBits: Uint32Array;
-  } | null = null;
-  private scratch() {
-    const words = this.filterBits.words;
-    this.scratchSpace ??= {
-      listed: new Int32Array(this.size),
-      matched: new Int32Array(this.size),
-      candidates: new Int32Array(this.size),
-      prices: new Float64Array(this.size),
-      searchBits: new Uint32Array(words),
-      nameBits: new Uint32Array(words),
-      wordBits: new Uint32Array(words),
-      bits: new Uint32Array(words),
-      matchedBits: new Uint32Array(words),
-      checkedBits: new Uint32Array(words),
-      listedBits: new Uint32Array(words),
-      rowBits: new Uint32Array(words),
-      insideBits: new Uint32Array(words),
-      edgeBits: new Uint32Array(words),
-    };
+  /** Scratch space for one search at a time (search-scratch.ts), allocated on first use. */
+  private scratchSpace: SearchScratch | null = null;
+  private scratch(): SearchScratch {
+    this.scratchSpace ??= newSearchScratch(this.size, this.filterBits.words);
     return this.scratchSpace;
   }
 
