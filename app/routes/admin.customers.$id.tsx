@@ -3,6 +3,7 @@ import { OrderDate } from "../components/account/order-details.tsx";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
+import { OrderLineItem } from "../components/admin/order-line-item.tsx";
 import { useMoney } from "../components/shop-settings.ts";
 import { servicesFrom } from "../context.ts";
 import {
@@ -10,12 +11,10 @@ import {
   getCustomer,
   setCustomerDisabled,
 } from "../domain/accounts/customers.server.ts";
-import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
-import { currencyOf, formatMoney } from "../lib/money.ts";
 import type { Route } from "./+types/admin.customers.$id";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -126,16 +125,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         ) : (
           <ul className="mt-2 space-y-1 text-sm">
             {customer.orders.map((order) => (
-              <li key={order.number}>
-                <Link
-                  to={`/admin/orders/${order.number}`}
-                  className="font-semibold text-brand-700 hover:underline"
-                >
-                  {order.number}
-                </Link>{" "}
-                · <OrderDate iso={order.createdAt} /> · {ORDER_STATUS_LABELS[order.status]} ·{" "}
-                {formatMoney(order.totalCents, currencyOf(order.currency))}
-              </li>
+              <OrderLineItem key={order.number} order={order} />
             ))}
           </ul>
         )}

@@ -1,13 +1,12 @@
 import { Form, Link } from "react-router";
-import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
+import { OrderLineItem } from "../components/admin/order-line-item.tsx";
 import { SalesChart } from "../components/admin/sales-chart.tsx";
 import { StockBadge } from "../components/admin/stock-badge.tsx";
 import { useMoney } from "../components/shop-settings.ts";
 import { servicesFrom } from "../context.ts";
 import { listLowStockProducts } from "../domain/catalog/admin/product-list.server.ts";
 import { listAdminOrders } from "../domain/orders/order-admin.server.ts";
-import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { getAdminDashboard } from "../domain/reports/dashboard.server.ts";
 import {
   customPeriod,
@@ -282,16 +281,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           ) : (
             <ul className="mt-2 space-y-1 text-sm">
               {recent.map((order) => (
-                <li key={order.id}>
-                  <Link
-                    to={`/admin/orders/${order.number}`}
-                    className="font-semibold text-brand-700 hover:underline"
-                  >
-                    {order.number}
-                  </Link>{" "}
-                  · <OrderDate iso={order.createdAt} /> · {ORDER_STATUS_LABELS[order.status]} ·{" "}
-                  {money(order.totalCents)}
-                </li>
+                <OrderLineItem key={order.number} order={order} />
               ))}
             </ul>
           )}
