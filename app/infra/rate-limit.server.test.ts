@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../../tests/db-utils.ts";
-import { hitRateLimit, pruneRateLimits } from "./rate-limit.server.ts";
+import { hitRateLimit, pruneRateLimits, resetRateLimitsByPrefix } from "./rate-limit.server.ts";
 
 describe.each(ENGINES)("hitRateLimit on %s", (engine) => {
   let test: TestDatabase;
@@ -39,6 +39,23 @@ describe.each(ENGINES)("hitRateLimit on %s", (engine) => {
       Array.from({ length: 20 }, () => hitRateLimit(test.db, "burst", { limit: 5, windowMs: 60_000 }, now)),
     );
     expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+
+  it("clears every key that starts with a prefix, and no other (the prefix is not a LIKE pattern)", async () => {
+    const now = 1_950_000_000_000;
+    const keys = [
+      "acct:a_b%:ip:1",
+      "acct:a_b%:device:x",
+      "acct:aXbY:ip:1",
+      "acct:a_b",
+      "other:acct:a_b%:ip:1",
+    ];
+    for (const key of keys) await hitRateLimit(test.db, key, rule, now);
+    await resetRateLimitsByPrefix(test.db, "acct:a_b%:");
+    const left = await test.db.selectFrom("rateLimits").select("key").where("key", "in", keys).execute();
+    expect(left.map((row) => row.key).sort()).toEqual(["acct:aXbY:ip:1", "acct:a_b", "other:acct:a_b%:ip:1"]);
+    // a cleared key counts from one again
+    expect(await hitRateLimit(test.db, "acct:a_b%:ip:1", rule, now)).toEqual({ allowed: true, remaining: 2 });
   });
 
   it("prunes old windows", async () => {

@@ -55,3 +55,12 @@ export async function pruneRateLimits(
 export async function resetRateLimit(db: Database, key: string): Promise<void> {
   await db.deleteFrom("rateLimits").where("key", "=", key.slice(0, 200)).execute();
 }
+
+/** Clears every key that starts with `prefix` (e.g. all of one account's sign-in counters). */
+export async function resetRateLimitsByPrefix(db: Database, prefix: string): Promise<void> {
+  const start = prefix.slice(0, 200);
+  await db
+    .deleteFrom("rateLimits")
+    .where(sql<string>`substr(key, 1, ${sql.lit(start.length)})`, "=", start)
+    .execute();
+}

@@ -10,6 +10,7 @@ import {
   signOut,
 } from "../domain/accounts/authentication.server.ts";
 import { clearCartCookie, readCartId } from "../http/cart-session.server.ts";
+import { readKnownDevice, serializeKnownDevice } from "../http/device-cookie.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { refusedReply } from "../http/form-reply.server.ts";
 import { appendCookies, authSessionOf, getSessionUser } from "../http/session.server.ts";
@@ -91,6 +92,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const entered = await enterAccount({ auth, db }, input, {
     session,
     ip: context.get(requestInfoContext).clientIp,
+    // a browser that signed in to this account before is not stopped by others' failed attempts
+    device: await readKnownDevice(request),
     guestCartId,
     redirectTo: safeRedirectPath(value.redirectTo, "/account"),
   });
@@ -98,8 +101,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     const status = entered.error.code === "rate-limited" ? 429 : intent === "sign-in" ? 401 : 400;
     return refusal(submission, intent, entered.error.message, status, false);
   }
-  // this browser's guest cart joined the account's cart, which is found by the account from now on
-  const cookies = [...entered.value.sessionCookies, await clearCartCookie()];
+  // this browser's guest cart joined the account's cart, which is found by the account from now on;
+  // the device cookie says this browser proved the account
+  const cookies = [
+    ...entered.value.sessionCookies,
+    await clearCartCookie(),
+    await serializeKnownDevice(entered.value.device),
+  ];
   return redirectWith(entered.value.to, { type: "success", message: entered.value.message }, cookies);
 }
 

@@ -50,7 +50,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       : firstFieldOnly(refusedReply(submission, { formErrors: [], hideFields: PASSWORDS }));
     return data({ result }, { status: 400 });
   }
-  const reset = await resetPassword({ auth: servicesFrom(context).auth }, submission.value);
+  const { auth, db } = servicesFrom(context);
+  const reset = await resetPassword({ auth, db }, submission.value);
   if (!reset.ok) {
     const result = refusedReply(submission, { formErrors: [reset.error.message], hideFields: PASSWORDS });
     return data({ result }, { status: 400 });

@@ -3,12 +3,17 @@ import type { Auth } from "../../adapters/auth/auth.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../adapters/auth/auth.server.ts";
 import { type AuthSession, authHeaders, sessionCookiesOf } from "../../adapters/auth/auth-session.ts";
 import type { Database } from "../../db/database.server.ts";
-import { hitRateLimit, resetRateLimit } from "../../infra/rate-limit.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { claimGuestCart } from "../cart/cart-owner.server.ts";
 import { takePendingWishlist } from "../wishlist/pending-wishlist.ts";
 import { addToWishlist, WISHLIST_MESSAGES } from "../wishlist/wishlist.server.ts";
 import { isAccountDisabled } from "./customers.server.ts";
+import {
+  countSignInAttempt,
+  type KnownDevice,
+  knownDeviceFor,
+  type SignInClient,
+} from "./sign-in-limits.server.ts";
 import { acceptInvitation } from "./staff.server.ts";
 
 /** Spec §8 texts, word for word, plus the ones the spec leaves open. */
@@ -25,14 +30,7 @@ export const AUTH_MESSAGES = {
   accountDisabled: "This account has been disabled. Please contact us if you think this is a mistake.",
 } as const;
 
-/**
- * Sign-in attempts per e-mail (a success clears its count) and per client address, per 15
- * minutes, counted in the database so every app process shares them.
- */
-export const SIGN_IN_LIMITS = {
-  perEmail: { limit: 5, windowMs: 15 * 60_000 },
-  perAddress: { limit: 20, windowMs: 15 * 60_000 },
-} as const;
+export { type KnownDevice, SIGN_IN_LIMITS } from "./sign-in-limits.server.ts";
 
 const EMAIL_INVALID = "Invalid email address";
 const email = z
@@ -74,40 +72,41 @@ export const accountFormSchema = z.discriminatedUnion("intent", [
 export type SignInInput = Pick<z.output<typeof signInSchema>, "email" | "password">;
 export type RegisterInput = Pick<z.output<typeof registerSchema>, "name" | "email" | "password">;
 
-/** A signed-in (or registered and signed-in) account and the cookies of its new session. */
+/**
+ * A signed-in (or registered and signed-in) account, the cookies of its new session, and what the
+ * browser's device cookie holds from now on (sign-in-limits.server.ts).
+ */
 export interface SignedIn {
   userId: string;
   sessionCookies: string[];
+  device: KnownDevice;
 }
 
 export type AuthError =
   /** wrong e-mail or password (the same for an unknown e-mail), or a refused registration */
   | { code: "refused"; message: string }
-  /** too many sign-in attempts for this e-mail or from this address */
+  /** too many sign-in attempts (sign-in-limits.server.ts) */
   | { code: "rate-limited"; message: string; retryAfterSeconds: number };
 
 /**
- * E-mail + password sign-in. Attempts are limited per e-mail and per address before any
- * password is checked; an unknown e-mail and a wrong password get the same answer.
+ * E-mail + password sign-in. Attempts are counted before any password is checked — per e-mail and
+ * address, per address and per e-mail for an unknown browser, on its own for a browser whose
+ * device cookie proves it signed in to this account before (sign-in-limits.server.ts), so a
+ * stranger's failures cannot lock the owner out; an unknown e-mail and a wrong password get the
+ * same answer.
  */
 export async function signIn(
   deps: { auth: Auth; db: Database },
   { email: address, password }: SignInInput,
-  client: { session: AuthSession; ip: string },
+  client: SignInClient & { session: AuthSession },
 ): Promise<Result<SignedIn, AuthError>> {
-  const emailKey = `sign-in:email:${address}`;
-  for (const [key, rule] of [
-    [emailKey, SIGN_IN_LIMITS.perEmail],
-    [`sign-in:ip:${client.ip}`, SIGN_IN_LIMITS.perAddress],
-  ] as const) {
-    const limited = await hitRateLimit(deps.db, key, rule);
-    if (!limited.allowed) {
-      return fail({
-        code: "rate-limited",
-        message: AUTH_MESSAGES.tooManyAttempts(Math.ceil(limited.retryAfterSeconds / 60)),
-        retryAfterSeconds: limited.retryAfterSeconds,
-      });
-    }
+  const attempt = await countSignInAttempt(deps.db, address, client);
+  if (!attempt.allowed) {
+    return fail({
+      code: "rate-limited",
+      message: AUTH_MESSAGES.tooManyAttempts(Math.ceil(attempt.retryAfterSeconds / 60)),
+      retryAfterSeconds: attempt.retryAfterSeconds,
+    });
   }
   try {
     const { headers, response } = await deps.auth.api.signInEmail({
@@ -115,14 +114,18 @@ export async function signIn(
       headers: authHeaders(client.session),
       returnHeaders: true,
     });
-    await resetRateLimit(deps.db, emailKey);
+    await attempt.succeeded();
     // a disabled account (customers page): told so only once the password was right; the session
     // just made is ended before anyone holds it
     if (await isAccountDisabled(deps.db, response.user.id)) {
       await deps.db.deleteFrom("sessions").where("token", "=", response.token).execute();
       return fail({ code: "refused", message: AUTH_MESSAGES.accountDisabled });
     }
-    return ok({ userId: response.user.id, sessionCookies: sessionCookiesOf(headers) });
+    return ok({
+      userId: response.user.id,
+      sessionCookies: sessionCookiesOf(headers),
+      device: knownDeviceFor(address),
+    });
   } catch {
     return fail({ code: "refused", message: AUTH_MESSAGES.signInFailed });
   }
@@ -140,7 +143,11 @@ export async function register(
       headers: authHeaders(session),
       returnHeaders: true,
     });
-    return ok({ userId: response.user.id, sessionCookies: sessionCookiesOf(headers) });
+    return ok({
+      userId: response.user.id,
+      sessionCookies: sessionCookiesOf(headers),
+      device: knownDeviceFor(address),
+    });
   } catch {
     return fail({ code: "refused", message: AUTH_MESSAGES.registerFailed });
   }
@@ -163,7 +170,10 @@ export type EnterAccountInput =
   | { intent: "sign-in"; fields: SignInInput }
   | { intent: "register"; fields: RegisterInput };
 
-/** Where to go after signing in, the success message for the toast, and the new session's cookies. */
+/**
+ * Where to go after signing in, the success message for the toast, the new session's cookies and
+ * the device cookie's value.
+ */
 export interface EnteredAccount extends SignedIn {
   to: string;
   message: string;
@@ -173,12 +183,13 @@ export interface EnteredAccount extends SignedIn {
  * The sign-in (or register) workflow of /account: signs in, joins this browser's guest cart into
  * the account's (found by the account from now on), saves the product the visitor wanted to save
  * before signing in (pending-wishlist.ts, carried in `redirectTo`), and says where to go and what
- * to tell them. The route sets the cookies, clears the guest cart cookie and shows the message.
+ * to tell them. The route sets the cookies (the device cookie too), clears the guest cart cookie
+ * and shows the message.
  */
 export async function enterAccount(
   deps: { auth: Auth; db: Database },
   input: EnterAccountInput,
-  client: { session: AuthSession; ip: string; guestCartId: string | null; redirectTo: string },
+  client: SignInClient & { session: AuthSession; guestCartId: string | null; redirectTo: string },
 ): Promise<Result<EnteredAccount, AuthError>> {
   const signedIn =
     input.intent === "sign-in"

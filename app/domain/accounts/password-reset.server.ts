@@ -6,6 +6,7 @@ import { hitRateLimit } from "../../infra/rate-limit.server.ts";
 import { runAfterResponse } from "../../jobs/after-response.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { RESET_MESSAGES } from "./password-reset-messages.ts";
+import { clearSignInLimits } from "./sign-in-limits.server.ts";
 
 export { RESET_MESSAGES } from "./password-reset-messages.ts";
 
@@ -57,15 +58,27 @@ export const resetPasswordSchema = z
     message: RESET_MESSAGES.mismatch,
   });
 
-/** Sets the new password with a single-use token; all of the user's sessions end. */
+/**
+ * Sets the new password with a single-use token; all of the user's sessions end, and the
+ * account's sign-in counters are cleared (its owner proved they hold the e-mail address).
+ */
 export async function resetPassword(
-  { auth }: { auth: Auth },
+  { auth, db }: { auth: Auth; db: Database },
   { token, password }: { token: string; password: string },
 ): Promise<Result<null, { code: "invalid-link"; message: string }>> {
+  let userId: string | undefined;
   try {
+    // whose link it is: Better Auth's reset token names the user
+    const context = await auth.$context;
+    userId = (await context.internalAdapter.findVerificationValue(`reset-password:${token}`))?.value;
     await auth.api.resetPassword({ body: { token, newPassword: password } });
-    return ok(null);
   } catch {
     return fail({ code: "invalid-link", message: RESET_MESSAGES.invalidLink });
   }
+  const user =
+    userId === undefined
+      ? undefined
+      : await db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
+  if (user) await clearSignInLimits(db, user.email);
+  return ok(null);
 }
