@@ -22,6 +22,7 @@ import * as fulfilment from "./migrations/2026-11-26T1700-fulfilment.ts";
 import * as customerAccounts from "./migrations/2026-11-26T1800-customer-accounts.ts";
 import * as salesRollups from "./migrations/2026-11-26T1900-sales-rollups.ts";
 import * as shopSettings from "./migrations/2026-11-26T2000-shop-settings.ts";
+import * as staffInvitations from "./migrations/2026-11-27T2300-staff-invitations.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-26T1800-customer-accounts": customerAccounts,
   "2026-11-26T1900-sales-rollups": salesRollups,
   "2026-11-26T2000-shop-settings": shopSettings,
+  "2026-11-27T2300-staff-invitations": staffInvitations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

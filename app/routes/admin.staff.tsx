@@ -15,15 +15,18 @@ import { FormField } from "../components/checkout/form-field.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { mailShopFrom, servicesFrom } from "../context.ts";
 import {
+  cancelStaffInvitation,
   inviteStaff,
   listStaff,
+  listStaffInvitations,
   STAFF_MESSAGES,
   setStaffRole,
   staffActionSchema,
 } from "../domain/accounts/staff.server.ts";
 import { parseForm } from "../http/form.server.ts";
-import { requirePermission } from "../http/session.server.ts";
+import { FORBIDDEN_STATUS, requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
+import { formatLongDate } from "../infra/format.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import { INVITATION_DAYS, ROLE_LABELS, STAFF_ROLES } from "../lib/staff-roles.ts";
 import type { Route } from "./+types/admin.staff";
@@ -36,16 +39,22 @@ const ROLE_HINTS = {
   staff: "products, orders (no refunds), reviews",
 } as const;
 
-/** The owner's page: who is on the staff, invite someone, change a role, remove someone. */
+/** The owner's page: who is on the staff, who is invited, invite someone, change a role, remove someone. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const owner = await requirePermission(request, context, "staff");
-  return { staff: await listStaff(servicesFrom(context).db), me: owner.id };
+  const { db } = servicesFrom(context);
+  return { staff: await listStaff(db), invitations: await listStaffInvitations(db), me: owner.id };
+}
+
+/** The domain's own permission check refused the acting member: a 403, as requirePermission answers. */
+function forbidden(): never {
+  throw data("Your role does not allow this.", { status: FORBIDDEN_STATUS });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const owner = await requirePermission(request, context, "staff");
   const services = servicesFrom(context);
-  const actor = { id: owner.id, email: owner.email };
+  const actor = { id: owner.id, email: owner.email, role: owner.role };
   const submission = await parseForm(request, staffActionSchema);
   const intent = submission.payload.intent === "invite" ? "invite" : "member";
   const refuse = (message: string, status: number) =>
@@ -59,24 +68,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   const value = submission.value;
   if (value.intent === "invite") {
     const outcome = await inviteStaff(
-      {
-        auth: services.auth,
-        db: services.db,
-        mail: services.mail,
-        shop: await mailShopFrom(context),
-      },
+      { db: services.db, mail: services.mail, shop: await mailShopFrom(context) },
       { email: value.email, role: value.role, actor },
     );
     if (!outcome.ok) {
+      if (outcome.error.code === "forbidden") forbidden();
       return data(
         { intent, result: submission.reply({ fieldErrors: { email: [STAFF_MESSAGES.alreadyStaff] } }) },
         { status: 409 },
       );
     }
-    const { email, kind } = outcome.value;
     return redirectWithToast("/admin/staff", {
       type: "success",
-      message: kind === "invited" ? STAFF_MESSAGES.invited(email) : STAFF_MESSAGES.promoted(email),
+      message: STAFF_MESSAGES.invited(outcome.value.email),
+    });
+  }
+  if (value.intent === "cancel") {
+    if (value.confirm !== CONFIRM_VALUE) {
+      return refuse("No invitation was cancelled: confirm with “Yes, cancel it” to cancel it.", 400);
+    }
+    const outcome = await cancelStaffInvitation(services.db, { invitationId: value.invitationId, actor });
+    if (!outcome.ok) {
+      if (outcome.error.code === "forbidden") forbidden();
+      return refuse(STAFF_MESSAGES.invitationNotFound, 404);
+    }
+    return redirectWithToast("/admin/staff", {
+      type: "success",
+      message: STAFF_MESSAGES.cancelled(outcome.value.email),
     });
   }
   if (value.intent === "remove" && value.confirm !== CONFIRM_VALUE) {
@@ -86,6 +104,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await setStaffRole(services.db, { userId: value.userId, role, actor });
   if (!outcome.ok) {
     const { code } = outcome.error;
+    if (code === "forbidden") forbidden();
     if (code === "not-found") return refuse(STAFF_MESSAGES.notFound, 404);
     return refuse(code === "yourself" ? STAFF_MESSAGES.yourself : STAFF_MESSAGES.lastOwner, 409);
   }
@@ -100,7 +119,7 @@ const SELECT = "mt-1 block rounded-lg border border-gray-400 bg-white px-3 py-2 
 const BUTTON = "rounded-lg border border-gray-400 px-3 py-2 text-sm font-semibold hover:bg-gray-100";
 
 export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { staff, me } = loaderData;
+  const { staff, invitations, me } = loaderData;
   const invite = actionData?.intent === "invite" ? actionData.result : undefined;
   const inviteValues = (invite?.initialValue ?? {}) as Record<string, string | undefined>;
   return (
@@ -130,9 +149,6 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
               <Row key={member.id} className={STACKED_TABLE.row}>
                 <RowHeader className={`${STACKED_TABLE.cell} font-semibold break-all`}>
                   {member.email}
-                  {member.invited && (
-                    <span className="ml-2 text-sm font-normal text-gray-700">(invited)</span>
-                  )}
                 </RowHeader>
                 <Cell className={STACKED_TABLE.cell}>
                   <CardLabel>Name</CardLabel>
@@ -194,13 +210,71 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
         </StackedTable>
       </TableScroll>
 
+      {invitations.length > 0 && (
+        <section aria-labelledby="invitations-heading" className="space-y-3">
+          <h2 id="invitations-heading" className="text-xl font-bold">
+            Invitations
+          </h2>
+          <p className="text-sm text-gray-700">
+            Sent and not accepted yet. Nobody gets a role until they open the link in the e-mail and choose a
+            password.
+          </p>
+          <TableScroll label="Pending invitations">
+            <StackedTable>
+              <thead className={STACKED_TABLE.head}>
+                <Row>
+                  <ColumnHeader className={STACKED_TABLE.columnHeader}>E-mail</ColumnHeader>
+                  <ColumnHeader className={STACKED_TABLE.columnHeader}>Role</ColumnHeader>
+                  <ColumnHeader className={STACKED_TABLE.columnHeader}>Status</ColumnHeader>
+                  <ColumnHeader className={STACKED_TABLE.columnHeader}>Actions</ColumnHeader>
+                </Row>
+              </thead>
+              <tbody className={STACKED_TABLE.body}>
+                {invitations.map((invitation) => (
+                  <Row key={invitation.id} className={STACKED_TABLE.row}>
+                    <RowHeader className={`${STACKED_TABLE.cell} font-semibold break-all`}>
+                      {invitation.email}
+                    </RowHeader>
+                    <Cell className={STACKED_TABLE.cell}>
+                      <CardLabel>Role</CardLabel>
+                      {ROLE_LABELS[invitation.role]}
+                    </Cell>
+                    <Cell className={STACKED_TABLE.cell}>
+                      <CardLabel>Status</CardLabel>
+                      {invitation.expired ? "Expired" : "Invited"},{" "}
+                      {invitation.expired ? "expired on" : "expires on"}{" "}
+                      <time dateTime={invitation.expiresAt}>{formatLongDate(invitation.expiresAt)}</time>
+                    </Cell>
+                    <Cell className={STACKED_TABLE.cell}>
+                      <ConfirmAction
+                        size="sm"
+                        label={
+                          <>
+                            Cancel invitation<span className="sr-only"> to {invitation.email}</span>
+                          </>
+                        }
+                        question={`Cancel the invitation to ${invitation.email}? The link in their e-mail stops working.`}
+                        confirmLabel="Yes, cancel it"
+                        keepLabel="Keep it"
+                        keepTo="/admin/staff"
+                        fields={{ intent: "cancel", invitationId: invitation.id }}
+                      />
+                    </Cell>
+                  </Row>
+                ))}
+              </tbody>
+            </StackedTable>
+          </TableScroll>
+        </section>
+      )}
+
       <section aria-labelledby="invite-heading" className="max-w-xl rounded-xl border border-gray-200 p-5">
         <h2 id="invite-heading" className="text-xl font-bold">
           Invite a staff member
         </h2>
         <p className="mt-1 text-sm text-gray-700">
-          They get an e-mail with a link to set their password (valid {INVITATION_DAYS} days). Someone who
-          already has a customer account keeps it and gets the role.
+          They get an e-mail with a link (valid {INVITATION_DAYS} days). They join the staff with the role
+          when they open it and choose a password; someone with a customer account joins the same way.
         </p>
         <Form method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="invite" />

@@ -1,6 +1,13 @@
 import type { Page } from "@playwright/test";
 import { readOutbox } from "../helpers/outbox.ts";
-import { expect, expectNoA11yViolations, test, visit, waitForHydration } from "./fixtures.ts";
+import {
+  expect,
+  expectNoA11yViolations,
+  expectNoA11yViolationsWithoutJs,
+  test,
+  visit,
+  waitForHydration,
+} from "./fixtures.ts";
 import {
   closeShopDatabase,
   createTestProduct,
@@ -17,9 +24,10 @@ import {
 
 /**
  * The back office (issue 20) in the browser: its own frame, the owner inviting a staff member by
- * e-mail, who sets a password through the link, sees only what the role opens, and ships an order
- * with a tracking number — the customer's e-mail carries the tracking link, the order page shows it
- * — and a packing slip. axe on the new pages at desktop width and at 390 px.
+ * e-mail, who joins through the link (/staff/join, decision 024) by choosing a password, sees only
+ * what the role opens, and ships an order with a tracking number — the customer's e-mail carries
+ * the tracking link, the order page shows it — and a packing slip; the invitation and its
+ * cancelling without JavaScript. axe on the new pages at desktop width and at 390 px.
  */
 const OWNER = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
 const FORBIDDEN = /status of 403/;
@@ -73,20 +81,36 @@ test("the owner invites a staff member, who ships an order with a tracking numbe
   await page.getByRole("radio", { name: /^Staff/ }).check();
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(toast(page, `Invitation sent to ${member}`)).toBeVisible();
-  await expect(page.getByRole("rowheader", { name: new RegExp(member) })).toContainText("(invited)");
+  // invited, not on the staff: listed under the invitations until the link is used
+  const invitations = page.getByRole("region", { name: "Pending invitations" });
+  await expect(invitations.getByRole("row", { name: new RegExp(member) })).toContainText(
+    "Invited, expires on",
+  );
+  await expect(
+    page.getByRole("region", { name: "Staff members" }).getByRole("rowheader", { name: new RegExp(member) }),
+  ).toHaveCount(0);
+  await expectNoA11yViolations(page, "staff page with an invitation");
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(toast(page, "Successfully logged out!")).toBeVisible();
 
-  // the invitation's link sets a password; the new member signs in to the back office
+  // the invitation's link: the shop and the role, a password to choose; then the member signs in
   const invitation = await mailTo(member, /invited/);
-  const link = new URL(/https?:\/\/\S+\/reset-password\?token=\S+/.exec(invitation.text)![0]);
+  const link = new URL(/https?:\/\/\S+\/staff\/join\?token=\S+/.exec(invitation.text)![0]);
   await visit(page, link.pathname + link.search);
+  await expect(page.getByRole("heading", { name: "Join the staff of Cartwheel", level: 1 })).toBeVisible();
+  await expect(page.getByText(/You are invited to join Cartwheel's staff as Staff/)).toBeVisible();
   await page.getByLabel(/^New Password/).fill("packing all day 1");
   await page.getByLabel(/^Confirm New Password/).fill("packing all day 1");
-  await page.getByRole("button", { name: "Change Password" }).click();
+  await page.getByRole("button", { name: "Join the staff" }).click();
   await expect(
-    toast(page, "Your password has been changed. Please sign in with the new password."),
+    toast(page, "You have joined the staff. Please sign in with your new password."),
   ).toBeVisible();
+  await expect(page).toHaveURL(/\/account\?redirectTo=%2Fadmin$/);
+  await expectNoA11yViolations(page, "sign-in page after joining");
+  // the link worked once
+  await visit(page, link.pathname + link.search);
+  await expect(page.getByRole("alert")).toContainText("This invitation link does not work");
+  await expect(page.getByRole("button", { name: "Join the staff" })).toHaveCount(0);
   await signInTo(page, "/admin/orders", { email: member, password: "packing all day 1" });
   await expect(page.getByText(`Signed in as ${member} (Staff)`)).toBeVisible();
   await expect(sidebar.getByRole("link")).toHaveText([
@@ -126,6 +150,68 @@ test("the owner invites a staff member, who ships an order with a tracking numbe
   await page.getByRole("main").getByRole("textbox", { name: "Email" }).fill(customer);
   await page.getByRole("button", { name: /Track/ }).click();
   await expect(page.getByRole("link", { name: /1Z999AA10123456784/ })).toBeVisible();
+});
+
+test("without JavaScript: the owner invites two people and cancels one invitation; its link refuses, the other joins", async ({
+  noJsPage: page,
+  browserErrors,
+}) => {
+  // the refused join (mismatched passwords, a cancelled link) is answered 400
+  browserErrors.allow(/status of 400 \(Bad Request\)/);
+  const joiner = uniqueEmail("nojs-joiner");
+  const dropped = uniqueEmail("nojs-dropped");
+  await page.goto("/account?redirectTo=%2Fadmin%2Fstaff");
+  await signIn(page, OWNER.email, OWNER.password);
+  await page.waitForURL((url) => url.pathname === "/admin/staff");
+  for (const [email, role] of [
+    [joiner, /^Admin/],
+    [dropped, /^Staff/],
+  ] as const) {
+    await page.getByRole("textbox", { name: "E-mail" }).fill(email);
+    await page.getByRole("radio", { name: role }).check();
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible();
+  }
+  // cancelling asks first (a disclosure, no script needed)
+  const row = page
+    .getByRole("region", { name: "Pending invitations" })
+    .getByRole("row", { name: new RegExp(dropped) });
+  await row.locator("summary", { hasText: "Cancel invitation" }).click();
+  await expect(row.getByText(/The link in their e-mail stops working/)).toBeVisible();
+  await expectNoA11yViolationsWithoutJs(page, "staff page, cancel question open");
+  await row.getByRole("button", { name: "Yes, cancel it" }).click();
+  await expect(page.getByText(`Invitation to ${dropped} cancelled`)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Pending invitations" })).not.toContainText(dropped);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+
+  const linkTo = async (email: string) => {
+    const text = (await mailTo(email, /invited/)).text;
+    const url = new URL(/https?:\/\/\S+\/staff\/join\?token=\S+/.exec(text)![0]);
+    return url.pathname + url.search;
+  };
+  // the cancelled invitation's link says so and offers no form
+  await visit(page, await linkTo(dropped), { javaScript: false });
+  await expect(page.getByRole("alert")).toContainText("This invitation link does not work");
+  await expect(page.getByLabel(/^New Password/)).toHaveCount(0);
+
+  // the other joins: a mismatch is said beside the field, then the password is taken
+  await visit(page, await linkTo(joiner), { javaScript: false });
+  await expect(page.getByText(/You are invited to join Cartwheel's staff as Admin/)).toBeVisible();
+  await page.getByLabel(/^New Password/).fill("joined without js 1");
+  await page.getByLabel(/^Confirm New Password/).fill("joined without js 2");
+  await page.getByRole("button", { name: "Join the staff" }).click();
+  await expect(page.getByText("The two passwords do not match.")).toBeVisible();
+  await expectNoA11yViolationsWithoutJs(page, "join page with a refused password");
+  await page.getByLabel(/^New Password/).fill("joined without js 1");
+  await page.getByLabel(/^Confirm New Password/).fill("joined without js 1");
+  await page.getByRole("button", { name: "Join the staff" }).click();
+  await expect(
+    page.getByText("You have joined the staff. Please sign in with your new password."),
+  ).toBeVisible();
+  await signIn(page, joiner, "joined without js 1");
+  await page.waitForURL((url) => url.pathname === "/admin");
+  await expect(page.getByText(`Signed in as ${joiner} (Admin)`)).toBeVisible();
 });
 
 test("a packing slip lists what goes in the parcel, without prices; the admin frame at 390 px", async ({

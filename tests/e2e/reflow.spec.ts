@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { addAddress } from "../../app/domain/accounts/addresses.server.ts";
 import { saveCard } from "../../app/domain/accounts/payment-methods.server.ts";
@@ -199,6 +200,7 @@ test.describe("reflow at 320 and 390 px", () => {
       "/account?mode=register",
       "/forgot-password",
       "/reset-password?token=not-a-real-token",
+      "/staff/join?token=not-a-real-token",
       "/help",
       "/help/shipping",
       "/help/returns",
@@ -212,6 +214,21 @@ test.describe("reflow at 320 and 390 px", () => {
     ]) {
       await check(page, path);
     }
+    // a staff invitation's page with its form, for a long address
+    const token = randomBytes(32).toString("base64url");
+    const now = new Date();
+    await shopDatabase()
+      .insertInto("staffInvitations")
+      .values({
+        email: uniqueEmail("reflow.invitee.with.a.rather.long.address"),
+        role: "staff",
+        tokenHash: createHash("sha256").update(token).digest("hex"),
+        invitedBy: "reflow",
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
+      })
+      .execute();
+    await check(page, `/staff/join?token=${token}`, { label: "staff invitation page" });
     await check(page, "/no-such-page-here", { status: 404, label: "404 page" });
   });
 
@@ -345,6 +362,18 @@ test.describe("reflow at 320 and 390 px", () => {
       .select("id")
       .orderBy("id")
       .executeTakeFirstOrThrow();
+    // the staff page's pending invitations, with a long address
+    await shopDatabase()
+      .insertInto("staffInvitations")
+      .values({
+        email: uniqueEmail("reflow.pending.invitee.with.a.rather.long.address"),
+        role: "admin",
+        tokenHash: createHash("sha256").update(randomBytes(32)).digest("hex"),
+        invitedBy: "reflow",
+        createdAt: now,
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      })
+      .execute();
 
     await page.goto("/account?redirectTo=%2Fadmin");
     await signIn(page, ADMIN.email, ADMIN.password);
@@ -379,6 +408,9 @@ test.describe("reflow at 320 and 390 px", () => {
     await check(page, "/admin/coupons", { label: "admin coupons" });
     await page.locator("summary", { hasText: "Disable" }).first().click();
     await expectReflow(page, "admin coupons, disable question open");
+    await check(page, "/admin/staff", { label: "admin staff" });
+    await page.locator("summary", { hasText: "Cancel invitation" }).first().click();
+    await expectReflow(page, "admin staff, cancel invitation question open");
   });
 
   test("product cards, two to a row on a phone, show the whole price with the struck-through original", async ({

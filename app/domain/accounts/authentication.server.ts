@@ -14,7 +14,6 @@ import {
   knownDeviceFor,
   type SignInClient,
 } from "./sign-in-limits.server.ts";
-import { acceptInvitation } from "./staff.server.ts";
 
 /** Spec §8 texts, word for word, plus the ones the spec leaves open. */
 export const AUTH_MESSAGES = {
@@ -198,8 +197,6 @@ export async function enterAccount(
   if (!signedIn.ok) return signedIn;
   const { userId } = signedIn.value;
   await claimGuestCart(deps.db, { userId, guestCartId: client.guestCartId });
-  // a staff member's first sign-in takes up their invitation
-  if (input.intent === "sign-in") await acceptInvitation(deps.db, userId);
   const { to, productId } = takePendingWishlist(client.redirectTo);
   const saved = productId === null ? null : await addToWishlist(deps.db, userId, productId);
   const message = saved?.ok

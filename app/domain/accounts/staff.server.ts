@@ -1,15 +1,16 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { Auth } from "../../adapters/auth/auth.server.ts";
 import { logger } from "../../adapters/logger.server.ts";
 import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import {
+  can,
   INVITATION_DAYS,
   isStaffRole,
   ROLE_LABELS,
+  type Role,
   STAFF_ROLES,
   type StaffRole,
 } from "../../lib/staff-roles.ts";
@@ -20,17 +21,30 @@ export interface StaffMember {
   name: string;
   email: string;
   role: StaffRole;
-  /** invited and not signed in yet (no password set through the link) */
-  invited: boolean;
 }
+
+/** An invitation sent and not accepted yet (it gives nothing until its link is used). */
+export interface StaffInvitation {
+  id: number;
+  email: string;
+  role: StaffRole;
+  createdAt: string;
+  expiresAt: string;
+  /** past its expiry: the link no longer works, the owner may invite again */
+  expired: boolean;
+}
+
+/** The staff member who acts, with the role the request was checked with. */
+export type StaffActor = Actor & { role: Role };
 
 export const STAFF_MESSAGES = {
   invited: (email: string) => `Invitation sent to ${email}`,
-  promoted: (email: string) => `${email} is now on the staff`,
+  cancelled: (email: string) => `Invitation to ${email} cancelled`,
   roleChanged: (email: string, role: StaffRole) => `${email} is now ${ROLE_LABELS[role]}`,
   removed: (email: string) => `${email} is no longer on the staff`,
   alreadyStaff: "This person is on the staff already; change their role in the list.",
   notFound: "No such staff member.",
+  invitationNotFound: "This invitation was already accepted or cancelled.",
   yourself: "You cannot change or remove your own role: ask another owner.",
   lastOwner: "The shop needs an owner: make someone else owner first.",
 } as const;
@@ -47,7 +61,7 @@ const inviteSchema = z.object({
   role: z.enum(STAFF_ROLES, { error: "Choose a role." }),
 });
 
-/** The staff page's forms: invite someone, change a member's role, remove a member. */
+/** The staff page's forms: invite someone, change a member's role, remove a member, cancel an invitation. */
 export const staffActionSchema = z.discriminatedUnion("intent", [
   inviteSchema,
   z.object({ intent: z.literal("role"), userId: z.string().min(1).max(100), role: z.enum(STAFF_ROLES) }),
@@ -56,130 +70,163 @@ export const staffActionSchema = z.discriminatedUnion("intent", [
     userId: z.string().min(1).max(100),
     confirm: z.string().optional(),
   }),
+  z.object({
+    intent: z.literal("cancel"),
+    invitationId: z.number().int().positive(),
+    confirm: z.string().optional(),
+  }),
 ]);
+
+type Forbidden = { code: "forbidden" };
+
+/** Only a role with the `staff` permission manages the staff (the route asked the same first). */
+function mayManageStaff(actor: StaffActor): boolean {
+  return can(actor.role, "staff");
+}
+
+/**
+ * What is stored of an invitation's token: its SHA-256 (hex). The token itself is only in the
+ * e-mailed link, so reading the database does not give anyone a working link.
+ */
+export function invitationTokenHash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
 
 /** The staff, owners first, then by e-mail. */
 export async function listStaff(db: Database): Promise<StaffMember[]> {
   const rows = await db
     .selectFrom("users")
     .select(["id", "name", "email", "role"])
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom("staffInvitations")
-            .select("userId")
-            .whereRef("staffInvitations.userId", "=", "users.id"),
-        )
-        .as("invited"),
-    )
     .where("role", "in", [...STAFF_ROLES])
     .orderBy("email")
     .execute();
   const order = (role: string) => STAFF_ROLES.indexOf(role as StaffRole);
   return rows
-    .map((row) => ({
-      id: row.id,
-      name: row.name,
-      email: row.email,
-      role: row.role as StaffRole,
-      invited: Boolean(row.invited),
-    }))
+    .map((row) => ({ id: row.id, name: row.name, email: row.email, role: row.role as StaffRole }))
     .sort((a, b) => order(a.role) - order(b.role));
 }
 
-type InviteOutcome = Result<{ email: string; kind: "invited" | "promoted" }, { code: "already-staff" }>;
+/** The invitations not accepted yet, by e-mail (expired ones too, marked). */
+export async function listStaffInvitations(db: Database, now = new Date()): Promise<StaffInvitation[]> {
+  const rows = await db
+    .selectFrom("staffInvitations")
+    .select(["id", "email", "role", "createdAt", "expiresAt"])
+    .orderBy("email")
+    .execute();
+  const nowIso = now.toISOString();
+  return rows
+    .filter((row) => isStaffRole(row.role))
+    .map((row) => ({
+      id: row.id,
+      email: row.email,
+      role: row.role as StaffRole,
+      createdAt: row.createdAt,
+      expiresAt: row.expiresAt,
+      expired: row.expiresAt <= nowIso,
+    }));
+}
+
+type InviteOutcome = Result<{ email: string }, Forbidden | { code: "already-staff" }>;
 
 /**
- * The owner invites someone to the staff with a role. A new address gets an account with a
- * password nobody knows and an e-mail with a link to set one (Better Auth's password-reset token,
- * valid INVITATION_DAYS days: the same /reset-password page); a customer's account is given the
- * role and told so. Audited.
+ * The owner invites someone to the staff with a role. Nothing changes on any account: the
+ * invitation is stored (a hash of its token, valid INVITATION_DAYS days; a new invitation to the
+ * same address replaces the old one, whose link stops working) and e-mailed as a /staff/join link.
+ * The role is given only when the link is used (staff-join.server.ts), which proves the address
+ * is theirs. Audited.
  */
 export async function inviteStaff(
-  {
-    auth,
-    db,
-    mail,
-    shop,
-  }: { auth: Auth; db: Database; mail: Mailer; shop: { shopName: string; publicUrl: string } },
-  { email, role, actor }: { email: string; role: StaffRole; actor: Actor },
+  { db, mail, shop }: { db: Database; mail: Mailer; shop: { shopName: string; publicUrl: string } },
+  { email, role, actor }: { email: string; role: StaffRole; actor: StaffActor },
+  now = new Date(),
 ): Promise<InviteOutcome> {
-  const existing = await db
-    .selectFrom("users")
-    .select(["id", "role"])
-    .where("email", "=", email)
-    .executeTakeFirst();
+  if (!mayManageStaff(actor)) return fail({ code: "forbidden" });
+  const existing = await db.selectFrom("users").select("role").where("email", "=", email).executeTakeFirst();
   if (existing && isStaffRole(existing.role)) return fail({ code: "already-staff" });
-  let userId: string;
-  let link: string | null = null;
-  if (existing) {
-    userId = existing.id;
-  } else {
-    // a password nobody knows: the invitee sets theirs through the link
-    const { user } = await auth.api.signUpEmail({
-      body: { name: email.split("@")[0] || email, email, password: randomBytes(32).toString("base64url") },
-    });
-    userId = user.id;
-    // signing up signs in: that session is nobody's
-    await db.deleteFrom("sessions").where("userId", "=", userId).execute();
-    const token = randomBytes(24).toString("base64url");
-    const context = await auth.$context;
-    // Better Auth's reset token (what its requestPasswordReset stores), with the invitation's
-    // lifetime; /reset-password spends it through auth.api.resetPassword
-    await context.internalAdapter.createVerificationValue({
-      value: userId,
-      identifier: `reset-password:${token}`,
-      expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
-    });
-    link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, shop.publicUrl).toString();
-  }
+  const token = randomBytes(32).toString("base64url");
+  const invitation = {
+    role,
+    tokenHash: invitationTokenHash(token),
+    invitedBy: actor.id,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString(),
+  };
   await db.transaction().execute(async (trx) => {
-    // joining the staff lifts a disabled customer account's block
-    await trx.updateTable("users").set({ role, disabledAt: null }).where("id", "=", userId).execute();
-    if (link) {
-      await trx
-        .insertInto("staffInvitations")
-        .values({ userId, invitedBy: actor.id, createdAt: new Date().toISOString() })
-        .execute();
-    }
+    // one invitation per address: a new one takes the old one's place (and its link stops working)
+    await trx
+      .insertInto("staffInvitations")
+      .values({ email, ...invitation })
+      .onConflict((conflict) => conflict.column("email").doUpdateSet(invitation))
+      .execute();
     await recordAudit(trx, {
       actor,
       action: "staff.invite",
       entityType: "user",
-      entityId: userId,
-      summary: `${email} ${link ? "invited" : "added to the staff"} as ${ROLE_LABELS[role]}`,
+      entityId: email,
+      summary: `${email} invited as ${ROLE_LABELS[role]}`,
       after: { email, role },
+      now,
     });
   });
-  const signIn = new URL("/account?redirectTo=%2Fadmin", shop.publicUrl).toString();
+  const link = new URL(`/staff/join?token=${encodeURIComponent(token)}`, shop.publicUrl).toString();
   await mail
     .send({
       to: email,
       subject: `You have been invited to ${shop.shopName}'s back office`,
       text: [
-        `${actor.email} has added you to ${shop.shopName}'s staff as ${ROLE_LABELS[role]}.`,
-        link
-          ? `Set your password here within ${INVITATION_DAYS} days, then sign in with this e-mail address: ${link}`
-          : `Sign in with your account as usual and open the back office: ${signIn}`,
+        `${actor.email} has invited you to join ${shop.shopName}'s staff as ${ROLE_LABELS[role]}.`,
+        `To accept, open this link within ${INVITATION_DAYS} days and choose a password: ${link}`,
+        `If you already have an account at ${shop.shopName} with this e-mail address, the password you choose replaces its old one.`,
+        "If you did not expect this invitation, you can ignore this e-mail.",
         `— ${shop.shopName}`,
       ].join("\n\n"),
     })
     .catch((error: unknown) => logger.warn({ err: error }, "staff invitation e-mail failed"));
-  return ok({ email, kind: link ? "invited" : "promoted" });
+  return ok({ email });
 }
 
-type MemberOutcome = Result<{ email: string }, { code: "not-found" | "yourself" | "last-owner" }>;
+type CancelOutcome = Result<{ email: string }, Forbidden | { code: "not-found" }>;
+
+/** Cancels an invitation: its link stops working. Audited. */
+export async function cancelStaffInvitation(
+  db: Database,
+  { invitationId, actor }: { invitationId: number; actor: StaffActor },
+): Promise<CancelOutcome> {
+  if (!mayManageStaff(actor)) return fail({ code: "forbidden" });
+  return db.transaction().execute(async (trx): Promise<CancelOutcome> => {
+    const cancelled = await trx
+      .deleteFrom("staffInvitations")
+      .where("id", "=", invitationId)
+      .returning(["email", "role"])
+      .executeTakeFirst();
+    if (!cancelled) return fail({ code: "not-found" });
+    const role = isStaffRole(cancelled.role) ? ROLE_LABELS[cancelled.role] : cancelled.role;
+    await recordAudit(trx, {
+      actor,
+      action: "staff.invite",
+      entityType: "user",
+      entityId: cancelled.email,
+      summary: `Invitation to ${cancelled.email} (${role}) cancelled`,
+      before: { email: cancelled.email, role: cancelled.role },
+    });
+    return ok({ email: cancelled.email });
+  });
+}
+
+type MemberOutcome = Result<{ email: string }, Forbidden | { code: "not-found" | "yourself" | "last-owner" }>;
 
 /**
  * Changes a staff member's role, or removes them from the staff (`role: null`: their account
- * becomes a customer's and their sessions end). Nobody changes their own role, and the last owner
- * stays one. Audited. The role is read from the account on every request, so it applies at once.
+ * becomes a customer's and their sessions end). Either way any invitation still open for their
+ * e-mail address is voided in the same transaction, so an old link cannot give a role back.
+ * Nobody changes their own role, and the last owner stays one. Audited. The role is read from the
+ * account on every request, so it applies at once.
  */
 export async function setStaffRole(
   db: Database,
-  { userId, role, actor }: { userId: string; role: StaffRole | null; actor: Actor },
+  { userId, role, actor }: { userId: string; role: StaffRole | null; actor: StaffActor },
 ): Promise<MemberOutcome> {
+  if (!mayManageStaff(actor)) return fail({ code: "forbidden" });
   if (userId === actor.id) return fail({ code: "yourself" });
   return db.transaction().execute(async (trx): Promise<MemberOutcome> => {
     const member = await trx
@@ -200,9 +247,9 @@ export async function setStaffRole(
       .set({ role: role ?? "customer" })
       .where("id", "=", userId)
       .execute();
+    await trx.deleteFrom("staffInvitations").where("email", "=", member.email.toLowerCase()).execute();
     if (role === null) {
       await trx.deleteFrom("sessions").where("userId", "=", userId).execute();
-      await trx.deleteFrom("staffInvitations").where("userId", "=", userId).execute();
     }
     await recordAudit(trx, {
       actor,
@@ -217,9 +264,4 @@ export async function setStaffRole(
     });
     return ok({ email: member.email });
   });
-}
-
-/** An invitee who set their password and signed in is no longer "invited". */
-export async function acceptInvitation(db: Database, userId: string): Promise<void> {
-  await db.deleteFrom("staffInvitations").where("userId", "=", userId).execute();
 }
