@@ -1,11 +1,15 @@
+import { once } from "node:events";
+import { connect } from "node:net";
+import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { LINGER_LIMITS } from "./lingering-close.ts";
 import { BODY_LIMITS, bodyLimitFor, formTypeOf, pagePathOf, requestGuard } from "./request-guard.ts";
 
 /** The guard in front of a route that answers with the fields it read (as React Router would). */
-function guarded() {
+function guarded(guard = requestGuard()) {
   const app = new Hono();
-  app.use(requestGuard());
+  app.use(guard);
   app.all("*", async (c) => {
     if (c.req.method !== "POST") return c.text("page");
     const form = await c.req.raw.formData();
@@ -251,5 +255,209 @@ describe("request guard: the payment provider's webhook", () => {
     expect(BODY_LIMITS.filter((rule) => rule.json).map((rule) => rule.pattern.source)).toEqual([
       "^\\/webhooks\\/stripe$",
     ]);
+  });
+});
+
+describe("request guard: a 413 on a real connection is read by a client still sending", () => {
+  const MB = 1024 * 1024;
+  const servers: ServerType[] = [];
+  afterEach(() => {
+    for (const server of servers.splice(0)) {
+      if ("closeAllConnections" in server) server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  /** The guarded app served as server/main.ts serves the shop (@hono/node-server on Node's http). */
+  async function listen(guard = requestGuard()): Promise<number> {
+    const server = serve({ fetch: guarded(guard).fetch, port: 0, hostname: "127.0.0.1" });
+    servers.push(server);
+    await once(server, "listening");
+    return (server.address() as { port: number }).port;
+  }
+
+  interface Exchange {
+    /** everything read from the connection, up to its end */
+    received: string;
+    /** body bytes handed to the socket */
+    written: number;
+    /** how the connection failed for the client (EPIPE, ECONNRESET), if it did */
+    error: string | null;
+  }
+
+  const requestHead = (path: string, body: { chunked: true } | { length: number }) =>
+    `POST ${path} HTTP/1.1\r\nHost: shop.test\r\nContent-Type: ${
+      path.startsWith("/admin/products/")
+        ? "multipart/form-data; boundary=b"
+        : "application/x-www-form-urlencoded"
+    }\r\n${"chunked" in body ? "Transfer-Encoding: chunked" : `Content-Length: ${body.length}`}\r\n\r\n`;
+  const piece = Buffer.alloc(64 * 1024, "a");
+  const framed = (chunked: boolean) =>
+    chunked
+      ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n")])
+      : piece;
+
+  /**
+   * A client that writes its whole request (`size` bytes of body, chunked or with a Content-Length)
+   * and reads nothing before all of it is written, then reads the answer to the end of the
+   * connection — as scripts and slow uploads do. `pauseMs` between 64 KB pieces makes it a slow one.
+   */
+  function sendAllThenRead(
+    port: number,
+    path: string,
+    size: number,
+    { chunked, pauseMs = 0 }: { chunked: boolean; pauseMs?: number },
+  ): Promise<Exchange> {
+    return new Promise((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      const exchange: Exchange = { received: "", written: 0, error: null };
+      socket.pause();
+      socket.on("data", (data) => {
+        exchange.received += data.toString("latin1");
+      });
+      socket.on("error", (error: NodeJS.ErrnoException) => {
+        exchange.error = error.code ?? error.message;
+      });
+      socket.on("close", () => resolve(exchange));
+      socket.write(requestHead(path, chunked ? { chunked: true } : { length: size }));
+      const pump = () => {
+        while (exchange.written < size && !exchange.error) {
+          exchange.written += piece.length;
+          const more = socket.write(framed(chunked));
+          if (pauseMs > 0) return void setTimeout(pump, pauseMs);
+          if (!more) return void socket.once("drain", pump);
+        }
+        socket.write(chunked ? "0\r\n\r\n" : "", () => socket.resume());
+      };
+      pump();
+    });
+  }
+
+  /**
+   * A client that never stops sending — not even once the server has answered and ended its side
+   * (half-open) — and reads what comes meanwhile; resolves once the connection is closed.
+   */
+  function sendForever(
+    port: number,
+    path: string,
+    body: { chunked: true } | { length: number },
+    pace?: { bytes: number; everyMs: number },
+  ): Promise<Exchange> {
+    return new Promise((resolve) => {
+      const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+      const exchange: Exchange = { received: "", written: 0, error: null };
+      let timer: NodeJS.Timeout | undefined;
+      socket.on("data", (data) => {
+        exchange.received += data.toString("latin1");
+      });
+      socket.on("error", (error: NodeJS.ErrnoException) => {
+        exchange.error = error.code ?? error.message;
+      });
+      socket.on("close", () => {
+        clearInterval(timer);
+        resolve(exchange);
+      });
+      const chunked = "chunked" in body;
+      socket.write(requestHead(path, body));
+      if (pace) {
+        timer = setInterval(() => {
+          if (socket.destroyed) return;
+          const bytes = Buffer.alloc(pace.bytes, "a");
+          exchange.written += bytes.length;
+          socket.write(
+            chunked
+              ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from("\r\n")])
+              : bytes,
+          );
+        }, pace.everyMs);
+        return;
+      }
+      const pump = () => {
+        while (!socket.destroyed) {
+          exchange.written += piece.length;
+          if (!socket.write(framed(chunked))) return void socket.once("drain", pump);
+        }
+      };
+      pump();
+    });
+  }
+
+  /** The status, headers and body of the first answer on the connection. */
+  function answerOf(received: string) {
+    const headEnd = received.indexOf("\r\n\r\n");
+    const [statusLine = "", ...lines] = received.slice(0, Math.max(headEnd, 0)).split("\r\n");
+    const headers = new Map(
+      lines.map((line) => [
+        line.slice(0, line.indexOf(":")).toLowerCase(),
+        line.slice(line.indexOf(":") + 1).trim(),
+      ]),
+    );
+    const length = Number(headers.get("content-length") ?? 0);
+    return {
+      status: Number(statusLine.split(" ")[1]),
+      headers,
+      body: headEnd < 0 ? "" : received.slice(headEnd + 4, headEnd + 4 + length),
+    };
+  }
+
+  it.each([
+    { path: "/contact", chunked: false, pauseMs: 0, what: "this form is at most 64 KB" },
+    { path: "/contact", chunked: true, pauseMs: 0, what: "this form is at most 64 KB" },
+    { path: "/cart", chunked: true, pauseMs: 0, what: "this form is at most 16 KB" },
+    // an upload route (refused by its declared size), sent slowly: 16 MB in about 1.5 s
+    {
+      path: "/admin/products/import",
+      chunked: false,
+      pauseMs: 5,
+      what: "a CSV import: at most 5 MB is at most 5 MB",
+    },
+  ])(
+    "$path, 16 MB (chunked: $chunked, $pauseMs ms between 64 KB): the whole body is sent, then the 413 is read, and the connection ends cleanly",
+    async ({ path, chunked, pauseMs, what }) => {
+      const port = await listen();
+      const exchange = await sendAllThenRead(port, path, 16 * MB, { chunked, pauseMs });
+      expect(exchange.error).toBeNull();
+      expect(exchange.written).toBe(16 * MB);
+      const answer = answerOf(exchange.received);
+      expect(answer.status).toBe(413);
+      expect(answer.body).toBe(`Request too large: ${what}.`);
+      expect(answer.headers.get("connection")).toBe("close");
+    },
+  );
+
+  it("an upload refused by its declared size: the 413 is read while sending; an endless sender is cut off after the bound", async () => {
+    const port = await listen();
+    const rule = bodyLimitFor("/admin/products/new");
+    const exchange = await sendForever(port, "/admin/products/new", { length: rule.bytes + 1 });
+    const answer = answerOf(exchange.received);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toBe(
+      "Request too large: a product form: at most 10 images of 10 MB each is at most 102 MB.",
+    );
+    // closed once about 32 MB more were read (what the kernels' buffers held besides), far
+    // short of the declared 102 MB
+    expect(exchange.written).toBeGreaterThan(LINGER_LIMITS.bytes);
+    expect(exchange.written).toBeLessThan(LINGER_LIMITS.bytes + 24 * MB);
+  });
+
+  it("a chunked body that never ends is cut off after the bound (the bytes read)", async () => {
+    const port = await listen();
+    const exchange = await sendForever(port, "/contact", { chunked: true });
+    expect(answerOf(exchange.received).status).toBe(413);
+    expect(exchange.written).toBeLessThan(LINGER_LIMITS.bytes + 24 * MB);
+  });
+
+  it("a slow sender that never ends is cut off after the bound (the time)", async () => {
+    // the time bound made short for the test (the byte bound is never reached: 50 KB a second)
+    const port = await listen(requestGuard({ linger: { ms: 300, bytes: LINGER_LIMITS.bytes } }));
+    // declares 1 GB (refused at once), then sends 1 KB every 20 ms for ever
+    const exchange = await sendForever(port, "/contact", { length: 1024 * MB }, { bytes: 1024, everyMs: 20 });
+    expect(answerOf(exchange.received).status).toBe(413);
+    expect(answerOf(exchange.received).body).toBe("Request too large: this form is at most 64 KB.");
+    expect(exchange.written).toBeGreaterThan(0);
+  });
+
+  it("keeps reading for at most 5 s and 32 MB by default", () => {
+    expect(LINGER_LIMITS).toEqual({ ms: 5_000, bytes: 32 * MB });
   });
 });

@@ -1,5 +1,6 @@
-import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import type { HttpBindings } from "@hono/node-server";
+import type { Context, MiddlewareHandler } from "hono";
+import { LINGER_LIMITS, type LingerLimits, lingerAfterAnswer } from "./lingering-close.ts";
 
 /**
  * What a request must be before React Router sees it (every page and action goes through here,
@@ -10,7 +11,10 @@ import { bodyLimit } from "hono/body-limit";
  *   boundary — anything else (JSON, XML, text/plain, no type at all) is 415; but a payment
  *   provider's webhook (a rule with `json`) carries JSON and nothing else;
  * - a body no larger than its route family allows (BODY_LIMITS): 413, from the Content-Length
- *   before a byte is read, or as soon as a chunked body passes the limit;
+ *   before a byte is read, or as soon as a chunked body passes the limit. The 413 goes out at once
+ *   with `Connection: close`, and the rest of the body is then read and thrown away (at most 5 s
+ *   and 32 MB more, LINGER_LIMITS) before the connection is closed, so a client still sending reads
+ *   the 413 instead of a reset (lingering-close.ts);
  * - a multipart body that parses (small forms are read here whole, which the limit keeps cheap;
  *   the upload routes stream theirs through their own parser, which answers 400 itself) — else 400.
  * Routes then read `request.formData()` knowing it cannot fail.
@@ -93,16 +97,38 @@ export function formTypeOf(contentType: string | undefined): FormType | null {
   }
 }
 
-export function requestGuard(): MiddlewareHandler {
-  const tooLarge = (rule: BodyLimitRule) =>
-    `Request too large: ${rule.what} is at most ${formatBytes(rule.bytes)}.`;
-  // Small bodies: Hono's limiter (by Content-Length, or counting a chunked body as it arrives).
-  const limiters = new Map(
-    BODY_LIMITS.filter((rule) => !rule.streamed).map((rule) => [
-      rule,
-      bodyLimit({ maxSize: rule.bytes, onError: (c) => c.text(tooLarge(rule), 413) }),
-    ]),
-  );
+export function requestGuard({ linger = LINGER_LIMITS }: { linger?: LingerLimits } = {}): MiddlewareHandler {
+  /** 413, then the rest of the body is read and dropped before the connection closes (see above). */
+  const refuseTooLarge = (
+    c: Context,
+    rule: BodyLimitRule,
+    rest?: ReadableStreamDefaultReader<Uint8Array>,
+  ) => {
+    const { incoming } = (c.env ?? {}) as Partial<HttpBindings>;
+    if (incoming) lingerAfterAnswer(incoming, rest ?? c.req.raw.body?.getReader(), linger);
+    return c.text(`Request too large: ${rule.what} is at most ${formatBytes(rule.bytes)}.`, 413, {
+      Connection: "close",
+    });
+  };
+  /** The declared size over the rule's limit (a body with a Content-Length and not chunked). */
+  const declaredOver = (c: Context, rule: BodyLimitRule) =>
+    Number(c.req.header("Content-Length") ?? 0) > rule.bytes;
+  /**
+   * Small bodies: by the declared size before a byte is read, or (chunked) read here as they arrive
+   * and refused as soon as they pass the limit; the bytes read are handed on to the route.
+   */
+  const withinLimit = async (c: Context, rule: BodyLimitRule, next: () => Promise<void>) => {
+    const headers = c.req.raw.headers;
+    if (headers.has("Content-Length") && !headers.has("Transfer-Encoding")) {
+      return declaredOver(c, rule) ? refuseTooLarge(c, rule) : next();
+    }
+    const body = c.req.raw.body;
+    if (!body) return next();
+    const read = await readWithin(body, rule.bytes);
+    if ("rest" in read) return refuseTooLarge(c, rule, read.rest);
+    c.req.raw = new Request(c.req.raw, { body: read.bytes });
+    return next();
+  };
   return async (c, next) => {
     const method = c.req.method;
     if (method === "GET" || method === "HEAD") return next();
@@ -112,9 +138,9 @@ export function requestGuard(): MiddlewareHandler {
     const contentType = c.req.header("Content-Type");
     const rule = bodyLimitFor(c.req.path);
     if (rule.json) {
-      if (Number(c.req.header("Content-Length") ?? 0) > rule.bytes) return c.text(tooLarge(rule), 413);
+      if (declaredOver(c, rule)) return refuseTooLarge(c, rule);
       const json = /^application\/json\s*(;|$)/i.test(contentType ?? "");
-      return json ? limiters.get(rule)!(c, next) : c.text("Unsupported content type: send JSON.", 415);
+      return json ? withinLimit(c, rule, next) : c.text("Unsupported content type: send JSON.", 415);
     }
     const type = formTypeOf(contentType);
     if (!type) {
@@ -126,10 +152,9 @@ export function requestGuard(): MiddlewareHandler {
     if (rule.streamed) {
       // Uploads are never buffered here: a declared size over the limit is refused at once, and the
       // route's streaming parser cuts a chunked body off at the same limit (maxTotalSize).
-      const declared = Number(c.req.header("Content-Length") ?? 0);
-      return declared > rule.bytes ? c.text(tooLarge(rule), 413) : next();
+      return declaredOver(c, rule) ? refuseTooLarge(c, rule) : next();
     }
-    return limiters.get(rule)!(c, async () => {
+    return withinLimit(c, rule, async () => {
       if (type === "multipart") {
         const bytes = await c.req.raw.arrayBuffer();
         try {
@@ -143,6 +168,33 @@ export function requestGuard(): MiddlewareHandler {
       await next();
     });
   };
+}
+
+/**
+ * A body read up to `limit` bytes: all of it, or — as soon as it passes the limit — the reader,
+ * which still has the rest.
+ */
+async function readWithin(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<{ bytes: Uint8Array<ArrayBuffer> } | { rest: ReadableStreamDefaultReader<Uint8Array> }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) return { rest: reader };
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes };
 }
 
 function formatBytes(bytes: number): string {
