@@ -12,6 +12,7 @@ import { generateSyntheticCatalog } from "../app/db/seed/synthetic-catalog.ts";
 import { generateSyntheticOrders } from "../app/db/seed/synthetic-orders.ts";
 import { createOrUpdateUser } from "../app/domain/accounts/users.server.ts";
 import { exportProductsCsv, importProductsCsv } from "../app/domain/catalog/admin/products-csv.server.ts";
+import { checkStockLedger } from "../app/domain/inventory/stock-ledger.server.ts";
 import { readShopSettings } from "../app/domain/settings/shop-settings.server.ts";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
 import { DEFAULT_SHOP_SETTINGS } from "../app/lib/shop-settings.ts";
@@ -30,6 +31,8 @@ Commands:
   products:export [FILE]            write the catalogue as CSV to FILE (or to standard output)
   products:import FILE              create or update products from a CSV (by id, else by slug);
                                     all rows are checked first, and nothing changes if one is wrong
+  inventory:check                   compare every variant's stock with its stock ledger and every
+                                    product's summed stock with its variants; exit 1 on any drift
 
 Configuration comes from the environment (DATABASE_URL, FILE_STORE_URL, ...), as for the server.`;
 
@@ -47,6 +50,28 @@ async function main(argv: string[]): Promise<number> {
       case "migrate":
         console.log("Database is up to date.");
         return 0;
+      case "inventory:check": {
+        const drift = await checkStockLedger(db);
+        for (const row of drift.variants) {
+          console.log(
+            row.stock === null
+              ? `variant ${row.variantId} (deleted): its movements add up to ${row.ledger}, not 0`
+              : `variant ${row.variantId}: stock ${row.stock}, ledger ${row.ledger} (drift ${row.stock - row.ledger})`,
+          );
+        }
+        for (const row of drift.products) {
+          console.log(
+            `product ${row.productId}: summed stock ${row.stock}, its live variants hold ${row.variants}`,
+          );
+        }
+        const problems = drift.variants.length + drift.products.length;
+        console.log(
+          problems === 0
+            ? `Stock balances: every level equals its ledger (${drift.movements} movements).`
+            : `${problems} ${problems === 1 ? "difference" : "differences"} between stock and the ledger.`,
+        );
+        return problems === 0 ? 0 : 1;
+      }
       case "seed": {
         const { created } = await seedDemoCatalog(db, createFileStore(env.FILE_STORE_URL, env));
         console.log(created > 0 ? `Seeded ${created} demo products.` : "Demo catalogue already present.");

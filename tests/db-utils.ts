@@ -14,6 +14,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { createDatabase, type Database, type Engine } from "../app/db/database.server.ts";
 import { migrateToLatest } from "../app/db/migrate.server.ts";
+import { checkStockLedger } from "../app/domain/inventory/stock-ledger.server.ts";
 
 /**
  * Integration tests run on SQLite always, and on PostgreSQL whenever one answers at
@@ -136,8 +137,31 @@ async function waitUntilUnused(admin: pg.Client, name: string) {
   }
 }
 
-/** A fresh, migrated database of its own (a temp SQLite file, or a new PostgreSQL database). */
-export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+/**
+ * Before a test's database goes, its stock must balance: every variant's level the sum of its
+ * stock movements, every product's stock its live variants' (decision 026). So every order,
+ * refund, return and admin test of the suite also checks that nothing moved stock outside the
+ * inventory area. Throws after the database is gone, failing the test's teardown.
+ */
+async function assertStockBalances(db: Database): Promise<void> {
+  const tables = await db.introspection.getTables();
+  if (!tables.some((table) => table.name === "stock_movements")) return; // migrated down by the test
+  const drift = await checkStockLedger(db);
+  if (drift.variants.length + drift.products.length > 0) {
+    throw new Error(`The stock ledger does not balance: ${JSON.stringify(drift)}`);
+  }
+}
+
+/**
+ * A fresh, migrated database of its own (a temp SQLite file, or a new PostgreSQL database). Its
+ * stock ledger must balance when it is destroyed, unless `checkStockLedger` is false (the schema's
+ * own tests, which write past the domain on purpose).
+ */
+export async function createTestDatabase(
+  engine: Engine,
+  { checkStockLedger: check = true }: { checkStockLedger?: boolean } = {},
+): Promise<TestDatabase> {
+  const balances = (db: Database) => (check ? assertStockBalances(db) : Promise.resolve());
   const dir = mkdtempSync(join(tmpdir(), "cartwheel-test-"));
   if (engine === "sqlite") {
     const url = `file:${join(dir, "test.db")}`;
@@ -149,8 +173,13 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       engine,
       dir,
       async destroy() {
+        const problem = await balances(db).then(
+          () => null,
+          (error: unknown) => error,
+        );
         await db.destroy();
         rmSync(dir, { recursive: true, force: true });
+        if (problem) throw problem;
       },
     };
   }
@@ -169,6 +198,10 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
     engine,
     dir,
     async destroy() {
+      const problem = await balances(db).then(
+        () => null,
+        (error: unknown) => error,
+      );
       await db.destroy();
       const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await client.connect();
@@ -178,6 +211,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
       rmSync(dir, { recursive: true, force: true });
+      if (problem) throw problem;
     },
   };
 }

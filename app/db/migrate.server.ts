@@ -22,6 +22,8 @@ import * as fulfilment from "./migrations/2026-11-26T1700-fulfilment.ts";
 import * as customerAccounts from "./migrations/2026-11-26T1800-customer-accounts.ts";
 import * as salesRollups from "./migrations/2026-11-26T1900-sales-rollups.ts";
 import * as shopSettings from "./migrations/2026-11-26T2000-shop-settings.ts";
+import * as refundWorkflow from "./migrations/2026-11-27T2100-refund-workflow.ts";
+import * as stockLedger from "./migrations/2026-11-27T2200-stock-ledger.ts";
 import * as staffInvitations from "./migrations/2026-11-27T2300-staff-invitations.ts";
 
 /**
@@ -51,6 +53,8 @@ const migrations: Record<string, Migration> = {
   "2026-11-26T1800-customer-accounts": customerAccounts,
   "2026-11-26T1900-sales-rollups": salesRollups,
   "2026-11-26T2000-shop-settings": shopSettings,
+  "2026-11-27T2100-refund-workflow": refundWorkflow,
+  "2026-11-27T2200-stock-ledger": stockLedger,
   "2026-11-27T2300-staff-invitations": staffInvitations,
 };
 

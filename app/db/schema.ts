@@ -1,10 +1,12 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { AccountsTable, SessionsTable, StaffInvitationsTable, UsersTable } from "./schema-auth.ts";
 import type {
+  OrderRefundItemsTable,
   OrderRefundsTable,
   PaymentEventsTable,
   ReturnItemsTable,
   ReturnsTable,
+  StockMovementsTable,
   TestGatewayPaymentsTable,
   TestGatewayRefundsTable,
 } from "./schema-payments.ts";
@@ -274,6 +276,8 @@ export interface OrdersTable {
   /** why the payment failed (the shopper's message) */
   paymentError: string | null;
   refundedCents: Generated<number>;
+  /** what pending refunds promise to pay back (migration 2100): refunded + pending ≤ total */
+  refundPendingCents: Generated<number>;
   /** the shop's currency when the order was placed (migration 2000) */
   currency: Generated<string>;
   /** when the provider reported a dispute (chargeback) */
@@ -292,8 +296,10 @@ export interface OrderItemsTable {
   /** "Size: M · Colour: Black"; "" for a product without options */
   variantTitle: Generated<string>;
   sku: string | null;
-  /** units of this line refunded so far (migration 1400) */
+  /** units of this line refunded so far, pending refunds included (migration 1400) */
   refundedQuantity: Generated<number>;
+  /** units of this line put back into stock (a refund's restock, a return received; migration 2100) */
+  restockedQuantity: Generated<number>;
   productSlug: string;
   name: string;
   brand: string;
@@ -397,6 +403,8 @@ export interface DB {
   coupons: CouponsTable;
   orders: OrdersTable;
   orderRefunds: OrderRefundsTable;
+  orderRefundItems: OrderRefundItemsTable;
+  stockMovements: StockMovementsTable;
   staffInvitations: StaffInvitationsTable;
   salesDays: SalesDaysTable;
   salesProductDays: SalesProductDaysTable;

@@ -1,6 +1,6 @@
-import type { KnownDevice } from "../domain/accounts/sign-in-limits.server.ts";
 import { getEnv } from "../env.server.ts";
 import { createSignedCookie } from "../infra/signed-cookie.server.ts";
+import type { KnownDevice } from "../lib/known-device.ts";
 
 /**
  * The device cookie (decision 023): set at a successful sign-in or registration, it tells a later

@@ -3,20 +3,29 @@ import type { Mailer } from "../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../adapters/payments/payment-gateway.ts";
 import type { Database } from "../db/database.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
+import { checkStockLedger } from "../domain/inventory/stock-ledger.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
-import { reconcilePayments } from "../domain/orders/order-payment.server.ts";
+import { reconcilePayments } from "../domain/payments/charges.server.ts";
+import { settlePendingRefunds } from "../domain/payments/refunds.server.ts";
 import { pruneRateLimits } from "../infra/rate-limit.server.ts";
 import type { MailShop } from "../lib/shop-settings.ts";
 
 /**
  * Housekeeping each app process runs while it serves: settling orders a dead process left awaiting
- * their payment (at start and every minute: order-payment.server.ts), resending order
- * confirmations that failed (every minute), forgetting rate-limit windows that ended a day ago and checkouts in progress
- * untouched for a day (every hour). All are safe with several processes on one database (a resend
- * attempt is claimed by one process; a prune deletes the same rows whoever runs it). Timers never
- * keep the process alive.
+ * their payment and refunds it left pending (at start and every minute: payments/charges.server.ts,
+ * payments/refunds.server.ts), resending order confirmations that failed (every minute), forgetting
+ * rate-limit windows that ended a day ago and checkouts in progress untouched for a day (every
+ * hour), and checking the stock ledger against the levels (daily: drift is logged at error). All
+ * are safe with several processes on one database (every settlement is a guarded transition; a
+ * resend attempt is claimed by one process; a prune deletes the same rows whoever runs it). Timers
+ * never keep the process alive.
  */
-export const JOB_INTERVALS = { paymentsMs: 60_000, confirmationsMs: 60_000, prunesMs: 60 * 60_000 } as const;
+export const JOB_INTERVALS = {
+  paymentsMs: 60_000,
+  confirmationsMs: 60_000,
+  prunesMs: 60 * 60_000,
+  stockLedgerMs: 24 * 60 * 60_000,
+} as const;
 /** the first reconciliation after start: soon, so a restarted shop settles what it left pending */
 const FIRST_PAYMENTS_RUN_MS = 2_000;
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60_000;
@@ -47,8 +56,25 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     return sendPendingConfirmations(db, mail, shop);
   });
   const payments = run("payment-reconcile", async () => {
-    const { db, gateway } = await open();
-    return reconcilePayments(db, gateway);
+    const { db, gateway, mail, shop } = await open();
+    const charges = await reconcilePayments(db, gateway);
+    const refunds = await settlePendingRefunds({ db, gateway, mail, shop });
+    return {
+      ...charges,
+      refundsSucceeded: refunds.succeeded,
+      refundsFailed: refunds.failed,
+      refundsWaiting: refunds.waiting,
+    };
+  });
+  const stockLedger = run("stock-ledger-check", async () => {
+    const drift = await checkStockLedger(await getDb());
+    if (drift.variants.length + drift.products.length > 0) {
+      logger.error(
+        { variants: drift.variants.slice(0, 20), products: drift.products.slice(0, 20) },
+        "stock levels differ from the stock ledger: run npm run cli -- inventory:check",
+      );
+    }
+    return { drifting: drift.variants.length + drift.products.length };
   });
   const rateLimits = run("rate-limit-prune", async () =>
     pruneRateLimits(await getDb(), RATE_LIMIT_RETENTION_MS),
@@ -60,6 +86,7 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     setInterval(confirmations, JOB_INTERVALS.confirmationsMs),
     setInterval(rateLimits, JOB_INTERVALS.prunesMs),
     setInterval(checkouts, JOB_INTERVALS.prunesMs),
+    setInterval(stockLedger, JOB_INTERVALS.stockLedgerMs),
   ];
   for (const timer of timers) timer.unref();
   return () => {

@@ -49,7 +49,10 @@ export function productInputOf(product: ProductInput): ProductInput {
   return Object.fromEntries(PRODUCT_INPUT_FIELDS.map((field) => [field, product[field]])) as ProductInput;
 }
 
-/** The products table's columns for a product's fields: the discount derived, JSON, flags 0/1. */
+/**
+ * The products table's columns for a product's fields: the discount derived, JSON, flags 0/1. Not
+ * the stock: a product's stock is its variants' sum, written by the inventory area.
+ */
 export function productColumns(input: ProductInput) {
   return {
     name: input.name,
@@ -60,7 +63,6 @@ export function productColumns(input: ProductInput) {
     priceCents: input.priceCents,
     originalPriceCents: input.originalPriceCents,
     discountPercentage: discountPercent(input.priceCents, input.originalPriceCents),
-    stock: input.stock,
     specifications: JSON.stringify(input.specifications),
     featured: input.featured ? 1 : 0,
     newArrival: input.newArrival ? 1 : 0,

@@ -19,12 +19,13 @@ import {
   ORDER_ADMIN_MESSAGES,
   orderActionSchema,
 } from "../domain/orders/order-admin.server.ts";
-import { refundOrder } from "../domain/orders/order-refund.server.ts";
 import { ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
-import { assertPermission, requirePermission } from "../http/session.server.ts";
+import { refundOrder, refundRefusalMessage } from "../domain/payments/refunds.server.ts";
+import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CARRIERS } from "../lib/carriers.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
+import { lineQuantitiesSchema } from "../lib/line-quantities.ts";
 import { formatMoney } from "../lib/money.ts";
 import { can } from "../lib/staff-roles.ts";
 import type { Route } from "./+types/admin.orders.$number";
@@ -49,121 +50,95 @@ const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
   cancelled: "Cancel order (refund and restore stock)",
 };
 
-/** The refund form (components/admin/refund-form.tsx): quantities per line as `qty.<item id>`. */
-const refundSchema = z.object({
-  intent: z.literal("refund"),
-  key: z.uuid(),
-  qty: z.record(z.string().regex(/^\d{1,12}$/), z.coerce.number().int().min(0).max(100_000)).optional(),
-  amount: z
-    .string()
-    .trim()
-    .regex(/^\d{1,7}(\.\d{1,2})?$/, "Enter an amount such as 12.50.")
-    .optional(),
-  restock: z.literal("on").optional(),
-  reason: z.string().trim().max(200).optional(),
-});
+/**
+ * The order page's forms, told apart by `intent`: a status move (ship, deliver, cancel) or a
+ * refund (components/admin/refund-form.tsx: quantities per line as `qty.<item id>`). Who may do
+ * what is decided by the domain command on the parsed move (advanceOrder, refundOrder), never on
+ * a raw field.
+ */
+const actionSchema = z.discriminatedUnion("intent", [
+  orderActionSchema.extend({ intent: z.literal("move") }),
+  z.object({
+    intent: z.literal("refund"),
+    key: z.uuid(),
+    qty: lineQuantitiesSchema,
+    amount: z
+      .string()
+      .trim()
+      .regex(/^\d{1,7}(\.\d{1,2})?$/, "Enter an amount such as 12.50.")
+      .optional(),
+    restock: z.literal("on").optional(),
+    reason: z.string().trim().max(200).optional(),
+  }),
+]);
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requirePermission(request, context, "orders");
-  const form = await request.formData();
-  // money back (a refund, or cancelling: a paid order is refunded) is the `refunds` permission's
-  if (form.get("intent") === "refund" || form.get("to") === "cancelled") assertPermission(admin, "refunds");
-  if (form.get("intent") === "refund") return refund(form, params.number, admin, context);
-  const submission = parseWithZod(form, { schema: orderActionSchema });
+  const staff = await requirePermission(request, context, "orders");
+  const submission = parseWithZod(await request.formData(), { schema: actionSchema });
   const refuse = (message: string, status: number) =>
     data({ result: submission.reply({ formErrors: [message] }) }, { status });
   if (submission.status !== "success" || !NUMBER.test(params.number)) {
+    const error = submission.status === "error" ? submission.error : undefined;
     // a tracking number or carrier refused: its message beside the field (the form keeps the rest)
-    if (submission.status === "error" && (submission.error?.trackingNumber || submission.error?.carrier)) {
-      return data({ result: submission.reply() }, { status: 400 });
-    }
-    return refuse(ORDER_ADMIN_MESSAGES.badRequest, 400);
-  }
-  const { to, carrier, trackingNumber } = submission.value;
-  // cancelling restores stock and cannot be undone: only from the confirm step
-  if (to === "cancelled" && submission.value.confirm !== CONFIRM_VALUE) {
-    return refuse(ORDER_ADMIN_MESSAGES.cancelUnconfirmed, 400);
+    if (error?.trackingNumber || error?.carrier) return data({ result: submission.reply() }, { status: 400 });
+    return refuse(error?.amount?.[0] ?? ORDER_ADMIN_MESSAGES.badRequest, 400);
   }
   const services = servicesFrom(context);
+  const actor = { id: staff.id, email: staff.email, role: staff.role };
+  const done = (message: string) =>
+    redirectWithToast(`/admin/orders/${params.number}`, { type: "success", message });
+  const input = submission.value;
+
+  if (input.intent === "refund") {
+    const result = await refundOrder(
+      { db: services.db, gateway: services.gateway, mail: services.mail, shop: await mailShopFrom(context) },
+      {
+        number: params.number,
+        key: input.key,
+        lines: input.qty,
+        amountCents: input.amount ? Math.round(Number(input.amount) * 100) : null,
+        restock: input.restock === "on",
+        reason: input.reason ?? "",
+        actor,
+      },
+    );
+    if (result.ok) {
+      const { amountCents, currency } = result.value;
+      return done(`Order ${params.number}: ${formatMoney(amountCents, currency)} refunded`);
+    }
+    const error = result.error;
+    if (error.code === "forbidden") throw data("Your role does not allow this.", { status: 403 });
+    if (error.code === "not-found") throw data(null, { status: 404 });
+    const status = { "not-refundable": 409, gateway: 502, pending: 202 } as Record<string, number>;
+    return refuse(refundRefusalMessage(error), status[error.code] ?? 400);
+  }
+
+  const { to, carrier, trackingNumber } = input;
   const result = await advanceOrder(
-    {
-      db: services.db,
-      gateway: services.gateway,
-      mail: services.mail,
-      shop: await mailShopFrom(context),
-    },
+    { db: services.db, gateway: services.gateway, mail: services.mail, shop: await mailShopFrom(context) },
     {
       number: params.number,
       to,
-      actor: { id: admin.id, email: admin.email },
+      actor,
       shipment: to === "shipped" ? { carrier, trackingNumber } : undefined,
+      // cancelling restores stock and cannot be undone: only from the confirm step
+      confirmed: input.confirm === CONFIRM_VALUE,
     },
   );
-  if (result.ok) {
-    return redirectWithToast(`/admin/orders/${params.number}`, {
-      type: "success",
-      message: ORDER_ADMIN_MESSAGES.changed(params.number, to),
-    });
-  }
-  if (result.error.code === "not-found") throw data(null, { status: 404 });
-  if (result.error.code === "refund-failed")
-    return refuse(ORDER_ADMIN_MESSAGES.refundFailed(result.error.message), 502);
-  return refuse(ORDER_ADMIN_MESSAGES.notAllowed(result.error.from, to), 409);
-}
-
-async function refund(
-  form: FormData,
-  number: string,
-  admin: { id: string; email: string },
-  context: Route.ActionArgs["context"],
-) {
-  const submission = parseWithZod(form, { schema: refundSchema });
-  const refuse = (message: string, status: number) =>
-    data({ result: submission.reply({ formErrors: [message] }) }, { status });
-  if (submission.status !== "success" || !NUMBER.test(number)) {
-    const amountError = submission.status === "error" ? submission.error?.amount?.[0] : undefined;
-    return refuse(amountError ?? ORDER_ADMIN_MESSAGES.badRequest, 400);
-  }
-  const { key, qty = {}, amount, restock, reason = "" } = submission.value;
-  const services = servicesFrom(context);
-  const result = await refundOrder(
-    services.db,
-    services.gateway,
-    services.mail,
-    { shopName: services.config.SHOP_NAME },
-    {
-      number,
-      key,
-      lines: Object.entries(qty).map(([itemId, quantity]) => ({ itemId: Number(itemId), quantity })),
-      amountCents: amount ? Math.round(Number(amount) * 100) : null,
-      restock: restock === "on",
-      reason,
-      actor: { id: admin.id, email: admin.email },
-    },
-  );
-  if (result.ok) {
-    return redirectWithToast(`/admin/orders/${number}`, {
-      type: "success",
-      message: `Order ${number}: ${formatMoney(result.value.amountCents, result.value.currency)} refunded`,
-    });
-  }
-  const error = result.error;
-  switch (error.code) {
+  if (result.ok) return done(ORDER_ADMIN_MESSAGES.changed(params.number, to));
+  switch (result.error.code) {
+    case "forbidden":
+      throw data("Your role does not allow this.", { status: 403 });
     case "not-found":
       throw data(null, { status: 404 });
-    case "not-refundable":
-      return refuse(
-        `This order is ${ORDER_STATUS_LABELS[error.status].toLowerCase()} and cannot be refunded.`,
-        409,
-      );
-    case "nothing-chosen":
-      return refuse("Choose the lines to refund, or an amount.", 400);
-    case "too-much":
-      return refuse(`At most ${formatMoney(error.leftCents, error.currency)} can be refunded.`, 400);
-    case "line-too-much":
-      return refuse(`More units of ${error.name} than are left to refund.`, 400);
-    case "gateway":
-      return refuse(`The refund failed: ${error.message}`, 502);
+    case "unconfirmed":
+      return refuse(ORDER_ADMIN_MESSAGES.cancelUnconfirmed, 400);
+    case "refund-failed":
+      return refuse(ORDER_ADMIN_MESSAGES.refundFailed(result.error.message), 502);
+    case "refund-pending":
+      return refuse(ORDER_ADMIN_MESSAGES.refundPending, 202);
+    case "not-allowed":
+      return refuse(ORDER_ADMIN_MESSAGES.notAllowed(result.error.from, to), 409);
   }
 }
 
@@ -247,12 +222,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                   confirmLabel="Yes, cancel order"
                   keepLabel="Keep order"
                   keepTo={`/admin/orders/${order.number}`}
-                  fields={{ to }}
+                  fields={{ intent: "move", to }}
                 />
               ) : to === "shipped" ? (
                 <ShipForm key={to} result={actionData?.result} />
               ) : (
                 <Form method="post" key={to}>
+                  <input type="hidden" name="intent" value="move" />
                   <input type="hidden" name="to" value={to} />
                   <button
                     type="submit"
@@ -329,6 +305,7 @@ function ShipForm({ result }: { result: SubmissionResult<string[]> | undefined }
   const carrierError = errors.carrier?.[0];
   return (
     <Form method="post" className="flex flex-wrap items-start gap-3 rounded-lg border border-gray-200 p-3">
+      <input type="hidden" name="intent" value="move" />
       <input type="hidden" name="to" value="shipped" />
       <div>
         <label htmlFor="ship-carrier" className="block text-sm font-semibold text-gray-900">

@@ -90,7 +90,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       mail: services.mail,
       shop: await mailShopFrom(context),
     },
-    { numbers: submission.value.number, actor: { id: staff.id, email: staff.email } },
+    { numbers: submission.value.number, actor: { id: staff.id, email: staff.email, role: staff.role } },
   );
   const back = new URL(request.url).searchParams.get("back");
   return redirectWithToast(safeRedirectPath(back ?? "/admin/orders", "/admin/orders"), {

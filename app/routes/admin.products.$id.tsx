@@ -323,8 +323,14 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
           <h2 id="stock-heading" className="text-xl font-bold">
             Stock
           </h2>
-          <p className="mt-2 flex items-center gap-3">
+          <p className="mt-2 flex flex-wrap items-center gap-3">
             <span>Current stock:</span> <StockBadge stock={product.stock} />
+            <Link
+              to={`/admin/products/${product.id}/stock`}
+              className="font-semibold text-brand-700 hover:underline"
+            >
+              Stock history
+            </Link>
           </p>
           <Form method="post" noValidate className="mt-4 flex flex-wrap items-end gap-3">
             <input type="hidden" name="intent" value="stock" />

@@ -41,7 +41,7 @@ const ACTION_LABELS: Record<string, string> = {
 };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requirePermission(request, context, "returns");
+  const staff = await requirePermission(request, context, "returns");
   const submission = parseWithZod(await request.formData(), { schema });
   const refuse = (message: string, status: number) =>
     data({ result: submission.reply({ formErrors: [message] }) }, { status });
@@ -61,7 +61,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     {
       number: params.number,
       to,
-      actor: { id: admin.id, email: admin.email },
+      actor: { id: staff.id, email: staff.email, role: staff.role },
       rejectionReason: rejectionReason ?? null,
     },
   );
@@ -71,8 +71,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       message: `Return ${params.number}: ${RETURN_STATUS_LABELS[to]}`,
     });
   }
+  if (result.error.code === "forbidden") throw data("Your role does not allow this.", { status: 403 });
   if (result.error.code === "not-found") throw data(null, { status: 404 });
   if (result.error.code === "refund") return refuse(`The refund failed: ${result.error.message}.`, 502);
+  if (result.error.code === "refund-pending") {
+    return refuse(
+      "The refund is waiting for the payment provider's answer; the return is marked refunded as soon as it comes.",
+      202,
+    );
+  }
   return refuse(
     `This return is ${RETURN_STATUS_LABELS[result.error.from].toLowerCase()} and cannot become ${to}.`,
     409,

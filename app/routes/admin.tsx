@@ -79,16 +79,14 @@ function AdminShell({ frame, children }: { frame: AdminFrameData; children: Reac
       </header>
       <div className="flex flex-1 flex-col lg:flex-row">
         <div className="border-b border-gray-200 bg-gray-50 lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0 print:hidden">
-          {/* phones: the sidebar folds into a menu (a disclosure, so it works without JavaScript) */}
-          <details className="lg:hidden">
-            <summary className="cursor-pointer px-4 py-3 font-semibold">
+          {/* one sidebar: on phones it folds into a menu (a disclosure, so it works without
+              JavaScript); from lg up the disclosure's content is always shown and its toggle hidden */}
+          <details className="lg:[&::details-content]:[content-visibility:visible]">
+            <summary className="cursor-pointer px-4 py-3 font-semibold lg:hidden">
               Menu{current ? `: ${current.label}` : ""}
             </summary>
             <AdminNav sections={sections} current={current} />
           </details>
-          <div className="hidden lg:block">
-            <AdminNav sections={sections} current={current} />
-          </div>
         </div>
         <main id="main" className="min-w-0 flex-1 px-4 py-8 lg:px-8">
           <div className="mx-auto max-w-6xl">{children}</div>

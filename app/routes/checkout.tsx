@@ -32,10 +32,10 @@ import {
 import { paymentDetails } from "../domain/checkout/payment-schema.server.ts";
 import { submitProviderPayment } from "../domain/checkout/provider-payment.server.ts";
 import { DEFAULT_COUNTRY, parseShippingMethod, SHIPPING_FIELDS } from "../domain/checkout/shipping-form.ts";
-import { HOSTED_PAYMENT, type ProviderReturn } from "../domain/orders/order-payment.server.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
+import { HOSTED_PAYMENT, type ProviderReturn } from "../domain/payments/charges.server.ts";
 import { cartOwnerFor } from "../http/cart-session.server.ts";
-import { clearLegacyCheckoutCookie } from "../http/checkout-session.server.ts";
+import { clearLegacyCheckoutCookie, providerCancelToken } from "../http/checkout-session.server.ts";
 import {
   contentSecurityPolicy,
   STRIPE_ELEMENT_SOURCES,
@@ -264,7 +264,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           cartId,
           userId: user?.id ?? null,
           reservationMs: services.config.PAYMENT_RESERVATION_MINUTES * 60_000,
-          provider: providerReturn(services.config.PUBLIC_URL),
+          provider: providerReturn(services.config.PUBLIC_URL, state.idempotencyKey),
         });
         break;
     }
@@ -276,13 +276,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithToast(outcome.to, outcome.toast ?? null, headers);
 }
 
-/** Where the provider sends the shopper back (checkout_.return.tsx). */
-function providerReturn(publicUrl: string): ProviderReturn {
+/**
+ * Where the provider sends the shopper back (checkout_.return.tsx); giving up there carries a value
+ * signed for this checkout (checkout-session.server.ts), so no other link can give up its payment.
+ */
+function providerReturn(publicUrl: string, checkoutKey: string | undefined): ProviderReturn {
   const back = new URL("/checkout/return", publicUrl).href;
   return {
     returnUrl: back,
     successUrl: `${back}?session_id={CHECKOUT_SESSION_ID}`,
-    cancelUrl: `${back}?cancelled=1`,
+    cancelUrl: `${back}?cancelled=${checkoutKey ? providerCancelToken(checkoutKey) : ""}`,
   };
 }
 

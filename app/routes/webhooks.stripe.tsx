@@ -2,13 +2,13 @@ import { data } from "react-router";
 import { logger } from "../adapters/logger.server.ts";
 import { readStripeEvent } from "../adapters/payments/stripe-events.server.ts";
 import { mailShopFrom, servicesFrom } from "../context.ts";
-import { handlePaymentEvent } from "../domain/orders/payment-events.server.ts";
+import { handlePaymentEvent } from "../domain/payments/provider-events.server.ts";
 import type { Route } from "./+types/webhooks.stripe";
 
 /**
  * POST /webhooks/stripe: Stripe's events (decision 020). The signature is checked on the raw body
  * with STRIPE_WEBHOOK_SECRET; a bad one is 400 and changes nothing. A signed event is handled once
- * (payment-events.server.ts) and answered 200 — also one the shop does not act on, or one about an
+ * (payments/provider-events.server.ts) and answered 200 — also one the shop does not act on, or one about an
  * order it does not know, so Stripe stops sending it. A failure while handling is thrown: Stripe
  * sees a 500 and delivers the event again later. Only with PAYMENT_GATEWAY=stripe; else 404.
  */

@@ -25,7 +25,7 @@ import type { Agent } from "node:http";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
-import { defaultSku } from "../../app/db/variant-summary.server.ts";
+import { defaultSku } from "../../app/domain/catalog/admin/product-variants.server.ts";
 import { inclusiveByName, mainThreadProfile, summarise } from "../lib/cpuprofile.ts";
 import { CookieJar, keepAliveAgent, percentile, type Reply, send } from "../lib/http-client.ts";
 import { load1 } from "../lib/machine.ts";

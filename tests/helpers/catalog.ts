@@ -1,6 +1,11 @@
 import type { Database } from "../../app/db/database.server.ts";
 import type { NewProduct } from "../../app/db/schema.ts";
-import { insertDefaultVariant, syncProductSummary } from "../../app/db/variant-summary.server.ts";
+import { insertDefaultVariant } from "../../app/domain/catalog/admin/product-variants.server.ts";
+import { type StockMovement, setStockLevels } from "../../app/domain/inventory/inventory.server.ts";
+import { syncProductSummary } from "../../app/domain/inventory/product-summary.server.ts";
+
+/** A test's stock comes in like the shop's own: through the inventory, as opening balances. */
+const OPENING: StockMovement = { reason: "opening_balance", actor: "system" };
 
 let sequence = 0;
 
@@ -19,7 +24,8 @@ export async function ensureCategory(
 
 /**
  * Inserts a valid product (category "electronics" / "audio" unless overridden) with its one
- * default variant carrying the price and stock, and returns its id.
+ * default variant carrying the price and stock (brought in by the inventory: the stock ledger
+ * balances), and returns its id.
  */
 export async function insertProduct(db: Database, overrides: Partial<NewProduct> = {}): Promise<number> {
   sequence++;
@@ -48,25 +54,45 @@ export async function insertProduct(db: Database, overrides: Partial<NewProduct>
     archivedAt: null,
     ...overrides,
   };
-  const { id } = await db.insertInto("products").values(row).returning("id").executeTakeFirstOrThrow();
-  await insertDefaultVariant(db, id, {
-    priceCents: row.priceCents,
-    originalPriceCents: row.originalPriceCents ?? null,
-    stock: row.stock ?? 0,
-  });
+  const { id } = await db
+    .insertInto("products")
+    .values({ ...row, stock: 0 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await insertDefaultVariant(
+    db,
+    id,
+    { priceCents: row.priceCents, originalPriceCents: row.originalPriceCents ?? null, stock: row.stock ?? 0 },
+    // at the product's own time, so its updated_at stays what the test gave it
+    { ...OPENING, now: new Date(row.updatedAt) },
+  );
   return id;
 }
 
 /**
- * Sets what a test product's default variant sells for or has in stock (as the admin would),
- * and the product's summary with it.
+ * Sets what a test product's default variant sells for or has in stock (as the admin would: the
+ * stock through the inventory), and the product's summary with it.
  */
 export async function setVariantFields(
   db: Database,
   productId: number,
-  fields: { stock?: number; priceCents?: number; originalPriceCents?: number | null },
+  { stock, ...prices }: { stock?: number; priceCents?: number; originalPriceCents?: number | null },
 ): Promise<void> {
-  await db.updateTable("productVariants").set(fields).where("productId", "=", productId).execute();
+  if (Object.keys(prices).length > 0) {
+    await db.updateTable("productVariants").set(prices).where("productId", "=", productId).execute();
+  }
+  if (stock !== undefined) {
+    const variants = await db
+      .selectFrom("productVariants")
+      .select("id")
+      .where("productId", "=", productId)
+      .execute();
+    await setStockLevels(
+      db,
+      variants.map((v) => ({ variantId: v.id, level: stock })),
+      { reason: "admin_set", actor: "system" },
+    );
+  }
   await syncProductSummary(db, productId);
 }
 
@@ -124,7 +150,7 @@ export async function insertProductWithVariants(
     }[];
   },
 ): Promise<{ productId: number; variantIds: number[] }> {
-  const productId = await insertProduct(db, overrides);
+  const productId = await insertProduct(db, { ...overrides, stock: 0 });
   await db.deleteFrom("productVariants").where("productId", "=", productId).execute();
   await db
     .insertInto("productOptions")
@@ -149,13 +175,18 @@ export async function insertProductWithVariants(
         option3: variant.values[2] ?? null,
         priceCents: variant.priceCents,
         originalPriceCents: variant.originalPriceCents ?? null,
-        stock: variant.stock,
+        stock: 0,
         position,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
     variantIds.push(id);
   }
+  await setStockLevels(
+    db,
+    variants.map((variant, i) => ({ variantId: variantIds[i]!, level: variant.stock })),
+    OPENING,
+  );
   await syncProductSummary(db, productId);
   return { productId, variantIds };
 }

@@ -30,7 +30,7 @@ import { defaultVariantOf, insertImage, insertProduct } from "../helpers/catalog
 import { gif, hugeDimensionPng, jpegWithGps, oversizedJpeg, PDF, png, SVG, TEXT } from "../helpers/images.ts";
 import { readOutbox } from "../helpers/outbox.ts";
 
-const ACTOR = { id: "admin-user-1", email: "admin@example.com" };
+const ACTOR = { id: "admin-user-1", email: "admin@example.com", role: "owner" as const };
 
 const FIELDS = {
   name: "Zephyr Trail Backpack",
@@ -482,7 +482,9 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
     expect(await advanceOrder(services(), { number: shipped, to: "delivered", actor: ACTOR })).toMatchObject({
       ok: true,
     });
-    expect(await advanceOrder(services(), { number: shipped, to: "cancelled", actor: ACTOR })).toMatchObject({
+    expect(
+      await advanceOrder(services(), { number: shipped, to: "cancelled", actor: ACTOR, confirmed: true }),
+    ).toMatchObject({
       ok: false,
     });
     expect((await getAdminOrder(t.db, shipped))?.status).toBe("delivered");
@@ -495,7 +497,7 @@ describe.each(ENGINES)("admin product management on %s", (engine) => {
 
     const cancelled = await make();
     expect(
-      await advanceOrder(services(), { number: cancelled, to: "cancelled", actor: ACTOR }),
+      await advanceOrder(services(), { number: cancelled, to: "cancelled", actor: ACTOR, confirmed: true }),
     ).toMatchObject({
       ok: true,
     });

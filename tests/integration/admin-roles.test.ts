@@ -17,6 +17,7 @@ import * as adminOrder from "../../app/routes/admin.orders.$number.tsx";
 import * as adminPackingSlips from "../../app/routes/admin.orders.packing-slips.tsx";
 import * as adminProduct from "../../app/routes/admin.products.$id.tsx";
 import * as adminProductDelete from "../../app/routes/admin.products.$id_.delete.tsx";
+import * as adminProductStock from "../../app/routes/admin.products.$id_.stock.tsx";
 import * as adminProductsExport from "../../app/routes/admin.products.export[.csv].tsx";
 import * as adminProductsImport from "../../app/routes/admin.products.import.tsx";
 import * as adminProductNew from "../../app/routes/admin.products.new.tsx";
@@ -79,6 +80,11 @@ const ROUTES: Record<string, RouteAccess> = {
     loader: "products",
     actions: [post("products", { intent: "delete" })],
   },
+  "admin.products.$id_.stock.tsx": {
+    module: adminProductStock,
+    path: "/admin/products/:id/stock",
+    loader: "products",
+  },
   "admin.products.import.tsx": {
     module: adminProductsImport,
     path: "/admin/products/import",
@@ -106,9 +112,11 @@ const ROUTES: Record<string, RouteAccess> = {
     path: "/admin/orders/:number",
     loader: "orders",
     actions: [
-      post("orders", { to: "shipped" }),
-      post("refunds", { intent: "refund" }),
-      post("refunds", { to: "cancelled" }),
+      post("orders", { intent: "move", to: "shipped" }),
+      // well-formed, so the permission is what decides (an allowed role is then refused for the
+      // content: nothing to refund, a cancellation not confirmed)
+      post("refunds", { intent: "refund", key: "00000000-0000-4000-8000-000000000000", amount: "0.00" }),
+      post("refunds", { intent: "move", to: "cancelled" }),
     ],
   },
   "admin.returns._index.tsx": { module: adminReturns, path: "/admin/returns", loader: "returns" },
@@ -282,5 +290,185 @@ describe.each(["sqlite", "postgres"] as const)("every admin route × every role,
       "Audit log",
     ]);
     expect(await sidebar("owner")).toEqual(ADMIN_SECTIONS.map((section) => section.label));
+  });
+});
+
+/**
+ * Issue 28, finding 1: a staff member cancelled and refunded a paid order by posting `.to=cancelled`
+ * — the route decided the permission on the raw field `to` while the form parser (Conform) reads
+ * `.to` as `to`. Permissions are now decided by the domain command on the parsed move, so every
+ * spelling the parser accepts is refused alike. Each money-moving or role-changing form is sent
+ * by every role, its fields spelled every way the parser reads as the same field, against a target
+ * of its own: a role with the permission gets the change (so the spelling reaches the action), a
+ * role without it gets 403 and nothing changes — no audit entry, no refund at the gateway, the
+ * order as it was.
+ */
+describe.each(["sqlite", "postgres"] as const)("admin actions × roles × field spellings, on %s", (engine) => {
+  let shop: TestShop;
+  const cookies = {} as Record<Role, string>;
+
+  beforeAll(async () => {
+    shop = await createTestShop(engine);
+    const auth = shop.services.auth;
+    for (const role of ROLES) {
+      const email = `${role}@spellings.example`;
+      const created = await createOrUpdateUser(
+        { auth, db: shop.db },
+        { email, password: "correct horse", role },
+      );
+      if (!created.ok) throw new Error(`user ${role} not made`);
+      const { headers } = await auth.api.signInEmail({
+        body: { email, password: "correct horse" },
+        returnHeaders: true,
+      });
+      cookies[role] = cookieHeader(headers);
+    }
+  });
+  afterAll(async () => {
+    await shop?.destroy();
+  });
+
+  /** Every spelling of a form the parser reads as the same fields: as written, and each name after a dot. */
+  const spellings = (fields: Record<string, string>): Record<string, string>[] => [
+    fields,
+    Object.fromEntries(Object.entries(fields).map(([name, value]) => [`.${name}`, value])),
+    Object.fromEntries(
+      Object.entries(fields).map(([name, value]) => [name === "intent" ? name : `.${name}`, value]),
+    ),
+  ];
+
+  /** What a refused call must leave as it was. */
+  const witness = async (orderNumber: string | null) => ({
+    audit: Number(
+      (
+        await shop.db
+          .selectFrom("auditLog")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+    gatewayRefunds: Number(
+      (
+        await shop.db
+          .selectFrom("testGatewayRefunds")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+    order: orderNumber
+      ? await shop.db
+          .selectFrom("orders")
+          .select(["status", "refundedCents", "refundPendingCents"])
+          .where("number", "=", orderNumber)
+          .executeTakeFirstOrThrow()
+      : null,
+  });
+
+  const orderForm = async (form: "cancel" | "refund-lines" | "refund-amount" | "ship") => {
+    const number = await insertOrder(shop.db, { userId: null, createdAt: new Date().toISOString() });
+    const item = await shop.db
+      .selectFrom("orderItems")
+      .innerJoin("orders", "orders.id", "orderItems.orderId")
+      .select("orderItems.id")
+      .where("orders.number", "=", number)
+      .orderBy("orderItems.id")
+      .executeTakeFirstOrThrow();
+    const fields: Record<string, string> =
+      form === "cancel"
+        ? { intent: "move", to: "cancelled", confirm: "yes" }
+        : form === "ship"
+          ? { intent: "move", to: "shipped" }
+          : form === "refund-lines"
+            ? { intent: "refund", key: crypto.randomUUID(), [`qty.${item.id}`]: "1" }
+            : { intent: "refund", key: crypto.randomUUID(), amount: "5.00" };
+    return { number, fields, needs: (form === "ship" ? "orders" : "refunds") as Permission };
+  };
+
+  for (const form of ["cancel", "refund-lines", "refund-amount", "ship"] as const) {
+    it.each(ROLES.filter((role) => role !== "customer"))(`order page, ${form}: as %s`, async (role) => {
+      const { fields: plain, needs } = await orderForm(form);
+      for (const [index, fields] of spellings(plain).entries()) {
+        // a fresh order for each spelling: an allowed change happens every time
+        const { number } = await orderForm(form);
+        const keyed = form.startsWith("refund")
+          ? Object.fromEntries(
+              Object.entries(fields).map(([name, value]) => [
+                name,
+                name.endsWith("key") ? crypto.randomUUID() : value,
+              ]),
+            )
+          : fields;
+        const qtyFixed = form === "refund-lines" ? await retargetLine(keyed, number) : keyed;
+        const before = await witness(number);
+        const outcome = await routeStatus(adminOrder, "action", `${TEST_ORIGIN}/admin/orders/${number}`, {
+          cookie: cookies[role],
+          fields: qtyFixed,
+          params: { number },
+          context: shop.context(),
+        });
+        const what = `${role}, spelling ${index}: ${JSON.stringify(qtyFixed)}`;
+        const after = await witness(number);
+        if (can(role, needs)) {
+          expect(outcome, what).toMatchObject({ status: 302 });
+          expect(after, what).not.toEqual(before);
+        } else {
+          expect(outcome, what).toMatchObject({ status: 403, thrown: true });
+          expect(after, what).toEqual(before);
+        }
+      }
+    });
+  }
+
+  /** The form's `qty.<line>` field made to name a line of this order (keeping its spelling). */
+  async function retargetLine(fields: Record<string, string>, number: string) {
+    const item = await shop.db
+      .selectFrom("orderItems")
+      .innerJoin("orders", "orders.id", "orderItems.orderId")
+      .select("orderItems.id")
+      .where("orders.number", "=", number)
+      .orderBy("orderItems.id")
+      .executeTakeFirstOrThrow();
+    return Object.fromEntries(
+      Object.entries(fields).map(([name, value]) =>
+        /(^|\.)qty\./.test(name) ? [name.replace(/qty\.\d+$/, `qty.${item.id}`), value] : [name, value],
+      ),
+    );
+  }
+
+  it.each(ROLES.filter((role) => role !== "customer"))("staff page, a role change: as %s", async (role) => {
+    for (const [index, fields] of spellings({ intent: "role", userId: "", role: "admin" }).entries()) {
+      const email = `member-${role}-${index}@spellings.example`;
+      const member = await createOrUpdateUser(
+        { auth: shop.services.auth, db: shop.db },
+        { email, password: "correct horse", role: "staff" },
+      );
+      if (!member.ok) throw new Error("member not made");
+      const named = Object.fromEntries(
+        Object.entries(fields).map(([name, value]) => [
+          name,
+          name.endsWith("userId") ? member.value.userId : value,
+        ]),
+      );
+      const before = await witness(null);
+      const outcome = await routeStatus(adminStaff, "action", `${TEST_ORIGIN}/admin/staff`, {
+        cookie: cookies[role],
+        fields: named,
+        context: shop.context(),
+      });
+      const stored = await shop.db
+        .selectFrom("users")
+        .select("role")
+        .where("id", "=", member.value.userId)
+        .executeTakeFirstOrThrow();
+      const what = `${role}, spelling ${index}: ${JSON.stringify(named)}`;
+      if (can(role, "staff")) {
+        expect(outcome, what).toMatchObject({ status: 302 });
+        expect(stored.role, what).toBe("admin");
+      } else {
+        expect(outcome, what).toMatchObject({ status: 403, thrown: true });
+        expect(stored.role, what).toBe("staff");
+        expect(await witness(null), what).toEqual(before);
+      }
+    }
   });
 });

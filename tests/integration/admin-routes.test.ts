@@ -187,9 +187,9 @@ describe("cancelling an order (restores stock, cannot be undone)", () => {
 
   it("is refused with 400 without the confirm step's field; the order stays paid", async () => {
     for (const fields of [
-      { to: "cancelled" } as Record<string, string>,
-      { to: "cancelled", confirm: "" },
-      { to: "cancelled", confirm: "no" },
+      { intent: "move", to: "cancelled" } as Record<string, string>,
+      { intent: "move", to: "cancelled", confirm: "" },
+      { intent: "move", to: "cancelled", confirm: "no" },
     ]) {
       const answer = await cancel(fields);
       expect(answer.status, JSON.stringify(fields)).toBe(400);
@@ -201,7 +201,7 @@ describe("cancelling an order (restores stock, cannot be undone)", () => {
   });
 
   it("goes through from the confirm step", async () => {
-    const answer = await cancel({ to: "cancelled", confirm: "yes" });
+    const answer = await cancel({ intent: "move", to: "cancelled", confirm: "yes" });
     expect(answer.response?.status).toBe(302);
     expect(answer.response?.headers.get("Location")).toBe(`/admin/orders/${orderNumber}`);
     expect(await status()).toBe("cancelled");

@@ -8,16 +8,16 @@ import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { advanceOrder } from "../../app/domain/orders/order-admin.server.ts";
-import { type RefundRequest, refundOrder } from "../../app/domain/orders/order-refund.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
+import { type RefundRequest, refundOrder } from "../../app/domain/payments/refunds.server.ts";
 import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
 
 const SECRET = "order-refunds-test-secret-0123456789abcd";
-const ACTOR = { id: "admin-refunds", email: "admin@example.com" };
-const SHOP = { shopName: "Cartwheel" };
+const ACTOR = { id: "admin-refunds", email: "admin@example.com", role: "owner" as const };
+const SHOP = { shopName: "Cartwheel", publicUrl: "http://shop.test" };
 const SHIPPING = {
   firstName: "Ada",
   lastName: "Lovelace",
@@ -35,6 +35,7 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
   let gateway: PaymentGateway;
   let mailDir: string;
   const mail = () => createMailer(`file:${mailDir}`, { from: "shop@example.com" });
+  const services = () => ({ db: t.db, gateway, mail: mail(), shop: SHOP });
 
   beforeAll(async () => {
     t = await createTestDatabase(engine);
@@ -122,10 +123,7 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
     const order = await paidOrder();
     expect(order.total).toBe(8_025); // 7 500 + 7 % tax, free shipping
     const first = await refundOrder(
-      t.db,
-      gateway,
-      mail(),
-      SHOP,
+      services(),
       request(order.number, {
         lines: [{ itemId: order.itemA, quantity: 1 }],
         restock: true,
@@ -166,31 +164,17 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
 
     // the same line cannot give more units than are left of it
     expect(
-      await refundOrder(
-        t.db,
-        gateway,
-        mail(),
-        SHOP,
-        request(order.number, { lines: [{ itemId: order.itemA, quantity: 2 }] }),
-      ),
+      await refundOrder(services(), request(order.number, { lines: [{ itemId: order.itemA, quantity: 2 }] })),
     ).toEqual({
       ok: false,
       error: { code: "line-too-much", name: "Lamp" },
     });
     // more than is left is refused, without a refund at the gateway
-    expect(
-      await refundOrder(t.db, gateway, mail(), SHOP, request(order.number, { amountCents: 4_816 })),
-    ).toEqual({
+    expect(await refundOrder(services(), request(order.number, { amountCents: 4_816 }))).toEqual({
       ok: false,
       error: { code: "too-much", leftCents: 4_815, currency: "USD" },
     });
-    const rest = await refundOrder(
-      t.db,
-      gateway,
-      mail(),
-      SHOP,
-      request(order.number, { amountCents: 4_815 }),
-    );
+    const rest = await refundOrder(services(), request(order.number, { amountCents: 4_815 }));
     expect(rest).toMatchObject({ ok: true, value: { amountCents: 4_815, status: "refunded" } });
     expect(await orderRow(order.number)).toEqual({
       status: "refunded",
@@ -200,21 +184,16 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
     });
     // no restock asked: the rest stays sold
     expect(await stockOf(order.a)).toBe(9);
-    expect(await refundOrder(t.db, gateway, mail(), SHOP, request(order.number, { amountCents: 1 }))).toEqual(
-      {
-        ok: false,
-        error: { code: "not-refundable", status: "refunded" },
-      },
-    );
+    expect(await refundOrder(services(), request(order.number, { amountCents: 1 }))).toEqual({
+      ok: false,
+      error: { code: "not-refundable", status: "refunded" },
+    });
   });
 
   it("refunds once for the same form submitted twice, at once", async () => {
     const order = await paidOrder();
     const twice = request(order.number, { amountCents: 1_000 });
-    const results = await Promise.all([
-      refundOrder(t.db, gateway, mail(), SHOP, twice),
-      refundOrder(t.db, gateway, mail(), SHOP, twice),
-    ]);
+    const results = await Promise.all([refundOrder(services(), twice), refundOrder(services(), twice)]);
     expect(results.every((r) => r.ok)).toBe(true);
     expect(await orderRow(order.number)).toMatchObject({ refundedCents: 1_000, ledger: 1_000 });
     expect(
@@ -230,9 +209,7 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
     const order = await paidOrder();
     const share = Math.floor(order.total * 0.4);
     const results = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        refundOrder(t.db, gateway, mail(), SHOP, request(order.number, { amountCents: share })),
-      ),
+      Array.from({ length: 5 }, () => refundOrder(services(), request(order.number, { amountCents: share }))),
     );
     const refunded = results.filter((r) => r.ok).length;
     expect(refunded).toBe(2);
@@ -248,7 +225,7 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
     expect(
       await advanceOrder(
         { db: t.db, gateway, mail: mail(), shop: { shopName: "Cartwheel", publicUrl: "http://shop.test" } },
-        { number: order.number, to: "cancelled", actor: ACTOR },
+        { number: order.number, to: "cancelled", actor: ACTOR, confirmed: true },
       ),
     ).toMatchObject({ ok: true });
     expect(await orderRow(order.number)).toMatchObject({
@@ -256,15 +233,11 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
       refundedCents: order.total,
       ledger: order.total,
     });
-    expect(
-      await refundOrder(t.db, gateway, mail(), SHOP, request(order.number, { amountCents: 100 })),
-    ).toEqual({
+    expect(await refundOrder(services(), request(order.number, { amountCents: 100 }))).toEqual({
       ok: false,
       error: { code: "not-refundable", status: "cancelled" },
     });
-    expect(
-      await refundOrder(t.db, gateway, mail(), SHOP, request("CW-NOSUCHORDR", { amountCents: 100 })),
-    ).toEqual({
+    expect(await refundOrder(services(), request("CW-NOSUCHORDR", { amountCents: 100 }))).toEqual({
       ok: false,
       error: { code: "not-found" },
     });

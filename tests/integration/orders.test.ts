@@ -70,6 +70,7 @@ function recordingGateway(base: PaymentGateway, beforeAnswer?: () => Promise<voi
     },
     outcome: (key) => base.outcome(key),
     refund: (refund) => base.refund(refund),
+    refundOutcome: (refund) => base.refundOutcome(refund),
   };
   return { gateway, authorized, captured, voided };
 }

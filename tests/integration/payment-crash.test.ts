@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
-import { DEFAULT_RESERVATION_MS, reconcilePayments } from "../../app/domain/orders/order-payment.server.ts";
+import { DEFAULT_RESERVATION_MS, reconcilePayments } from "../../app/domain/payments/charges.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 

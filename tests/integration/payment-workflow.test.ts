@@ -5,12 +5,12 @@ import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { applyCouponToCart } from "../../app/domain/coupons/coupons.server.ts";
+import { type PlaceOrderInput, placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import {
   EXPIRED_MESSAGE,
   reconcilePayments,
   SETTLE_GRACE_MS,
-} from "../../app/domain/orders/order-payment.server.ts";
-import { type PlaceOrderInput, placeOrder } from "../../app/domain/orders/place-order.server.ts";
+} from "../../app/domain/payments/charges.server.ts";
 import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";

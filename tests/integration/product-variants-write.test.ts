@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
-import { writeProductVariants } from "../../app/db/product-variants.server.ts";
+import { writeProductVariants as writeVariants } from "../../app/domain/catalog/admin/product-variants.server.ts";
 import { type ProductVariantsInput, productVariantsInputSchema } from "../../app/lib/variant-input.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";
 import { insertProduct, insertProductWithVariants } from "../helpers/catalog.ts";
+
+/** The writer as staff use it: its stock through the inventory, as a count by staff. */
+const writeProductVariants = (db: Database, productId: number, input: ProductVariantsInput) =>
+  writeVariants(db, productId, input, { reason: "admin_set", actor: "system" });
 
 const variantsOf = (db: Database, productId: number) =>
   db

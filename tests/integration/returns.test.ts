@@ -17,7 +17,7 @@ import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
 
 const SECRET = "returns-test-secret-0123456789abcdefgh";
-const ACTOR = { id: "admin-returns", email: "admin@example.com" };
+const ACTOR = { id: "admin-returns", email: "admin@example.com", role: "admin" as const };
 const DAY = 24 * 60 * 60_000;
 
 describe("the return's transition table", () => {

@@ -2,8 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reconcilePayments } from "../../app/domain/orders/order-payment.server.ts";
-import { refundOrder } from "../../app/domain/orders/order-refund.server.ts";
+import { reconcilePayments } from "../../app/domain/payments/charges.server.ts";
+import { refundOrder } from "../../app/domain/payments/refunds.server.ts";
+import { providerCancelToken } from "../../app/http/checkout-session.server.ts";
 import * as toasts from "../../app/http/toast.server.ts";
 import * as cart from "../../app/routes/cart.tsx";
 import * as checkout from "../../app/routes/checkout.tsx";
@@ -113,6 +114,13 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
   }
 
   /** GET /checkout/return as the provider sends the shopper there: where it redirects. */
+  /** a hosted page (Checkout Session) as the provider keeps it */
+  const session = (reference: string) => {
+    const found = server.state.sessions.get(reference);
+    if (!found?.cancel_url) throw new Error(`no hosted page ${reference} with a cancel address`);
+    return { ...found, cancel_url: found.cancel_url };
+  };
+
   async function comeBack(url: string, jar: Jar) {
     const request = new Request(url, { headers: { Cookie: jar.header() } });
     try {
@@ -397,7 +405,18 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
     await post(checkout, { intent: "payment" }, jar);
     const { key } = await placeOrder(jar);
     const pending = await orderOf(key);
-    expect(await comeBack(`${TEST_ORIGIN}/checkout/return?cancelled=1`, jar)).toBe("/checkout?step=payment");
+    // a link from anywhere (no value signed for this checkout) gives nothing up
+    expect(await comeBack(`${TEST_ORIGIN}/checkout/return?cancelled=1`, jar)).toBe("/cart");
+    expect(
+      await comeBack(`${TEST_ORIGIN}/checkout/return?cancelled=${providerCancelToken(`${key}x`)}`, jar),
+    ).toBe("/cart");
+    expect((await orderOf(key)).status).toBe("pending_payment");
+    expect(server.state.sessions.get(pending.paymentReference)?.status).toBe("open");
+    // the provider's cancel address, which Place Order gave it, does
+    expect(session(pending.paymentReference).cancel_url).toBe(
+      `${TEST_ORIGIN}/checkout/return?cancelled=${providerCancelToken(key)}`,
+    );
+    expect(await comeBack(session(pending.paymentReference).cancel_url, jar)).toBe("/checkout?step=payment");
     expect(await toastIn(jar)).toEqual({
       type: "error",
       message: "The payment was not completed. Please choose how to pay again.",
@@ -405,6 +424,8 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
     expect((await orderOf(key)).status).toBe("payment_failed");
     expect(server.state.sessions.get(pending.paymentReference)?.status).toBe("expired");
     expect(await stockLeft()).toBe(before);
+    // and only once: the value is worthless after the order is settled
+    expect(await comeBack(session(pending.paymentReference).cancel_url, jar)).toBe("/cart");
   });
 
   it("a return address for someone else's order settles only the shopper's own", async () => {
@@ -517,10 +538,12 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
 
     // a refund the shop makes goes through Stripe too; its event does not count it twice
     const refunded = await refundOrder(
-      shop.db,
-      shop.services.gateway,
-      shop.services.mail,
-      { shopName: "Cartwheel" },
+      {
+        db: shop.db,
+        gateway: shop.services.gateway,
+        mail: shop.services.mail,
+        shop: { shopName: "Cartwheel", publicUrl: "http://shop.test" },
+      },
       {
         number: order.number,
         key: "admin-refund-1",
@@ -528,7 +551,7 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
         amountCents: 500,
         restock: false,
         reason: "Goodwill",
-        actor: { id: "admin", email: "admin@example.com" },
+        actor: { id: "admin", email: "admin@example.com", role: "owner" },
       },
     );
     expect(refunded).toMatchObject({ ok: true, value: { amountCents: 500, status: "partially_refunded" } });

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import { generateSyntheticCatalog } from "../../app/db/seed/synthetic-catalog.ts";
-import { syncProductSummary } from "../../app/db/variant-summary.server.ts";
+import { syncProductSummary } from "../../app/domain/inventory/product-summary.server.ts";
 import { createTestDatabase, type TestDatabase } from "../db-utils.ts";
 
 /** `catalog:generate` gives products variants too: 3 per product on average, the product row their summary. */

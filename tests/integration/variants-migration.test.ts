@@ -40,7 +40,7 @@ describe.each(ENGINES)("variants migration on %s", (engine) => {
   const now = "2026-11-01T00:00:00.000Z";
 
   beforeAll(async () => {
-    t = await createTestDatabase(engine);
+    t = await createTestDatabase(engine, { checkStockLedger: false }); // a migration's test builds the older schema's rows by hand
     db = t.db;
     // back to the schema before variants, then a shop's data in it (raw SQL: today's types differ)
     const down = await (await migrator(db)).migrateTo(BEFORE);

@@ -27,7 +27,17 @@ export interface PaymentGateway {
   outcome(idempotencyKey: string): Promise<PaymentOutcome>;
   /** Gives back part or all of a captured payment; the same idempotency key refunds once. */
   refund(input: RefundInput): Promise<RefundResult>;
+  /**
+   * What became of the refund asked of this payment with this idempotency key (a process died
+   * before recording the answer): none (never made: asking again is safe), succeeded, or failed.
+   */
+  refundOutcome(input: { authorizationId: string; idempotencyKey: string }): Promise<RefundOutcome>;
 }
+
+export type RefundOutcome =
+  | { status: "none" }
+  | { status: "succeeded"; refundId: string; amountCents: number }
+  | { status: "failed"; message: string };
 
 export type PaymentOutcome =
   | { status: "none" }

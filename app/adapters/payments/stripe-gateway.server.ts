@@ -7,6 +7,7 @@ import type {
   PaymentGateway,
   PaymentOutcome,
   PaymentReport,
+  RefundOutcome,
   RefundResult,
 } from "./payment-gateway.ts";
 import {
@@ -441,9 +442,25 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
           return refused("amount_too_large");
         }
         if (isInvalidRequest(error, "charge_not_refundable")) return refused("not_captured");
-        // charge_disputed, outages and the unforeseen: thrown (the order is left as it was)
+        // charge_disputed, outages and the unforeseen: thrown (the refund stays pending: its
+        // outcome is asked for later, refundOutcome)
         throw error;
       }
+    },
+
+    async refundOutcome({ authorizationId, idempotencyKey }): Promise<RefundOutcome> {
+      for await (const refund of (await client).refunds.list({
+        payment_intent: authorizationId,
+        limit: 100,
+      })) {
+        if (refund.metadata?.[IDEMPOTENCY_METADATA] !== idempotencyKey) continue;
+        if (refund.status === "failed" || refund.status === "canceled") {
+          return { status: "failed", message: refund.failure_reason ?? `the refund was ${refund.status}` };
+        }
+        // succeeded, or pending at the bank: the money is on its way back
+        return { status: "succeeded", refundId: refund.id, amountCents: refund.amount };
+      }
+      return { status: "none" };
     },
   };
 }

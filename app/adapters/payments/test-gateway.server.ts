@@ -10,6 +10,7 @@ import {
   PAYMENT_MESSAGES,
   type PaymentGateway,
   type PaymentOutcome,
+  type RefundOutcome,
   type RefundResult,
 } from "./payment-gateway.ts";
 
@@ -293,6 +294,19 @@ export function createTestGateway(options: TestGatewayOptions): PaymentGateway {
         if (error instanceof RefundRefused) return refused(error.code);
         throw error;
       }
+    },
+
+    async refundOutcome({ authorizationId, idempotencyKey }): Promise<RefundOutcome> {
+      // a refused refund leaves no row (its transaction rolled back): asking again is safe
+      const stored = await db
+        .selectFrom("testGatewayRefunds")
+        .select(["amountCents"])
+        .where("idempotencyKey", "=", idempotencyKey)
+        .where("authorizationId", "=", authorizationId)
+        .executeTakeFirst();
+      return stored
+        ? { status: "succeeded", refundId: `re_test_${idempotencyKey}`, amountCents: stored.amountCents }
+        : { status: "none" };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import type { AdminProductDetail } from "../../domain/catalog/admin/product-list.server.ts";
 import { FormField } from "../checkout/form-field.tsx";
 import { TableScroll } from "../table-scroll.tsx";
@@ -48,7 +48,13 @@ export function VariantGrid({
       </h2>
       <p id="grid-hint" className="mt-1 max-w-3xl text-gray-700">
         Stock is the number in stock. If units sell while you edit, saving applies your change to what is left
-        (typing 10 where it said 8 adds 2). An empty original price means no sale price.
+        (typing 10 where it said 8 adds 2). An empty original price means no sale price.{" "}
+        <Link
+          to={`/admin/products/${product.id}/stock`}
+          className="font-semibold text-brand-700 hover:underline"
+        >
+          Stock history of each variant
+        </Link>
       </p>
       <Form
         method="post"

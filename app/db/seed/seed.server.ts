@@ -2,10 +2,12 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { FileStore } from "../../adapters/files/file-store.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/images/images.server.ts";
+import { insertDefaultVariant } from "../../domain/catalog/admin/product-variants.server.ts";
+import { type StockMovement, setStockLevels } from "../../domain/inventory/inventory.server.ts";
+import { syncProductSummary } from "../../domain/inventory/product-summary.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { productColumns, productInputOf, productInputSchema } from "../../lib/product-input.ts";
 import { type Database, engineOf } from "../database.server.ts";
-import { insertDefaultVariant, syncProductSummary } from "../variant-summary.server.ts";
 import { DEMO_PRODUCTS, type DemoProduct } from "./demo-catalog.ts";
 import { seedDemoCoupons } from "./demo-coupons.ts";
 import { seedDemoReviews } from "./demo-reviews.ts";
@@ -88,7 +90,7 @@ export async function seedDemoCatalog(
     await db.transaction().execute(async (trx) => {
       const row = toProductRow(product, now);
       const { id } = await trx.insertInto("products").values(row).returning("id").executeTakeFirstOrThrow();
-      await insertDemoVariants(trx, id, product, row);
+      await insertDemoVariants(trx, id, product, { ...row, stock: product.stock });
       await trx
         .insertInto("productImages")
         .values(images.map((image, position) => ({ ...image, productId: id, position })))
@@ -102,7 +104,13 @@ export async function seedDemoCatalog(
   return { created };
 }
 
-/** A demo product's options and variants, or its one default variant; the product's summary follows them. */
+/** The demo's stock comes into the books as opening balances. */
+const OPENING: StockMovement = { reason: "opening_balance", actor: "system" };
+
+/**
+ * A demo product's options and variants, or its one default variant, each starting empty with its
+ * stock brought in by the inventory; the product's summary follows them.
+ */
 async function insertDemoVariants(
   db: Database,
   productId: number,
@@ -110,7 +118,7 @@ async function insertDemoVariants(
   row: { priceCents: number; originalPriceCents: number | null; stock: number },
 ) {
   if (!product.options || !product.variants) {
-    await insertDefaultVariant(db, productId, row);
+    await insertDefaultVariant(db, productId, row, OPENING);
     return;
   }
   await db
@@ -124,7 +132,7 @@ async function insertDemoVariants(
       })),
     )
     .execute();
-  await db
+  const inserted = await db
     .insertInto("productVariants")
     .values(
       product.variants.map((variant, position) => ({
@@ -135,11 +143,15 @@ async function insertDemoVariants(
         option3: variant.values[2] ?? null,
         priceCents: variant.priceCents,
         originalPriceCents: variant.originalPriceCents,
-        stock: variant.stock,
+        stock: 0,
         position,
       })),
     )
+    .returning(["id", "sku"])
     .execute();
+  const stockOf = new Map(product.variants.map((variant) => [variant.sku, variant.stock]));
+  const levels = inserted.map(({ id, sku }) => ({ variantId: id, level: stockOf.get(sku) ?? 0 }));
+  await setStockLevels(db, levels, OPENING);
   await syncProductSummary(db, productId);
 }
 
@@ -149,6 +161,8 @@ function toProductRow(product: DemoProduct, now: Date) {
   return {
     slug: product.slug,
     ...productColumns(productInputSchema.parse(productInputOf(product))),
+    // its variants' sum, brought in by the inventory with them
+    stock: 0,
     rating: product.rating,
     reviewCount: product.reviewCount,
     createdAt,

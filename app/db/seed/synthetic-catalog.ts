@@ -1,10 +1,11 @@
 import { sql } from "kysely";
 import type { FileStore } from "../../adapters/files/file-store.ts";
 import { IMAGE_WIDTHS, renderWebpVariants, variantKey } from "../../adapters/images/images.server.ts";
+import { defaultSku } from "../../domain/catalog/admin/product-variants.server.ts";
+import { optionFacets } from "../../domain/inventory/product-summary.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import { type ProductInput, productColumns } from "../../lib/product-input.ts";
 import type { Database } from "../database.server.ts";
-import { defaultSku, optionFacets } from "../variant-summary.server.ts";
 import { type ArtShape, drawProductSvg } from "./product-art.ts";
 import { seedCategories } from "./seed.server.ts";
 
@@ -227,6 +228,8 @@ export async function generateSyntheticCatalog(
       return {
         slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
         ...productColumns(product),
+        // the variants' sum (each variant's stock comes with its opening balance in the ledger)
+        stock,
         rating,
         reviewCount,
         createdAt,
@@ -234,7 +237,7 @@ export async function generateSyntheticCatalog(
       } as const;
     });
     // the variants are drawn before the products go in: a product row carries their summary,
-    // option text and facets (variant-summary.server.ts), the same as syncProductSummary writes
+    // option text and facets (inventory/product-summary.server.ts), the same as syncProductSummary writes
     const drafts = syntheticVariants(rows, variantRandom);
     const withFacets = rows.map((row, i) => {
       const draft = drafts[i]!;
@@ -274,6 +277,14 @@ export async function generateSyntheticCatalog(
           .execute();
         ids.push(...chunk.map((row) => row.id));
       }
+      // the stock ledger's opening balances (decision 026): a level is the sum of its movements
+      const at = new Date().toISOString();
+      for (let i = 0; i < ids.length; i += 1000) {
+        const chunk = ids.slice(i, i + 1000);
+        await sql`insert into stock_movements (variant_id, product_id, delta, reason, actor, created_at)
+          select id, product_id, stock, 'opening_balance', 'cli', ${at} from product_variants
+          where id >= ${chunk[0]} and id <= ${chunk.at(-1)} and stock <> 0`.execute(trx);
+      }
       // the listing's option facets (migration 1300)
       const values: {
         variantId: number;
@@ -283,11 +294,11 @@ export async function generateSyntheticCatalog(
         optionName: string;
         optionValue: string;
       }[] = [];
-      let at = 0;
+      let next = 0;
       inserted.forEach((p, i) => {
         const draft = drafts[i]!;
-        const real = draft.variants.map((v) => ({ ...asVariant(0)(v), id: ids[at + v.position]! }));
-        at += draft.variants.length;
+        const real = draft.variants.map((v) => ({ ...asVariant(0)(v), id: ids[next + v.position]! }));
+        next += draft.variants.length;
         if (!draft.option) return;
         for (const row of optionFacets([draft.option], real).rows) values.push({ ...row, productId: p.id });
       });

@@ -24,16 +24,9 @@ export const SIGN_IN_LIMITS = {
   perKnownDevice: { limit: 10, windowMs: 15 * 60_000 },
 } as const satisfies Record<string, RateLimitRule>;
 
-/**
- * A browser that has signed in to an account (the value of its signed device cookie, which the
- * route reads and verifies): the account it proved, and its own id, under which it is counted.
- */
-export interface KnownDevice {
-  /** `accountKeyOf(email)` of the account it signed in to */
-  account: string;
-  /** this browser's id, new at each sign-in */
-  id: string;
-}
+import type { KnownDevice } from "../../lib/known-device.ts";
+
+export type { KnownDevice };
 
 /** The account an e-mail names, as counters and device cookies name it (no address in either). */
 export function accountKeyOf(email: string): string {

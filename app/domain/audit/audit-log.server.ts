@@ -1,10 +1,19 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
+import type { Role } from "../../lib/staff-roles.ts";
 
 /** Who acted: the signed-in admin (id and e-mail are both kept, the e-mail as it was then). */
 export interface Actor {
   id: string;
   email: string;
+}
+
+/**
+ * A staff member acting through a domain command that needs a permission (moving money, changing
+ * roles): the command checks `can(role, …)` itself, so no caller can forget it (decision 025).
+ */
+export interface StaffActor extends Actor {
+  role: Role;
 }
 
 export type AuditAction =

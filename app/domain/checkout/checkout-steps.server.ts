@@ -11,9 +11,8 @@ import type { Toast } from "../../lib/toast.ts";
 import { saveCard } from "../accounts/payment-methods.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
 import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";
-import type { ProviderReturn } from "../orders/order-payment.server.ts";
-import { PLACED_STATUSES } from "../orders/order-status.ts";
 import { placeOrder } from "../orders/place-order.server.ts";
+import type { ProviderReturn } from "../payments/charges.server.ts";
 import { boundFeedback, type CheckoutState, type StepFeedback } from "./checkout-progress.server.ts";
 import {
   INVALID_FIELDS_MESSAGE,
@@ -150,12 +149,14 @@ export async function submitPayment(
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Step 3 → 4: places the order. A repeated submission (same key) lands on the same
- * confirmation; every refusal sends the shopper to the step that can fix it.
+ * Step 3 → 4: places the order under the checkout's own idempotency key, held on the server with
+ * the checkout in progress (never one a form names: a key posted that is not this checkout's is a
+ * stale review page, sent back to the review). A repeated submission (the same review twice) lands
+ * on the same confirmation; every refusal sends the shopper to the step that can fix it.
  */
 export async function submitPlaceOrder(
   state: CheckoutState,
-  { idempotencyKey: key, expectedTotalCents }: { idempotencyKey: string; expectedTotalCents: number },
+  { idempotencyKey: posted, expectedTotalCents }: { idempotencyKey: string; expectedTotalCents: number },
   deps: {
     db: Database;
     gateway: PaymentGateway;
@@ -172,24 +173,20 @@ export async function submitPlaceOrder(
     provider?: ProviderReturn;
   },
 ): Promise<StepOutcome> {
-  if (!UUID.test(key)) return { to: stepPath("review"), state };
-  if (!state.shipping || !state.payment || !deps.cartId || !Number.isSafeInteger(expectedTotalCents)) {
-    // nothing to place with; but this may be a resubmission of an order already placed (its
-    // checkout state is gone): then it lands on that confirmation (placeOrder checks the key too)
-    const placed = await deps.db
-      .selectFrom("orders")
-      .select("number")
-      .where("idempotencyKey", "=", key)
-      .where("status", "in", PLACED_STATUSES)
-      .executeTakeFirst();
-    if (placed) return { to: stepPath("confirmation"), state: { placedOrder: placed.number } };
-    if (!state.shipping)
-      return {
-        to: stepPath("shipping"),
-        state,
-        toast: { type: "error", message: CHECKOUT_MESSAGES.sessionExpired },
-      };
-    if (!state.payment || !deps.cartId) return { to: stepPath("payment"), state };
+  // the order this checkout placed a moment ago (the same review submitted twice)
+  if (state.placedOrder && !state.idempotencyKey) {
+    return { to: stepPath("confirmation"), state };
+  }
+  const key = state.idempotencyKey;
+  if (!state.shipping) {
+    return {
+      to: stepPath("shipping"),
+      state,
+      toast: { type: "error", message: CHECKOUT_MESSAGES.sessionExpired },
+    };
+  }
+  if (!state.payment || !key || !deps.cartId) return { to: stepPath("payment"), state };
+  if (!UUID.test(posted) || posted !== key || !Number.isSafeInteger(expectedTotalCents)) {
     return { to: stepPath("review"), state };
   }
 

@@ -4,8 +4,9 @@ import { PAYMENT_MESSAGES, type PaymentGateway } from "../../adapters/payments/p
 import type { Database } from "../../db/database.server.ts";
 import { formatExpiry } from "../../lib/payment-card.ts";
 import { type ShopIdentity, sendCompletedOrderConfirmation } from "../orders/order-confirmation.server.ts";
-import { HOSTED_PAYMENT, ORDER_COLUMNS, settleReturning } from "../orders/order-payment.server.ts";
 import { PLACED_STATUSES } from "../orders/order-status.ts";
+import { HOSTED_PAYMENT, settleReturning } from "../payments/charges.server.ts";
+import { findOrderByKey } from "../payments/idempotency.server.ts";
 import type { CheckoutState } from "./checkout-progress.server.ts";
 import { CHECKOUT_MESSAGES, type StepOutcome, stepPath } from "./checkout-steps.server.ts";
 
@@ -78,7 +79,9 @@ export async function submitProviderPayment(
 
 /**
  * The shopper is back from the provider (3-D Secure, or the hosted page — paid, or given up:
- * `cancelled`): the order of their checkout in progress is settled from the provider's answer.
+ * `cancelled`, which the caller has verified came from the provider's cancel address for this very
+ * checkout: a signed value only the shop could have put there, worthless once the order is settled):
+ * the order of their checkout in progress is settled from the provider's answer.
  * Paid → the confirmation (its e-mail sent once, the cart emptied); failed → the payment step with
  * the reason; still processing → the cart page, with an e-mail to come.
  */
@@ -94,11 +97,7 @@ export async function returnFromProvider(
       ? { to: stepPath("confirmation"), state }
       : { to: "/cart", state, toast: { type: "error", message: CHECKOUT_MESSAGES.sessionExpired } };
   }
-  const order = await db
-    .selectFrom("orders")
-    .select(ORDER_COLUMNS)
-    .where("idempotencyKey", "=", key)
-    .executeTakeFirst();
+  const order = await findOrderByKey(db, key);
   if (!order) return { to: stepPath(state.payment ? "review" : "payment"), state };
 
   let status = order.status;

@@ -7,10 +7,16 @@ import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
 import { CARRIER_IDS, type CarrierId, TRACKING_NUMBER, trackingOf } from "../../lib/carriers.ts";
 import { currencyOf, formatMoney } from "../../lib/money.ts";
-import { fail, type Result } from "../../lib/result.ts";
-import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
+import { can } from "../../lib/staff-roles.ts";
+import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
+import {
+  cancelPaidOrder,
+  REFUNDABLE,
+  type RefundError,
+  refundRefusalMessage,
+} from "../payments/refunds.server.ts";
 import type { OrderPaymentFilter, OrderSort } from "./order-list-query.ts";
-import { REFUNDABLE } from "./order-refund.server.ts";
 import { canTransition, ORDER_STATUS_LABELS, ORDER_TRANSITIONS, STAFF_MOVES } from "./order-status.ts";
 import { renderStatusEmail, type StatusMailShop } from "./order-status-email.ts";
 import { getOrderByNumber, type OrderDetails, transitionOrder } from "./orders.server.ts";
@@ -168,7 +174,7 @@ export const bulkOrdersSchema = z.object({
  */
 export async function shipOrders(
   deps: Parameters<typeof advanceOrder>[0],
-  { numbers, actor }: { numbers: readonly string[]; actor: Actor },
+  { numbers, actor }: { numbers: readonly string[]; actor: StaffActor },
 ): Promise<{ shipped: string[]; refused: string[] }> {
   const shipped: string[] = [];
   const refused: string[] = [];
@@ -213,6 +219,8 @@ export const ORDER_ADMIN_MESSAGES = {
   cancelUnconfirmed: "The order was not cancelled: confirm with “Yes, cancel order” to cancel it.",
   changed: (number: string, to: OrderStatus) => `Order ${number}: ${ORDER_STATUS_LABELS[to]}`,
   refundFailed: (message: string) => `The order was not cancelled: its refund failed (${message}).`,
+  refundPending:
+    "The order's refund is waiting for the payment provider's answer; the order is cancelled as soon as it comes.",
   notAllowed: (from: OrderStatus, to: OrderStatus) =>
     `This order is ${ORDER_STATUS_LABELS[from].toLowerCase()} and cannot become ${to}.`,
 } as const;
@@ -231,15 +239,22 @@ export const orderActionSchema = z.object({
 });
 
 export type AdvanceOrderError =
+  /** the acting staff member's role may not make this move (cancelling gives money back: `refunds`) */
+  | { code: "forbidden" }
   | { code: "not-found" }
   | { code: "not-allowed"; from: OrderStatus }
-  | { code: "refund-failed"; message: string };
+  /** cancelling cannot be undone: it needs the confirm step */
+  | { code: "unconfirmed" }
+  | { code: "refund-failed"; message: string }
+  /** the cancellation's refund is waiting for the provider's answer: it completes on its own */
+  | { code: "refund-pending" };
 
 /**
- * Ship, deliver or cancel through the order's transition table, audited. Cancelling a paid order
- * gives its stock back and its money: what is left of the payment is refunded through the gateway
- * first (outside any transaction; the order's own refund key makes a retry the same refund), then
- * the order is cancelled with its refunded total.
+ * Ship, deliver or cancel through the order's transition table, audited, the customer e-mailed.
+ * Shipping and delivering need the `orders` permission; cancelling needs `refunds` as well — it
+ * gives money back — and is checked here, on the move the command makes. Cancelling a paid order
+ * is a refund of what is left of its payment (payments/refunds.server.ts `cancelPaidOrder`), which
+ * cancels the order — stock and coupon use given back — in the transaction that records the money.
  */
 export async function advanceOrder(
   { db, gateway, mail, shop }: { db: Database; gateway: PaymentGateway; mail: Mailer; shop: StatusMailShop },
@@ -248,14 +263,23 @@ export async function advanceOrder(
     to,
     actor,
     shipment,
+    confirmed = false,
+    now,
   }: {
     number: string;
     to: OrderStatus;
-    actor: Actor;
+    actor: StaffActor;
+    /** cancelling (which cannot be undone) only from its confirm step */
+    confirmed?: boolean;
     /** when shipping: the carrier and its tracking number, if given */
     shipment?: { carrier?: CarrierId; trackingNumber?: string };
+    now?: Date;
   },
 ): Promise<Result<{ from: OrderStatus; to: OrderStatus }, AdvanceOrderError>> {
+  if (!can(actor.role, "orders") || (to === "cancelled" && !can(actor.role, "refunds"))) {
+    return fail({ code: "forbidden" });
+  }
+  if (to === "cancelled" && !confirmed) return fail({ code: "unconfirmed" });
   const order = await db
     .selectFrom("orders")
     .select([
@@ -264,6 +288,7 @@ export async function advanceOrder(
       "status",
       "totalCents",
       "refundedCents",
+      "refundPendingCents",
       "paymentReference",
       "idempotencyKey",
       "estimatedDelivery",
@@ -273,14 +298,14 @@ export async function advanceOrder(
     .executeTakeFirst();
   if (!order) return fail({ code: "not-found" });
   if (!canTransition(order.status, to)) return fail({ code: "not-allowed", from: order.status });
-  const refundCents = to === "cancelled" ? order.totalCents - order.refundedCents : 0;
-  if (refundCents > 0 && order.paymentReference) {
-    const refund = await gateway.refund({
-      authorizationId: order.paymentReference,
-      amountCents: refundCents,
-      idempotencyKey: `${order.idempotencyKey}:cancel`,
-    });
-    if (!refund.ok) return fail({ code: "refund-failed", message: refund.message });
+  const leftCents = order.totalCents - order.refundedCents - order.refundPendingCents;
+  if (to === "cancelled" && leftCents > 0 && order.paymentReference) {
+    const cancelled = await cancelPaidOrder(
+      { db, gateway, mail, shop },
+      { number, orderKey: order.idempotencyKey, actor, now },
+    );
+    if (cancelled.ok) return ok({ from: order.status, to: "cancelled" });
+    return fail(cancelRefusal(cancelled.error, order.status));
   }
   const tracking =
     to === "shipped" && shipment
@@ -290,10 +315,8 @@ export async function advanceOrder(
     orderId: order.id,
     to,
     actor: actor.id,
-    set: {
-      ...(refundCents > 0 ? { refundedCents: order.totalCents } : {}),
-      ...(tracking ?? {}),
-    },
+    now,
+    set: tracking ?? {},
     // the audit entry is written in the transition's transaction: both happen or neither
     inSameTransaction: (trx, change) =>
       recordAudit(trx, {
@@ -301,9 +324,10 @@ export async function advanceOrder(
         action: "order.transition",
         entityType: "order",
         entityId: number,
-        summary: `Order ${number}: ${change.from} → ${change.to}${to === "cancelled" ? ` (stock restored${refundCents > 0 ? `, ${refundCents} cents refunded` : ""})` : ""}${tracking?.trackingNumber ? ` (${tracking.carrier ?? "carrier"} ${tracking.trackingNumber})` : ""}`,
+        summary: `Order ${number}: ${change.from} → ${change.to}${to === "cancelled" ? " (stock restored)" : ""}${tracking?.trackingNumber ? ` (${tracking.carrier ?? "carrier"} ${tracking.trackingNumber})` : ""}`,
         before: { status: change.from },
         after: { status: change.to, ...(tracking ?? {}) },
+        now,
       }),
   });
   if (result.ok) {
@@ -315,7 +339,7 @@ export async function advanceOrder(
         email: order.email,
         estimatedDelivery: order.estimatedDelivery,
         tracking: tracking ? trackingOf(tracking.carrier, tracking.trackingNumber) : null,
-        refundedCents: refundCents,
+        refundedCents: 0,
       },
       to,
       shop,
@@ -330,4 +354,21 @@ export async function advanceOrder(
     }
   }
   return result;
+}
+
+function cancelRefusal(error: RefundError, from: OrderStatus): AdvanceOrderError {
+  switch (error.code) {
+    case "forbidden":
+    case "not-found":
+      return error;
+    case "not-refundable":
+      return { code: "not-allowed", from: error.status };
+    case "pending":
+      return { code: "refund-pending" };
+    case "gateway":
+      return { code: "refund-failed", message: error.message };
+    default:
+      // nothing left to refund, or a guard refused: the order changed meanwhile
+      return { code: "refund-failed", message: refundRefusalMessage(error) || from };
+  }
 }

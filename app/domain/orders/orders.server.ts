@@ -1,12 +1,12 @@
 import type { Transaction, Updateable } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { DB, OrderStatus, OrdersTable } from "../../db/schema.ts";
-import { syncProductSummary } from "../../db/variant-summary.server.ts";
 import { type Tracking, trackingOf } from "../../lib/carriers.ts";
 import { type Currency, currencyOf } from "../../lib/money.ts";
 import type { ShippingMethod } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
+import { giveBackStock } from "../inventory/inventory.server.ts";
 import { canTransition, PLACED_STATUSES } from "./order-status.ts";
 
 export interface OrderDetails {
@@ -151,88 +151,118 @@ export type TransitionResult = Result<
   { code: "not-found" } | { code: "not-allowed"; from: OrderStatus }
 >;
 
+export interface OrderMove {
+  orderId: number;
+  to: OrderStatus;
+  /** who moved it: a staff member's id, or checkout, payment-provider, system */
+  actor: string;
+  now?: Date;
+  /** columns the transition sets besides the status (e.g. when it was paid) */
+  set?: OrderTransitionFields;
+  /** the status the caller knows the order is in (Place Order's hot path: no read first) */
+  from?: OrderStatus;
+  /** the refund that moved it (a cancellation's), for the stock ledger */
+  refundId?: number;
+}
+
 /**
- * Moves an order along the transition table. Cancelling (or a failed payment) puts the stock back
- * and gives the coupon use back, in the same transaction; the status update is guarded so two admins acting
- * at once cannot both succeed.
+ * Moves an order along the transition table inside the caller's transaction. Cancelling (or a
+ * failed payment) gives back, through the inventory, the units not given back already (a refund's
+ * restock, a return) and the coupon use. The status update is guarded, so two staff acting at once
+ * cannot both succeed; an order whose cancellation is being refunded does not ship meanwhile.
+ */
+export async function moveOrder(
+  trx: Transaction<DB>,
+  { orderId, to, actor, now = new Date(), set = {}, from: expected, refundId }: OrderMove,
+): Promise<TransitionResult> {
+  const releases = RELEASES_STOCK.includes(to);
+  const order =
+    expected && !releases
+      ? { status: expected, couponCode: null }
+      : await trx
+          .selectFrom("orders")
+          .select(["status", "couponCode"])
+          .where("id", "=", orderId)
+          .executeTakeFirst();
+  if (!order) return fail({ code: "not-found" });
+  const from = order.status;
+  if (!canTransition(from, to)) return fail({ code: "not-allowed", from });
+  const at = now.toISOString();
+  const updated = await trx
+    .updateTable("orders")
+    .set({ ...set, status: to, updatedAt: at })
+    .where("id", "=", orderId)
+    .where("status", "=", from)
+    .$if(to === "shipped", (q) =>
+      q.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("orderRefunds")
+              .select("orderRefunds.id")
+              .whereRef("orderRefunds.orderId", "=", "orders.id")
+              .where("orderRefunds.kind", "=", "cancel")
+              .where("orderRefunds.status", "=", "pending"),
+          ),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return fail({ code: "not-allowed", from });
+  if (releases) {
+    // the units bought and not given back yet (a deleted variant has none to get)
+    const items = await trx
+      .selectFrom("orderItems")
+      .select(["variantId", "quantity", "restockedQuantity"])
+      .where("orderId", "=", orderId)
+      .execute();
+    await giveBackStock(
+      trx,
+      items.flatMap((item) =>
+        item.variantId === null || item.quantity <= item.restockedQuantity
+          ? []
+          : [{ variantId: item.variantId, quantity: item.quantity - item.restockedQuantity }],
+      ),
+      {
+        reason: to === "cancelled" ? "cancellation" : "payment_failed",
+        actor,
+        orderId,
+        refundId: refundId ?? null,
+        now,
+      },
+    );
+    await trx
+      .updateTable("orderItems")
+      .set((eb) => ({ restockedQuantity: eb.ref("quantity") }))
+      .where("orderId", "=", orderId)
+      .execute();
+    if (order.couponCode) await releaseCoupon(trx, order.couponCode);
+  }
+  await trx
+    .insertInto("orderEvents")
+    .values({ orderId, fromStatus: from, toStatus: to, actor, createdAt: at })
+    .execute();
+  return ok({ from, to });
+}
+
+/**
+ * moveOrder in a transaction of its own, with `inSameTransaction`: more writes that must stand or
+ * fall with the transition (e.g. the admin audit entry).
  */
 export async function transitionOrder(
   db: Database,
   {
-    orderId,
-    to,
-    actor,
-    now = new Date(),
     inSameTransaction,
-    set = {},
-    from: expected,
-  }: {
-    orderId: number;
-    to: OrderStatus;
-    actor: string;
-    now?: Date;
-    /** more writes that must stand or fall with the transition (e.g. the admin audit entry) */
+    ...move
+  }: OrderMove & {
     inSameTransaction?: (
       trx: Transaction<DB>,
       change: { from: OrderStatus; to: OrderStatus },
     ) => Promise<void>;
-    /** columns the transition sets besides the status (e.g. when it was paid) */
-    set?: OrderTransitionFields;
-    /** the status the caller knows the order is in (Place Order's hot path: no read first) */
-    from?: OrderStatus;
   },
 ): Promise<TransitionResult> {
   return db.transaction().execute(async (trx): Promise<TransitionResult> => {
-    const releases = RELEASES_STOCK.includes(to);
-    const order =
-      expected && !releases
-        ? { status: expected, couponCode: null }
-        : await trx
-            .selectFrom("orders")
-            .select(["status", "couponCode"])
-            .where("id", "=", orderId)
-            .executeTakeFirst();
-    if (!order) return fail({ code: "not-found" });
-    const from = order.status;
-    if (!canTransition(from, to)) return fail({ code: "not-allowed", from });
-    const at = now.toISOString();
-    const updated = await trx
-      .updateTable("orders")
-      .set({ ...set, status: to, updatedAt: at })
-      .where("id", "=", orderId)
-      .where("status", "=", from)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return fail({ code: "not-allowed", from });
-    if (releases) {
-      // the variants bought get their units back (one that was deleted since has none to get);
-      // variants first, then products, each by id (the lock order Place Order uses)
-      const items = await trx
-        .selectFrom("orderItems")
-        .innerJoin("productVariants", "productVariants.id", "orderItems.variantId")
-        .select(["orderItems.variantId", "productVariants.productId", "orderItems.quantity"])
-        .where("orderItems.orderId", "=", orderId)
-        .orderBy("orderItems.variantId")
-        .execute();
-      const returned = new Map<number, number>();
-      for (const item of items) {
-        await trx
-          .updateTable("productVariants")
-          .set((eb) => ({ stock: eb("stock", "+", item.quantity) }))
-          .where("id", "=", item.variantId as number)
-          .execute();
-        returned.set(item.productId, (returned.get(item.productId) ?? 0) + item.quantity);
-      }
-      for (const productId of [...returned.keys()].sort((a, b) => a - b)) {
-        await syncProductSummary(trx, productId);
-        await trx.updateTable("products").set({ updatedAt: at }).where("id", "=", productId).execute();
-      }
-      if (order.couponCode) await releaseCoupon(trx, order.couponCode);
-    }
-    await trx
-      .insertInto("orderEvents")
-      .values({ orderId, fromStatus: from, toStatus: to, actor, createdAt: at })
-      .execute();
-    await inSameTransaction?.(trx, { from, to });
-    return ok({ from, to });
+    const moved = await moveOrder(trx, move);
+    if (moved.ok) await inSameTransaction?.(trx, moved.value);
+    return moved;
   });
 }

@@ -3,7 +3,6 @@ import type { Transaction } from "kysely";
 import { PAYMENT_MESSAGES, type PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
-import { syncProductSummary } from "../../db/variant-summary.server.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
 import { calculateTotals, type Pricing, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
@@ -11,6 +10,7 @@ import type { CartView } from "../cart/cart-types.ts";
 import { getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { checkCoupon, redeemCoupon } from "../coupons/coupons.server.ts";
+import { takeStock } from "../inventory/inventory.server.ts";
 import {
   DEFAULT_RESERVATION_MS,
   ORDER_COLUMNS,
@@ -18,7 +18,8 @@ import {
   type ProviderReturn,
   settlePayment,
   settleReturning,
-} from "./order-payment.server.ts";
+} from "../payments/charges.server.ts";
+import { findOrderByKey } from "../payments/idempotency.server.ts";
 
 export interface PlaceOrderInput {
   cartId: string;
@@ -107,7 +108,7 @@ export async function placeOrder(
   gateway: PaymentGateway,
   input: PlaceOrderInput,
 ): Promise<PlaceOrderResult> {
-  const replay = await findByIdempotencyKey(db, input.idempotencyKey);
+  const replay = await findOrderByKey(db, input.idempotencyKey);
   if (replay) return answerFor(db, gateway, replay, input);
 
   const cart = await getCart(db, input.cartId, input.pricing);
@@ -120,7 +121,7 @@ export async function placeOrder(
   if (problem) {
     // A twin submission may have placed this very order (emptying the cart, clearing its coupon)
     // since the lookup above: then the answer is that order, not the cart's new state.
-    const twin = await findByIdempotencyKey(db, input.idempotencyKey);
+    const twin = await findOrderByKey(db, input.idempotencyKey);
     return twin ? answerFor(db, gateway, twin, input) : fail(problem);
   }
 
@@ -132,7 +133,7 @@ export async function placeOrder(
       .execute((trx) => reserveOrder(trx, { input, cart, totals, now, gateway: gateway.name }));
   } catch (error) {
     // A twin submission may have won the race: then this one is that order.
-    const twin = await findByIdempotencyKey(db, input.idempotencyKey);
+    const twin = await findOrderByKey(db, input.idempotencyKey);
     if (twin) return answerFor(db, gateway, twin, input);
     if (error instanceof OrderAbort) return fail(error.reason);
     throw error;
@@ -212,7 +213,10 @@ function priceOrder(pricing: Pricing, cart: CartView, method: ShippingMethod): T
   });
 }
 
-/** Step 2: the order as `pending_payment`, its stock taken and its coupon use counted. */
+/**
+ * Step 2: the order as `pending_payment`, its stock taken (through the inventory, at the prices the
+ * shopper reviewed) and its coupon use counted.
+ */
 async function reserveOrder(
   trx: Transaction<DB>,
   {
@@ -223,66 +227,20 @@ async function reserveOrder(
     gateway,
   }: { input: PlaceOrderInput; cart: CartView; totals: Totals; now: Date; gateway: string },
 ): Promise<OrderRow> {
-  // Rows are locked in one fixed order — every variant by id, then every product by id — so two
-  // orders never lock the same rows in opposite order (PostgreSQL).
-  const lines = [...cart.lines].sort((a, b) => a.variantId - b.variantId);
-  /** products a variant of which sold out: their option facets change (variant-summary.server.ts) */
-  const soldOut = new Set<number>();
-  const priceOf = new Map<number, number>();
-  for (const line of lines) {
-    const taken = await trx
-      .updateTable("productVariants")
-      .set((eb) => ({ stock: eb("stock", "-", line.quantity) }))
-      .where("id", "=", line.variantId)
-      .where("stock", ">=", line.quantity)
-      .where("archivedAt", "is", null)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom("products")
-            .select("products.id")
-            .whereRef("products.id", "=", "productVariants.productId")
-            .where("products.archivedAt", "is", null),
-        ),
-      )
-      .returning(["stock", "priceCents"])
-      .executeTakeFirst();
-    if (!taken) throw new OrderAbort({ code: "out-of-stock", productName: line.name });
-    if (taken.stock === 0) soldOut.add(line.productId);
-    // the price as it is now, read with the row the stock was taken from
-    priceOf.set(line.variantId, taken.priceCents);
-  }
-  // the products' summed stock follows (variant-summary.server.ts)
-  const takenPerProduct = new Map<number, number>();
-  for (const line of lines) {
-    takenPerProduct.set(line.productId, (takenPerProduct.get(line.productId) ?? 0) + line.quantity);
-  }
-  for (const [productId, quantity] of [...takenPerProduct].sort(([a], [b]) => a - b)) {
-    if (soldOut.has(productId)) {
-      await syncProductSummary(trx, productId);
-      continue;
-    }
-    await trx
-      .updateTable("products")
-      .set((eb) => ({ stock: eb("stock", "-", quantity) }))
-      .where("id", "=", productId)
-      .execute();
-  }
-
-  const subtotal = lines.reduce((sum, line) => sum + (priceOf.get(line.variantId) ?? 0) * line.quantity, 0);
+  // the coupon read now, its use counted after the stock (rows are locked in one order: variants,
+  // products, then the coupon — as a cancellation gives them back)
   let discount = 0;
+  let couponCode: string | null = null;
   if (cart.coupon) {
-    const coupon = await checkCoupon(trx, cart.coupon.code, subtotal, {
+    const coupon = await checkCoupon(trx, cart.coupon.code, cart.totals.subtotalCents, {
       now,
       currency: input.pricing.currency,
     });
     if (!coupon.ok) throw new OrderAbort({ code: "coupon-invalid", message: coupon.error.message });
-    if (!(await redeemCoupon(trx, coupon.value.code))) {
-      throw new OrderAbort({ code: "coupon-invalid", message: "This coupon has reached its usage limit." });
-    }
     discount = coupon.value.discountCents;
+    couponCode = coupon.value.code;
   }
-  const recomputed = calculateTotals(input.pricing, subtotal, {
+  const recomputed = calculateTotals(input.pricing, cart.totals.subtotalCents, {
     method: input.method,
     discountCents: discount,
   });
@@ -334,9 +292,40 @@ async function reserveOrder(
     .returning(ORDER_COLUMNS)
     .executeTakeFirstOrThrow();
 
-  const items = lines.map((line) => {
-    const unitPriceCents = priceOf.get(line.variantId) ?? line.unitPriceCents;
-    return {
+  // the stock, taken with guarded updates in the inventory's lock order; each variant's price is
+  // read with the row it was taken from, so what is charged is what the shopper reviewed
+  const taken = await takeStock(trx, cart.lines, {
+    reason: "sale",
+    actor: "checkout",
+    orderId: order.id,
+    now,
+  });
+  if (!taken.ok) {
+    const short = cart.lines.find((line) => line.variantId === taken.error.variantId);
+    throw new OrderAbort({ code: "out-of-stock", productName: short?.name ?? "" });
+  }
+  const changed = cart.lines.find(
+    (line) => taken.value.get(line.variantId)?.priceCents !== line.unitPriceCents,
+  );
+  if (changed) {
+    const subtotal = cart.lines.reduce(
+      (sum, line) => sum + (taken.value.get(line.variantId)?.priceCents ?? 0) * line.quantity,
+      0,
+    );
+    const repriced = calculateTotals(input.pricing, subtotal, {
+      method: input.method,
+      discountCents: discount,
+    });
+    throw new OrderAbort({ code: "price-changed", totalCents: repriced.totalCents });
+  }
+  if (couponCode && !(await redeemCoupon(trx, couponCode))) {
+    throw new OrderAbort({ code: "coupon-invalid", message: "This coupon has reached its usage limit." });
+  }
+
+  // the lines in the order they were always written: by variant
+  const items = [...cart.lines]
+    .sort((a, b) => a.variantId - b.variantId)
+    .map((line) => ({
       orderId: order.id,
       productId: line.productId,
       variantId: line.variantId,
@@ -346,11 +335,10 @@ async function reserveOrder(
       name: line.name,
       brand: line.brand,
       imageKey: line.image?.key ?? null,
-      unitPriceCents,
+      unitPriceCents: line.unitPriceCents,
       quantity: line.quantity,
-      lineTotalCents: unitPriceCents * line.quantity,
-    };
-  });
+      lineTotalCents: line.unitPriceCents * line.quantity,
+    }));
   const created = {
     orderId: order.id,
     fromStatus: null,
@@ -371,15 +359,6 @@ async function reserveOrder(
     await trx.insertInto("orderEvents").values(created).execute();
   }
   return order;
-}
-
-async function findByIdempotencyKey(db: Database, key: string): Promise<OrderRow | null> {
-  const row = await db
-    .selectFrom("orders")
-    .select(ORDER_COLUMNS)
-    .where("idempotencyKey", "=", key)
-    .executeTakeFirst();
-  return row ?? null;
 }
 
 function placed({ id, number, email, totalCents, estimatedDelivery }: OrderRow): PlacedOrder {

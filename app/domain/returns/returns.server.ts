@@ -3,20 +3,28 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
-import { syncProductSummary } from "../../db/variant-summary.server.ts";
-import { type Currency, currencyOf, formatMoney } from "../../lib/money.ts";
+import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
-import { type RefundError, refundOrder } from "../orders/order-refund.server.ts";
+import { can } from "../../lib/staff-roles.ts";
+import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
+import { giveBackStock } from "../inventory/inventory.server.ts";
+import {
+  type RefundError,
+  refundRefusalMessage,
+  refundReturn,
+  unitsPerLine,
+} from "../payments/refunds.server.ts";
 import { canMoveReturn, RETURN_WINDOW_DAYS, type ReturnStatus } from "./return-status.ts";
 
 /**
  * Returns within 30 days of delivery (issue 19): a shopper asks to send delivered lines back (the
  * route has checked it is their order), staff approve or reject it, mark it received (the units go
- * back into stock) and refund it — each returned line's share of what was paid for the goods, as a
- * refund by line does (order-refund.server.ts); shipping is given back only for a faulty, damaged
- * or wrong item, as the returns page says. Every step is a guarded
- * move along the return's transition table (return-status.ts), e-mailed to the customer, audited.
+ * back into stock, through the inventory) and refund it — each returned line's share of what was
+ * paid for the goods, through the refund workflow (payments/refunds.server.ts), which marks the
+ * return refunded in the transaction that records the money; shipping is given back only for a
+ * faulty, damaged or wrong item, as the returns page says. Every step is a guarded move along the
+ * return's transition table (return-status.ts), e-mailed to the customer, audited. Staff moves need
+ * the `returns` permission, checked here.
  */
 const DAY_MS = 24 * 60 * 60_000;
 const SHIPPING_BACK = new Set<string>(["Arrived damaged or faulty", "Wrong item sent"]);
@@ -112,7 +120,8 @@ export async function requestReturn(
 ): Promise<Result<{ number: string }, ReturnRequestError>> {
   const order = await returnableOrder(db, orderNumber, now);
   if (!order.ok) return order;
-  const chosen = lines.filter((line) => line.quantity > 0);
+  // each line once, its units summed, however the form named it
+  const chosen = unitsPerLine(lines);
   if (chosen.length === 0) return fail({ code: "nothing-chosen" });
   for (const line of chosen) {
     const item = order.value.lines.find((l) => l.itemId === line.itemId);
@@ -237,13 +246,17 @@ export async function listReturns(
 }
 
 export type MoveReturnError =
+  | { code: "forbidden" }
   | { code: "not-found" }
   | { code: "not-allowed"; from: ReturnStatus }
-  | { code: "refund"; message: string };
+  | { code: "refund"; message: string }
+  /** the refund waits for the payment provider's answer: the return becomes refunded with it */
+  | { code: "refund-pending" };
 
 /**
  * Staff move a return: approve, reject (with a reason for the customer), receive (its units go
- * back into stock) or refund (through refundOrder, under the return's own key: a retry refunds once).
+ * back into stock) or refund (through the refund workflow, under the return's own key: a retry
+ * refunds once, and the return becomes refunded with its money).
  */
 export async function moveReturn(
   db: Database,
@@ -254,62 +267,66 @@ export async function moveReturn(
     actor,
     rejectionReason = null,
     now = new Date(),
-  }: { number: string; to: ReturnStatus; actor: Actor; rejectionReason?: string | null; now?: Date },
+  }: { number: string; to: ReturnStatus; actor: StaffActor; rejectionReason?: string | null; now?: Date },
 ): Promise<Result<{ from: ReturnStatus; to: ReturnStatus }, MoveReturnError>> {
+  if (!can(actor.role, "returns")) return fail({ code: "forbidden" });
   const found = await getReturn(db, number);
   if (!found) return fail({ code: "not-found" });
   const from = found.status;
   if (!canMoveReturn(from, to)) return fail({ code: "not-allowed", from });
-  let refundCents: number | null = null;
   if (to === "refunded") {
-    const refund = await refundOrder(db, services.gateway, services.mail, services.shop, {
-      number: found.orderNumber,
-      key: `return:${found.number}`,
-      lines: found.items.map((item) => ({ itemId: item.orderItemId, quantity: item.quantity })),
-      amountCents: null,
-      restock: false, // received: already back in stock
-      // the returns page: a faulty, damaged or wrong item also gets its shipping back
-      plusShipping: SHIPPING_BACK.has(found.reason),
-      reason: `Return ${found.number}`,
-      actor,
-      now,
-    });
-    if (!refund.ok) return fail({ code: "refund", message: refundMessage(refund.error, found.currency) });
-    refundCents = refund.value.amountCents;
+    const refund = await refundReturn(
+      { db, ...services },
+      {
+        number: found.orderNumber,
+        returnId: found.id,
+        returnNumber: found.number,
+        lines: found.items.map((item) => ({ itemId: item.orderItemId, quantity: item.quantity })),
+        // the returns page: a faulty, damaged or wrong item also gets its shipping back
+        plusShipping: SHIPPING_BACK.has(found.reason),
+        actor,
+        now,
+      },
+    );
+    if (!refund.ok) {
+      if (refund.error.code === "forbidden") return fail({ code: "forbidden" });
+      if (refund.error.code === "pending") return fail({ code: "refund-pending" });
+      return fail({ code: "refund", message: refundMessage(refund.error) });
+    }
+    return ok({ from, to });
   }
   const at = now.toISOString();
   const moved = await db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable("returns")
-      .set({
-        status: to,
-        updatedAt: at,
-        ...(to === "rejected" ? { rejectionReason } : {}),
-        ...(refundCents !== null ? { refundCents } : {}),
-      })
+      .set({ status: to, updatedAt: at, ...(to === "rejected" ? { rejectionReason } : {}) })
       .where("id", "=", found.id)
       .where("status", "=", from)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return false;
     if (to === "received") {
-      const products = new Set<number>();
+      await giveBackStock(
+        trx,
+        found.items.flatMap((item) =>
+          item.variantId === null ? [] : [{ variantId: item.variantId, quantity: item.quantity }],
+        ),
+        { reason: "return_received", actor: actor.id, returnId: found.id, now },
+      );
       for (const item of found.items) {
-        if (item.variantId === null) continue;
         await trx
-          .updateTable("productVariants")
-          .set((eb) => ({ stock: eb("stock", "+", item.quantity) }))
-          .where("id", "=", item.variantId)
+          .updateTable("orderItems")
+          .set((eb) => ({ restockedQuantity: eb("restockedQuantity", "+", item.quantity) }))
+          .where("id", "=", item.orderItemId)
+          .where((eb) => eb(eb("restockedQuantity", "+", item.quantity), "<=", eb.ref("quantity")))
           .execute();
-        if (item.productId !== null) products.add(item.productId);
       }
-      for (const productId of [...products].sort((a, b) => a - b)) await syncProductSummary(trx, productId);
     }
     await recordAudit(trx, {
       actor,
       action: "return.update",
       entityType: "return",
       entityId: number,
-      summary: `Return ${number} (order ${found.orderNumber}): ${from} → ${to}${to === "received" ? " (stock restored)" : ""}${refundCents !== null ? `, ${formatMoney(refundCents, found.currency)} refunded` : ""}`,
+      summary: `Return ${number} (order ${found.orderNumber}): ${from} → ${to}${to === "received" ? " (stock restored)" : ""}`,
       before: { status: from },
       after: { status: to },
       now,
@@ -320,7 +337,7 @@ export async function moveReturn(
     const current = await getReturn(db, number);
     return fail({ code: "not-allowed", from: current?.status ?? from });
   }
-  const subject = `${services.shop.shopName}: return ${number} ${to === "approved" ? "approved" : to === "rejected" ? "not accepted" : to === "received" ? "received" : "refunded"}`;
+  const subject = `${services.shop.shopName}: return ${number} ${to === "approved" ? "approved" : to === "rejected" ? "not accepted" : "received"}`;
   const body =
     to === "approved"
       ? [
@@ -328,9 +345,7 @@ export async function moveReturn(
         ]
       : to === "rejected"
         ? ["We cannot accept this return.", rejectionReason ? `Why: ${rejectionReason}` : ""]
-        : to === "received"
-          ? ["Your items have arrived. The refund follows shortly."]
-          : [`We have refunded ${formatMoney(refundCents ?? 0, found.currency)} to the card you paid with.`];
+        : ["Your items have arrived. The refund follows shortly."];
   await send(services.mail, found.email, subject, [
     `Return ${number} for order ${found.orderNumber}.`,
     ...body,
@@ -338,17 +353,8 @@ export async function moveReturn(
   return ok({ from, to });
 }
 
-function refundMessage(error: RefundError, currency: Currency): string {
-  switch (error.code) {
-    case "gateway":
-      return error.message;
-    case "too-much":
-      return `at most ${formatMoney(error.leftCents, currency)} can be refunded`;
-    case "not-refundable":
-      return `the order is ${error.status.replace("_", " ")}`;
-    default:
-      return "the order's lines cannot be refunded";
-  }
+function refundMessage(error: RefundError): string {
+  return error.code === "gateway" ? error.message : refundRefusalMessage(error);
 }
 
 async function send(mail: Mailer, to: string, subject: string, paragraphs: string[]) {

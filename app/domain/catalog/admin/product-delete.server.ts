@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { syncProductSummary } from "../../../db/variant-summary.server.ts";
 import { CONFIRM_VALUE } from "../../../lib/confirm.ts";
 import { productInputOf as auditSnapshot } from "../../../lib/product-input.ts";
 import { PRODUCT_LIMITS, STOCK_TEXT } from "../../../lib/product-limits.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
+import { setStockLevels } from "../../inventory/inventory.server.ts";
 import { type ProductDeps as Deps, deleteUnreferencedFiles } from "./product-images.server.ts";
 import { getAdminProduct } from "./product-list.server.ts";
 import { PRODUCT_BULK_ACTIONS } from "./product-list-query.ts";
@@ -57,6 +57,17 @@ export async function deleteProduct(
       });
       return "archived" as const;
     }
+    // the stock its variants hold leaves the books with them
+    const variants = await trx
+      .selectFrom("productVariants")
+      .select("id")
+      .where("productId", "=", id)
+      .execute();
+    await setStockLevels(
+      trx,
+      variants.map((v) => ({ variantId: v.id, level: 0 })),
+      { reason: "variant_removed", actor: actor.id, now },
+    );
     await trx.deleteFrom("products").where("id", "=", id).execute();
     await recordAudit(trx, {
       actor,
@@ -158,7 +169,7 @@ export async function setProductsStock(
     const rows = await trx
       .selectFrom("products")
       .innerJoin("productVariants", "productVariants.productId", "products.id")
-      .select(["products.id", "products.name", "productVariants.id as variantId", "productVariants.stock"])
+      .select(["products.id", "products.name", "productVariants.id as variantId"])
       .where("products.id", "in", [...new Set(ids)])
       .where("products.archivedAt", "is", null)
       .where("productVariants.archivedAt", "is", null)
@@ -166,34 +177,33 @@ export async function setProductsStock(
       .execute();
     const variantsOf = new Map<number, typeof rows>();
     for (const row of rows) variantsOf.set(row.id, [...(variantsOf.get(row.id) ?? []), row]);
-    let changed = 0;
     let inVariants = 0;
-    for (const [productId, variants] of variantsOf) {
+    const levels: { variantId: number; level: number }[] = [];
+    const nameOf = new Map<number, string>();
+    for (const variants of variantsOf.values()) {
       const [only] = variants;
       if (variants.length !== 1 || !only) {
         inVariants++;
         continue;
       }
-      if (only.stock === stock) continue;
-      await trx.updateTable("productVariants").set({ stock }).where("id", "=", only.variantId).execute();
-      await trx
-        .updateTable("products")
-        .set({ updatedAt: now.toISOString() })
-        .where("id", "=", productId)
-        .execute();
-      await syncProductSummary(trx, productId);
+      levels.push({ variantId: only.variantId, level: stock });
+      nameOf.set(only.id, only.name);
+    }
+    // one call: every variant locked before any product (the inventory's lock order)
+    const changes = await setStockLevels(trx, levels, { reason: "bulk_set", actor: actor.id, now });
+    for (const change of changes) {
       await recordAudit(trx, {
         actor,
         action: "product.stock",
         entityType: "product",
-        entityId: productId,
-        summary: `Stock of "${only.name}" set to ${stock} (was ${only.stock})`,
-        before: { stock: only.stock },
+        entityId: change.productId,
+        summary: `Stock of "${nameOf.get(change.productId)}" set to ${stock} (was ${change.before})`,
+        before: { stock: change.before },
         after: { stock },
         now,
       });
-      changed++;
     }
+    const changed = changes.length;
     return { changed, inVariants };
   });
 }

@@ -1,7 +1,6 @@
 import { deleteStoredImages } from "../../../adapters/images/image-upload.server.ts";
 import { logger } from "../../../adapters/logger.server.ts";
 import type { Database } from "../../../db/database.server.ts";
-import { insertDefaultVariant, syncProductSummary } from "../../../db/variant-summary.server.ts";
 import {
   productInputOf as auditSnapshot,
   type ProductInput,
@@ -9,6 +8,8 @@ import {
 } from "../../../lib/product-input.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
+import { adjustStockLevel } from "../../inventory/inventory.server.ts";
+import { syncProductSummary } from "../../inventory/product-summary.server.ts";
 import { slugify } from "./product-form.ts";
 import {
   type ProductDeps as Deps,
@@ -17,19 +18,14 @@ import {
   type UploadRefusal,
 } from "./product-images.server.ts";
 import { getAdminProduct } from "./product-list.server.ts";
+import { insertDefaultVariant } from "./product-variants.server.ts";
 
 /**
- * Adding a product (with its images) and saving its fields; stock changes by a guarded delta.
- * Every change runs in one transaction together with its audit entry. The catalogue's search
- * index and facet/price-band tables follow through their triggers (migrations 0200, 0310, 0320),
- * so the storefront reflects every change at once.
+ * Adding a product (with its images) and saving its fields; stock changes by a guarded delta
+ * through the inventory area. Every change runs in one transaction together with its audit entry.
+ * The catalogue's search index and facet/price-band tables follow through their triggers
+ * (migrations 0200, 0310, 0320), so the storefront reflects every change at once.
  */
-
-/** Stock changes only through adjustStock (a guarded delta), never by overwriting the number. */
-function withoutStock<T extends { stock: number }>(columns: T): Omit<T, "stock"> {
-  const { stock: _stock, ...rest } = columns;
-  return rest;
-}
 
 async function uniqueSlug(db: Database, name: string): Promise<string> {
   const base = slugify(name);
@@ -70,6 +66,8 @@ export async function createProduct(
         .insertInto("products")
         .values({
           ...productColumns(input),
+          // its one variant's, brought in by the inventory below
+          stock: 0,
           slug,
           rating: 0,
           reviewCount: 0,
@@ -79,7 +77,7 @@ export async function createProduct(
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await insertDefaultVariant(trx, id, input);
+      await insertDefaultVariant(trx, id, input, { reason: "admin_set", actor: actor.id, now });
       await trx
         .insertInto("productImages")
         .values(
@@ -132,7 +130,7 @@ export async function updateProduct(
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable("products")
-      .set({ ...withoutStock(productColumns(input)), updatedAt: now.toISOString() })
+      .set({ ...productColumns(input), updatedAt: now.toISOString() })
       .where("id", "=", id)
       .execute();
     // the form's price is the one variant's of a product without options; a product with
@@ -211,18 +209,14 @@ export async function adjustStock(
         : variants.find((v) => v.id === variantId);
     if (variant === null) return fail({ code: "choose-variant" });
     if (!variant) return fail({ code: "not-found" });
-    const row = { name: product.name, stock: variant.stock };
-    if (row.stock + delta < 0) return fail({ code: "negative" });
-    const updated = await trx
-      .updateTable("productVariants")
-      .set((eb) => ({ stock: eb("stock", "+", delta) }))
-      .where("id", "=", variant.id)
-      .where("stock", ">=", -delta)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return fail({ code: "negative" });
-    await trx.updateTable("products").set({ updatedAt: now.toISOString() }).where("id", "=", id).execute();
-    await syncProductSummary(trx, id);
-    const after = row.stock + delta;
+    const moved = await adjustStockLevel(
+      trx,
+      { variantId: variant.id, delta },
+      { reason: "admin_adjust", actor: actor.id, now },
+    );
+    if (!moved.ok) return fail({ code: "negative" });
+    const row = { name: product.name, stock: moved.value.before };
+    const after = moved.value.after;
     await recordAudit(trx, {
       actor,
       action: "product.stock",

@@ -26,7 +26,7 @@ export async function importProductsCsvAsAdmin(
 ): Promise<
   Result<{ created: number; updated: number; unchanged: number }, { code: "invalid"; problems: CsvProblem[] }>
 > {
-  const result = await importProductsCsv(db, { currency }, text);
+  const result = await importProductsCsv(db, { currency, actor: actor.id }, text);
   if (!result.ok) return result;
   const { created, updated, unchanged } = result.value;
   if (created + updated > 0) {

@@ -1,10 +1,11 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../../db/database.server.ts";
-import { writeProductVariants } from "../../../db/product-variants.server.ts";
 import type { DB } from "../../../db/schema.ts";
-import { insertDefaultVariant, syncProductSummary } from "../../../db/variant-summary.server.ts";
 import type { Currency } from "../../../lib/money.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
+import { type StockMovement, setStockLevels } from "../../inventory/inventory.server.ts";
+import { syncProductSummary } from "../../inventory/product-summary.server.ts";
+import { insertDefaultVariant, writeProductVariants } from "./product-variants.server.ts";
 import { type CategoryIndex, type CsvProblem, type CsvRefusal, readProductsCsv } from "./products-csv.ts";
 import { type ImportStep, planImport } from "./products-csv-plan.server.ts";
 import { storedVariants } from "./products-csv-stored.server.ts";
@@ -99,11 +100,12 @@ class ImportRefused extends Error {
  * ids, free slugs and SKUs) and any problem leaves the catalogue as it was. Writes go through the
  * products table, so the search index and the facet and price-band counts follow through their
  * triggers. New products start with no images, no rating or reviews. A product the file
- * describes as it is stored is not written at all (a round trip writes nothing).
+ * describes as it is stored is not written at all (a round trip writes nothing). Stock levels go
+ * through the inventory (`csv_import`, by `actor`: the staff member's id, or "cli").
  */
 export async function importProductsCsv(
   db: Database,
-  { currency }: { currency: Currency },
+  { currency, actor = "cli" }: { currency: Currency; actor?: string },
   text: string,
   now: Date = new Date(),
 ): Promise<ImportProductsResult> {
@@ -115,14 +117,15 @@ export async function importProductsCsv(
       if (!plan.ok) return plan;
       const steps = plan.value;
       const timestamp = now.toISOString();
+      const movement: StockMovement = { reason: "csv_import", actor, now };
       let created = 0;
       let updated = 0;
       for (const step of steps) {
         if (step.kind === "create") {
-          await createProduct(trx, step, timestamp);
+          await createProduct(trx, step, timestamp, movement);
           created++;
         } else if (step.kind === "update") {
-          await updateProduct(trx, step, timestamp);
+          await updateProduct(trx, step, timestamp, movement);
           updated++;
         }
       }
@@ -138,39 +141,41 @@ async function createProduct(
   trx: Transaction<DB>,
   step: Extract<ImportStep, { kind: "create" }>,
   timestamp: string,
+  movement: StockMovement,
 ) {
+  const { stock, ...values } = step.values;
   const { id } = await trx
     .insertInto("products")
-    .values({ ...step.values, rating: 0, reviewCount: 0, createdAt: timestamp, updatedAt: timestamp })
+    // its stock is its variants', brought in by the inventory with them
+    .values({ ...values, stock: 0, rating: 0, reviewCount: 0, createdAt: timestamp, updatedAt: timestamp })
     .returning("id")
     .executeTakeFirstOrThrow();
-  if (step.variants) await writeVariants(trx, id, step.variants);
-  else await insertDefaultVariant(trx, id, step.values);
+  if (step.variants) await writeVariants(trx, id, step.variants, movement);
+  else await insertDefaultVariant(trx, id, { ...values, stock }, movement);
 }
 
 async function updateProduct(
   trx: Transaction<DB>,
   step: Extract<ImportStep, { kind: "update" }>,
   timestamp: string,
+  movement: StockMovement,
 ) {
+  const { stock, ...columns } = step.values ?? { stock: undefined };
   await trx
     .updateTable("products")
-    .set({ ...step.values, updatedAt: timestamp })
+    .set({ ...columns, updatedAt: timestamp })
     .where("id", "=", step.id)
     .execute();
+  const values = step.values;
   if (step.variants) {
-    await writeVariants(trx, step.id, step.variants);
+    await writeVariants(trx, step.id, step.variants, movement);
     return;
   }
-  if (step.values?.priceCents === undefined) return;
+  if (values?.priceCents === undefined) return;
   // old layout, a product without options: its one variant carries the row's price and stock
-  await trx
+  const only = await trx
     .updateTable("productVariants")
-    .set({
-      priceCents: step.values.priceCents,
-      originalPriceCents: step.values.originalPriceCents,
-      stock: step.values.stock,
-    })
+    .set({ priceCents: values.priceCents, originalPriceCents: values.originalPriceCents })
     .where("productId", "=", step.id)
     .where((eb) =>
       eb(
@@ -184,12 +189,20 @@ async function updateProduct(
       ),
     )
     .where("archivedAt", "is", null)
-    .execute();
+    .returning("id")
+    .executeTakeFirst();
+  if (only && stock !== undefined)
+    await setStockLevels(trx, [{ variantId: only.id, level: stock }], movement);
   await syncProductSummary(trx, step.id);
 }
 
-async function writeVariants(trx: Transaction<DB>, productId: number, { input, lines }: CsvVariants) {
-  const written = await writeProductVariants(trx, productId, input);
+async function writeVariants(
+  trx: Transaction<DB>,
+  productId: number,
+  { input, lines }: CsvVariants,
+  movement: StockMovement,
+) {
+  const written = await writeProductVariants(trx, productId, input, movement);
   if (written.ok) return;
   const { sku } = written.error;
   const at = input.variants.findIndex((v) => v.sku?.toLowerCase() === sku.toLowerCase());

@@ -1,6 +1,5 @@
 import type { Database } from "../../../db/database.server.ts";
 import { engineOf } from "../../../db/database.server.ts";
-import { writeProductVariants } from "../../../db/product-variants.server.ts";
 import type { DB } from "../../../db/schema.ts";
 import { PRODUCT_LIMITS } from "../../../lib/product-limits.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
@@ -12,6 +11,8 @@ import {
 } from "../../../lib/variant-input.ts";
 import { type OptionValues, parseOption, variantTitle } from "../../../lib/variants.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
+import type { StockMovement } from "../../inventory/inventory.server.ts";
+import { writeProductVariants } from "./product-variants.server.ts";
 import { planOptions } from "./variant-plan.ts";
 
 /**
@@ -60,10 +61,11 @@ async function lockProduct(trx: Trx, productId: number): Promise<EditableProduct
       "stock",
       "barcode",
       "imageId",
+      "position",
     ])
     .where("productId", "=", productId)
     .where("archivedAt", "is", null)
-    .orderBy("position")
+    // locked by id (the inventory's lock order), shown by position
     .orderBy("id");
   let productQuery = trx
     .selectFrom("products")
@@ -75,7 +77,7 @@ async function lockProduct(trx: Trx, productId: number): Promise<EditableProduct
     variantsQuery = variantsQuery.forUpdate();
     productQuery = productQuery.forUpdate();
   }
-  const rows = await variantsQuery.execute();
+  const rows = (await variantsQuery.execute()).sort((a, b) => a.position - b.position || a.id - b.id);
   const product = await productQuery.executeTakeFirst();
   if (!product || rows.length === 0) return null;
   const [optionRows, images] = await Promise.all([
@@ -136,12 +138,12 @@ async function inTransaction<T, E extends { code: string }>(
 }
 
 /** The writer, with the input checked against the one schema first (a bug if it fails). */
-async function write(trx: Trx, productId: number, input: ProductVariantsInput) {
+async function write(trx: Trx, productId: number, input: ProductVariantsInput, movement: StockMovement) {
   const checked = productVariantsInputSchema.safeParse(input);
   if (!checked.success) {
     throw new Error(`variant editor built an invalid input: ${checked.error.issues[0]?.message}`);
   }
-  return writeProductVariants(trx, productId, checked.data);
+  return writeProductVariants(trx, productId, checked.data, movement);
 }
 
 async function touch(trx: Trx, productId: number, now: Date) {
@@ -249,7 +251,7 @@ export async function saveProductOptions(
             };
       }),
     };
-    const written = await write(trx, productId, input);
+    const written = await write(trx, productId, input, { reason: "admin_set", actor: actor.id, now });
     if (!written.ok) throw new Error(`a kept SKU was refused: ${written.error.sku}`);
     const { deleted, archived } = written.value;
     await touch(trx, productId, now);
@@ -341,10 +343,12 @@ export async function saveVariantGrid(
       );
     });
     if (changed.length === 0) return ok({ changed: 0 });
-    const written = await write(trx, productId, {
-      options: product.options,
-      variants: next.map((v) => asInput(v, product.options.length)),
-    });
+    const written = await write(
+      trx,
+      productId,
+      { options: product.options, variants: next.map((v) => asInput(v, product.options.length)) },
+      { reason: "admin_set", actor: actor.id, now },
+    );
     if (!written.ok) {
       const taken = rows.findIndex((row) => row.sku === written.error.sku);
       return fail({
@@ -409,10 +413,12 @@ export async function bulkSetVariants(
     const next = product.variants.map((v) =>
       chosen.has(v.id) ? { ...v, priceCents: priceCents ?? v.priceCents, stock: stock ?? v.stock } : v,
     );
-    const written = await write(trx, productId, {
-      options: product.options,
-      variants: next.map((v) => asInput(v, product.options.length)),
-    });
+    const written = await write(
+      trx,
+      productId,
+      { options: product.options, variants: next.map((v) => asInput(v, product.options.length)) },
+      { reason: "bulk_set", actor: actor.id, now },
+    );
     if (!written.ok) throw new Error(`a kept SKU was refused: ${written.error.sku}`);
     await touch(trx, productId, now);
     const picked = product.variants.filter((v) => chosen.has(v.id));

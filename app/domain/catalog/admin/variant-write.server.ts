@@ -1,7 +1,8 @@
 import type { Database } from "../../../db/database.server.ts";
-import { syncProductSummary } from "../../../db/variant-summary.server.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
+import { setStockLevels } from "../../inventory/inventory.server.ts";
+import { syncProductSummary } from "../../inventory/product-summary.server.ts";
 
 export type VariantRemovalResult = Result<
   { outcome: "deleted" | "archived"; sku: string },
@@ -11,7 +12,8 @@ export type VariantRemovalResult = Result<
 /**
  * Removes a variant from sale: deleted when no order line names it, else archived (its orders keep
  * showing what was bought; carts holding it show it as no longer available). A product keeps at
- * least one live variant. The product's summary follows; audited.
+ * least one live variant. Its stock leaves with it (through the inventory); the product's summary
+ * follows; audited.
  */
 export async function removeVariant(
   db: Database,
@@ -38,6 +40,8 @@ export async function removeVariant(
       .limit(1)
       .executeTakeFirst();
     const at = now.toISOString();
+    // what it holds leaves the books with it
+    await setStockLevels(trx, [{ variantId, level: 0 }], { reason: "variant_removed", actor: actor.id, now });
     if (ordered) {
       await trx.updateTable("productVariants").set({ archivedAt: at }).where("id", "=", variantId).execute();
     } else {

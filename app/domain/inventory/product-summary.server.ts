@@ -1,13 +1,14 @@
 import type { Selectable } from "kysely";
-import { discountPercent } from "../lib/money.ts";
-import { optionFacetKey, optionValueKey } from "../lib/variants.ts";
-import type { Database } from "./database.server.ts";
-import type { VariantOptionValuesTable } from "./schema.ts";
+import type { Database } from "../../db/database.server.ts";
+import type { VariantOptionValuesTable } from "../../db/schema.ts";
+import { discountPercent } from "../../lib/money.ts";
+import { optionFacetKey, optionValueKey } from "../../lib/variants.ts";
 
 /**
  * The product row's summary of its variants (decision 019), kept like the catalogue's counts are
  * kept by triggers — a rule of the data, not of one screen: whoever writes a variant's price,
- * original price, stock or archived state calls `syncProductSummary` in the same transaction.
+ * original price or archived state calls `syncProductSummary` in the same transaction (stock is
+ * written only by the inventory area, inventory.server.ts, which calls it itself).
  * The listing, its facets, the price bands and the search index read the summary:
  * - price and original price: the cheapest live variant's ("from $X" when the variants differ);
  * - discount: the best one among the live variants (the card's badge);
@@ -144,44 +145,4 @@ async function syncOptionValues(db: Database, productId: number, rows: OptionVal
       .values(rows.map((r) => ({ ...r, productId })))
       .execute();
   }
-}
-
-/** The SKU a product's default variant gets unless one is given: unique, since product ids are. */
-export function defaultSku(productId: number): string {
-  return `CW-${productId}`;
-}
-
-/**
- * The one variant of a product without options, carrying the price and stock the product row
- * was written with (its summary is then already right).
- */
-export async function insertDefaultVariant(
-  db: Database,
-  productId: number,
-  {
-    priceCents,
-    originalPriceCents,
-    stock,
-    sku = defaultSku(productId),
-  }: { priceCents: number; originalPriceCents: number | null; stock: number; sku?: string },
-): Promise<number> {
-  const { id } = await db
-    .insertInto("productVariants")
-    .values({
-      productId,
-      sku,
-      option1: null,
-      option2: null,
-      option3: null,
-      priceCents,
-      originalPriceCents,
-      stock,
-      barcode: null,
-      imageId: null,
-      position: 0,
-      archivedAt: null,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return id;
 }

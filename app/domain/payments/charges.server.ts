@@ -9,13 +9,19 @@ import {
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
 import { currencyOf } from "../../lib/money.ts";
-import { transitionOrder } from "./orders.server.ts";
+import { transitionOrder } from "../orders/orders.server.ts";
+import { ORDER_COLUMNS, type OrderRow } from "./idempotency.server.ts";
+import { refundLapsedPayment } from "./refunds.server.ts";
+
+export { ORDER_COLUMNS, type OrderRow };
 
 /**
- * Steps 3 and 4 of Place Order (place-order.server.ts, decision 020) and the job that settles the
- * orders a dead process left `pending_payment`. No transaction is open while the gateway is asked;
- * each outcome is recorded with one guarded transition (whichever settles an order first wins,
- * the other finds it settled).
+ * Charges: steps 3 and 4 of Place Order (orders/place-order.server.ts, decision 020) and the job
+ * that settles the orders a dead process left `pending_payment` — the payments area's charge
+ * workflow, beside its refunds (refunds.server.ts) and the provider's events
+ * (provider-events.server.ts), with one idempotency mechanism (idempotency.server.ts). No
+ * transaction is open while the gateway is asked; each outcome is recorded with one guarded
+ * transition (whichever settles an order first wins, the other finds it settled).
  */
 
 /** How long a pending order holds its stock by default (PAYMENT_RESERVATION_MINUTES). */
@@ -24,39 +30,6 @@ export const DEFAULT_RESERVATION_MS = 15 * 60_000;
 export const SETTLE_GRACE_MS = 60_000;
 export const EXPIRED_MESSAGE = "The payment was not completed in time. Please place your order again.";
 export const CANCELLED_MESSAGE = "The payment was not completed. Please choose how to pay again.";
-
-/** What Place Order and the job read of an order. */
-export const ORDER_COLUMNS = [
-  "id",
-  "number",
-  "email",
-  "totalCents",
-  "estimatedDelivery",
-  "status",
-  "idempotencyKey",
-  "paymentError",
-  "paymentReference",
-  "createdAt",
-  "reservedUntil",
-  "currency",
-] as const;
-
-export interface OrderRow {
-  id: number;
-  number: string;
-  email: string;
-  totalCents: number;
-  estimatedDelivery: string;
-  status: OrderStatus;
-  idempotencyKey: string;
-  paymentError: string | null;
-  /** the provider's id of the payment (or, while pending, of the hosted page or 3-D Secure step) */
-  paymentReference: string;
-  createdAt: string;
-  reservedUntil: string | null;
-  /** the currency the order was placed in (a stored code; `currencyOf` reads it) */
-  currency: string;
-}
 
 export type Settlement =
   | { status: "paid"; replayed: boolean }
@@ -132,7 +105,7 @@ export async function settlePayment(
     return { status: "unknown" };
   }
   const settled = await markPaid(db, order.id, authorizationId, { cartId, now });
-  if (settled.status === "failed") await refundLapsed(gateway, order, authorizationId);
+  if (settled.status === "failed") await refundLapsed(db, gateway, order, authorizationId, now);
   return settled;
 }
 
@@ -183,18 +156,28 @@ async function keepReference(db: Database, orderId: number, reference: string): 
 
 /**
  * A payment went through for an order that was given up meanwhile (its reservation lapsed): the
- * money goes back, as the order does not exist for the shopper.
+ * money goes back, as the order does not exist for the shopper — through the refund workflow, so
+ * it is recorded before the gateway is asked and settled by the refund job if this process dies.
  */
-async function refundLapsed(gateway: PaymentGateway, order: OrderRow, authorizationId: string) {
-  await gateway
-    .refund({
+async function refundLapsed(
+  db: Database,
+  gateway: PaymentGateway,
+  order: OrderRow,
+  authorizationId: string,
+  now?: Date,
+) {
+  await refundLapsedPayment(
+    { db, gateway },
+    {
+      orderId: order.id,
+      orderKey: order.idempotencyKey,
       authorizationId,
       amountCents: order.totalCents,
-      idempotencyKey: `${order.idempotencyKey}:lapsed`,
-    })
-    .catch((error: unknown) =>
-      logger.error({ err: error, order: order.number }, "could not refund a lapsed order's payment"),
-    );
+      now,
+    },
+  ).catch((error: unknown) =>
+    logger.error({ err: error, order: order.number }, "could not refund a lapsed order's payment"),
+  );
 }
 
 /**
@@ -241,7 +224,7 @@ export async function settleFromOutcome(
     case "authorized": {
       if (outcome.status === "authorized") await gateway.capture(outcome.authorizationId);
       const settled = await markPaid(db, order.id, outcome.authorizationId, { cartId, now, card });
-      if (settled.status === "failed") await refundLapsed(gateway, order, outcome.authorizationId);
+      if (settled.status === "failed") await refundLapsed(db, gateway, order, outcome.authorizationId, now);
       return settled;
     }
     case "declined":

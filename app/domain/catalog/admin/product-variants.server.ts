@@ -1,8 +1,9 @@
 import { sql } from "kysely";
-import { fail, ok, type Result } from "../lib/result.ts";
-import type { ProductVariantsInput } from "../lib/variant-input.ts";
-import type { Database } from "./database.server.ts";
-import { syncProductSummary } from "./variant-summary.server.ts";
+import type { Database } from "../../../db/database.server.ts";
+import { fail, ok, type Result } from "../../../lib/result.ts";
+import type { ProductVariantsInput } from "../../../lib/variant-input.ts";
+import { type StockMovement, setStockLevels } from "../../inventory/inventory.server.ts";
+import { syncProductSummary } from "../../inventory/product-summary.server.ts";
 
 export type VariantsWriteResult = Result<
   {
@@ -32,11 +33,14 @@ const key = (values: readonly (string | null)[]) =>
  * product's variant holds (or one of this product's kept variants keeps) is refused before
  * anything is written. Rows that would not change are not written, so writing what is already
  * there writes nothing (no summary, no catalogue version). The product's summary follows.
+ * Stock goes through the inventory area (`movement` says why: a staff member's grid, a bulk set, a
+ * CSV import); a variant that goes takes its stock with it (`variant_removed`).
  */
 export async function writeProductVariants(
   db: Database,
   productId: number,
   input: ProductVariantsInput,
+  movement: StockMovement,
 ): Promise<VariantsWriteResult> {
   const skus = input.variants.flatMap((v) => (v.sku === null ? [] : [v.sku]));
   if (skus.length > 0) {
@@ -113,6 +117,12 @@ export async function writeProductVariants(
     );
     const toArchive = gone.filter((v) => ordered.has(v.id)).map((v) => v.id);
     const toDelete = gone.filter((v) => !ordered.has(v.id)).map((v) => v.id);
+    // what the variants that go still hold leaves the books with them
+    await setStockLevels(
+      db,
+      gone.map((v) => ({ variantId: v.id, level: 0 })),
+      { ...movement, reason: "variant_removed" },
+    );
     if (toDelete.length > 0) await db.deleteFrom("productVariants").where("id", "in", toDelete).execute();
     // an archived variant keeps its SKU under a suffix, freeing it for a live one
     for (const id of toArchive) {
@@ -140,6 +150,8 @@ export async function writeProductVariants(
 
   let added = 0;
   let updated = 0;
+  /** every live variant's level as asked (the inventory writes those that differ) */
+  const levels: { variantId: number; level: number }[] = [];
   for (const [position, { variant, existing }] of wanted.entries()) {
     const values = {
       option1: variant.values[0] ?? null,
@@ -147,30 +159,33 @@ export async function writeProductVariants(
       option3: variant.values[2] ?? null,
       priceCents: variant.priceCents,
       originalPriceCents: variant.originalPriceCents,
-      stock: variant.stock,
       barcode: variant.barcode,
       position,
     };
     if (existing) {
+      levels.push({ variantId: existing.id, level: variant.stock });
       const next = { ...values, sku: variant.sku ?? existing.sku };
-      const same = (Object.keys(next) as (keyof typeof next)[]).every(
-        (field) => next[field] === existing[field],
-      );
+      const same =
+        existing.stock === variant.stock &&
+        (Object.keys(next) as (keyof typeof next)[]).every((field) => next[field] === existing[field]);
       if (same) continue;
       await db.updateTable("productVariants").set(next).where("id", "=", existing.id).execute();
       updated += 1;
     } else {
+      // a new variant starts empty: its stock comes in through the inventory below
       const { id } = await db
         .insertInto("productVariants")
         .values({
           ...values,
           productId,
+          stock: 0,
           sku: variant.sku ?? `~new~${productId}~${position}`,
           imageId: null,
           archivedAt: null,
         })
         .returning("id")
         .executeTakeFirstOrThrow();
+      levels.push({ variantId: id, level: variant.stock });
       if (variant.sku === null) {
         await db
           .updateTable("productVariants")
@@ -181,6 +196,7 @@ export async function writeProductVariants(
       added += 1;
     }
   }
+  await setStockLevels(db, levels, movement);
   const unchanged = wanted.length - added - updated;
   if (added + updated + deleted + archived > 0 || optionsChanged) await syncProductSummary(db, productId);
   return ok({ added, updated, unchanged, deleted, archived, optionsChanged });
@@ -216,4 +232,47 @@ async function writeOptions(
   await db.deleteFrom("productOptions").where("productId", "=", productId).execute();
   if (rows.length > 0) await db.insertInto("productOptions").values(rows).execute();
   return true;
+}
+
+/** The SKU a product's default variant gets unless one is given: unique, since product ids are. */
+export function defaultSku(productId: number): string {
+  return `CW-${productId}`;
+}
+
+/**
+ * The one variant of a product without options, with the product's price; it starts empty and
+ * its `stock` comes in through the inventory (`movement` says why), which brings the product's
+ * summed stock along. The product row is written with stock 0 before this.
+ */
+export async function insertDefaultVariant(
+  db: Database,
+  productId: number,
+  {
+    priceCents,
+    originalPriceCents,
+    stock,
+    sku = defaultSku(productId),
+  }: { priceCents: number; originalPriceCents: number | null; stock: number; sku?: string },
+  movement: StockMovement,
+): Promise<number> {
+  const { id } = await db
+    .insertInto("productVariants")
+    .values({
+      productId,
+      sku,
+      option1: null,
+      option2: null,
+      option3: null,
+      priceCents,
+      originalPriceCents,
+      stock: 0,
+      barcode: null,
+      imageId: null,
+      position: 0,
+      archivedAt: null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await setStockLevels(db, [{ variantId: id, level: stock }], movement);
+  return id;
 }

@@ -1,13 +1,10 @@
-import { logger } from "../../adapters/logger.server.ts";
 import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentEvent, PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
-import type { OrderStatus } from "../../db/schema.ts";
-import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { recordAudit } from "../audit/audit-log.server.ts";
-import { type ShopIdentity, sendCompletedOrderConfirmation } from "./order-confirmation.server.ts";
-import { ORDER_COLUMNS, type OrderRow, settleReturning } from "./order-payment.server.ts";
-import { canTransition } from "./order-status.ts";
+import { type ShopIdentity, sendCompletedOrderConfirmation } from "../orders/order-confirmation.server.ts";
+import { ORDER_COLUMNS, type OrderRow, settleReturning } from "./charges.server.ts";
+import { recordProviderRefund } from "./refunds.server.ts";
 
 /**
  * The payment provider's events (Stripe's webhooks, decision 020), each handled once: its id is
@@ -105,8 +102,8 @@ const PROVIDER_ACTOR = { id: "payment-provider", email: "payment provider" };
 
 /**
  * Refunds made at the provider rather than through the shop (the shop's own carry its key and are
- * recorded by refundOrder): each recorded once, by the provider's refund id, never past what was
- * paid; the order's status follows where its transition table allows.
+ * recorded by the refund workflow): each recorded once, by the provider's refund id, never past
+ * what was paid (refunds.server.ts `recordProviderRefund`).
  */
 async function recordProviderRefunds(
   db: Database,
@@ -118,70 +115,16 @@ async function recordProviderRefunds(
 ): Promise<void> {
   if (!gateway.browser) return;
   const refunds = (await gateway.browser.refundsOf(paymentId)).filter((refund) => refund.shopKey === null);
-  const at = now.toISOString();
   for (const refund of refunds) {
-    const recorded = await db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto("orderRefunds")
-        .values({
-          orderId: order.id,
-          idempotencyKey: `provider:${refund.id}`,
-          amountCents: refund.amountCents,
-          reason: "Refunded at the payment provider",
-          restocked: 0,
-          gatewayRefundId: refund.id,
-          actor: PROVIDER_ACTOR.id,
-          createdAt: at,
-        })
-        .onConflict((oc) => oc.column("idempotencyKey").doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-      const taken = await trx
-        .updateTable("orders")
-        .set((eb) => ({ refundedCents: eb("refundedCents", "+", refund.amountCents), updatedAt: at }))
-        .where("id", "=", order.id)
-        .where((eb) => eb(eb("refundedCents", "+", refund.amountCents), "<=", eb.ref("totalCents")))
-        .returning(["status", "refundedCents", "totalCents"])
-        .executeTakeFirst();
-      if (!taken) return false;
-      const to: OrderStatus = taken.refundedCents === taken.totalCents ? "refunded" : "partially_refunded";
-      const moves = canTransition(taken.status, to);
-      if (moves) {
-        await trx.updateTable("orders").set({ status: to }).where("id", "=", order.id).execute();
-        await trx
-          .insertInto("orderEvents")
-          .values({
-            orderId: order.id,
-            fromStatus: taken.status,
-            toStatus: to,
-            actor: PROVIDER_ACTOR.id,
-            createdAt: at,
-          })
-          .execute();
-      }
-      await recordAudit(trx, {
-        actor: PROVIDER_ACTOR,
-        action: "order.refund",
-        entityType: "order",
-        entityId: order.number,
-        summary: `Order ${order.number}: ${formatMoney(refund.amountCents, currencyOf(order.currency))} refunded at the payment provider`,
-        before: { status: taken.status, refundedCents: taken.refundedCents - refund.amountCents },
-        after: { status: moves ? to : taken.status, refundedCents: taken.refundedCents },
+    await recordProviderRefund(
+      { db, gateway, mail: deps.mailer, shop: deps.shop },
+      {
+        orderId: order.id,
+        paymentId,
+        providerRefund: { id: refund.id, amountCents: refund.amountCents },
         now,
-      });
-      return true;
-    });
-    if (!recorded) continue;
-    await deps.mailer
-      .send({
-        to: order.email,
-        subject: `${deps.shop.shopName}: ${formatMoney(refund.amountCents, currencyOf(order.currency))} refunded for order ${order.number}`,
-        text: [
-          `We have refunded ${formatMoney(refund.amountCents, currencyOf(order.currency))} for your order ${order.number}.`,
-          "It goes back to the card you paid with and usually shows within 5–10 business days.",
-        ].join("\n\n"),
-      })
-      .catch((error: unknown) => logger.warn({ err: error, order: order.number }, "refund e-mail failed"));
+      },
+    );
   }
 }
 

@@ -1,0 +1,916 @@
+import type { Transaction } from "kysely";
+import { logger } from "../../adapters/logger.server.ts";
+import type { Mailer } from "../../adapters/mail/mail-message.ts";
+import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
+import { type Database, engineOf } from "../../db/database.server.ts";
+import type { DB, OrderStatus, RefundKind } from "../../db/schema.ts";
+import { type Currency, currencyOf, formatMoney } from "../../lib/money.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
+import { can, type Permission } from "../../lib/staff-roles.ts";
+import { type Actor, recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
+import { giveBackStock } from "../inventory/inventory.server.ts";
+import { canTransition, ORDER_STATUS_LABELS } from "../orders/order-status.ts";
+import { renderStatusEmail } from "../orders/order-status-email.ts";
+import { moveOrder } from "../orders/orders.server.ts";
+import { findRefundByKey, gatewayKey, type RefundRecord, refundKeyOf } from "./idempotency.server.ts";
+
+/**
+ * Refunds as a recoverable workflow (issue 28, decision 025), the way Place Order takes a payment
+ * (decision 020). Every refund — from the order page, cancelling a paid order, refunding a return,
+ * paying back a payment that landed for an order given up — goes through the same four steps:
+ * 1. the whole request is checked (lines normalised and summed per line first);
+ * 2. one short transaction records it `pending`, with guarded updates: never past what is left to
+ *    refund (refunded + pending + this ≤ total), never more units of a line than bought less those
+ *    refunded or being refunded;
+ * 3. the gateway is asked outside any transaction, with the refund's own idempotency key;
+ * 4. a second short transaction marks it `succeeded` — the order's refunded total, its status, the
+ *    stock given back (through the inventory), a cancellation or a return completed with it — or
+ *    `failed`, giving back what step 2 promised.
+ * A refund a dead process left pending is settled by `settlePendingRefunds` (the background job)
+ * from the gateway's answer for its key. So for every order what the gateway paid back equals what
+ * the books say (`refunded_cents`), and never exceeds what was paid.
+ */
+
+/** Orders money can be given back for from the order page (a cancellation refunds a paid one). */
+export const REFUNDABLE: readonly OrderStatus[] = ["paid", "delivered", "partially_refunded"];
+
+/** A refund the request left pending is the job's once it is this old (the request may still be at it). */
+export const REFUND_SETTLE_GRACE_MS = 60_000;
+
+export interface RefundServices {
+  db: Database;
+  gateway: PaymentGateway;
+  mail: Mailer;
+  shop: { shopName: string; publicUrl: string };
+}
+
+/** What settling needs: the e-mail only where a customer is told (never for a lapsed payment). */
+type SettleServices = Pick<RefundServices, "db" | "gateway"> & Partial<Pick<RefundServices, "mail" | "shop">>;
+
+export interface LineUnits {
+  itemId: number;
+  quantity: number;
+}
+
+export interface RefundRequest {
+  number: string;
+  /** one per refund form shown: the same form twice refunds once */
+  key: string;
+  /** lines and quantities to refund; or none, with amountCents */
+  lines: readonly LineUnits[];
+  amountCents: number | null;
+  restock: boolean;
+  reason: string;
+  actor: StaffActor;
+  now?: Date;
+}
+
+export type RefundError =
+  /** the acting staff member's role may not give money back */
+  | { code: "forbidden" }
+  | { code: "not-found" }
+  | { code: "not-refundable"; status: OrderStatus }
+  | { code: "nothing-chosen" }
+  | { code: "too-much"; leftCents: number; currency: Currency }
+  | { code: "line-too-much"; name: string }
+  /** the gateway refused it: nothing was paid back */
+  | { code: "gateway"; message: string }
+  /** the gateway's answer is not known yet: recorded, and settled by the job */
+  | { code: "pending" };
+
+export type RefundOutcome = Result<
+  /** `currency`: the order's, which the amounts are in */
+  { amountCents: number; currency: Currency; status: OrderStatus; replayed: boolean },
+  RefundError
+>;
+
+/**
+ * Lines as the shop counts them: each line once, its units summed, whatever the form called it
+ * (`qty.2` and `qty.02` are the same line). Lines of no units are dropped.
+ */
+export function unitsPerLine(lines: readonly LineUnits[]): LineUnits[] {
+  const units = new Map<number, number>();
+  for (const { itemId, quantity } of lines) {
+    if (!Number.isSafeInteger(itemId) || !Number.isSafeInteger(quantity) || quantity < 0) continue;
+    if (quantity > 0) units.set(itemId, (units.get(itemId) ?? 0) + quantity);
+  }
+  return [...units].sort(([a], [b]) => a - b).map(([itemId, quantity]) => ({ itemId, quantity }));
+}
+
+const PERMISSION_FOR: Record<"refund" | "cancel" | "return", Permission> = {
+  refund: "refunds",
+  cancel: "refunds",
+  return: "returns",
+};
+
+/** A refund from the admin's order page: lines and quantities (or an amount), optionally restocked. */
+export async function refundOrder(services: RefundServices, request: RefundRequest): Promise<RefundOutcome> {
+  if (!can(request.actor.role, PERMISSION_FOR.refund)) return fail({ code: "forbidden" });
+  return runRefund(services, {
+    kind: "refund",
+    number: request.number,
+    key: request.key,
+    lines: request.lines,
+    amountCents: request.amountCents,
+    restock: request.restock,
+    plusShipping: false,
+    reason: request.reason,
+    returnId: null,
+    actor: request.actor,
+    now: request.now,
+  });
+}
+
+/**
+ * Cancelling a paid order: what is left of its payment is refunded, and the order is cancelled (its
+ * stock and coupon use given back) in the same transaction that records the refund's success —
+ * so a cancellation never completes without its money, nor its money without the cancellation.
+ */
+export async function cancelPaidOrder(
+  services: RefundServices,
+  { number, orderKey, actor, now }: { number: string; orderKey: string; actor: StaffActor; now?: Date },
+): Promise<RefundOutcome> {
+  if (!can(actor.role, PERMISSION_FOR.cancel)) return fail({ code: "forbidden" });
+  return runRefund(services, {
+    kind: "cancel",
+    number,
+    key: refundKeyOf.cancel(orderKey),
+    lines: [],
+    amountCents: "rest",
+    restock: false,
+    plusShipping: false,
+    reason: "Order cancelled",
+    returnId: null,
+    actor,
+    now,
+  });
+}
+
+/**
+ * A received return refunded: each returned line's share of what was paid (and the shipping, for a
+ * faulty, damaged or wrong item), once per return; the return becomes `refunded` with it.
+ */
+export async function refundReturn(
+  services: RefundServices,
+  {
+    number,
+    returnId,
+    returnNumber,
+    lines,
+    plusShipping,
+    actor,
+    now,
+  }: {
+    number: string;
+    returnId: number;
+    returnNumber: string;
+    lines: readonly LineUnits[];
+    plusShipping: boolean;
+    actor: StaffActor;
+    now?: Date;
+  },
+): Promise<RefundOutcome> {
+  if (!can(actor.role, PERMISSION_FOR.return)) return fail({ code: "forbidden" });
+  return runRefund(services, {
+    kind: "return",
+    number,
+    key: refundKeyOf.return(returnNumber),
+    lines,
+    amountCents: null,
+    // received: already back in stock
+    restock: false,
+    plusShipping,
+    reason: `Return ${returnNumber}`,
+    returnId,
+    actor,
+    now,
+  });
+}
+
+const SYSTEM: Actor = { id: "system", email: "system" };
+
+/**
+ * A payment that went through for an order given up meanwhile (its reservation lapsed): the money
+ * goes back, as the order does not exist for the shopper — recorded first like any refund, so a
+ * crash between the two cannot keep the money.
+ */
+export async function refundLapsedPayment(
+  services: SettleServices,
+  {
+    orderId,
+    orderKey,
+    authorizationId,
+    amountCents,
+    now = new Date(),
+  }: {
+    orderId: number;
+    orderKey: string;
+    authorizationId: string;
+    amountCents: number;
+    now?: Date;
+  },
+): Promise<void> {
+  const key = refundKeyOf.lapsed(orderKey);
+  let refund = await findRefundByKey(services.db, key);
+  if (!refund) {
+    try {
+      refund = await services.db.transaction().execute(async (trx) => {
+        const id = await insertPending(trx, {
+          kind: "lapsed",
+          key,
+          orderId,
+          paymentId: authorizationId,
+          amountCents,
+          lines: [],
+          restock: false,
+          includesShipping: false,
+          reason: "The payment arrived after the order was given up",
+          returnId: null,
+          actor: SYSTEM,
+          at: now.toISOString(),
+        });
+        if (id === null) throw new Error("a lapsed payment's refund would pass the order's total");
+        return refundById(trx, id);
+      });
+    } catch (error) {
+      // recorded by a twin (the job and the request found the payment at once)
+      refund = await findRefundByKey(services.db, key);
+      if (!refund) throw error;
+    }
+  }
+  if (refund?.status === "pending") await payAndSettle(services, refund, now);
+}
+
+/** What a refund is, once checked: the record step 2 writes. */
+interface PlannedRefund {
+  kind: RefundKind;
+  key: string;
+  orderId: number;
+  paymentId: string;
+  amountCents: number;
+  lines: LineUnits[];
+  restock: boolean;
+  includesShipping: boolean;
+  reason: string;
+  returnId: number | null;
+  actor: Actor;
+  at: string;
+}
+
+interface RunRequest {
+  kind: "refund" | "cancel" | "return";
+  number: string;
+  key: string;
+  lines: readonly LineUnits[];
+  /** null: the lines' share; "rest": all that is left */
+  amountCents: number | null | "rest";
+  restock: boolean;
+  plusShipping: boolean;
+  reason: string;
+  returnId: number | null;
+  actor: Actor;
+  now?: Date;
+}
+
+/** Thrown inside a transaction that found its refund's key recorded by a twin: rolled back. */
+class KeyTaken extends Error {}
+
+/** Thrown inside step 2's transaction to roll it back with the reason. */
+class Refused extends Error {
+  readonly error: RefundError;
+  constructor(error: RefundError) {
+    super(error.code);
+    this.error = error;
+  }
+}
+
+async function runRefund(services: RefundServices, request: RunRequest): Promise<RefundOutcome> {
+  const { db } = services;
+  const now = request.now ?? new Date();
+  let refund = await findRefundByKey(db, request.key);
+  let replayed = refund !== null;
+  if (!refund) {
+    try {
+      const recorded = await db.transaction().execute((trx) => recordPending(trx, request, now));
+      refund = recorded.refund;
+      replayed = recorded.replayed;
+    } catch (error) {
+      // a twin submission recorded it first: this one is that refund
+      refund = await findRefundByKey(db, request.key);
+      replayed = true;
+      if (!refund) {
+        if (error instanceof Refused) return fail(error.error);
+        throw error;
+      }
+    }
+  }
+  if (refund.status === "pending") {
+    const settled = await payAndSettle(services, refund, now);
+    if (settled === "pending") return fail({ code: "pending" });
+    refund = settled;
+  }
+  return answerFor(db, refund, replayed);
+}
+
+/** A settled refund as its request's answer. */
+async function answerFor(db: Database, refund: RefundRecord, replayed: boolean): Promise<RefundOutcome> {
+  const order = await db
+    .selectFrom("orders")
+    .select(["status", "currency"])
+    .where("id", "=", refund.orderId)
+    .executeTakeFirstOrThrow();
+  if (refund.status === "failed") {
+    return fail({ code: "gateway", message: refund.failure ?? "the payment provider refused the refund" });
+  }
+  if (refund.status === "pending") return fail({ code: "pending" });
+  return ok({
+    amountCents: refund.amountCents,
+    currency: currencyOf(order.currency),
+    status: order.status,
+    replayed,
+  });
+}
+
+/** Step 1 and 2: the request checked against the order as it is, and recorded pending. */
+async function recordPending(
+  trx: Transaction<DB>,
+  request: RunRequest,
+  now: Date,
+): Promise<{ refund: RefundRecord; replayed: boolean }> {
+  let lockOrder = trx
+    .selectFrom("orders")
+    .select([
+      "id",
+      "status",
+      "subtotalCents",
+      "shippingCents",
+      "totalCents",
+      "refundedCents",
+      "refundPendingCents",
+      "paymentReference",
+      "currency",
+    ])
+    .where("number", "=", request.number);
+  // refunds of one order take turns (SQLite's write transactions already do)
+  if (engineOf<DB>(trx) === "postgres") lockOrder = lockOrder.forUpdate();
+  const order = await lockOrder.executeTakeFirst();
+  if (!order) throw new Refused({ code: "not-found" });
+  // a twin that waited for the lock finds the refund recorded
+  const twin = await findRefundByKey(trx, request.key);
+  if (twin) return { refund: twin, replayed: true };
+  const currency = currencyOf(order.currency);
+  const allowed =
+    request.kind === "cancel" ? canTransition(order.status, "cancelled") : REFUNDABLE.includes(order.status);
+  if (!allowed || !order.paymentReference)
+    throw new Refused({ code: "not-refundable", status: order.status });
+  const leftCents = order.totalCents - order.refundedCents - order.refundPendingCents;
+
+  const lines = unitsPerLine(request.lines);
+  let amountCents = request.amountCents === "rest" ? leftCents : (request.amountCents ?? 0);
+  if (lines.length > 0) {
+    const items = await trx
+      .selectFrom("orderItems")
+      .select(["id", "name", "quantity", "refundedQuantity", "unitPriceCents"])
+      .where("orderId", "=", order.id)
+      .execute();
+    // what the shopper paid for the goods, shared by their prices: less the discount, plus the tax
+    const goodsPaid = order.totalCents - order.shippingCents;
+    let value = 0;
+    for (const line of lines) {
+      const item = items.find((i) => i.id === line.itemId);
+      if (!item || line.quantity > item.quantity - item.refundedQuantity) {
+        throw new Refused({ code: "line-too-much", name: item?.name ?? String(line.itemId) });
+      }
+      value += item.unitPriceCents * line.quantity;
+    }
+    amountCents = order.subtotalCents > 0 ? Math.floor((value * goodsPaid) / order.subtotalCents) : 0;
+  }
+  let includesShipping = false;
+  if (request.plusShipping && order.shippingCents > 0) {
+    const given = await trx
+      .selectFrom("orderRefunds")
+      .select("id")
+      .where("orderId", "=", order.id)
+      .where("includesShipping", "=", 1)
+      .where("status", "!=", "failed")
+      .executeTakeFirst();
+    if (!given) {
+      amountCents += order.shippingCents;
+      includesShipping = true;
+    }
+  }
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Refused({ code: "nothing-chosen" });
+  if (amountCents > leftCents) throw new Refused({ code: "too-much", leftCents, currency });
+  const id = await insertPending(trx, {
+    kind: request.kind,
+    key: request.key,
+    orderId: order.id,
+    paymentId: order.paymentReference,
+    amountCents,
+    lines,
+    restock: request.restock && lines.length > 0,
+    includesShipping,
+    reason: request.reason,
+    returnId: request.returnId,
+    actor: request.actor,
+    at: now.toISOString(),
+  });
+  if (id === null) throw new Refused({ code: "too-much", leftCents, currency });
+  return { refund: (await refundById(trx, id))!, replayed: false };
+}
+
+/**
+ * The pending refund's row, its lines' units counted as refunded and its amount as promised, each
+ * with a guarded update; null when a guard refuses (the caller rolls back) or the key is taken.
+ */
+async function insertPending(trx: Transaction<DB>, plan: PlannedRefund): Promise<number | null> {
+  const promised = await trx
+    .updateTable("orders")
+    .set((eb) => ({
+      refundPendingCents: eb("refundPendingCents", "+", plan.amountCents),
+      updatedAt: plan.at,
+    }))
+    .where("id", "=", plan.orderId)
+    .where((eb) =>
+      eb(
+        eb(eb("refundedCents", "+", eb.ref("refundPendingCents")), "+", plan.amountCents),
+        "<=",
+        eb.ref("totalCents"),
+      ),
+    )
+    .executeTakeFirst();
+  if (Number(promised.numUpdatedRows) !== 1) return null;
+  const row = await trx
+    .insertInto("orderRefunds")
+    .values({
+      orderId: plan.orderId,
+      idempotencyKey: plan.key,
+      amountCents: plan.amountCents,
+      reason: plan.reason,
+      restocked: plan.restock ? 1 : 0,
+      includesShipping: plan.includesShipping ? 1 : 0,
+      gatewayRefundId: "",
+      actor: plan.actor.id,
+      createdAt: plan.at,
+      status: "pending",
+      kind: plan.kind,
+      returnId: plan.returnId,
+      paymentId: plan.paymentId,
+    })
+    .onConflict((oc) => oc.column("idempotencyKey").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  // the key is taken: a twin recorded this refund (the caller rolls back and finds it)
+  if (!row) throw new KeyTaken();
+  for (const line of plan.lines) {
+    const counted = await trx
+      .updateTable("orderItems")
+      .set((eb) => ({ refundedQuantity: eb("refundedQuantity", "+", line.quantity) }))
+      .where("id", "=", line.itemId)
+      .where("orderId", "=", plan.orderId)
+      .where((eb) => eb(eb("refundedQuantity", "+", line.quantity), "<=", eb.ref("quantity")))
+      .executeTakeFirst();
+    if (Number(counted.numUpdatedRows) !== 1) return null;
+  }
+  if (plan.lines.length > 0) {
+    await trx
+      .insertInto("orderRefundItems")
+      .values(
+        plan.lines.map((line) => ({ refundId: row.id, orderItemId: line.itemId, quantity: line.quantity })),
+      )
+      .execute();
+  }
+  return row.id;
+}
+
+async function refundById(db: Database, id: number): Promise<RefundRecord | null> {
+  const row = await db
+    .selectFrom("orderRefunds")
+    .select(["id", "orderId", "kind", "status", "amountCents", "paymentId", "idempotencyKey", "failure"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * Step 3 and 4: the gateway asked with the refund's own key, outside any transaction, and its
+ * answer recorded. "pending": the gateway could not be reached (the job asks again later).
+ */
+async function payAndSettle(
+  services: SettleServices,
+  refund: RefundRecord,
+  now: Date,
+): Promise<RefundRecord | "pending"> {
+  let answer: Awaited<ReturnType<PaymentGateway["refund"]>>;
+  try {
+    answer = await services.gateway.refund({
+      authorizationId: refund.paymentId,
+      amountCents: refund.amountCents,
+      idempotencyKey: gatewayKey.refund(refund.idempotencyKey),
+    });
+  } catch (error) {
+    logger.warn({ err: error, refund: refund.idempotencyKey }, "refund outcome unknown; it stays pending");
+    return "pending";
+  }
+  const outcome: SettleOutcome = answer.ok
+    ? { status: "succeeded", gatewayRefundId: answer.refundId }
+    : { status: "failed", message: answer.message };
+  return settleAndNotify(services, refund, outcome, now);
+}
+
+type SettleOutcome = { status: "succeeded"; gatewayRefundId: string } | { status: "failed"; message: string };
+
+/** Step 4 and the e-mail that follows it (sent only by whoever settled it). */
+async function settleAndNotify(
+  services: SettleServices,
+  refund: RefundRecord,
+  outcome: SettleOutcome,
+  now: Date,
+): Promise<RefundRecord> {
+  const settled = await services.db
+    .transaction()
+    .execute((trx) => settleRefund(trx, refund.id, outcome, now));
+  const { mail, shop } = services;
+  if (settled && mail && shop) {
+    await notify({ mail, shop }, settled).catch((error: unknown) => {
+      logger.warn({ err: error, refund: refund.idempotencyKey }, "refund e-mail failed");
+    });
+  }
+  return (await refundById(services.db, refund.id))!;
+}
+
+interface SettledRefund {
+  refund: RefundRecord;
+  order: { number: string; email: string; currency: string; estimatedDelivery: string };
+  reason: string;
+  returnNumber: string | null;
+  /** the order's status after it, when the refund moved it */
+  cancelled: boolean;
+}
+
+/**
+ * Step 4, one transaction: only a pending refund settles (the request and the job may race; the
+ * loser gets null). Succeeded: the order's refunded total and status, the units given back, a
+ * cancellation or return completed, audited. Failed: what step 2 promised given back.
+ */
+async function settleRefund(
+  trx: Transaction<DB>,
+  refundId: number,
+  outcome: SettleOutcome,
+  now: Date,
+): Promise<SettledRefund | null> {
+  const at = now.toISOString();
+  const refund = await trx
+    .updateTable("orderRefunds")
+    .set(
+      outcome.status === "succeeded"
+        ? { status: "succeeded", gatewayRefundId: outcome.gatewayRefundId, settledAt: at }
+        : { status: "failed", failure: outcome.message.slice(0, 500), settledAt: at },
+    )
+    .where("id", "=", refundId)
+    .where("status", "=", "pending")
+    .returning([
+      "id",
+      "orderId",
+      "kind",
+      "status",
+      "amountCents",
+      "paymentId",
+      "idempotencyKey",
+      "failure",
+      "restocked",
+      "returnId",
+      "reason",
+      "actor",
+    ])
+    .executeTakeFirst();
+  if (!refund) return null;
+  const lines = await trx
+    .selectFrom("orderRefundItems")
+    .innerJoin("orderItems", "orderItems.id", "orderRefundItems.orderItemId")
+    .select(["orderRefundItems.orderItemId", "orderRefundItems.quantity", "orderItems.variantId"])
+    .where("orderRefundItems.refundId", "=", refund.id)
+    .orderBy("orderRefundItems.orderItemId")
+    .execute();
+  const staff = await trx
+    .selectFrom("users")
+    .select("email")
+    .where("id", "=", refund.actor)
+    .executeTakeFirst();
+  const actor = { id: refund.actor, email: staff?.email ?? refund.actor };
+
+  if (outcome.status === "failed") {
+    await trx
+      .updateTable("orders")
+      .set((eb) => ({ refundPendingCents: eb("refundPendingCents", "-", refund.amountCents), updatedAt: at }))
+      .where("id", "=", refund.orderId)
+      .execute();
+    for (const line of lines) {
+      await trx
+        .updateTable("orderItems")
+        .set((eb) => ({ refundedQuantity: eb("refundedQuantity", "-", line.quantity) }))
+        .where("id", "=", line.orderItemId)
+        .execute();
+    }
+    const order = await orderOf(trx, refund.orderId);
+    await recordAudit(trx, {
+      actor,
+      action: "order.refund",
+      entityType: "order",
+      entityId: order.number,
+      summary: `Order ${order.number}: refund of ${formatMoney(refund.amountCents, currencyOf(order.currency))} failed — ${outcome.message}`,
+      now,
+    });
+    return null;
+  }
+
+  const moved = await trx
+    .updateTable("orders")
+    .set((eb) => ({
+      refundedCents: eb("refundedCents", "+", refund.amountCents),
+      refundPendingCents: eb("refundPendingCents", "-", refund.amountCents),
+      updatedAt: at,
+    }))
+    .where("id", "=", refund.orderId)
+    .returning(["status", "refundedCents", "totalCents"])
+    .executeTakeFirstOrThrow();
+  const order = await orderOf(trx, refund.orderId);
+  let cancelled = false;
+  if (refund.kind === "cancel") {
+    const done = await moveOrder(trx, {
+      orderId: refund.orderId,
+      to: "cancelled",
+      actor: refund.actor,
+      now,
+      refundId: refund.id,
+    });
+    cancelled = done.ok;
+  }
+  if (!cancelled && refund.kind !== "lapsed") {
+    const to: OrderStatus = moved.refundedCents >= moved.totalCents ? "refunded" : "partially_refunded";
+    if (canTransition(moved.status, to)) {
+      await trx.updateTable("orders").set({ status: to }).where("id", "=", refund.orderId).execute();
+      await trx
+        .insertInto("orderEvents")
+        .values({
+          orderId: refund.orderId,
+          fromStatus: moved.status,
+          toStatus: to,
+          actor: refund.actor,
+          createdAt: at,
+        })
+        .execute();
+    }
+  }
+  if (refund.restocked === 1) {
+    const back = lines.flatMap((line) =>
+      line.variantId === null ? [] : [{ variantId: line.variantId, quantity: line.quantity }],
+    );
+    await giveBackStock(trx, back, {
+      reason: "refund_restock",
+      actor: refund.actor,
+      orderId: refund.orderId,
+      refundId: refund.id,
+      now,
+    });
+    for (const line of lines) {
+      await trx
+        .updateTable("orderItems")
+        .set((eb) => ({ restockedQuantity: eb("restockedQuantity", "+", line.quantity) }))
+        .where("id", "=", line.orderItemId)
+        .where((eb) => eb(eb("restockedQuantity", "+", line.quantity), "<=", eb.ref("quantity")))
+        .execute();
+    }
+  }
+  let returnNumber: string | null = null;
+  if (refund.kind === "return" && refund.returnId !== null) {
+    const returned = await trx
+      .updateTable("returns")
+      .set({ status: "refunded", refundCents: refund.amountCents, updatedAt: at })
+      .where("id", "=", refund.returnId)
+      .where("status", "=", "received")
+      .returning("number")
+      .executeTakeFirst();
+    returnNumber = returned?.number ?? null;
+  }
+  const money = formatMoney(refund.amountCents, currencyOf(order.currency));
+  await recordAudit(trx, {
+    actor,
+    action: refund.kind === "cancel" ? "order.transition" : "order.refund",
+    entityType: "order",
+    entityId: order.number,
+    summary:
+      refund.kind === "cancel"
+        ? `Order ${order.number}: ${moved.status} → cancelled (stock restored, ${money} refunded)`
+        : `Order ${order.number}: ${money} refunded${refund.restocked === 1 ? " (stock restored)" : ""}${refund.reason ? ` — ${refund.reason}` : ""}`,
+    ...(refund.kind === "cancel"
+      ? { before: { status: moved.status }, after: { status: "cancelled" } }
+      : {
+          before: { status: moved.status, refundedCents: moved.refundedCents - refund.amountCents },
+          after: { status: (await orderOf(trx, refund.orderId)).status, refundedCents: moved.refundedCents },
+        }),
+    now,
+  });
+  return { refund, order, reason: refund.reason, returnNumber, cancelled };
+}
+
+async function orderOf(db: Database, orderId: number) {
+  return db
+    .selectFrom("orders")
+    .select(["number", "email", "currency", "estimatedDelivery", "status"])
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The e-mail of money given back: how much, for which order, why. */
+function refundMail(shop: { shopName: string }, { order, reason, refund }: SettledRefund, money: string) {
+  return {
+    to: order.email,
+    subject: `${shop.shopName}: ${money} refunded for order ${order.number}`,
+    text: [
+      `We have refunded ${money} for your order ${order.number}.`,
+      // a refund made at the provider has no reason the shop wrote
+      reason && refund.kind !== "provider" ? `Reason: ${reason}` : "",
+      "It goes back to the card you paid with and usually shows within 5–10 business days.",
+    ]
+      .filter(Boolean)
+      .join("\n\n"),
+  };
+}
+
+/** The customer hears of a refund that went through (a lapsed payment's was never their order). */
+async function notify(
+  { mail, shop }: Pick<RefundServices, "mail" | "shop">,
+  settled: SettledRefund,
+): Promise<void> {
+  const { refund, order } = settled;
+  const money = formatMoney(refund.amountCents, currencyOf(order.currency));
+  switch (refund.kind) {
+    case "cancel": {
+      const message = renderStatusEmail(
+        {
+          number: order.number,
+          email: order.email,
+          estimatedDelivery: order.estimatedDelivery,
+          tracking: null,
+          refundedCents: refund.amountCents,
+        },
+        "cancelled",
+        shop,
+        (cents) => formatMoney(cents, currencyOf(order.currency)),
+      );
+      if (message) await mail.send(message);
+      return;
+    }
+    case "return":
+      await mail.send(refundMail(shop, settled, money));
+      await mail.send({
+        to: order.email,
+        subject: `${shop.shopName}: return ${settled.returnNumber ?? ""} refunded`,
+        text: [
+          `Return ${settled.returnNumber ?? ""} for order ${order.number}.`,
+          `We have refunded ${money} to the card you paid with.`,
+        ].join("\n\n"),
+      });
+      return;
+    case "refund":
+    case "provider":
+      await mail.send(refundMail(shop, settled, money));
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * The job: every refund pending for longer than the grace period (its request died, or the gateway
+ * could not be reached) is settled from the gateway's answer for its key — made → succeeded,
+ * refused → failed — or, if the gateway never saw it, asked for again with the same key.
+ */
+export async function settlePendingRefunds(
+  services: RefundServices,
+  { now = new Date(), limit = 100 }: { now?: Date; limit?: number } = {},
+): Promise<{ succeeded: number; failed: number; waiting: number }> {
+  const counts = { succeeded: 0, failed: 0, waiting: 0 };
+  const pending = await services.db
+    .selectFrom("orderRefunds")
+    .select(["id", "orderId", "kind", "status", "amountCents", "paymentId", "idempotencyKey", "failure"])
+    .where("status", "=", "pending")
+    .where("createdAt", "<=", new Date(now.getTime() - REFUND_SETTLE_GRACE_MS).toISOString())
+    .orderBy("createdAt")
+    .limit(limit)
+    .execute();
+  for (const refund of pending) {
+    let settled: RefundRecord | "pending";
+    try {
+      const known = await services.gateway.refundOutcome({
+        authorizationId: refund.paymentId,
+        idempotencyKey: gatewayKey.refund(refund.idempotencyKey),
+      });
+      settled =
+        known.status === "none"
+          ? await payAndSettle(services, refund, now)
+          : await settleAndNotify(
+              services,
+              refund,
+              known.status === "succeeded"
+                ? { status: "succeeded", gatewayRefundId: known.refundId }
+                : { status: "failed", message: known.message },
+              now,
+            );
+    } catch (error) {
+      logger.warn({ err: error, refund: refund.idempotencyKey }, "could not settle a pending refund");
+      settled = "pending";
+    }
+    if (settled === "pending" || settled.status === "pending") counts.waiting++;
+    else if (settled.status === "succeeded") counts.succeeded++;
+    else counts.failed++;
+  }
+  return counts;
+}
+
+/**
+ * A refund made at the provider rather than through the shop (its dashboard): recorded once by the
+ * provider's refund id, succeeded at once (the money has moved), never past what was paid; the
+ * order's status follows where its transition table allows. The customer is e-mailed.
+ */
+export async function recordProviderRefund(
+  services: RefundServices,
+  {
+    orderId,
+    paymentId,
+    providerRefund,
+    now = new Date(),
+  }: { orderId: number; paymentId: string; providerRefund: { id: string; amountCents: number }; now?: Date },
+): Promise<boolean> {
+  const key = refundKeyOf.provider(providerRefund.id);
+  if (await findRefundByKey(services.db, key)) return false;
+  const at = now.toISOString();
+  const settled = await services.db
+    .transaction()
+    .execute(async (trx) => {
+      const inserted = await trx
+        .insertInto("orderRefunds")
+        .values({
+          orderId,
+          idempotencyKey: key,
+          amountCents: providerRefund.amountCents,
+          reason: "Refunded at the payment provider",
+          restocked: 0,
+          gatewayRefundId: "",
+          actor: "payment-provider",
+          createdAt: at,
+          status: "pending",
+          kind: "provider",
+          returnId: null,
+          paymentId,
+        })
+        .onConflict((oc) => oc.column("idempotencyKey").doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      if (!inserted) return null;
+      const promised = await trx
+        .updateTable("orders")
+        .set((eb) => ({ refundPendingCents: eb("refundPendingCents", "+", providerRefund.amountCents) }))
+        .where("id", "=", orderId)
+        .where((eb) => eb(eb("refundedCents", "+", providerRefund.amountCents), "<=", eb.ref("totalCents")))
+        .executeTakeFirst();
+      if (Number(promised.numUpdatedRows) !== 1) {
+        // the books would pass what was paid: nothing is recorded, an operator must look
+        logger.error({ orderId, refund: providerRefund.id }, "a provider refund would pass what was paid");
+        throw new KeyTaken();
+      }
+      return settleRefund(trx, inserted.id, { status: "succeeded", gatewayRefundId: providerRefund.id }, now);
+    })
+    .catch((error: unknown) => {
+      if (error instanceof KeyTaken) return null;
+      throw error;
+    });
+  if (!settled) return false;
+  await notify(services, settled).catch((error: unknown) =>
+    logger.warn({ err: error, refund: providerRefund.id }, "refund e-mail failed"),
+  );
+  return true;
+}
+
+/** What the refund form's messages say for each refusal (the order page, the returns page). */
+export function refundRefusalMessage(error: RefundError): string {
+  switch (error.code) {
+    case "forbidden":
+      return "Your role does not allow giving money back.";
+    case "not-found":
+      return "No such order.";
+    case "not-refundable":
+      return `This order is ${ORDER_STATUS_LABELS[error.status].toLowerCase()} and cannot be refunded.`;
+    case "nothing-chosen":
+      return "Choose the lines to refund, or an amount.";
+    case "too-much":
+      return `At most ${formatMoney(error.leftCents, error.currency)} can be refunded.`;
+    case "line-too-much":
+      return `More units of ${error.name} than are left to refund.`;
+    case "gateway":
+      return `The refund failed: ${error.message}`;
+    case "pending":
+      return "The refund is recorded and waiting for the payment provider's answer; it completes on its own shortly.";
+  }
+}
