@@ -8,7 +8,7 @@ export default defineConfig({
       "server/**/*.test.ts",
       "cli/**/*.test.ts",
       "tests/integration/**/*.test.ts",
-      "test/**/*.test.ts",
+      "tests/support/**/*.test.ts",
     ],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     environment: "node",

@@ -3,16 +3,16 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { type ShopServer, startShop } from "../../bench/lib/shop.ts";
-import { type StripeServer, startStripeServer } from "../../test/support/stripe-server/index.ts";
-import { FAKE_STRIPE_JS } from "../../test/support/stripe-server/stripe-js.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
+import { type StripeServer, startStripeServer } from "../support/stripe-server/index.ts";
+import { FAKE_STRIPE_JS } from "../support/stripe-server/stripe-js.ts";
 import { test as base, expect, expectNoA11yViolations, visit, waitForHydration } from "./fixtures.ts";
 import { E2E_BUILD_DIR, E2E_DATA_ROOT, ROOT } from "./shop-env.ts";
 
 /**
  * Checkout with PAYMENT_GATEWAY=stripe (issue 19) in the browser: a shop of this file's own, its
- * Stripe API the Stripe-compatible test server (test/support/stripe-server), whose webhooks go to
+ * Stripe API the Stripe-compatible test server (tests/support/stripe-server), whose webhooks go to
  * the shop. js.stripe.com cannot be reached from here: the browser is answered with a stand-in for
  * Stripe.js (stripe-js.ts beside the test server) at Stripe's own address, so the shop loads it
  * exactly as it loads the real one, under the same Content-Security-Policy. The test server's own

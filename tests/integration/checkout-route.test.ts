@@ -199,6 +199,53 @@ describe("checkout without JavaScript", () => {
     expect(mail[0]?.text).toContain("Total: $95.59");
   });
 
+  it("Place Order takes the checkout's own key: another shopper's key leads back to the review, not to their order", async () => {
+    const placedKey = await db
+      .selectFrom("orders")
+      .select(["idempotencyKey", "number"])
+      .executeTakeFirstOrThrow();
+    const other = new Jar();
+    await post(cart, "/cart", { intent: "add", productId: String(productId), quantity: "1" }, other);
+    await post(checkout, "/checkout", { ...SHIPPING, email: "grace@example.com" }, other);
+    await post(
+      checkout,
+      "/checkout",
+      { intent: "payment", cardName: "Grace Hopper", expiryDate: "12/30", cvv: "123", cardNumber: CARD },
+      other,
+    );
+    const review = await load("?step=review", other);
+    const answer = (await post(
+      checkout,
+      "/checkout",
+      {
+        intent: "place-order",
+        idempotencyKey: placedKey.idempotencyKey,
+        expectedTotalCents: String((review.totals as { totalCents: number }).totalCents),
+      },
+      other,
+    )) as Response;
+    expect(answer.headers.get("Location")).toBe("/checkout?step=review");
+    // their own review, still: not Ada's confirmation (her e-mail, lines, totals)
+    const confirmation = await load("?step=confirmation", other);
+    expect(confirmation).toEqual({ redirect: "/cart" });
+    expect(await db.selectFrom("orders").select("id").execute()).toHaveLength(1);
+    // with the key of their own review, their order is placed
+    const own = (await post(
+      checkout,
+      "/checkout",
+      {
+        intent: "place-order",
+        idempotencyKey: review.idempotencyKey as string,
+        expectedTotalCents: String((review.totals as { totalCents: number }).totalCents),
+      },
+      other,
+    )) as Response;
+    expect(own.headers.get("Location")).toBe("/checkout?step=confirmation");
+    const theirs = await load("?step=confirmation", other);
+    expect(theirs.order).toMatchObject({ email: "grace@example.com" });
+    expect((theirs.order as { number: string }).number).not.toBe(placedKey.number);
+  });
+
   it("the card number is in no file the shop wrote (database, WAL, outbox)", () => {
     // the shop's SQLite file (test.db in the test shop's directory) and its WAL beside it
     const dbFile = basename(shop.services.config.DATABASE_URL.replace(/^file:/, ""));
@@ -221,7 +268,11 @@ describe("POST /orders/track", () => {
   const jar = new Jar();
   let number = "";
   beforeAll(async () => {
-    const order = await db.selectFrom("orders").select("number").executeTakeFirstOrThrow();
+    const order = await db
+      .selectFrom("orders")
+      .select("number")
+      .where("email", "=", "Ada@Example.com")
+      .executeTakeFirstOrThrow();
     number = order.number;
   });
 

@@ -10,16 +10,16 @@ import * as cart from "../../app/routes/cart.tsx";
 import * as checkout from "../../app/routes/checkout.tsx";
 import * as checkoutReturn from "../../app/routes/checkout_.return.tsx";
 import * as webhooks from "../../app/routes/webhooks.stripe.tsx";
-import { type StripeServer, startStripeServer } from "../../test/support/stripe-server/index.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
 import { Jar, postForm } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
+import { type StripeServer, startStripeServer } from "../support/stripe-server/index.ts";
 
 /**
  * Checkout with PAYMENT_GATEWAY=stripe (issue 19, decision 020), through the real route modules and
- * the official SDK against the Stripe-compatible test server (test/support/stripe-server), whose
+ * the official SDK against the Stripe-compatible test server (tests/support/stripe-server), whose
  * webhooks are delivered to the shop's /webhooks/stripe action: the Payment Element's payment
  * method, 3-D Secure through the return URL, a decline, the hosted Checkout page without
  * JavaScript (paid and given up), the webhook and the return URL in either order, a bad signature,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type StripeServer, startStripeServer } from "../../../test/support/stripe-server/index.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../../../tests/db-utils.ts";
+import { type StripeServer, startStripeServer } from "../../../tests/support/stripe-server/index.ts";
 import type { Database } from "../../db/database.server.ts";
 import { ConfigError, parseEnv } from "../../env.server.ts";
 import { createPaymentGateway, mintTestToken, stripeApiAddress } from "./index.server.ts";

@@ -1,12 +1,12 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StripeServer, startStripeServer } from "../../../test/support/stripe-server/index.ts";
+import { type StripeServer, startStripeServer } from "../../../tests/support/stripe-server/index.ts";
 import { PAYMENT_MESSAGES, type PaymentGateway } from "./payment-gateway.ts";
 import { createStripeGateway } from "./stripe-gateway.server.ts";
 import { IDEMPOTENCY_METADATA, TOKENIZE_UNSUPPORTED } from "./stripe-meaning.ts";
 
 /**
- * The Stripe gateway against the Stripe-compatible test server (test/support/stripe-server),
+ * The Stripe gateway against the Stripe-compatible test server (tests/support/stripe-server),
  * through the official SDK: what the gateway answers, and what the "provider" then holds.
  */
 

@@ -49,7 +49,7 @@ export function missingParam(param: string) {
 
 export function unknownParam(param: string) {
   return invalidRequest(
-    `Received unknown parameter: ${param}. This test server models only part of the Stripe API; see test/support/stripe-server/README.md.`,
+    `Received unknown parameter: ${param}. This test server models only part of the Stripe API; see tests/support/stripe-server/README.md.`,
     { code: "parameter_unknown", param },
   );
 }
