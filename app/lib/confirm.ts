@@ -5,7 +5,3 @@
  */
 export const CONFIRM_FIELD = "confirm";
 export const CONFIRM_VALUE = "yes";
-
-export function isConfirmed(form: { get(name: string): unknown }): boolean {
-  return form.get(CONFIRM_FIELD) === CONFIRM_VALUE;
-}

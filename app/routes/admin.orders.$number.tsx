@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { OrderDate } from "../components/account/order-details.tsx";
@@ -21,6 +20,7 @@ import {
 } from "../domain/orders/order-admin.server.ts";
 import { ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders/order-status.ts";
 import { refundOrder, refundRefusalMessage } from "../domain/payments/refunds.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CARRIERS } from "../lib/carriers.ts";
@@ -74,7 +74,7 @@ const actionSchema = z.discriminatedUnion("intent", [
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const staff = await requirePermission(request, context, "orders");
-  const submission = parseWithZod(await request.formData(), { schema: actionSchema });
+  const submission = await parseForm(request, actionSchema);
   const refuse = (message: string, status: number) =>
     data({ result: submission.reply({ formErrors: [message] }) }, { status });
   if (submission.status !== "success" || !NUMBER.test(params.number)) {

@@ -16,6 +16,7 @@ import {
   addProductImages,
   EDIT_MESSAGES,
   type EditIntent,
+  editIntentSchema,
   imageActionSchema,
   stockChangeSchema,
   variantRemovalSchema,
@@ -37,7 +38,7 @@ import { removeVariant } from "../domain/catalog/admin/variant-write.server.ts";
 import { parseProductFields, readProductRequest, refusedForm } from "../http/product-upload.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
-import { isConfirmed } from "../lib/confirm.ts";
+import { CONFIRM_VALUE } from "../lib/confirm.ts";
 import type { Route } from "./+types/admin.products.$id";
 
 export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
@@ -92,7 +93,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return refuse("add-images", status, refusedForm(message, { images: message }));
   }
   const { form, uploads } = read;
-  const intent = form.get("intent");
+  // which form it is, decided on the parsed value (the same reading every form's schema gets)
+  const posted = parseProductFields(form, editIntentSchema);
+  const intent = posted.status === "success" ? posted.value.intent : null;
   switch (intent) {
     case "update": {
       const submission = parseProductFields(form, productFormSchema({ withStock: false }));
@@ -113,7 +116,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "remove-variant": {
       const submission = parseProductFields(form, variantRemovalSchema);
       if (submission.status !== "success") throw data(null, { status: 400 });
-      if (!isConfirmed(form)) return refuse(intent, 400, refusedForm(EDIT_MESSAGES.removeUnconfirmed));
+      if (submission.value.confirm !== CONFIRM_VALUE) {
+        return refuse(intent, 400, refusedForm(EDIT_MESSAGES.removeUnconfirmed));
+      }
       const result = await removeVariant(db, { productId, variantId: submission.value.variantId }, actor);
       if (result.ok) {
         const { outcome, sku } = result.value;

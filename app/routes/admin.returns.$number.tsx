@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { OrderDate } from "../components/account/order-details.tsx";
@@ -12,6 +11,7 @@ import {
   type ReturnStatus,
 } from "../domain/returns/return-status.ts";
 import { getReturn, moveReturn } from "../domain/returns/returns.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import type { Route } from "./+types/admin.returns.$number";
@@ -42,7 +42,7 @@ const ACTION_LABELS: Record<string, string> = {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const staff = await requirePermission(request, context, "returns");
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = await parseForm(request, schema);
   const refuse = (message: string, status: number) =>
     data({ result: submission.reply({ formErrors: [message] }) }, { status });
   if (submission.status !== "success" || !NUMBER.test(params.number))

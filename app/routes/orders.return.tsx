@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect } from "react-router";
 import { z } from "zod";
 import { mailShopFrom, servicesFrom } from "../context.ts";
@@ -6,9 +5,11 @@ import { getUserOrder } from "../domain/accounts/account-orders.server.ts";
 import { findOrderForTracking } from "../domain/orders/orders.server.ts";
 import { TRACK_MESSAGES, TRACK_RATE_LIMIT } from "../domain/orders/track-order.ts";
 import { requestReturn } from "../domain/returns/returns.server.ts";
+import { parseForm } from "../http/form.server.ts";
 import { getSessionUser } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { hitRateLimit } from "../infra/rate-limit.server.ts";
+import { lineQuantitiesSchema } from "../lib/line-quantities.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { RETURN_REASONS } from "../lib/return-reasons.ts";
 import type { Route } from "./+types/orders.return";
@@ -27,7 +28,7 @@ const schema = z.object({
   email: z.string().trim().max(254).optional(),
   back: z.enum(["account", "track"]),
   reason: z.enum(RETURN_REASONS),
-  qty: z.record(z.string().regex(/^\d{1,12}$/), z.coerce.number().int().min(0).max(100_000)).optional(),
+  qty: lineQuantitiesSchema,
 });
 
 export const RETURN_MESSAGES = {
@@ -44,17 +45,19 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const submission = parseWithZod(form, { schema });
+  const submission = await parseForm(request, schema);
+  // where to send the shopper back: decided on the parsed form (its payload when it did not validate)
+  const { payload } = submission;
   const back = (number?: string) =>
-    form.get("back") === "account" && number ? `/account/orders/${number}` : "/orders/track";
+    payload.back === "account" && number ? `/account/orders/${number}` : "/orders/track";
   if (submission.status !== "success") {
-    return redirectWithToast(back(String(form.get("number") ?? "")), {
+    const number = typeof payload.number === "string" ? payload.number.trim().toUpperCase() : "";
+    return redirectWithToast(back(/^CW-[0-9A-Z]{1,20}$/.test(number) ? number : ""), {
       type: "error",
       message: RETURN_MESSAGES.invalid,
     });
   }
-  const { number, email, reason, qty = {} } = submission.value;
+  const { number, email, reason, qty } = submission.value;
   const services = servicesFrom(context);
   const { db } = services;
   const to = back(number);
@@ -75,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await requestReturn(db, services.mail, await mailShopFrom(context), {
     orderNumber: mine.number,
     reason,
-    lines: Object.entries(qty).map(([itemId, quantity]) => ({ itemId: Number(itemId), quantity })),
+    lines: qty,
   });
   if (result.ok)
     return redirectWithToast(to, {

@@ -268,12 +268,25 @@ test("axe finds nothing on any admin page at desktop width", async ({ page }) =>
   const number = await insertTestOrder(lamp);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInTo(page, "/admin", OWNER);
+  // one sidebar, always open at this width: exactly one link is the current page
+  for (const [path, current] of [
+    ["/admin/products/new", "Add Product"],
+    ["/admin/products/import", "Import / Export"],
+    ["/admin/orders", "Orders"],
+  ] as const) {
+    await visit(page, path);
+    const marked = page.locator('[aria-current="page"]');
+    await expect(marked).toHaveCount(1);
+    await expect(marked).toHaveText(current);
+    await expect(marked).toBeVisible();
+  }
   for (const path of [
     "/admin",
     "/admin/dashboard",
     "/admin/products/new",
     `/admin/products/${lamp.id}`,
     `/admin/products/${lamp.id}/delete`,
+    `/admin/products/${lamp.id}/stock`,
     "/admin/products/import",
     "/admin/low-stock",
     "/admin/orders",

@@ -385,6 +385,7 @@ test.describe("reflow at 320 and 390 px", () => {
       "/admin/products/new",
       `/admin/products/${lamp.id}`,
       `/admin/products/${lamp.id}/delete`,
+      `/admin/products/${lamp.id}/stock`,
       "/admin/products/import",
       "/admin/orders",
       `/admin/orders/${number}`,

@@ -174,6 +174,15 @@ const ROUTES: Record<string, RouteAccess> = {
 /** Route files under /admin that check nothing themselves (a redirect outside the admin frame). */
 const NOT_GUARDED = new Set(["admin_.products._index.tsx"]);
 
+/** Every spelling of a form the parser reads as the same fields: as written, and each name after a dot. */
+const spellings = (fields: Record<string, string>): Record<string, string>[] => [
+  fields,
+  Object.fromEntries(Object.entries(fields).map(([name, value]) => [`.${name}`, value])),
+  Object.fromEntries(
+    Object.entries(fields).map(([name, value]) => [name === "intent" ? name : `.${name}`, value]),
+  ),
+];
+
 const allowed = (role: Role, needs: Access) =>
   needs === "any-staff" ? role !== "customer" : can(role, needs);
 
@@ -219,13 +228,10 @@ describe.each(["sqlite", "postgres"] as const)("every admin route × every role,
     ...(route.loader
       ? [{ file, route, kind: "loader" as const, needs: route.loader, fields: undefined }]
       : []),
-    ...(route.actions ?? []).map(({ fields, needs }) => ({
-      file,
-      route,
-      kind: "action" as const,
-      needs,
-      fields,
-    })),
+    // each form in every spelling the form parser reads as the same fields (`to` and `.to`)
+    ...(route.actions ?? []).flatMap(({ fields, needs }) =>
+      spellings(fields).map((spelled) => ({ file, route, kind: "action" as const, needs, fields: spelled })),
+    ),
   ]);
 
   it.each(ROLES)("as %s: refused with 403 exactly where the role lacks the permission", async (role) => {
@@ -327,15 +333,6 @@ describe.each(["sqlite", "postgres"] as const)("admin actions × roles × field 
   afterAll(async () => {
     await shop?.destroy();
   });
-
-  /** Every spelling of a form the parser reads as the same fields: as written, and each name after a dot. */
-  const spellings = (fields: Record<string, string>): Record<string, string>[] => [
-    fields,
-    Object.fromEntries(Object.entries(fields).map(([name, value]) => [`.${name}`, value])),
-    Object.fromEntries(
-      Object.entries(fields).map(([name, value]) => [name === "intent" ? name : `.${name}`, value]),
-    ),
-  ];
 
   /** What a refused call must leave as it was. */
   const witness = async (orderNumber: string | null) => ({

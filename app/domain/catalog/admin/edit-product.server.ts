@@ -26,16 +26,21 @@ export const EDIT_MESSAGES = {
 } as const;
 
 /** The edit page's forms, one intent each: the details, stock, and the image gallery. */
-export type EditIntent =
-  | "update"
-  | "stock"
-  | "remove-variant"
-  | "options"
-  | "variants"
-  | "bulk-variants"
-  | "add-images"
-  | "move-image"
-  | "remove-image";
+export const EDIT_INTENTS = [
+  "update",
+  "stock",
+  "remove-variant",
+  "options",
+  "variants",
+  "bulk-variants",
+  "add-images",
+  "move-image",
+  "remove-image",
+] as const;
+export type EditIntent = (typeof EDIT_INTENTS)[number];
+
+/** Which of the page's forms was posted, read as the form's own schema then reads it. */
+export const editIntentSchema = z.object({ intent: z.enum(EDIT_INTENTS) });
 
 /** The stock form: a change (not a new level) such as 5 or -2, never 0. */
 export const stockChangeSchema = z.object({
@@ -53,6 +58,8 @@ export const variantRemovalSchema = z.object({
     .string()
     .regex(/^[1-9]\d{0,9}$/)
     .transform(Number),
+  /** the confirm step's field (lib/confirm.ts): removing only from there */
+  confirm: z.string().optional(),
 });
 
 /** Move an image a place up or down, or remove it. */
