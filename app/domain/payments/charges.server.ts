@@ -7,7 +7,6 @@ import {
   type PaymentOutcome,
 } from "../../adapters/payments/payment-gateway.ts";
 import { type Database, engineOf } from "../../db/database.server.ts";
-import type { OrderStatus } from "../../db/schema.ts";
 import { currencyOf } from "../../lib/money.ts";
 import { transitionOrder } from "../orders/orders.server.ts";
 import { ORDER_COLUMNS, type OrderRow } from "./idempotency.server.ts";
