@@ -64,7 +64,7 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
       crossOriginEmbedderPolicy: false,
       strictTransportSecurity: "max-age=31536000; includeSubDomains",
       permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
-      // a route's own, stricter header wins (e.g. no-referrer on the password-reset page)
+      // a route's own, stricter header wins (e.g. same-origin on the password-reset page)
       overwrite: false,
     }),
   );

@@ -25,8 +25,10 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export function headers() {
-  // The token is in the URL: keep it out of caches and Referer headers.
-  return { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+  // The token is in the URL: keep it out of caches and out of Referer headers to other sites.
+  // "same-origin", not "no-referrer": under no-referrer a form posted without JavaScript carries
+  // `Origin: null`, which React Router refuses as a cross-site action (400).
+  return { "Cache-Control": "private, no-store", "Referrer-Policy": "same-origin" };
 }
 
 export function loader({ request }: Route.LoaderArgs) {

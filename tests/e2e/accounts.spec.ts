@@ -250,6 +250,37 @@ test.describe("accounts", () => {
     }
   });
 
+  test("without JavaScript, a password-reset link sets a new password (the page keeps its token from other sites, not from itself)", async ({
+    noJsPage: page,
+  }) => {
+    const email = uniqueEmail("nojs-reset");
+    await visit(page, "/account?mode=register", { javaScript: false });
+    await page.getByLabel("Name", { exact: true }).fill("No Script Reset");
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("old password");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByText("Account created successfully!")).toBeVisible();
+    await page.getByRole("button", { name: "Sign Out" }).click();
+    await visit(page, "/forgot-password", { javaScript: false });
+    await page.getByRole("textbox", { name: "Email", exact: true }).fill(email);
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    let link = "";
+    await expect(async () => {
+      const mail = (await readOutbox(shopMailDir())).filter((m) => m.to.toLowerCase().includes(email));
+      link = mail.at(-1)?.text.match(/https?:\/\/\S+\/reset-password\?token=\S+/)?.[0] ?? "";
+      expect(link).not.toBe("");
+    }).toPass();
+    await visit(page, new URL(link).pathname + new URL(link).search, { javaScript: false });
+    await page.getByLabel(/^New Password/).fill("new password 2");
+    await page.getByLabel(/^Confirm New Password/).fill("new password 2");
+    await page.getByRole("button", { name: "Change Password" }).click();
+    await expect(
+      page.getByText("Your password has been changed. Please sign in with the new password."),
+    ).toBeVisible();
+    await signIn(page, email, "new password 2");
+    await expect(page.getByText("Successfully logged in!")).toBeVisible();
+  });
+
   test("sign in and out without JavaScript", async ({ noJsPage: page, browserErrors }) => {
     browserErrors.allow(WRONG_PASSWORD_STATUS);
     const email = uniqueEmail("nojs");
