@@ -274,7 +274,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             {order.refunds.map((r, index) => (
               <li key={index}>
                 <OrderDate iso={r.createdAt} />: {money(r.amountCents)}
-                {r.restocked ? " (stock restored)" : ""}
+                {r.status === "pending" ? " — waiting for the payment provider" : ""}
+                {r.status === "failed" ? ` — failed${r.failure ? `: ${r.failure}` : ""}` : ""}
+                {r.restocked && r.status === "succeeded" ? " (stock restored)" : ""}
                 {r.reason ? ` — ${r.reason}` : ""}
               </li>
             ))}

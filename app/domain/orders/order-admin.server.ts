@@ -101,7 +101,15 @@ export interface AdminOrderDetail extends OrderDetails {
     leftCents: number;
     lines: { itemId: number; name: string; variantTitle: string; quantity: number; refundable: number }[];
   } | null;
-  refunds: { amountCents: number; reason: string; restocked: boolean; createdAt: string }[];
+  /** every refund, newest last: pending ones wait for the provider's answer, failed ones say why */
+  refunds: {
+    amountCents: number;
+    reason: string;
+    restocked: boolean;
+    createdAt: string;
+    status: "pending" | "succeeded" | "failed";
+    failure: string | null;
+  }[];
   /** when the customer's bank reported a dispute (chargeback) of the payment; null: none */
   disputedAt: string | null;
 }
@@ -118,7 +126,7 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
     .execute();
   const money = await db
     .selectFrom("orders")
-    .select(["refundedCents", "totalCents", "disputedAt"])
+    .select(["refundedCents", "refundPendingCents", "totalCents", "disputedAt"])
     .where("id", "=", order.id)
     .executeTakeFirstOrThrow();
   const items = await db
@@ -129,11 +137,12 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
     .execute();
   const refunds = await db
     .selectFrom("orderRefunds")
-    .select(["amountCents", "reason", "restocked", "createdAt"])
+    .select(["amountCents", "reason", "restocked", "createdAt", "status", "failure"])
     .where("orderId", "=", order.id)
     .orderBy("id")
     .execute();
-  const leftCents = money.totalCents - money.refundedCents;
+  // what pending refunds promise is not left to refund
+  const leftCents = money.totalCents - money.refundedCents - money.refundPendingCents;
   return {
     ...order,
     events,
