@@ -25,6 +25,7 @@ import * as shopSettings from "./migrations/2026-11-26T2000-shop-settings.ts";
 import * as refundWorkflow from "./migrations/2026-11-27T2100-refund-workflow.ts";
 import * as stockLedger from "./migrations/2026-11-27T2200-stock-ledger.ts";
 import * as staffInvitations from "./migrations/2026-11-27T2300-staff-invitations.ts";
+import * as jobLeases from "./migrations/2026-11-28T0100-job-leases.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-27T2100-refund-workflow": refundWorkflow,
   "2026-11-27T2200-stock-ledger": stockLedger,
   "2026-11-27T2300-staff-invitations": staffInvitations,
+  "2026-11-28T0100-job-leases": jobLeases,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -319,6 +319,13 @@ export interface OrderEventsTable {
   createdAt: Timestamp;
 }
 
+/** A background job's lease on SQLite (migration 2026-11-28T0100; PostgreSQL uses advisory locks). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expiresAt: Timestamp;
+}
+
 export interface RateLimitsTable {
   key: string;
   /** epoch milliseconds */
@@ -419,6 +426,7 @@ export interface DB {
   orderItems: OrderItemsTable;
   orderEvents: OrderEventsTable;
   rateLimits: RateLimitsTable;
+  jobLeases: JobLeasesTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;
