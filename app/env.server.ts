@@ -93,6 +93,9 @@ const envSchema = z.object({
 /** The variables PAYMENT_GATEWAY=stripe cannot start without. */
 const STRIPE_REQUIRED = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
 
+/** Every variable the configuration reads (deploy/ files name only these: tests/integration/deployment.test.ts). */
+export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), "CARTWHEEL_LOCAL"];
+
 export type Env = z.infer<typeof envSchema> & {
   SESSION_SECRET: string;
   PUBLIC_URL: string;

@@ -94,17 +94,18 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
 
   app.all("*", async (c) => {
     const nonce = c.get("secureHeadersNonce") ?? "";
-    const { response, outcome } = await pages.serve(c.req.raw, nonce, () => {
+    const request = asVisitorSentIt(c.req.raw);
+    const { response, outcome } = await pages.serve(request, nonce, () => {
       const context = new RouterContextProvider();
       context.set(entry.requestInfoContext, {
         nonce,
         requestId: c.get("requestId"),
         clientIp: clientIp(c.req.header("X-Forwarded-For"), () => getConnInfo(c).remote.address),
       });
-      return handleRequest(c.req.raw, context);
+      return handleRequest(request, context);
     });
     if (outcome !== "BYPASS") response.headers.set("X-Cache", outcome);
-    return withSharedCacheRules(c.req.raw, response);
+    return withSharedCacheRules(request, response);
   });
 
   app.onError((error, c) => {
@@ -113,6 +114,29 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
   });
 
   return app;
+}
+
+/**
+ * The request as the visitor sent it: behind a trusted reverse proxy that ends TLS
+ * (TRUST_PROXY=true), with the scheme the proxy names last in X-Forwarded-Proto (nginx's $scheme,
+ * Caddy's own) — so the URL React Router compares a form post's Origin with is the
+ * https://shop… the browser used, not the proxy's plain http hop (which it refuses with 400).
+ */
+export function asVisitorSentIt(request: Request): Request {
+  if (process.env.TRUST_PROXY !== "true") return request;
+  const proto = request.headers.get("X-Forwarded-Proto")?.split(",").at(-1)?.trim().toLowerCase();
+  if (proto !== "https" && proto !== "http") return request;
+  const url = new URL(request.url);
+  if (url.protocol === `${proto}:`) return request;
+  url.protocol = `${proto}:`;
+  return new Request(url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: request.signal,
+    // a streamed body goes along as it is
+    ...(request.body ? { duplex: "half" } : {}),
+  } as RequestInit);
 }
 
 /**
