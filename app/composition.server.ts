@@ -134,6 +134,11 @@ export function dataStamp(): string | null {
   return openDb ? dataChangeStamp(openDb) : null;
 }
 
+/** The app database once the services are open (the process has started); null before and after. */
+export function openedDatabase(): Database | null {
+  return openDb;
+}
+
 export async function getAuth(): Promise<Auth> {
   return (await getServices()).auth;
 }

@@ -13,8 +13,12 @@ import {
 import { logger } from "./adapters/logger.server.ts";
 import { InlineCssProvider } from "./components/document-styles.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
-import { getServices } from "./composition.server.ts";
-import { checkDatabase } from "./domain/health.server.ts";
+import { getServices, openedDatabase } from "./composition.server.ts";
+import {
+  checkDatabase,
+  checkReadiness as checkDatabaseReadiness,
+  type Readiness,
+} from "./domain/health.server.ts";
 import { inlineCss } from "./http/inline-css.server.ts";
 import { deferHydrationStream } from "./infra/deferred-hydration.server.ts";
 import { startJobs } from "./jobs/background-jobs.server.ts";
@@ -43,6 +47,16 @@ export async function checkHealth(): Promise<{ ok: boolean; database: "up" | "do
   } catch {
     return { ok: false, database: "down" };
   }
+}
+
+/**
+ * Readiness (server/app.ts's /readyz): the process has finished starting (its services are open),
+ * its database answers and has every migration applied. Never opens anything itself.
+ */
+export async function checkReadiness(): Promise<Readiness> {
+  const db = openedDatabase();
+  if (!db) return { ok: false, started: false };
+  return checkDatabaseReadiness(db);
 }
 
 export default function handleRequest(

@@ -68,6 +68,8 @@ const envSchema = z.object({
   /** behind a reverse proxy: take the client address from X-Forwarded-For */
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   SEED_ON_EMPTY: z.enum(["true", "false"]).default("true"),
+  /** on a local first start, also 90 days of demo orders, customers, returns and reviews (app/db/seed/demo-history.ts) */
+  SEED_DEMO_HISTORY: z.enum(["true", "false"]).default("true"),
   /** "stripe" needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET */
   PAYMENT_GATEWAY: z.enum(["test", "stripe"]).default("test"),
   PAYMENT_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(1000),
@@ -86,6 +88,22 @@ const envSchema = z.object({
     .url({
       protocol: /^https?$/,
       error: "must be an http:// or https:// URL (for example http://127.0.0.1:12111)",
+    })
+    .optional(),
+  /** /metrics (decision 027): with a token, requests must carry `Authorization: Bearer <token>` */
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._~+/-]{16,256}$/, "must be 16 to 256 letters, digits or . _ ~ + / -")
+    .optional(),
+  /** /metrics on a listener of its own (and then only there), on METRICS_HOST */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().trim().min(1).default("127.0.0.1"),
+  /** traces over OTLP/HTTP to this collector (decision 027); unset: tracing is not loaded */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be an http:// or https:// URL (for example http://127.0.0.1:4318)",
     })
     .optional(),
 });
@@ -135,6 +153,11 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     // the browser would make payment methods the server cannot see
     throw new ConfigError(
       `Invalid configuration:\n  STRIPE_PUBLISHABLE_KEY: a ${publishableMode} key, but STRIPE_SECRET_KEY is a ${secretMode} key`,
+    );
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
+    throw new ConfigError(
+      "Invalid configuration:\n  METRICS_PORT: must differ from PORT (the shop's own port)",
     );
   }
   if (!env.SESSION_SECRET && env.NODE_ENV === "production" && source.CARTWHEEL_LOCAL !== "true") {

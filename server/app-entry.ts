@@ -16,6 +16,8 @@ export interface AppEntry {
   /** changes whenever the data may have changed; null when that cannot be known (PostgreSQL) */
   dataStamp(): string | null;
   checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }>;
+  /** /readyz: started (services open), the database answers, no migration pending; else what is missing */
+  checkReadiness(): Promise<{ ok: boolean } & Record<string, unknown>>;
   /** housekeeping timers (confirmation resends, rate-limit pruning); returns their stop */
   startBackgroundJobs(): () => void;
   requestInfoContext: RouterContext<RequestInfo>;

@@ -7,9 +7,13 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { Logger } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { CSP_DIRECTIVES } from "../app/http/content-security.server.ts";
+import { recordPageCache } from "../app/infra/metrics.server.ts";
 import { PageCache, withSharedCacheRules } from "../app/infra/page-cache.server.ts";
 import type { AppEntry } from "./app-entry.ts";
+import { metricsHandler } from "./metrics.ts";
 import { requestGuard } from "./request-guard.ts";
+import { routePatterns } from "./route-pattern.ts";
+import { requestTelemetry } from "./telemetry.ts";
 
 export interface ServerAppOptions {
   build: ServerBuild;
@@ -17,6 +21,8 @@ export interface ServerAppOptions {
   logger: Logger;
   clientDir: string;
   mode?: "production" | "development";
+  /** GET /metrics on this app, behind this bearer token (decision 027); unset: no /metrics here */
+  metricsToken?: string;
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -37,11 +43,21 @@ function staticFiles(root: string, cacheControl: string, precompressed = false):
 }
 
 /** The HTTP layer: security headers, compression, static files, images, health, then React Router (through the page cache). */
-export function createServerApp({ build, entry, logger, clientDir, mode = "production" }: ServerAppOptions) {
+export function createServerApp({
+  build,
+  entry,
+  logger,
+  clientDir,
+  mode = "production",
+  metricsToken,
+}: ServerAppOptions) {
   const app = new Hono<{ Variables: { requestId: string; secureHeadersNonce?: string } }>();
   const handleRequest = createRequestHandler(build, mode);
   const pages = new PageCache({ dataStamp: () => entry.dataStamp() });
 
+  // metrics and traces of each request, when either is on (nothing is mounted otherwise)
+  const telemetry = requestTelemetry(routePatterns(build));
+  if (telemetry) app.use(telemetry);
   app.use(requestId());
   app.use(async (c, next) => {
     const started = performance.now();
@@ -78,6 +94,15 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
     return c.json(health, health.ok ? 200 : 503);
   });
 
+  // ready for traffic: started, the database answers, every migration applied (503 says what is missing)
+  app.get("/readyz", async (c) => {
+    const readiness = await entry.checkReadiness();
+    c.header("Cache-Control", "no-store");
+    return c.json(readiness, readiness.ok ? 200 : 503);
+  });
+
+  if (metricsToken) app.get("/metrics", metricsHandler(metricsToken));
+
   // Vite's hashed assets never change under the same name: cache them for a year.
   app.use("/assets/*", staticFiles(clientDir, IMMUTABLE, true));
   app.get("/images/:key{[a-z0-9][a-z0-9/_.-]*\\.webp}", async (c) => {
@@ -104,6 +129,7 @@ export function createServerApp({ build, entry, logger, clientDir, mode = "produ
       });
       return handleRequest(request, context);
     });
+    recordPageCache(outcome);
     if (outcome !== "BYPASS") response.headers.set("X-Cache", outcome);
     return withSharedCacheRules(request, response);
   });

@@ -2,17 +2,24 @@ import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
+import { Hono } from "hono";
 import pino from "pino";
 import type { ServerBuild } from "react-router";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
+import { enableMetrics } from "../app/infra/metrics.server.ts";
+import { startTracing, stopTracing } from "../app/infra/tracing.server.ts";
 import { createServerApp } from "./app.ts";
 import type { AppEntry } from "./app-entry.ts";
+import { metricsHandler } from "./metrics.ts";
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? "info", base: { service: "cartwheel" } });
 
 async function main() {
   const started = performance.now();
   const env = parseEnv();
+  // observability (decision 027), before anything opens: off, neither is even loaded
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) await startTracing();
+  if (env.METRICS_TOKEN || env.METRICS_PORT) await enableMetrics();
   const buildLink = resolve(process.env.BUILD_DIR ?? "build");
   if (!existsSync(resolve(buildLink, "server/index.js"))) {
     throw new ConfigError(`No production build at ${buildLink}: run "npm run build" first.`);
@@ -26,16 +33,34 @@ async function main() {
   // the search index's and the mail's worker threads run the app's source file (Node strips its types)
   entry.setSearchIndexWorker(new URL("../app/infra/search-index/search-index-worker.ts", import.meta.url));
   entry.setMailWorker(new URL("../app/adapters/mail/mail-worker.ts", import.meta.url));
-  await entry.getServices(); // migrate, and seed an empty catalogue, before accepting traffic
-  const stopBackgroundJobs = entry.startBackgroundJobs();
 
-  const app = createServerApp({ build, entry, logger, clientDir: resolve(buildDir, "client") });
-  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-    logger.info(
-      { url: `http://${env.HOST}:${info.port}`, startupMs: Math.round(performance.now() - started) },
-      "Cartwheel is listening",
-    );
+  // /metrics on the shop's port only behind a token and without a port of its own (decision 027)
+  const app = createServerApp({
+    build,
+    entry,
+    logger,
+    clientDir: resolve(buildDir, "client"),
+    metricsToken: env.METRICS_PORT ? undefined : env.METRICS_TOKEN,
   });
+  // Listening from the start: /healthz answers once the database does, /readyz says 503 until the
+  // services are open (migrations, the demo seed), and pages wait for them meanwhile.
+  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+    logger.info({ url: `http://${env.HOST}:${info.port}` }, "Cartwheel is listening");
+  });
+  const metricsServer = env.METRICS_PORT
+    ? serve(
+        {
+          fetch: new Hono().get("/metrics", metricsHandler(env.METRICS_TOKEN)).fetch,
+          port: env.METRICS_PORT,
+          hostname: env.METRICS_HOST,
+        },
+        (info) =>
+          logger.info({ url: `http://${env.METRICS_HOST}:${info.port}/metrics` }, "metrics listening"),
+      )
+    : null;
+  await entry.getServices(); // migrate, and seed an empty catalogue
+  const stopBackgroundJobs = entry.startBackgroundJobs();
+  logger.info({ startupMs: Math.round(performance.now() - started) }, "Cartwheel is ready");
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -48,8 +73,10 @@ async function main() {
     }, 10_000);
     force.unref();
     stopBackgroundJobs();
+    metricsServer?.close();
     server.close(async () => {
       await entry.closeServices();
+      await stopTracing();
       logger.info("stopped");
       process.exit(0);
     });

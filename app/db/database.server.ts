@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect } from "kysely";
 import pg from "pg";
+import { queryTelemetry } from "../infra/query-telemetry.server.ts";
 import { createNodeSqliteDialect } from "../infra/sqlite-dialect.server.ts";
 import type { DB } from "./schema.ts";
 
@@ -11,17 +12,24 @@ export type Engine = "sqlite" | "postgres";
 // COUNT(*) and other int8 values arrive as strings from pg; our counts fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** `file:./data/cartwheel.db` → SQLite (node:sqlite); `postgres://…` → PostgreSQL (pg). */
+/**
+ * `file:./data/cartwheel.db` → SQLite (node:sqlite); `postgres://…` → PostgreSQL (pg). With metrics
+ * or tracing on in this process, each statement is timed and traced (query-telemetry.server.ts).
+ */
 export function createDatabase(url: string, options: { poolSize?: number } = {}): Database {
   const plugins = [new CamelCasePlugin()];
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins });
+    return new Kysely<DB>({
+      dialect: new PostgresDialect({ pool }),
+      plugins,
+      log: queryTelemetry("postgres"),
+    });
   }
   const path = sqlitePathFromUrl(url);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const dialect = createNodeSqliteDialect(path);
-  const db = new Kysely<DB>({ dialect, plugins });
+  const db = new Kysely<DB>({ dialect, plugins, log: queryTelemetry("sqlite") });
   changeStamps.set(db, () => dialect.changeStamp());
   return db;
 }

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import type { Database } from "./database.server.ts";
 import * as catalog from "./migrations/2026-11-22T0200-catalog.ts";
@@ -26,6 +27,7 @@ import * as refundWorkflow from "./migrations/2026-11-27T2100-refund-workflow.ts
 import * as stockLedger from "./migrations/2026-11-27T2200-stock-ledger.ts";
 import * as staffInvitations from "./migrations/2026-11-27T2300-staff-invitations.ts";
 import * as jobLeases from "./migrations/2026-11-28T0100-job-leases.ts";
+import * as jobTurns from "./migrations/2026-11-28T0200-job-turns.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -58,6 +60,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-27T2200-stock-ledger": stockLedger,
   "2026-11-27T2300-staff-invitations": staffInvitations,
   "2026-11-28T0100-job-leases": jobLeases,
+  "2026-11-28T0200-job-turns": jobTurns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -67,4 +70,30 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/**
+ * The database's migrations against this code's (readiness, `doctor`): the ones the code has that
+ * the database lacks (pending), and the ones the database has that the code does not know (a newer
+ * version ran there).
+ */
+export async function migrationState(db: Database): Promise<{ pending: string[]; unknown: string[] }> {
+  let recorded: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    recorded = rows.map((row) => row.name);
+  } catch (error) {
+    // a database that answers but has no kysely_migration table: no migration ran there yet
+    const answers = await sql`select 1`.execute(db).then(
+      () => true,
+      () => false,
+    );
+    if (!answers) throw error;
+    recorded = [];
+  }
+  const applied = new Set(recorded);
+  return {
+    pending: Object.keys(migrations).filter((name) => !applied.has(name)),
+    unknown: recorded.filter((name) => !Object.hasOwn(migrations, name)),
+  };
 }

@@ -326,6 +326,13 @@ export interface JobLeasesTable {
   expiresAt: Timestamp;
 }
 
+/** The last turn of a scheduled job done by any process (migration 2026-11-28T0200). */
+export interface JobTurnsTable {
+  name: string;
+  turn: number;
+  finishedAt: Timestamp;
+}
+
 export interface RateLimitsTable {
   key: string;
   /** epoch milliseconds */
@@ -427,6 +434,7 @@ export interface DB {
   orderEvents: OrderEventsTable;
   rateLimits: RateLimitsTable;
   jobLeases: JobLeasesTable;
+  jobTurns: JobTurnsTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;

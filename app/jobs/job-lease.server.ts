@@ -62,3 +62,33 @@ export async function withJobLease<T>(
     await db.deleteFrom("jobLeases").where("name", "=", name).where("holder", "=", holder).execute();
   }
 }
+
+/** What became of a job's turn: run here (with its result), or not — another process holds the lease, or did the turn. */
+export type TurnOutcome<T> = { ran: true; value: T } | { ran: false; reason: "busy" | "done" };
+
+/**
+ * A scheduled job's turn (the minute, the day: a number that grows) runs once across every process
+ * (decision 027): under the job's lease, the last turn done (`job_turns`) is read; when it is this
+ * one or a later one nothing runs ("done"), else `work` runs and the turn is recorded before the
+ * lease is given back. A turn whose work failed is not recorded, so another process may take it.
+ */
+export async function runJobTurn<T>(
+  db: Database,
+  name: string,
+  { ttlMs, turn }: { ttlMs: number; turn: number },
+  work: () => Promise<T>,
+): Promise<TurnOutcome<T>> {
+  const outcome = await withJobLease(db, name, { ttlMs }, async (): Promise<TurnOutcome<T>> => {
+    const last = await db.selectFrom("jobTurns").select("turn").where("name", "=", name).executeTakeFirst();
+    if (last && Number(last.turn) >= turn) return { ran: false, reason: "done" };
+    const value = await work();
+    const finishedAt = new Date().toISOString();
+    await db
+      .insertInto("jobTurns")
+      .values({ name, turn, finishedAt })
+      .onConflict((oc) => oc.column("name").doUpdateSet({ turn, finishedAt }))
+      .execute();
+    return { ran: true, value };
+  });
+  return outcome ?? { ran: false, reason: "busy" };
+}

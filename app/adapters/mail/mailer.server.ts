@@ -3,6 +3,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import nodemailer from "nodemailer";
 import type { Env } from "../../env.server.ts";
+import { metricsEnabled, recordMail } from "../../infra/metrics.server.ts";
 import { logger } from "../logger.server.ts";
 import type { Mailer, MailMessage } from "./mail-message.ts";
 import { createThreadMailer } from "./mail-thread.server.ts";
@@ -101,5 +102,26 @@ export function createShopMailer(config: Pick<Env, "MAIL_URL" | "SHOP_NAME" | "C
     url = `file:${isAbsolute(path) ? path : resolve(process.cwd(), path)}`;
   }
   const from = mailFrom(config.SHOP_NAME, config.CONTACT_EMAIL);
-  return mailWorkerUrl ? createThreadMailer(mailWorkerUrl, { url, from }) : createMailer(url, { from });
+  const mailer = mailWorkerUrl
+    ? createThreadMailer(mailWorkerUrl, { url, from })
+    : createMailer(url, { from });
+  return metricsEnabled() ? countedMailer(mailer) : mailer;
+}
+
+/** The mailer with each message counted as queued, then sent or failed (decision 027). */
+function countedMailer(mailer: Mailer): Mailer {
+  return {
+    ...mailer,
+    async send(message) {
+      recordMail("queued");
+      try {
+        const sent = await mailer.send(message);
+        recordMail("sent");
+        return sent;
+      } catch (error) {
+        recordMail("failed");
+        throw error;
+      }
+    },
+  };
 }

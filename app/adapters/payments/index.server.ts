@@ -3,12 +3,13 @@ import type { Env } from "../../env.server.ts";
 import type { PaymentGateway } from "./payment-gateway.ts";
 import { createStripeGateway, type StripeGatewayOptions } from "./stripe-gateway.server.ts";
 import { createTestGateway } from "./test-gateway.server.ts";
+import { tracedGateway } from "./traced-gateway.server.ts";
 
 export type * from "./payment-gateway.ts";
 export { PAYMENT_MESSAGES } from "./payment-gateway.ts";
 export { mintTestToken, type TestOutcome } from "./test-gateway.server.ts";
 
-/** The configured gateway (PAYMENT_GATEWAY): the built-in test gateway or Stripe. */
+/** The configured gateway (PAYMENT_GATEWAY): the built-in test gateway or Stripe; traced when tracing is on. */
 export function createPaymentGateway(
   config: Pick<
     Env,
@@ -21,6 +22,10 @@ export function createPaymentGateway(
   >,
   db: Database,
 ): PaymentGateway {
+  return tracedGateway(configuredGateway(config, db));
+}
+
+function configuredGateway(config: Parameters<typeof createPaymentGateway>[0], db: Database): PaymentGateway {
   switch (config.PAYMENT_GATEWAY) {
     case "test":
       return createTestGateway({

@@ -3,6 +3,7 @@ import type { Transaction } from "kysely";
 import { PAYMENT_MESSAGES, type PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
+import { recordOrder } from "../../infra/metrics.server.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
 import { calculateTotals, type Pricing, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
@@ -138,6 +139,7 @@ export async function placeOrder(
     if (error instanceof OrderAbort) return fail(error.reason);
     throw error;
   }
+  recordOrder("placed");
   return payFor(db, gateway, order, input, false);
 }
 

@@ -7,6 +7,7 @@ import {
   type PaymentOutcome,
 } from "../../adapters/payments/payment-gateway.ts";
 import { type Database, engineOf } from "../../db/database.server.ts";
+import { recordOrder, recordPaymentFailure } from "../../infra/metrics.server.ts";
 import { currencyOf } from "../../lib/money.ts";
 import { transitionOrder } from "../orders/orders.server.ts";
 import { ORDER_COLUMNS, type OrderRow } from "./idempotency.server.ts";
@@ -286,7 +287,9 @@ export async function markPaid(
         insert into order_events (order_id, from_status, to_status, actor, created_at)
         select id, 'pending_payment', 'paid', 'checkout', ${at} from moved)${cartWork}
       select id from moved`.execute(db);
-    return rows.length === 1 ? { status: "paid", replayed: false } : settledElsewhere(db, orderId);
+    if (rows.length !== 1) return settledElsewhere(db, orderId);
+    recordOrder("paid");
+    return { status: "paid", replayed: false };
   }
   const result = await transitionOrder(db, {
     orderId,
@@ -305,8 +308,9 @@ export async function markPaid(
         .execute();
     },
   });
-  if (result.ok) return { status: "paid", replayed: false };
-  return settledElsewhere(db, orderId);
+  if (!result.ok) return settledElsewhere(db, orderId);
+  recordOrder("paid");
+  return { status: "paid", replayed: false };
 }
 
 /** Step 4 on a decline: payment_failed, the stock and the coupon use given back. */
@@ -323,9 +327,17 @@ export async function markFailed(
     now,
     set: { paymentError: message, reservedUntil: null },
   });
-  if (result.ok) return { status: "failed", message };
-  return settledElsewhere(db, orderId);
+  if (!result.ok) return settledElsewhere(db, orderId);
+  recordPaymentFailure(FAILURE_REASONS.get(message) ?? "other");
+  return { status: "failed", message };
 }
+
+/** A failed payment's message back to a reason for the metrics (a closed set: bounded labels). */
+const FAILURE_REASONS = new Map<string, string>([
+  ...Object.entries(PAYMENT_MESSAGES).map(([code, message]) => [message, code] as [string, string]),
+  [EXPIRED_MESSAGE, "expired"],
+  [CANCELLED_MESSAGE, "cancelled"],
+]);
 
 /** The outcome another request or the job recorded first. */
 async function settledElsewhere(db: Database, orderId: number): Promise<Settlement> {

@@ -4,6 +4,7 @@ import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { DB, OrderStatus } from "../../db/schema.ts";
+import { recordRefund } from "../../infra/metrics.server.ts";
 import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { recordAudit } from "../audit/audit-log.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
@@ -63,6 +64,7 @@ export async function payAndSettle(
     });
   } catch (error) {
     logger.warn({ err: error, refund: refund.idempotencyKey }, "refund outcome unknown; it stays pending");
+    recordRefund("pending");
     return "pending";
   }
   const outcome: SettleOutcome = answer.ok
@@ -85,13 +87,17 @@ async function settleAndNotify(
   const settled = await services.db
     .transaction()
     .execute((trx) => settleRefund(trx, refund.id, outcome, now));
+  const record = (await refundById(services.db, refund.id))!;
+  // counted by whoever recorded it: a success returns its settlement, a failure leaves the refund failed
+  if (settled) recordRefund("succeeded");
+  else if (outcome.status === "failed" && record.status === "failed") recordRefund("failed");
   const { mail, shop } = services;
   if (settled && mail && shop) {
     await notify({ mail, shop }, settled).catch((error: unknown) => {
       logger.warn({ err: error, refund: refund.idempotencyKey }, "refund e-mail failed");
     });
   }
-  return (await refundById(services.db, refund.id))!;
+  return record;
 }
 
 export interface SettledRefund {

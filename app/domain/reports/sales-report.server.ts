@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { logger } from "../../adapters/logger.server.ts";
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
-import { addDays, type Period } from "./sales-period.ts";
+import { addDays, MAX_PERIOD_DAYS, type Period } from "./sales-period.ts";
 
 /**
  * The dashboard's sales figures (issue 20, decision 021): revenue, orders, average order value,
@@ -244,6 +244,50 @@ async function ensureMonths(db: Database, months: string[]): Promise<boolean> {
   });
 }
 
+/** The months ("YYYY-MM") lying wholly inside the period. */
+function wholeMonths(period: Period): string[] {
+  const months: string[] = [];
+  for (
+    let month = period.from.slice(0, 7);
+    month <= period.to.slice(0, 7);
+    month = addDays(`${month}-28`, 4).slice(0, 7)
+  ) {
+    if (`${month}-01` >= period.from && lastDayOfMonth(month) <= period.to) months.push(month);
+  }
+  return months;
+}
+
+/**
+ * The nightly roll-up (background job "sales-rollups", decision 027): every closed day of the last
+ * year without its rollup — yesterday, and any day missed or invalidated since — and the whole
+ * months among them are computed and stored, so no dashboard request pays for a first fill.
+ * Answers how many days and months it stored.
+ */
+export async function fillClosedRollups(
+  db: Database,
+  now = new Date(),
+): Promise<{ days: number; months: number }> {
+  const yesterday = addDays(todayOf(now), -1);
+  const closed = { from: addDays(yesterday, 1 - MAX_PERIOD_DAYS), to: yesterday };
+  const months = wholeMonths(closed);
+  const [days, monthRows] = await Promise.all([
+    db
+      .selectFrom("salesDays")
+      .select("day")
+      .where("day", ">=", closed.from)
+      .where("day", "<=", closed.to)
+      .execute(),
+    months.length > 0
+      ? db.selectFrom("salesMonths").select("month").where("month", "in", months).execute()
+      : Promise.resolve([]),
+  ]);
+  const missingDays = daysBetween(closed) - days.length;
+  const missingMonths = months.length - monthRows.length;
+  const storedDays = missingDays > 0 && (await ensureDays(db, closed));
+  const storedMonths = missingMonths > 0 && (await ensureMonths(db, months));
+  return { days: storedDays ? missingDays : 0, months: storedMonths ? missingMonths : 0 };
+}
+
 /** The period split into its closed days (rolled up) and today (read live), if either. */
 function split(period: Period, now: Date) {
   const today = todayOf(now);
@@ -333,14 +377,7 @@ export async function topProducts(
     } else totals.set(row.productKey, { ...row });
   };
   if (closed) {
-    const months: string[] = [];
-    for (
-      let month = closed.from.slice(0, 7);
-      month <= closed.to.slice(0, 7);
-      month = addDays(`${month}-28`, 4).slice(0, 7)
-    ) {
-      if (`${month}-01` >= closed.from && lastDayOfMonth(month) <= closed.to) months.push(month);
-    }
+    const months = wholeMonths(closed);
     const inMonths = (day: string) => months.includes(day.slice(0, 7));
     const dayRanges: Period[] = [];
     for (let day = closed.from; day <= closed.to; day = addDays(day, 1)) {

@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { logger } from "../../adapters/logger.server.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { ListingQuery } from "../../lib/listing-query.ts";
+import { recordSearchIndexBuild } from "../metrics.server.ts";
 import { buildSearchIndex, readCatalogVersion } from "./build-index.server.ts";
 import { CatalogSearchIndex } from "./catalog-index.ts";
 import type { IndexAnswer, IndexParts } from "./index-parts.ts";
@@ -92,6 +93,7 @@ function startBuild(db: Database, state: Attached) {
     .then((index) => {
       if (state.closed) return;
       if (index) state.index = index;
+      recordSearchIndexBuild(index ? "built" : "stale", (Date.now() - started) / 1000);
       logger.info(
         index
           ? {
@@ -105,7 +107,9 @@ function startBuild(db: Database, state: Attached) {
       );
     })
     .catch((error: unknown) => {
-      if (!state.closed) logger.warn({ err: error }, "could not build the search index; searches use SQL");
+      if (state.closed) return;
+      recordSearchIndexBuild("failed", (Date.now() - started) / 1000);
+      logger.warn({ err: error }, "could not build the search index; searches use SQL");
     })
     .finally(() => {
       state.building = null;
