@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -58,6 +59,7 @@ async function main() {
           logger.info({ url: `http://${env.METRICS_HOST}:${info.port}/metrics` }, "metrics listening"),
       )
     : null;
+  await once(server, "listening");
   await entry.getServices(); // migrate, and seed an empty catalogue
   const stopBackgroundJobs = entry.startBackgroundJobs();
   logger.info({ startupMs: Math.round(performance.now() - started) }, "Cartwheel is ready");

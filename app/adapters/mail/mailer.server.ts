@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import nodemailer from "nodemailer";
 import type { Env } from "../../env.server.ts";
-import { metricsEnabled, recordMail } from "../../infra/metrics.server.ts";
+import { recordMail } from "../../infra/metrics.server.ts";
 import { logger } from "../logger.server.ts";
 import type { Mailer, MailMessage } from "./mail-message.ts";
 import { createThreadMailer } from "./mail-thread.server.ts";
@@ -13,8 +13,9 @@ import { createThreadMailer } from "./mail-thread.server.ts";
  * missing); `smtp://…` / `smtps://…` sends through that server (credentials and options in the URL).
  */
 export function createMailer(url: string, { from }: { from: string }): Mailer {
-  if (url.startsWith("file:")) return createFileMailer(url.replace(/^file:(\/\/)?/, ""), from);
-  if (url.startsWith("smtp://") || url.startsWith("smtps://")) return createSmtpMailer(url, from);
+  if (url.startsWith("file:")) return countedMailer(createFileMailer(url.replace(/^file:(\/\/)?/, ""), from));
+  if (url.startsWith("smtp://") || url.startsWith("smtps://"))
+    return countedMailer(createSmtpMailer(url, from));
   throw new Error(`MAIL_URL scheme not supported: ${url.split(":")[0]}`);
 }
 
@@ -102,14 +103,17 @@ export function createShopMailer(config: Pick<Env, "MAIL_URL" | "SHOP_NAME" | "C
     url = `file:${isAbsolute(path) ? path : resolve(process.cwd(), path)}`;
   }
   const from = mailFrom(config.SHOP_NAME, config.CONTACT_EMAIL);
-  const mailer = mailWorkerUrl
-    ? createThreadMailer(mailWorkerUrl, { url, from })
+  return mailWorkerUrl
+    ? countedMailer(createThreadMailer(mailWorkerUrl, { url, from }))
     : createMailer(url, { from });
-  return metricsEnabled() ? countedMailer(mailer) : mailer;
 }
 
-/** The mailer with each message counted as queued, then sent or failed (decision 027). */
-function countedMailer(mailer: Mailer): Mailer {
+/**
+ * The mailer with each message counted as queued, then sent or failed (decision 027); with metrics
+ * off each count is one global read. A worker thread's mailer counts nothing (the thread has no
+ * metrics): the app's thread counts what it hands the worker.
+ */
+function countedMailer<M extends Mailer>(mailer: M): M {
   return {
     ...mailer,
     async send(message) {
