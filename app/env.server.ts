@@ -56,6 +56,9 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false"),
   MAIL_URL: urlOf(["file:", "smtp://", "smtps://"], "file:./data/mail").default("file:./data/mail"),
   DATA_DIR: z.string().trim().min(1).default("./data"),
+  /** backups of a PostgreSQL shop (decision 028): pg_dump and pg_restore, else found on PATH */
+  PG_DUMP_PATH: z.string().trim().min(1).optional(),
+  PG_RESTORE_PATH: z.string().trim().min(1).optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().trim().min(1).default("127.0.0.1"),

@@ -17,6 +17,7 @@ import { readShopSettings } from "../app/domain/settings/shop-settings.server.ts
 import { ConfigError, parseEnv } from "../app/env.server.ts";
 import { DEFAULT_SHOP_SETTINGS } from "../app/lib/shop-settings.ts";
 import type { Role } from "../app/lib/staff-roles.ts";
+import { BACKUP_USAGE, backupCommand, restoreCommand } from "./backup-commands.ts";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -33,6 +34,7 @@ Commands:
                                     all rows are checked first, and nothing changes if one is wrong
   inventory:check                   compare every variant's stock with its stock ledger and every
                                     product's summed stock with its variants; exit 1 on any drift
+${BACKUP_USAGE}
 
 Configuration comes from the environment (DATABASE_URL, FILE_STORE_URL, ...), as for the server.`;
 
@@ -43,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   const env = parseEnv({ ...process.env, CARTWHEEL_LOCAL: "true" });
+  if (command === "backup") return backupCommand(env, rest);
+  if (command === "restore") return restoreCommand(env, rest);
   const db = createDatabase(env.DATABASE_URL);
   try {
     await migrateToLatest(db);

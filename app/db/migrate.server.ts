@@ -28,6 +28,7 @@ import * as stockLedger from "./migrations/2026-11-27T2200-stock-ledger.ts";
 import * as staffInvitations from "./migrations/2026-11-27T2300-staff-invitations.ts";
 import * as jobLeases from "./migrations/2026-11-28T0100-job-leases.ts";
 import * as jobTurns from "./migrations/2026-11-28T0200-job-turns.ts";
+import * as backups from "./migrations/2026-11-28T0300-backups.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -61,9 +62,13 @@ const migrations: Record<string, Migration> = {
   "2026-11-27T2300-staff-invitations": staffInvitations,
   "2026-11-28T0100-job-leases": jobLeases,
   "2026-11-28T0200-job-turns": jobTurns,
+  "2026-11-28T0300-backups": backups,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** The migrations this code knows, oldest first (a backup from a newer version names one it does not). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
 export async function migrateToLatest(db: Database): Promise<string[]> {
   const migrator = new Migrator({ db, provider });

@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { AccountsTable, SessionsTable, StaffInvitationsTable, UsersTable } from "./schema-auth.ts";
+import type { BackupRunsTable, BackupSettingsTable } from "./schema-backups.ts";
 import type {
   OrderRefundItemsTable,
   OrderRefundsTable,
@@ -28,6 +29,7 @@ import type {
 } from "./schema-sales.ts";
 
 export type * from "./schema-auth.ts";
+export type * from "./schema-backups.ts";
 export type * from "./schema-payments.ts";
 export type * from "./schema-rollups.ts";
 export type * from "./schema-sales.ts";
@@ -435,6 +437,8 @@ export interface DB {
   rateLimits: RateLimitsTable;
   jobLeases: JobLeasesTable;
   jobTurns: JobTurnsTable;
+  backupSettings: BackupSettingsTable;
+  backupRuns: BackupRunsTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;

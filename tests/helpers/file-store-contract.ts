@@ -74,6 +74,23 @@ export function describeFileStore(
       expect([...(await store.get("x/y/z.webp"))!]).toEqual([3]);
     });
 
+    it("lists every key it holds, nested ones included, and none it deleted", async () => {
+      const listed = async () => {
+        const keys: string[] = [];
+        for await (const key of store.list()) keys.push(key);
+        return keys.sort();
+      };
+      expect(await listed()).toEqual([]);
+      await store.put("a", new Uint8Array([1]), "application/octet-stream");
+      await store.put("products/p-1-320.webp", new Uint8Array([2]), "image/webp");
+      await store.put("products/deep/er/p-2-960.webp", new Uint8Array([3]), "image/webp");
+      await store.put("products/gone.webp", new Uint8Array([4]), "image/webp");
+      await store.delete("products/gone.webp");
+      expect(await listed()).toEqual(["a", "products/deep/er/p-2-960.webp", "products/p-1-320.webp"]);
+      // what it lists, it gives back
+      for (const key of await listed()) expect(await store.get(key)).not.toBeNull();
+    });
+
     it.each(UNSAFE_KEYS)("rejects the unsafe key %j on put, get and delete", async (key) => {
       expect(() => assertSafeKey(key)).toThrow(/unsafe/i);
       await expect(store.put(key, new Uint8Array([1]), "text/plain")).rejects.toThrow(/unsafe/i);

@@ -1,7 +1,8 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, join, resolve, sep } from "node:path";
+import type { Dirent } from "node:fs";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { type Env, getEnv } from "../../env.server.ts";
-import { assertSafeKey, type FileStore } from "./file-store.ts";
+import { assertSafeKey, type FileStore, isSafeKey } from "./file-store.ts";
 import { parseFileStoreUrl } from "./file-store-url.ts";
 
 export function createLocalFileStore(directory: string): FileStore {
@@ -28,6 +29,20 @@ export function createLocalFileStore(directory: string): FileStore {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+    async *list() {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(root, { recursive: true, withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const key = relative(root, join(entry.parentPath, entry.name)).split(sep).join("/");
+        if (isSafeKey(key)) yield key;
+      }
     },
   };
 }
@@ -65,5 +80,8 @@ export function createFileStore(url: string, settings?: S3Settings): FileStore {
     put: async (key, bytes, contentType) => (await open()).put(key, bytes, contentType),
     get: async (key) => (await open()).get(key),
     delete: async (key) => (await open()).delete(key),
+    list: async function* () {
+      yield* (await open()).list();
+    },
   };
 }

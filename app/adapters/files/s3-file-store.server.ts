@@ -1,11 +1,12 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { assertSafeKey, type FileStore } from "./file-store.ts";
+import { assertSafeKey, type FileStore, isSafeKey } from "./file-store.ts";
 
 export interface S3FileStoreOptions {
   bucket: string;
@@ -61,6 +62,19 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore & { cl
     async delete(key) {
       // S3 deletes are idempotent: removing a missing key succeeds, as the local store's does.
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+    },
+    async *list() {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken }),
+        );
+        for (const object of page.Contents ?? []) {
+          const key = object.Key?.slice(prefix.length);
+          if (key && isSafeKey(key)) yield key;
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
     },
   };
 }
