@@ -11,7 +11,12 @@ import { createFileStore, createLocalFileStore } from "../../app/adapters/files/
 import type { FileStore } from "../../app/adapters/files/file-store.ts";
 import { variantKey } from "../../app/adapters/images/images.server.ts";
 import { assembleServices } from "../../app/composition.server.ts";
-import { createDatabase, type Database, type Engine, sqlitePathFromUrl } from "../../app/db/database.server.ts";
+import {
+  createDatabase,
+  type Database,
+  type Engine,
+  sqlitePathFromUrl,
+} from "../../app/db/database.server.ts";
 import { restoreBackup } from "../../app/domain/backups/restore-backup.server.ts";
 import { takeBackup } from "../../app/domain/backups/take-backup.server.ts";
 import { checkStockLedger } from "../../app/domain/inventory/stock-ledger.server.ts";
