@@ -52,7 +52,13 @@ export async function startTracing({
       .merge(
         resources.resourceFromAttributes({ "service.name": process.env.OTEL_SERVICE_NAME ?? serviceName }),
       ),
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new exporter.OTLPTraceExporter() })],
+    spanProcessors: [
+      new sdk.BatchSpanProcessor({
+        exporter: new exporter.OTLPTraceExporter(),
+        // the standard variable (sdk-trace 3 no longer reads it itself): how long spans wait for a batch
+        scheduledDelayMillis: Number(process.env.OTEL_BSP_SCHEDULE_DELAY) || 5_000,
+      }),
+    ],
   });
   api.context.setGlobalContextManager(new contextHooks.AsyncLocalStorageContextManager().enable());
   api.propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());

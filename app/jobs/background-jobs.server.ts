@@ -2,6 +2,8 @@ import { logger } from "../adapters/logger.server.ts";
 import type { Mailer } from "../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../adapters/payments/payment-gateway.ts";
 import type { Database } from "../db/database.server.ts";
+import { BACKUP_LEASE_MS, runScheduledBackup } from "../domain/backups/backup-schedule.server.ts";
+import type { BackupServices } from "../domain/backups/take-backup.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { checkStockLedger } from "../domain/inventory/stock-ledger.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
@@ -11,7 +13,7 @@ import { fillClosedRollups } from "../domain/reports/sales-report.server.ts";
 import { type JobOutcome, recordJobRun } from "../infra/metrics.server.ts";
 import { pruneRateLimits } from "../infra/rate-limit.server.ts";
 import type { MailShop } from "../lib/shop-settings.ts";
-import { runJobTurn } from "./job-lease.server.ts";
+import { everyTurn, jobTurn, logResult } from "./job-schedule.server.ts";
 
 /**
  * Housekeeping each app process runs while it serves: settling orders a dead process left awaiting
@@ -33,6 +35,8 @@ export const JOB_INTERVALS = {
   prunesMs: 60 * 60_000,
   stockLedgerMs: 24 * 60 * 60_000,
   rollupsMs: 24 * 60 * 60_000,
+  /** each hour one process looks whether the owner's daily backup is due (decision 028) */
+  backupsMs: 60 * 60_000,
 } as const;
 /** the first reconciliation after start: soon, so a restarted shop settles what it left pending */
 const FIRST_PAYMENTS_RUN_MS = 2_000;
@@ -48,82 +52,8 @@ export interface JobServices {
   mail: Mailer;
   gateway: PaymentGateway;
   shop: MailShop;
-}
-
-/** What a turn's attempt came to, for the scheduler: another process is at it ("busy"), or it is settled. */
-export type TurnAttempt = "busy" | "settled";
-
-/**
- * Calls `attempt(turn)` at the start of every turn — the wall clock's multiples of `intervalMs`
- * (shifted by `offsetMs`), so every process wakes together — and once `firstMs` after now. A turn
- * another process is busy with (the lease is held: it may be running the turn before, late) is
- * tried again every `retryMs` until the turn ends; a turn that began while an attempt ran is
- * attempted at once. Returns the stop.
- */
-export function everyTurn(
-  intervalMs: number,
-  attempt: (turn: number) => Promise<TurnAttempt>,
-  {
-    firstMs,
-    offsetMs = 0,
-    retryMs = Math.min(5_000, intervalMs / 4),
-  }: { firstMs?: number; offsetMs?: number; retryMs?: number } = {},
-): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopped = false;
-  const turnAt = (ms: number) => Math.floor((ms - offsetMs) / intervalMs);
-  const untilNextTurn = () =>
-    intervalMs - ((((Date.now() - offsetMs) % intervalMs) + intervalMs) % intervalMs);
-  const later = (ms: number) => {
-    if (stopped) return;
-    timer = setTimeout(tick, Math.max(0, ms));
-    timer.unref();
-  };
-  async function tick() {
-    const turn = turnAt(Date.now());
-    const outcome = await attempt(turn);
-    if (turnAt(Date.now()) !== turn) later(0);
-    else if (outcome === "busy") later(Math.min(retryMs, untilNextTurn()));
-    else later(untilNextTurn());
-  }
-  later(firstMs ?? untilNextTurn());
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
-}
-
-/**
- * A job's turn as the scheduler attempts it: run under the job's lease unless another process did
- * the turn, counted in the metrics (ran, skipped, failed) and logged when it did something.
- */
-export function jobTurn(
-  db: () => Promise<Database>,
-  name: string,
-  { ttlMs }: { ttlMs: number },
-  job: () => Promise<unknown>,
-): (turn: number) => Promise<TurnAttempt> {
-  return async (turn) => {
-    const started = performance.now();
-    let outcome: JobOutcome = "failed";
-    try {
-      const done = await runJobTurn(await db(), name, { ttlMs, turn }, job);
-      outcome = done.ran ? "ran" : "skipped";
-      if (done.ran) logResult(name, done.value);
-      return done.ran || done.reason === "done" ? "settled" : "busy";
-    } catch (error) {
-      logger.error({ err: error, job: name }, "background job failed");
-      return "settled";
-    } finally {
-      recordJobRun(name, outcome, (performance.now() - started) / 1000);
-    }
-  };
-}
-
-function logResult(job: string, result: unknown) {
-  if (result && typeof result === "object" && Object.values(result).some((n) => n !== 0)) {
-    logger.info({ job, ...result }, "background job");
-  }
+  /** what a backup reads and where it goes (decision 028) */
+  backups: BackupServices;
 }
 
 /** Starts the jobs on the app's services (opened on first use); returns their stop. */
@@ -174,11 +104,18 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     pruneRateLimits(await getDb(), RATE_LIMIT_RETENTION_MS),
   );
   const checkouts = everywhere("checkout-progress-prune", async () => pruneCheckoutProgress(await getDb()));
+  // the owner's daily backup, when enabled and due; a failure is recorded on Admin → Backups and
+  // logged at error (runScheduledBackup), and waits for the next day
+  const backups = jobTurn(getDb, "backup", { ttlMs: BACKUP_LEASE_MS }, async () => {
+    const run = await runScheduledBackup((await open()).backups);
+    return run.ran ? { backups: 1, backupsFailed: run.outcome.ok ? 0 : 1 } : { backups: 0 };
+  });
   const stops = [
     everyTurn(JOB_INTERVALS.paymentsMs, payments, { firstMs: FIRST_PAYMENTS_RUN_MS }),
     everyTurn(JOB_INTERVALS.confirmationsMs, confirmations),
     everyTurn(JOB_INTERVALS.stockLedgerMs, stockLedger, { firstMs: FIRST_DAILY_RUN_MS }),
     everyTurn(JOB_INTERVALS.rollupsMs, rollups, { firstMs: FIRST_DAILY_RUN_MS, offsetMs: ROLLUPS_OFFSET_MS }),
+    everyTurn(JOB_INTERVALS.backupsMs, backups, { firstMs: FIRST_DAILY_RUN_MS }),
   ];
   const timers = [
     setInterval(rateLimits, JOB_INTERVALS.prunesMs),

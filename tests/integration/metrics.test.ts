@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintTestToken } from "../../app/adapters/payments/test-gateway.server.ts";
 import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
 import { enableMetrics } from "../../app/infra/metrics.server.ts";
-import { everyTurn, jobTurn } from "../../app/jobs/background-jobs.server.ts";
+import { everyTurn, jobTurn } from "../../app/jobs/job-schedule.server.ts";
 import * as adminOrder from "../../app/routes/admin.orders.$number.tsx";
 import * as cart from "../../app/routes/cart.tsx";
 import * as checkout from "../../app/routes/checkout.tsx";
