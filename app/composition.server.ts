@@ -11,8 +11,7 @@ import { createPaymentGateway, type PaymentGateway } from "./adapters/payments/i
 import { type AppServices, servicesContext } from "./context.ts";
 import { createDatabase, type Database, dataChangeStamp } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
-import { isCatalogEmpty, seedDemoCatalog, withSeedLock } from "./db/seed/seed.server.ts";
-import { createOrUpdateUser, DEMO_ADMIN } from "./domain/accounts/users.server.ts";
+import { seedOnFirstStart } from "./db/seed/first-start.server.ts";
 import { ShopSettingsSource } from "./domain/settings/shop-settings.server.ts";
 import { type Env, getEnv } from "./env.server.ts";
 import { attachSearchIndex, detachSearchIndex } from "./infra/search-index/search-index.server.ts";
@@ -21,7 +20,7 @@ import { DEFAULT_SHOP_SETTINGS, mailShop, type ShopSettings } from "./lib/shop-s
 
 /**
  * The application's one database and file store, opened on first use: migrations are applied
- * and, on an empty catalogue, the demo data is seeded (unless SEED_ON_EMPTY=false).
+ * and, on an empty catalogue, the demo data is seeded (unless SEED_ON_EMPTY=false; first-start.server.ts).
  */
 
 let services: Promise<AppServices> | undefined;
@@ -102,21 +101,9 @@ async function openServices(): Promise<AppServices> {
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
   const services = assembleServices(env, { db });
-  const { files, auth } = services;
-  if (env.SEED_ON_EMPTY === "true") {
-    // processes started together on one empty PostgreSQL take turns: one seeds, the others find it
-    await withSeedLock(db, async () => {
-      if (await isCatalogEmpty(db)) {
-        const { created } = await seedDemoCatalog(db, files);
-        logger.info({ products: created }, "empty catalogue: demo data seeded");
-      }
-      if (env.LOCAL && !(await db.selectFrom("users").select("id").executeTakeFirst())) {
-        // Local use only (README): never on a deployment, which creates its admin with the CLI.
-        await createOrUpdateUser({ auth, db }, { ...DEMO_ADMIN, role: "owner" });
-        logger.info({ email: DEMO_ADMIN.email }, "no users yet: demo admin created (local use only)");
-      }
-    });
-  }
+  // the demo catalogue, and locally the demo owner and history (processes started together on one
+  // empty PostgreSQL take turns: one seeds, the others find it)
+  await seedOnFirstStart(services);
   // searches are answered from memory once the first index is built (decision 004, revision 3)
   attachSearchIndex(
     db,

@@ -237,6 +237,10 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
         LOG_LEVEL: "info",
         // short but visible: the checkout e2e sees Place Order's pending state
         PAYMENT_DELAY_MS: "300",
+        // the demo catalogue and owner, without the 90 days of demo orders, customers and returns:
+        // the specs count the orders, returns and mail they make on a fresh shop
+        // (demo-history.spec.ts starts a shop with them)
+        SEED_DEMO_HISTORY: "false",
       });
       const log = createWriteStream(join(dataDir, "server.log"), { flags: "a" });
       shop.proc.child.stdout?.pipe(log);

@@ -1,3 +1,4 @@
+import type { Locator } from "@playwright/test";
 import { expect, test, visit } from "./fixtures.ts";
 
 const CATEGORY_TILES = [
@@ -35,6 +36,32 @@ test.describe("home page", () => {
     await expect(main.getByRole("heading", { name: "Up to 50% off" })).toBeVisible();
     const why = main.getByRole("region", { name: "Why Shop With Us" });
     await expect(why).toContainText("Returns within 30 days for a full refund.");
+  });
+
+  test("every category tile and every category of the mega menu leads to products", async ({ page }) => {
+    test.slow(); // eight listings, each checked by axe
+    await visit(page, "/");
+    const hrefs = async (links: Locator) =>
+      links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute("href") ?? ""));
+    const tiles = await hrefs(
+      page.getByRole("main").getByRole("region", { name: "Shop by Category" }).getByRole("link"),
+    );
+    expect(tiles).toHaveLength(CATEGORY_TILES.length);
+    // the mega menu (closed: its links are read, not shown) names categories and subcategories
+    const menu = (await hrefs(page.getByTestId("mega-menu").locator("a"))).filter((href) =>
+      /^\/products\?category=[a-z]+$/.test(href),
+    );
+    expect(menu.length).toBeGreaterThanOrEqual(5);
+    for (const href of new Set([...tiles, ...menu])) {
+      await visit(page, href);
+      await expect(page.getByText(/^Showing [\d,]+ results$/), href).toHaveText(
+        /^Showing [1-9][\d,]* results$/,
+      );
+      await expect(
+        page.getByRole("region", { name: "Results" }).getByRole("article").first(),
+        href,
+      ).toBeVisible();
+    }
   });
 
   test("product sections come from the seeded catalogue", async ({ page }) => {

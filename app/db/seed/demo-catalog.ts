@@ -1,4 +1,5 @@
 import { DEMO_APPAREL } from "./demo-apparel.ts";
+import { DEMO_MORE_CATEGORIES } from "./demo-more-categories.ts";
 import type { DemoProduct } from "./demo-product.ts";
 
 export type { DemoProduct } from "./demo-product.ts";
@@ -7,7 +8,8 @@ export type { DemoProduct } from "./demo-product.ts";
  * The spec's 8 sample products — electronics (smartphones, laptops, audio), clothing
  * (accessories), home (furniture, kitchen, security), beauty (skincare); prices 129.99 to
  * 1299.99, discounts 13 to 25 %; stock levels that show all three stock messages — then the
- * apparel sold in sizes × colours (demo-apparel.ts).
+ * apparel sold in sizes × colours (demo-apparel.ts) and products for the categories those leave
+ * empty: toys, sports, books and health (demo-more-categories.ts).
  */
 export const DEMO_PRODUCTS: DemoProduct[] = [
   {
@@ -257,4 +259,5 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     art: { shape: "bottle", hue: 140 },
   },
   ...DEMO_APPAREL,
+  ...DEMO_MORE_CATEGORIES,
 ];

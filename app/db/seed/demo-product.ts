@@ -23,3 +23,13 @@ export interface DemoProduct extends ProductInput {
   ageDays: number;
   art: ProductArt;
 }
+
+/** A written demo review of a product (demo-reviews.ts). */
+export interface DemoReview {
+  authorName: string;
+  rating: 1 | 2 | 3 | 4 | 5;
+  title: string;
+  body: string;
+  /** how long before the seed date it was written (always after the product appeared) */
+  daysAgo: number;
+}

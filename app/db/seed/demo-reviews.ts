@@ -1,13 +1,8 @@
 import type { Database } from "../database.server.ts";
+import { DEMO_MORE_CATEGORY_REVIEWS } from "./demo-more-categories.ts";
+import type { DemoReview } from "./demo-product.ts";
 
-export interface DemoReview {
-  authorName: string;
-  rating: 1 | 2 | 3 | 4 | 5;
-  title: string;
-  body: string;
-  /** how long before the seed date it was written (always after the product appeared) */
-  daysAgo: number;
-}
+export type { DemoReview } from "./demo-product.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -232,6 +227,7 @@ export const DEMO_REVIEWS: Record<string, DemoReview[]> = {
       daysAgo: 0.6,
     },
   ],
+  ...DEMO_MORE_CATEGORY_REVIEWS,
 };
 
 /**

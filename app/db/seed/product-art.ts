@@ -13,7 +13,13 @@ export type ArtShape =
   | "bottle"
   | "shirt"
   | "sneaker"
-  | "box";
+  | "box"
+  | "boardgame"
+  | "puzzle"
+  | "dumbbell"
+  | "helmet"
+  | "book"
+  | "kit";
 
 export interface ProductArt {
   shape: ArtShape;
@@ -59,4 +65,16 @@ const SHAPES: Record<ArtShape, (main: string, accent: string) => string> = {
     `<path d="M170 500c0-60 20-140 60-170l90 40c40 20 90 30 150 40l120 20c40 8 60 40 60 70v30H170z" fill="${m}"/><rect x="160" y="530" width="500" height="40" rx="18" fill="${a}"/><path d="M300 380l40 60M340 370l40 60M380 365l40 60" stroke="${a}" stroke-width="12" stroke-linecap="round"/>`,
   box: (m, a) =>
     `<path d="M250 300l150-80 150 80v220l-150 80-150-80z" fill="${m}"/><path d="M250 300l150 80 150-80" stroke="${a}" stroke-width="14" fill="none"/><path d="M400 380v220" stroke="${a}" stroke-width="14"/>`,
+  boardgame: (m, a) =>
+    `<rect x="190" y="230" width="420" height="340" rx="18" fill="${m}"/><rect x="225" y="265" width="350" height="270" rx="8" fill="#fff" opacity="0.9"/><path d="M225 355h350M225 445h350M342 265v270M458 265v270" stroke="${a}" stroke-width="10"/><rect x="505" y="470" width="110" height="110" rx="20" fill="${a}"/><circle cx="535" cy="500" r="11" fill="#fff"/><circle cx="585" cy="550" r="11" fill="#fff"/>`,
+  puzzle: (m, a) =>
+    `<path d="M250 250h110a45 45 0 1 1 80 0h110v110a45 45 0 1 1 0 80v110H440a45 45 0 1 0-80 0H250V440a45 45 0 1 0 0-80z" fill="${m}"/><path d="M300 300h90v90h-90z" fill="${a}" opacity="0.8"/>`,
+  dumbbell: (m, a) =>
+    `<rect x="250" y="380" width="300" height="40" rx="14" fill="#888"/><rect x="190" y="300" width="70" height="200" rx="18" fill="${m}"/><rect x="540" y="300" width="70" height="200" rx="18" fill="${m}"/><rect x="150" y="330" width="40" height="140" rx="12" fill="${a}"/><rect x="610" y="330" width="40" height="140" rx="12" fill="${a}"/>`,
+  helmet: (m, a) =>
+    `<path d="M180 470c0-150 100-250 230-250s230 100 230 250z" fill="${m}"/><path d="M260 300l60 -40M360 250l30 -10M450 245l40 10M540 280l40 40" stroke="${a}" stroke-width="26" stroke-linecap="round"/><rect x="170" y="460" width="480" height="34" rx="16" fill="${a}"/><path d="M300 494l40 100M520 494l-40 100" stroke="#333" stroke-width="10"/>`,
+  book: (m, a) =>
+    `<rect x="260" y="170" width="300" height="440" rx="12" fill="${m}"/><rect x="240" y="170" width="40" height="440" rx="8" fill="${a}"/><rect x="320" y="250" width="190" height="20" rx="6" fill="#fff" opacity="0.85"/><rect x="320" y="290" width="140" height="14" rx="6" fill="#fff" opacity="0.7"/><path d="M560 190h20v410h-20" fill="#f4f1ea"/>`,
+  kit: (m, a) =>
+    `<rect x="350" y="220" width="100" height="60" rx="18" fill="none" stroke="${m}" stroke-width="22"/><rect x="210" y="270" width="380" height="300" rx="30" fill="${m}"/><path d="M400 340v160M320 420h160" stroke="${a}" stroke-width="50" stroke-linecap="round"/>`,
 };

@@ -68,9 +68,10 @@ export async function seedCategories(db: Database): Promise<void> {
 }
 
 /**
- * The demo catalogue: categories, the 8 sample products, their generated pictures, a few
- * written reviews each and the demo coupons. Idempotent: a product whose slug exists is left as it is (an admin may
- * have edited it); reviews are added only to a demo product that has none.
+ * The demo catalogue: categories, the products of DEMO_PRODUCTS (the spec's 8 samples first), their
+ * generated pictures, a few written reviews each and the demo coupons. Idempotent: a product whose
+ * slug exists is left as it is (an admin may have edited it); reviews are added only to a demo
+ * product that has none. Each product's stock comes in as an opening balance when it appeared.
  */
 export async function seedDemoCatalog(
   db: Database,
@@ -90,7 +91,8 @@ export async function seedDemoCatalog(
     await db.transaction().execute(async (trx) => {
       const row = toProductRow(product, now);
       const { id } = await trx.insertInto("products").values(row).returning("id").executeTakeFirstOrThrow();
-      await insertDemoVariants(trx, id, product, { ...row, stock: product.stock });
+      const opening = { ...OPENING, now: new Date(row.createdAt) };
+      await insertDemoVariants(trx, id, product, { ...row, stock: product.stock }, opening);
       await trx
         .insertInto("productImages")
         .values(images.map((image, position) => ({ ...image, productId: id, position })))
@@ -116,9 +118,10 @@ async function insertDemoVariants(
   productId: number,
   product: DemoProduct,
   row: { priceCents: number; originalPriceCents: number | null; stock: number },
+  opening: StockMovement,
 ) {
   if (!product.options || !product.variants) {
-    await insertDefaultVariant(db, productId, row, OPENING);
+    await insertDefaultVariant(db, productId, row, opening);
     return;
   }
   await db
@@ -151,7 +154,7 @@ async function insertDemoVariants(
     .execute();
   const stockOf = new Map(product.variants.map((variant) => [variant.sku, variant.stock]));
   const levels = inserted.map(({ id, sku }) => ({ variantId: id, level: stockOf.get(sku) ?? 0 }));
-  await setStockLevels(db, levels, OPENING);
+  await setStockLevels(db, levels, opening);
   await syncProductSummary(db, productId);
 }
 
