@@ -158,7 +158,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             {customer.reviews.map((review) => (
               <li key={review.id}>
                 {review.rating}/5 “{review.title}” on{" "}
-                <Link to={`/admin/products/${review.productId}`} className="text-brand-700 hover:underline">
+                <Link to={`/admin/products/${review.productId}`} className="text-brand-700 underline">
                   {review.productName}
                 </Link>{" "}
                 · <OrderDate iso={review.createdAt} />

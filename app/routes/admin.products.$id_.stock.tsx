@@ -124,7 +124,7 @@ export default function StockHistory({ loaderData }: Route.ComponentProps) {
                       {" — "}
                       <Link
                         to={`/admin/orders/${entry.orderNumber}`}
-                        className="text-brand-700 hover:underline"
+                        className="text-brand-700 underline"
                       >
                         {entry.orderNumber}
                       </Link>
@@ -135,7 +135,7 @@ export default function StockHistory({ loaderData }: Route.ComponentProps) {
                       {" — "}
                       <Link
                         to={`/admin/returns/${entry.returnNumber}`}
-                        className="text-brand-700 hover:underline"
+                        className="text-brand-700 underline"
                       >
                         {entry.returnNumber}
                       </Link>
