@@ -18,6 +18,7 @@ import { ConfigError, parseEnv } from "../app/env.server.ts";
 import { DEFAULT_SHOP_SETTINGS } from "../app/lib/shop-settings.ts";
 import type { Role } from "../app/lib/staff-roles.ts";
 import { BACKUP_USAGE, backupCommand, restoreCommand } from "./backup-commands.ts";
+import { printChecks, runDoctor } from "./doctor.ts";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -34,6 +35,8 @@ Commands:
                                     all rows are checked first, and nothing changes if one is wrong
   inventory:check                   compare every variant's stock with its stock ledger and every
                                     product's summed stock with its variants; exit 1 on any drift
+  doctor                            check the configuration, the database and its migrations, free
+                                    disk, mail, file store and payment credentials; exit 1 on a problem
 ${BACKUP_USAGE}
 
 Configuration comes from the environment (DATABASE_URL, FILE_STORE_URL, ...), as for the server.`;
@@ -44,6 +47,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 1;
   }
+  // before anything opens or migrates: the doctor reports what it finds and changes nothing
+  if (command === "doctor") return printChecks(await runDoctor(process.env));
   const env = parseEnv({ ...process.env, CARTWHEEL_LOCAL: "true" });
   if (command === "backup") return backupCommand(env, rest);
   if (command === "restore") return restoreCommand(env, rest);
