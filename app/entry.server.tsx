@@ -14,6 +14,7 @@ import { logger } from "./adapters/logger.server.ts";
 import { InlineCssProvider } from "./components/document-styles.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
 import { getServices, openedDatabase } from "./composition.server.ts";
+import { backupServices } from "./domain/backups/take-backup.server.ts";
 import {
   checkDatabase,
   checkReadiness as checkDatabaseReadiness,
@@ -35,8 +36,14 @@ export const streamTimeout = 5_000;
 /** Housekeeping timers on the app's own database (server/main.ts starts them); returns their stop. */
 export function startBackgroundJobs(): () => void {
   return startJobs(async () => {
-    const { db, mail, config, gateway, settings } = await getServices();
-    return { db, mail, gateway, shop: mailShop(await settings.current(), config.PUBLIC_URL) };
+    const { db, mail, config, gateway, settings, files } = await getServices();
+    return {
+      db,
+      mail,
+      gateway,
+      shop: mailShop(await settings.current(), config.PUBLIC_URL),
+      backups: backupServices({ config, db, files }),
+    };
   });
 }
 

@@ -7,6 +7,10 @@ import { DatabaseSync } from "node:sqlite";
 import { sql } from "kysely";
 import { create, extract } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  openDestination,
+  parseBackupLocation,
+} from "../../app/adapters/backups/backup-destination.server.ts";
 import { createFileStore, createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
 import type { FileStore } from "../../app/adapters/files/file-store.ts";
 import { variantKey } from "../../app/adapters/images/images.server.ts";
@@ -17,6 +21,8 @@ import {
   type Engine,
   sqlitePathFromUrl,
 } from "../../app/db/database.server.ts";
+import { isArchiveName } from "../../app/domain/backups/backup-names.ts";
+import { pruneBackups } from "../../app/domain/backups/backup-schedule.server.ts";
 import { restoreBackup } from "../../app/domain/backups/restore-backup.server.ts";
 import { takeBackup } from "../../app/domain/backups/take-backup.server.ts";
 import { checkStockLedger } from "../../app/domain/inventory/stock-ledger.server.ts";
@@ -411,5 +417,30 @@ describe("an S3 destination", () => {
     );
     expect(missing.code, missing.out).toBe(2);
     expect(missing.out).toMatch(/there is no archive at/);
+
+    // retention in a bucket: a second backup, then only the newest kept
+    const second = await cli(["backup", "--to", `s3://${s3.bucket}/backups/nightly`], env);
+    expect(second.code, second.out).toBe(0);
+    const newest = second.out.match(/cartwheel-backup-[^ ]+\.tar\.gz/)?.[0];
+    const settings = {
+      enabled: true,
+      hourUtc: 2,
+      keepCount: 1,
+      destination: `s3://${s3.bucket}/backups/nightly`,
+    };
+    const services = {
+      db: t.db,
+      databaseUrl: t.url,
+      files,
+      fileStoreUrl: images,
+      dataDir: t.dir,
+      s3: parseEnv({ ...process.env, ...s3.settings }),
+    };
+    expect(await pruneBackups(services, { ...settings, updatedAt: null })).toEqual([name]);
+    const kept = await openDestination(parseBackupLocation(settings.destination), {
+      s3: services.s3,
+      scratch: t.dir,
+    }).list(isArchiveName);
+    expect(kept.map((archive) => archive.name)).toEqual([newest]);
   });
 });

@@ -49,6 +49,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { to: "/admin/coupons", label: "Discounts", paths: ["/admin/coupons"], permission: "discounts" },
   { to: "/admin/reviews", label: "Reviews", paths: ["/admin/reviews"], permission: "reviews" },
   { to: "/admin/settings", label: "Settings", paths: ["/admin/settings"], permission: "settings" },
+  { to: "/admin/backups", label: "Backups", paths: ["/admin/backups"], permission: "settings" },
   { to: "/admin/staff", label: "Staff", paths: ["/admin/staff"], permission: "staff" },
   { to: "/admin/audit", label: "Audit log", paths: ["/admin/audit"], permission: "audit" },
 ];
