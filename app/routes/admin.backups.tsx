@@ -272,7 +272,7 @@ export default function AdminBackups({ loaderData, actionData }: Route.Component
                         <a
                           href={`/admin/backups/${run.archiveName}`}
                           download
-                          className="font-semibold text-brand-700 underline hover:text-brand-800"
+                          className="inline-block font-semibold text-brand-700 underline hover:text-brand-800"
                         >
                           <span className="sr-only">Download </span>
                           {run.archiveName}

@@ -298,6 +298,7 @@ test("axe finds nothing on any admin page at desktop width", async ({ page }) =>
     "/admin/reviews",
     "/admin/staff",
     "/admin/settings",
+    "/admin/backups",
     "/admin/customers",
     "/admin/audit",
   ]) {

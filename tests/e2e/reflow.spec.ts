@@ -397,6 +397,7 @@ test.describe("reflow at 320 and 390 px", () => {
       "/admin/audit",
       "/admin/staff",
       "/admin/settings",
+      "/admin/backups",
       "/admin/customers",
       `/admin/orders/packing-slips?number=${number}`,
     ]) {
