@@ -6,6 +6,7 @@
  * start its own server with startShop() from bench/lib/shop.ts.
  */
 import type { Section } from "../lib/types.ts";
+import { backups } from "./backups.ts";
 import { bundle } from "./bundle.ts";
 import { catalog } from "./catalog.ts";
 import { checkout } from "./checkout.ts";
@@ -15,4 +16,14 @@ import { lighthouse } from "./lighthouse.ts";
 import { memory } from "./memory.ts";
 import { startup } from "./startup.ts";
 
-export const sections: Section[] = [startup, http, memory, lighthouse, bundle, catalog, checkout, dashboard];
+export const sections: Section[] = [
+  startup,
+  http,
+  memory,
+  lighthouse,
+  bundle,
+  catalog,
+  checkout,
+  dashboard,
+  backups,
+];
