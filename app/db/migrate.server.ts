@@ -29,6 +29,7 @@ import * as staffInvitations from "./migrations/2026-11-27T2300-staff-invitation
 import * as jobLeases from "./migrations/2026-11-28T0100-job-leases.ts";
 import * as jobTurns from "./migrations/2026-11-28T0200-job-turns.ts";
 import * as backups from "./migrations/2026-11-28T0300-backups.ts";
+import * as unrecordedRefunds from "./migrations/2026-11-28T0350-unrecorded-refunds.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0100-job-leases": jobLeases,
   "2026-11-28T0200-job-turns": jobTurns,
   "2026-11-28T0300-backups": backups,
+  "2026-11-28T0350-unrecorded-refunds": unrecordedRefunds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
