@@ -14,6 +14,7 @@ import { dashboard } from "./dashboard.ts";
 import { http } from "./http.ts";
 import { lighthouse } from "./lighthouse.ts";
 import { memory } from "./memory.ts";
+import { metrics } from "./metrics.ts";
 import { startup } from "./startup.ts";
 
 export const sections: Section[] = [
@@ -26,4 +27,5 @@ export const sections: Section[] = [
   checkout,
   dashboard,
   backups,
+  metrics,
 ];
