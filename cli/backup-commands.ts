@@ -71,16 +71,23 @@ export async function restoreCommand(env: Env, args: string[]): Promise<number> 
   const workDirectory =
     into ?? (isPostgresUrl(databaseUrl) ? resolve(env.DATA_DIR) : dirname(sqlitePathFromUrl(databaseUrl)));
   const started = performance.now();
-  const restored = await restoreBackup({
-    archive,
-    databaseUrl,
-    fileStoreUrl,
-    workDirectory,
-    force: values.force,
-    s3: env,
-    pgRestorePath: env.PG_RESTORE_PATH,
-    log: (line) => console.log(line),
-  });
+  let restored: Awaited<ReturnType<typeof restoreBackup>>;
+  try {
+    restored = await restoreBackup({
+      archive,
+      databaseUrl,
+      fileStoreUrl,
+      workDirectory,
+      force: values.force,
+      s3: env,
+      pgRestorePath: env.PG_RESTORE_PATH,
+      log: (line) => console.log(line),
+    });
+  } catch (error) {
+    // the target could not be reached or written (a database that does not answer, a full disk)
+    console.error(`Restore of ${archive} failed: ${(error as Error).message}`);
+    return 1;
+  }
   if (!restored.ok) {
     console.error(`Refused to restore ${archive}: ${restored.error.message}. Nothing was changed.`);
     return 2;

@@ -21,6 +21,7 @@ import {
   BACKUP_MESSAGES as MESSAGES,
 } from "../domain/backups/backup-form.ts";
 import {
+  lastScheduledStart,
   listBackupRuns,
   nextDueAt,
   readBackupSettings,
@@ -43,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const services = backupServices(servicesFrom(context));
   const settings = await readBackupSettings(services.db);
   const runs = await listBackupRuns(services);
-  const lastScheduled = runs.find((run) => run.origin === "schedule")?.startedAt ?? null;
+  const lastScheduled = await lastScheduledStart(services.db);
   return {
     settings,
     runs,

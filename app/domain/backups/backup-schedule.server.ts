@@ -147,7 +147,8 @@ export function nextDueAt(
   return new Date(lastDueAt(settings.hourUtc, now).getTime() + 24 * 60 * 60_000);
 }
 
-async function lastScheduledStart(db: BackupServices["db"]): Promise<string | null> {
+/** When the last scheduled backup began (null: never). */
+export async function lastScheduledStart(db: BackupServices["db"]): Promise<string | null> {
   const row = await db
     .selectFrom("backupRuns")
     .select("startedAt")
