@@ -93,14 +93,25 @@ describe.each(ENGINES)("/metrics and /readyz of the server, on %s", (engine) => 
         throw new Error(`${error}: ${shop.output()}`);
       });
       expect(home.status).toBe(200);
+      expect((await fetch(`${shop.url}/`)).status).toBe(200);
+      await shop.logged("search index built");
       const onShop = await fetch(`${shop.url}/metrics`);
       expect(onShop.status).toBe(404);
       expect(await onShop.text()).not.toContain("cartwheel_");
       const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(scraped.status).toBe(200);
       const scrape = new Scrape(await scraped.text());
-      expect(scrape.value("cartwheel_http_requests_total", { route: "/", status: "200" })).toBe(1);
+      expect(scrape.value("cartwheel_http_requests_total", { route: "/", status: "200" })).toBe(2);
       expect(scrape.value("cartwheel_http_requests_total", { route: "/metrics", status: "404" })).toBe(1);
+      // the page cache (on SQLite only, decision 010): the second visit without cookies is a hit;
+      // on PostgreSQL every page passes it by (the two visits and the 404 of /metrics)
+      const cache = (outcome: string) => scrape.value("cartwheel_page_cache_requests_total", { outcome });
+      if (engine === "sqlite") expect([cache("MISS"), cache("HIT")]).toEqual([1, 1]);
+      else expect([cache("HIT"), cache("BYPASS")]).toEqual([0, 3]);
+      // the search index built at start, in its worker thread, counted where its result arrived
+      expect(
+        scrape.value("cartwheel_search_index_builds_total", { outcome: "built" }),
+      ).toBeGreaterThanOrEqual(1);
     });
   });
 
