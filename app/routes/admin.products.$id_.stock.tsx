@@ -59,7 +59,7 @@ export default function StockHistory({ loaderData }: Route.ComponentProps) {
       <h1 className="min-w-0 text-3xl font-bold break-words">Stock history: {product.name}</h1>
       {variants.length > 1 && (
         <Form method="get" className="flex flex-wrap items-end gap-3">
-          <div>
+          <div className="max-w-full">
             <label htmlFor="stock-variant" className="block text-sm font-semibold text-gray-900">
               Variant
             </label>
@@ -122,10 +122,7 @@ export default function StockHistory({ loaderData }: Route.ComponentProps) {
                   {entry.orderNumber && (
                     <>
                       {" — "}
-                      <Link
-                        to={`/admin/orders/${entry.orderNumber}`}
-                        className="text-brand-700 underline"
-                      >
+                      <Link to={`/admin/orders/${entry.orderNumber}`} className="text-brand-700 underline">
                         {entry.orderNumber}
                       </Link>
                     </>
@@ -133,10 +130,7 @@ export default function StockHistory({ loaderData }: Route.ComponentProps) {
                   {entry.returnNumber && (
                     <>
                       {" — "}
-                      <Link
-                        to={`/admin/returns/${entry.returnNumber}`}
-                        className="text-brand-700 underline"
-                      >
+                      <Link to={`/admin/returns/${entry.returnNumber}`} className="text-brand-700 underline">
                         {entry.returnNumber}
                       </Link>
                     </>

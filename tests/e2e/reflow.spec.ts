@@ -375,6 +375,13 @@ test.describe("reflow at 320 and 390 px", () => {
       })
       .execute();
 
+    // the demo product whose variants have the longest names, for the stock history's variant list
+    const { productId: variedProduct } = await shopDatabase()
+      .selectFrom("productVariants")
+      .select("productId")
+      .orderBy((eb) => eb.fn("length", ["title"]), "desc")
+      .executeTakeFirstOrThrow();
+
     await page.goto("/account?redirectTo=%2Fadmin");
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === "/admin");
@@ -386,6 +393,7 @@ test.describe("reflow at 320 and 390 px", () => {
       `/admin/products/${lamp.id}`,
       `/admin/products/${lamp.id}/delete`,
       `/admin/products/${lamp.id}/stock`,
+      `/admin/products/${variedProduct}/stock`,
       "/admin/products/import",
       "/admin/orders",
       `/admin/orders/${number}`,
