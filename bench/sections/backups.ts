@@ -7,6 +7,9 @@
  * - BENCH_BACKUP_ORDERS synthetic orders (default 1 000 000, `orders:generate`) on a fresh SQLite
  *   database and on a fresh PostgreSQL database, each backed up and restored into an empty one.
  *
+ * On SQLite the same backup also runs inside this process, its event loop's delay sampled (a
+ * backup in the serving process — the schedule, "Back up now" — must not stall requests).
+ *
  * References measured in the same run: for SQLite, copying the database file (and the uploads) as
  * they lie — what the bytes alone cost to move; for PostgreSQL, a bare `pg_dump --format=custom`.
  * Times and sizes are reported, never asserted.
@@ -14,7 +17,11 @@
 import { execFile } from "node:child_process";
 import { cp, mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { promisify } from "node:util";
+import { createLocalFileStore } from "../../app/adapters/files/file-store.server.ts";
+import { createDatabase } from "../../app/db/database.server.ts";
+import { type BackupServices, takeBackup } from "../../app/domain/backups/take-backup.server.ts";
 import { withPostgresDatabase } from "../lib/postgres.ts";
 import { spawnTracked } from "../lib/procs.ts";
 import { startShop } from "../lib/shop.ts";
@@ -165,9 +172,56 @@ async function manyOrdersSqlite(ctx: BenchContext, count: number): Promise<Row[]
     { args: ["--into", join(ctx.tmpDir, "backup-orders-restored")] },
     { label: "copying the database file", seconds, bytes },
   );
+  rows.push(await eventLoopDuringBackup(ctx, env, count));
   await rm(dir, { recursive: true, force: true });
   await rm(join(ctx.tmpDir, "backup-orders-restored"), { recursive: true, force: true });
   return rows;
+}
+
+/**
+ * A backup inside a serving process (the schedule, "Back up now") must leave its event loop free:
+ * the same backup run in this process, with the event loop's delay sampled every 10 ms.
+ */
+async function eventLoopDuringBackup(
+  ctx: BenchContext,
+  env: Record<string, string>,
+  count: number,
+): Promise<Row> {
+  const db = createDatabase(env.DATABASE_URL!, { poolSize: 1 });
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  try {
+    const services: BackupServices = {
+      db,
+      databaseUrl: env.DATABASE_URL!,
+      files: createLocalFileStore(env.FILE_STORE_URL!.slice("file:".length)),
+      fileStoreUrl: env.FILE_STORE_URL!,
+      dataDir: env.DATA_DIR!,
+      s3: { S3_REGION: "us-east-1", S3_FORCE_PATH_STYLE: "false" },
+    };
+    const to = join(ctx.tmpDir, "backup-in-process");
+    delay.enable();
+    const started = performance.now();
+    const done = await takeBackup(services, { destination: to, origin: "cli" });
+    const seconds = (performance.now() - started) / 1000;
+    delay.disable();
+    if (!done.ok) throw new Error(done.error.message);
+    await rm(to, { recursive: true, force: true });
+    const worst = delay.max / 1e6;
+    ctx.log(
+      `  ${count} orders (SQLite) in process: ${seconds.toFixed(1)} s, longest event-loop delay ${worst.toFixed(0)} ms`,
+    );
+    return {
+      section: "backups",
+      metric: `${count} orders (SQLite): longest event-loop delay during an in-process backup`,
+      value: worst,
+      unit: "ms",
+      digits: 0,
+      note: `p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms over a ${seconds.toFixed(1)} s backup (sampled every 10 ms)`,
+    };
+  } finally {
+    delay.disable();
+    await db.destroy();
+  }
 }
 
 async function manyOrdersPostgres(ctx: BenchContext, count: number): Promise<Row[]> {
