@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { sql } from "kysely";
 import { addAddress } from "../../app/domain/accounts/addresses.server.ts";
 import { saveCard } from "../../app/domain/accounts/payment-methods.server.ts";
 import { expect, test, visit, waitForHydration } from "./fixtures.ts";
@@ -379,7 +380,7 @@ test.describe("reflow at 320 and 390 px", () => {
     const { productId: variedProduct } = await shopDatabase()
       .selectFrom("productVariants")
       .select("productId")
-      .orderBy((eb) => eb.fn("length", ["title"]), "desc")
+      .orderBy(sql`length(coalesce(option1, '')) + length(coalesce(option2, '')) + length(sku)`, "desc")
       .executeTakeFirstOrThrow();
 
     await page.goto("/account?redirectTo=%2Fadmin");
