@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { open, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { create, extract } from "tar";
 
 /**
@@ -22,7 +23,11 @@ export const GZIP_LEVEL = 1;
  * looks finished.
  */
 export async function writeArchive(directory: string, entries: string[], file: string): Promise<void> {
-  await create({ gzip: { level: GZIP_LEVEL }, cwd: directory, file, portable: true, strict: true }, entries);
+  // tar packs (reading 1 MB at a time); Node's zlib compresses on its thread pool. tar's own gzip
+  // option compresses synchronously on the calling thread, which stalled a serving process's event
+  // loop for up to 220 ms at a time on a 651 MB database (bench backups, in-process row).
+  const pack = create({ cwd: directory, portable: true, strict: true, maxReadSize: 1024 * 1024 }, entries);
+  await pipeline(pack, createGzip({ level: GZIP_LEVEL }), createWriteStream(file));
   await syncFile(file);
 }
 
