@@ -91,7 +91,7 @@ describe("/images served from the S3 store", () => {
       requestInfoContext: {},
     } as unknown as AppEntry;
     // /images never reaches React Router, so the build is a stand-in.
-    const build = {} as ServerBuild;
+    const build = { routes: {} } as unknown as ServerBuild;
     app = createServerApp({ build, entry, logger: pino({ level: "silent" }), clientDir: "/nonexistent" });
   });
 
