@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { createDatabase } from "../../app/db/database.server.ts";
+import { deleteProducts } from "../helpers/catalog.ts";
 import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
 import { shopDatabaseUrl } from "./shop-env.ts";
 
@@ -13,7 +14,11 @@ const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
 async function removeProduct(slug: string) {
   const db = createDatabase(shopDatabaseUrl());
   try {
-    await db.deleteFrom("products").where("slug", "=", slug).execute();
+    const rows = await db.selectFrom("products").select("id").where("slug", "=", slug).execute();
+    await deleteProducts(
+      db,
+      rows.map((row) => row.id),
+    );
   } finally {
     await db.destroy();
   }

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
-import { insertProduct } from "../helpers/catalog.ts";
+import { deleteProducts, insertProduct } from "../helpers/catalog.ts";
 import { expect, test, visit, waitForHydration } from "./fixtures.ts";
 import { shopDatabaseUrl } from "./shop-env.ts";
 
@@ -230,7 +230,7 @@ test.describe("cart", () => {
       await expect(totals.getByTestId("summary-total")).toHaveText("$53.50");
     } finally {
       // Leave the shared catalogue as the seed made it (cart lines go with the products).
-      await db().deleteFrom("products").where("id", "in", [below, half]).execute();
+      await deleteProducts(db(), [below, half]);
     }
   });
 

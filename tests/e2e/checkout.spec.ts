@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
-import { insertProduct } from "../helpers/catalog.ts";
+import { deleteProducts, insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
 import {
   expect,
@@ -47,14 +47,10 @@ async function createProduct(tag: string, { priceCents = 2_500, stock = 50, labe
 
 async function removeProducts(...products: TestProduct[]) {
   // Order items keep their snapshot (product_id is set to null); cart lines go with the product.
-  await db()
-    .deleteFrom("products")
-    .where(
-      "id",
-      "in",
-      products.map((p) => p.id),
-    )
-    .execute();
+  await deleteProducts(
+    db(),
+    products.map((p) => p.id),
+  );
 }
 
 /** Adds through the cart's form endpoint with the page's cookies, as a product page would post. */

@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import type { NewProduct } from "../../app/db/schema.ts";
-import { insertProduct } from "../helpers/catalog.ts";
+import { deleteProducts, insertProduct } from "../helpers/catalog.ts";
 import { expect, visit } from "./fixtures.ts";
 import { shopDatabaseUrl } from "./shop-env.ts";
 
@@ -46,14 +46,10 @@ export async function createTestProduct(
 
 export async function removeTestProducts(...products: TestProduct[]) {
   if (products.length === 0) return;
-  await shopDatabase()
-    .deleteFrom("products")
-    .where(
-      "id",
-      "in",
-      products.map((p) => p.id),
-    )
-    .execute();
+  await deleteProducts(
+    shopDatabase(),
+    products.map((p) => p.id),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { setStockLevels } from "../../app/domain/inventory/inventory.server.ts";
 import { insertProductWithVariants } from "../helpers/catalog.ts";
 import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
 import {
@@ -159,11 +160,10 @@ test.describe("product variants", () => {
 
     // a variant taken below 0 is refused beside its field: the page showed 4 of M/Black, 3 sold since
     await visit(page, `/admin/products/${tee.id}`);
-    await shopDatabase()
-      .updateTable("productVariants")
-      .set({ stock: 1 })
-      .where("id", "=", tee.variants["M/Black"]!)
-      .execute();
+    await setStockLevels(shopDatabase(), [{ variantId: tee.variants["M/Black"]!, level: 1 }], {
+      reason: "admin_set",
+      actor: "system",
+    });
     const mediumStock = grid.getByLabel("Stock for Size: M · Colour: Black", { exact: true });
     await mediumStock.fill("0");
     await grid.getByRole("button", { name: "Save variant grid" }).click();

@@ -190,3 +190,15 @@ export async function insertProductWithVariants(
   await syncProductSummary(db, productId);
   return { productId, variantIds };
 }
+
+/**
+ * Deletes test products as if they had never been: their variants' stock movements go with them,
+ * so the shop's stock ledger still balances (the shop itself archives, never deletes, a product).
+ */
+export async function deleteProducts(db: Database, productIds: readonly number[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("stockMovements").where("productId", "in", productIds).execute();
+    await trx.deleteFrom("products").where("id", "in", productIds).execute();
+  });
+}
