@@ -4,18 +4,33 @@
  * takes `workMs` and records (pid, turn, start, end) in `test_job_runs`, for the turns
  * `first`…`last` of `intervalMs` each. Prints "done" and exits once the scheduler is past `last`.
  *
- *   node tests/helpers/job-turns-worker.ts <databaseUrl> <intervalMs> <first> <last> <workMs>
+ *   node tests/helpers/job-turns-worker.ts <databaseUrl> <intervalMs> <workMs>
+ *
+ * It prints "ready", then reads "<first> <last>" from its stdin.
  */
 import { sql } from "kysely";
 import { createDatabase } from "../../app/db/database.server.ts";
 import { everyTurn, jobTurn } from "../../app/jobs/job-schedule.server.ts";
 
-const [databaseUrl, interval, firstTurn, lastTurn, work] = process.argv.slice(2);
+const [databaseUrl, interval, work] = process.argv.slice(2);
 const intervalMs = Number(interval);
-const first = Number(firstTurn);
-const last = Number(lastTurn);
 const workMs = Number(work);
 const db = createDatabase(databaseUrl!, { poolSize: 4 });
+
+// up: the test names the window once both processes are (a busy machine starts them slowly)
+console.log("ready");
+const [first, last] = await new Promise<[number, number]>((resolve) => {
+  let input = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk: string) => {
+    input += chunk;
+    if (input.includes("\n")) {
+      const [a, b] = input.trim().split(" ").map(Number);
+      process.stdin.pause();
+      resolve([a!, b!]);
+    }
+  });
+});
 
 let finish!: () => void;
 const finished = new Promise<void>((resolve) => {

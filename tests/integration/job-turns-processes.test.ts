@@ -14,26 +14,25 @@ const INTERVAL_MS = 1_000;
 const WORK_MS = 300;
 const TURNS = 6;
 
-function worker(url: string, first: number, last: number) {
+function worker(url: string) {
   const child = spawn(
     process.execPath,
-    [
-      "tests/helpers/job-turns-worker.ts",
-      url,
-      String(INTERVAL_MS),
-      String(first),
-      String(last),
-      String(WORK_MS),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    ["tests/helpers/job-turns-worker.ts", url, String(INTERVAL_MS), String(WORK_MS)],
+    { stdio: ["pipe", "pipe", "inherit"] },
   );
   let output = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
+  const ready = new Promise<void>((resolve) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.startsWith("ready\n")) resolve();
+    });
   });
   return {
     pid: child.pid,
-    exited: once(child, "exit").then(([code]) => ({ code, output })),
+    ready,
+    /** the turns to run, told once both are up */
+    window: (first: number, last: number) => child.stdin.end(`${first} ${last}\n`),
+    exited: once(child, "exit").then(([code]) => ({ code, output: output.replace(/^ready\n/, "") })),
   };
 }
 
@@ -50,11 +49,14 @@ describe.each(ENGINES)("two processes, one database, on %s", (engine) => {
   });
 
   it("run each turn once, one at a time", { timeout: 60_000 }, async () => {
-    // the window starts two turns from now, so both processes are up before it
+    const a = worker(t.url);
+    const b = worker(t.url);
+    await Promise.all([a.ready, b.ready]);
+    // the window starts two turns from now: both processes are up and scheduling before it
     const first = Math.floor(Date.now() / INTERVAL_MS) + 2;
     const last = first + TURNS - 1;
-    const a = worker(t.url, first, last);
-    const b = worker(t.url, first, last);
+    a.window(first, last);
+    b.window(first, last);
     const ends = await Promise.all([a.exited, b.exited]);
     expect(ends).toEqual([
       { code: 0, output: "done\n" },
