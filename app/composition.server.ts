@@ -12,6 +12,7 @@ import { type AppServices, servicesContext } from "./context.ts";
 import { createDatabase, type Database, dataChangeStamp } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { seedOnFirstStart } from "./db/seed/first-start.server.ts";
+import { setInvoiceSellerDefaults } from "./domain/invoices/issue-documents.server.ts";
 import { ShopSettingsSource } from "./domain/settings/shop-settings.server.ts";
 import { type Env, getEnv } from "./env.server.ts";
 import { attachSearchIndex, detachSearchIndex } from "./infra/search-index/search-index.server.ts";
@@ -74,6 +75,8 @@ export function assembleServices(
   const { db } = parts;
   const mail = parts.mail ?? createShopMailer(config);
   const settings = new ShopSettingsSource(db, defaultShopSettings(config));
+  // an invoice issued before the owner saved any settings names the shop as configured
+  setInvoiceSellerDefaults(settings.defaults);
   // e-mails name the shop as its settings do when they are sent
   const shop = async () => mailShop(await settings.current(), config.PUBLIC_URL);
   const auth = createAuth({

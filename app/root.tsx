@@ -24,7 +24,7 @@ import { listWishlistProductIds } from "./domain/wishlist/wishlist.server.ts";
 import { cartOwnerFor, clearCartCookie, readCartId } from "./http/cart-session.server.ts";
 import { getSessionUser } from "./http/session.server.ts";
 import { getToast } from "./http/toast.server.ts";
-import { DEFAULT_SHOP_SETTINGS } from "./lib/shop-settings.ts";
+import { DEFAULT_STOREFRONT, storefrontOf } from "./lib/shop-settings.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -53,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const cartQuantity = cartId ? await getCartQuantity(db, cartId) : 0;
   // The header's count and the product cards' hearts: one query, none for a signed-out visitor.
   const wishlist = user ? await listWishlistProductIds(db, user.id) : [];
-  const shop = await shopSettingsFrom(context);
+  const shop = storefrontOf(await shopSettingsFrom(context));
   return data(
     {
       toast,
@@ -64,7 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       cartQuantity,
       userName: user?.displayName ?? null,
       wishlist,
-      /** the shop's settings: every page's prices, contact details and shipping terms follow them */
+      /** the shop's settings and home market: every page's prices, contact details and shipping terms */
       shop,
     },
     { headers },
@@ -77,7 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // the back office (routes/admin.tsx) has its own frame while its loader has let the visitor in
   const inBackOffice = useRouteLoaderData("routes/admin") != null;
   const [searchParams] = useSearchParams();
-  const shop = root?.shop ?? DEFAULT_SHOP_SETTINGS;
+  const shop = root?.shop ?? DEFAULT_STOREFRONT;
   return (
     <html lang="en">
       <head>

@@ -72,8 +72,8 @@ describe.each(ENGINES)("products:export and products:import on %s", (engine) => 
     writeFileSync(
       file,
       `${exported.replace("cli-one,CLI One", "cli-one,CLI One Renamed")}` +
-        // a new product sold as one variant: empty option columns, its SKU, price and stock
-        ",cli-three,CLI Three,Third.,Brand,books,,,,,false,false,false,,,,,,,,CLI-THREE,1.00,,1,,USD\n",
+        // a new product sold as one variant: empty option columns (tax class and weight too), its SKU, price and stock
+        ",cli-three,CLI Three,Third.,Brand,books,,,,,false,false,false,,,,,,,,,CLI-THREE,1.00,,1,,,USD\n",
     );
     const result = await cli(t, "products:import", file);
     expect(result).toMatchObject({

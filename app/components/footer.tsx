@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { type ShopSettings, SOCIAL_LABELS, SOCIAL_NETWORKS, telHref } from "../lib/shop-settings.ts";
+import { SOCIAL_LABELS, SOCIAL_NETWORKS, type Storefront, telHref } from "../lib/shop-settings.ts";
 import { SHOP_LINKS } from "../lib/site-links.ts";
 import { NewsletterForm } from "./newsletter-form.tsx";
 
@@ -18,7 +18,7 @@ const LEGAL_LINKS = [
   { to: "/sitemap", label: "Sitemap" },
 ];
 
-export function Footer({ shop, year }: { shop: ShopSettings; year: number }) {
+export function Footer({ shop, year }: { shop: Storefront; year: number }) {
   const socialLinks = SOCIAL_NETWORKS.filter((network) => shop.socialLinks[network] !== "").map(
     (network) => ({
       href: shop.socialLinks[network],
@@ -28,7 +28,7 @@ export function Footer({ shop, year }: { shop: ShopSettings; year: number }) {
   return (
     <footer
       id="site-footer"
-      className="mt-16 bg-gray-900 text-gray-200 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]"
+      className="mt-16 bg-gray-900 text-gray-200 [contain-intrinsic-size:auto_40rem] [content-visibility:auto] print:hidden"
     >
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 md:grid-cols-4">
         <div>

@@ -18,7 +18,7 @@ export function Header({
   searchQuery: string;
 }) {
   return (
-    <header className="sticky top-0 z-40 border-b border-gray-200 bg-white/95 backdrop-blur">
+    <header className="sticky top-0 z-40 border-b border-gray-200 bg-white/95 backdrop-blur print:hidden">
       <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
         {/* On a phone the logo gives way (smaller, then cut short) so the icons beside it fit at 320 px. */}
         <Link

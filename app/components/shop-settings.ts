@@ -1,14 +1,15 @@
 import { useRouteLoaderData } from "react-router";
 import { type Currency, formatMoney } from "../lib/money.ts";
-import { DEFAULT_SHOP_SETTINGS, type ShopSettings } from "../lib/shop-settings.ts";
+import { DEFAULT_STOREFRONT, type Storefront } from "../lib/shop-settings.ts";
 import type { loader as rootLoader } from "../root.tsx";
 
 /**
  * The shop's settings on every page (the root loader's; the defaults only in an error page
- * rendered without it): currency, tax, shipping terms, name and contact details.
+ * rendered without it): currency, the home market's tax and shipping terms, the countries an
+ * address may be in, name and contact details.
  */
-export function useShopSettings(): ShopSettings {
-  return useRouteLoaderData<typeof rootLoader>("root")?.shop ?? DEFAULT_SHOP_SETTINGS;
+export function useShopSettings(): Storefront {
+  return useRouteLoaderData<typeof rootLoader>("root")?.shop ?? DEFAULT_STOREFRONT;
 }
 
 /**

@@ -30,6 +30,8 @@ import * as jobLeases from "./migrations/2026-11-28T0100-job-leases.ts";
 import * as jobTurns from "./migrations/2026-11-28T0200-job-turns.ts";
 import * as backups from "./migrations/2026-11-28T0300-backups.ts";
 import * as unrecordedRefunds from "./migrations/2026-11-28T0350-unrecorded-refunds.ts";
+import * as markets from "./migrations/2026-11-28T0400-markets.ts";
+import * as invoices from "./migrations/2026-11-28T0410-invoices.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -65,6 +67,8 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0200-job-turns": jobTurns,
   "2026-11-28T0300-backups": backups,
   "2026-11-28T0350-unrecorded-refunds": unrecordedRefunds,
+  "2026-11-28T0400-markets": markets,
+  "2026-11-28T0410-invoices": invoices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

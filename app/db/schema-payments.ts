@@ -73,6 +73,9 @@ export interface OrderRefundItemsTable {
   refundId: number;
   orderItemId: number;
   quantity: number;
+  /** what the line paid back, and the tax in it (migration 2026-11-28T0400; null before) */
+  amountCents: number | null;
+  taxCents: number | null;
 }
 
 export type StockReason =

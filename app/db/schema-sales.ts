@@ -1,3 +1,5 @@
+import type { Generated } from "kysely";
+
 // The dashboard's sales rollups (migration 1900, decision 021) and the shop's settings (migration
 // 2000); part of `DB` in schema.ts.
 
@@ -54,4 +56,8 @@ export interface ShopSettingsTable {
   expressDaysMin: number;
   expressDaysMax: number;
   updatedAt: string;
+  /** what an invoice names (migration 2026-11-28T0400) */
+  legalName: Generated<string>;
+  legalAddress: Generated<string>;
+  taxId: Generated<string>;
 }

@@ -1,6 +1,15 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { AccountsTable, SessionsTable, StaffInvitationsTable, UsersTable } from "./schema-auth.ts";
 import type { BackupRunsTable, BackupSettingsTable } from "./schema-backups.ts";
+import type { InvoiceCountersTable, InvoicesTable } from "./schema-invoices.ts";
+import type {
+  MarketsTable,
+  OrderTaxLinesTable,
+  ShippingMethodsTable,
+  TaxClassColumn,
+  ZonesTable,
+  ZoneTaxRatesTable,
+} from "./schema-markets.ts";
 import type {
   OrderRefundItemsTable,
   OrderRefundsTable,
@@ -72,6 +81,8 @@ export interface ProductsTable {
   optionText: Generated<string>;
   /** the in-stock live variants as the search index reads them: "cents\tname\u001fvalue…" per line */
   variantFacets: Generated<string>;
+  /** the rate its lines bear in each zone (migration 2026-11-28T0400) */
+  taxClass: Generated<TaxClassColumn>;
 }
 
 export interface ProductImagesTable {
@@ -101,6 +112,9 @@ export interface CartsTable {
   couponCode: Generated<string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** where the cart estimates shipping and tax for (the shopper's choice; null: the shop's default) */
+  estimateCountry: Generated<string | null>;
+  estimateRegion: Generated<string | null>;
 }
 
 /** The checkout in progress of one cart (decision 012); every column but the key may be null. */
@@ -115,7 +129,8 @@ export interface CheckoutProgressTable {
   state: string | null;
   zipCode: string | null;
   country: string | null;
-  shippingMethod: "standard" | "express" | null;
+  /** a shipping method's code in the address's zone */
+  shippingMethod: string | null;
   paymentToken: string | null;
   paymentBrand: string | null;
   paymentLast4: string | null;
@@ -171,6 +186,8 @@ export interface ProductVariantsTable {
   imageId: number | null;
   position: number;
   archivedAt: Timestamp | null;
+  /** what weight-based shipping methods add up (migration 2026-11-28T0400) */
+  weightGrams: Generated<number>;
 }
 
 export interface CartItemsTable {
@@ -248,7 +265,16 @@ export interface OrdersTable {
   state: string;
   zipCode: string;
   country: string;
-  shippingMethod: "standard" | "express";
+  /** the method's code in its zone (migration 2026-11-28T0400 dropped the CHECK of standard/express) */
+  shippingMethod: string;
+  /** the method's name when ordered */
+  shippingMethodName: Generated<string>;
+  /** whether the order's prices included tax (inclusive) or it was added (exclusive) */
+  taxMode: Generated<"exclusive" | "inclusive">;
+  /** the tax on the shipping (included in taxCents) */
+  shippingTaxCents: Generated<number>;
+  /** what the destination's tax went by ('Including VAT', 'Sales tax') */
+  taxLabel: Generated<string>;
   subtotalCents: number;
   discountCents: number;
   shippingCents: number;
@@ -309,6 +335,14 @@ export interface OrderItemsTable {
   unitPriceCents: number;
   quantity: number;
   lineTotalCents: number;
+  /** as charged (migration 2026-11-28T0400); null on lines of orders placed before */
+  discountCents: number | null;
+  netCents: number | null;
+  taxCents: number | null;
+  grossCents: number | null;
+  taxBasisPoints: number | null;
+  taxRateId: string | null;
+  taxLabel: string | null;
 }
 
 export interface OrderEventsTable {
@@ -427,6 +461,13 @@ export interface DB {
   salesMonths: SalesMonthsTable;
   salesProductMonths: SalesProductMonthsTable;
   shopSettings: ShopSettingsTable;
+  markets: MarketsTable;
+  zones: ZonesTable;
+  zoneTaxRates: ZoneTaxRatesTable;
+  shippingMethods: ShippingMethodsTable;
+  orderTaxLines: OrderTaxLinesTable;
+  invoiceCounters: InvoiceCountersTable;
+  invoices: InvoicesTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;

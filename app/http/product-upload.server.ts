@@ -49,7 +49,7 @@ export async function readProductRequest(request: Request): Promise<ProductReque
         maxFiles: MAX_UPLOAD_FILES,
         maxFileSize: MAX_UPLOAD_BYTES,
         maxTotalSize: MAX_PRODUCT_FORM_BYTES,
-        // the edit page's variant grid posts 8 fields for each of up to 100 variants
+        // the edit page's variant grid posts 9 fields for each of up to 100 variants
         maxParts: 1000,
       },
       async (file) => {

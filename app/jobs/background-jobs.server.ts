@@ -6,6 +6,7 @@ import { BACKUP_LEASE_MS, runScheduledBackup } from "../domain/backups/backup-sc
 import type { BackupServices } from "../domain/backups/take-backup.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { checkStockLedger } from "../domain/inventory/stock-ledger.server.ts";
+import { issueMissingDocuments } from "../domain/invoices/issue-documents.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
 import { reconcilePayments } from "../domain/payments/charges.server.ts";
 import { settlePendingRefunds } from "../domain/payments/refunds.server.ts";
@@ -18,16 +19,16 @@ import { everyTurn, jobTurn, logResult } from "./job-schedule.server.ts";
 /**
  * Housekeeping each app process runs while it serves: settling orders a dead process left awaiting
  * their payment and refunds it left pending (at start and every minute: payments/charges.server.ts,
- * payments/refunds.server.ts), resending order confirmations that failed (every minute), forgetting
- * rate-limit windows that ended a day ago and checkouts in progress untouched for a day (every
- * hour), checking the stock ledger against the levels (daily: drift is logged at error) and rolling
- * up the dashboard's closed days (nightly, and at start when that night's was missed). All are safe
- * with several processes on one database (every settlement is a guarded transition; a resend
- * attempt is claimed by one process; a prune deletes the same rows whoever runs it), and the ones
- * that would do the same work twice run once per turn across every process (decision 027): turns
- * are the wall clock's minutes or days, every process wakes at each, and the one that gets the
- * job's lease runs the turn unless another already did (job-lease.server.ts). Timers never keep
- * the process alive.
+ * payments/refunds.server.ts) and issuing any invoice or credit note one lacks (decision 031),
+ * resending order confirmations that failed (every minute), forgetting rate-limit windows that
+ * ended a day ago and checkouts in progress untouched for a day (every hour), checking the stock
+ * ledger against the levels (daily: drift is logged at error) and rolling up the dashboard's closed
+ * days (nightly, and at start when that night's was missed). All are safe with several processes on
+ * one database (every settlement is a guarded transition; a resend attempt is claimed by one
+ * process; a prune deletes the same rows whoever runs it), and the ones that would do the same work
+ * twice run once per turn across every process (decision 027): turns are the wall clock's minutes
+ * or days, every process wakes at each, and the one that gets the job's lease runs the turn unless
+ * another already did (job-lease.server.ts). Timers never keep the process alive.
  */
 export const JOB_INTERVALS = {
   paymentsMs: 60_000,
@@ -80,11 +81,15 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     const { db, gateway, mail, shop } = await open();
     const charges = await reconcilePayments(db, gateway);
     const refunds = await settlePendingRefunds({ db, gateway, mail, shop });
+    // a paid order or a succeeded refund without its invoice or credit note gets it (decision 031)
+    const documents = await issueMissingDocuments(db);
     return {
       ...charges,
       refundsSucceeded: refunds.succeeded,
       refundsFailed: refunds.failed,
       refundsWaiting: refunds.waiting,
+      invoicesIssued: documents.invoices,
+      creditNotesIssued: documents.creditNotes,
     };
   });
   const stockLedger = jobTurn(getDb, "stock-ledger-check", { ttlMs: 60 * 60_000 }, async () => {

@@ -42,6 +42,9 @@ export function countryName(code: string): string {
   return names?.of(normal) ?? normal;
 }
 
+/** What an address form posts for a country where it is not the ISO code: the spec's "UK". */
+export const COUNTRY_OPTION_VALUES: Readonly<Record<string, string>> = { GB: "UK" };
+
 export interface Region {
   code: string;
   name: string;

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { specTotals } from "../../tests/helpers/spec-pricing.ts";
 import { countryCode, countryName, regionCode } from "./countries.ts";
 import {
+  BUILT_IN_TAX_TABLES,
   type Markets,
   priceForDestination,
   type ShippingMethodDef,
   shippingPrice,
+  type TaxProvider,
   taxRateFor,
   type Zone,
   zoneFor,
 } from "./markets.ts";
-import { calculateTotals, DEFAULT_PRICING } from "./pricing.ts";
 
 const method = (overrides: Partial<ShippingMethodDef> = {}): ShippingMethodDef => ({
   id: 1,
@@ -175,7 +177,7 @@ describe("zones", () => {
           if (!priced.ok) throw new Error("no zone");
           const { subtotalCents, discountCents, shippingCents, taxCents, totalCents } = priced.calculation;
           expect({ subtotalCents, discountCents, shippingCents, taxCents, totalCents }).toEqual(
-            calculateTotals(DEFAULT_PRICING, subtotal, { method: code, discountCents: discount }),
+            specTotals(subtotal, { method: code, discountCents: discount }),
           );
         }
       }
@@ -208,5 +210,39 @@ describe("zones", () => {
     expect(californian.zone.name).toBe("California");
     expect(californian.calculation.taxLines.map((t) => [t.basisPoints, t.taxCents])).toEqual([[725, 804]]);
     expect(californian.calculation.totalCents).toBe(11_900 + 2_140);
+  });
+});
+
+describe("the tax provider", () => {
+  it("is asked for every line's rate and the shipping's: another engine can answer instead of the tables", () => {
+    const asked: string[] = [];
+    const flat20: TaxProvider = {
+      rateFor: (zone, region, taxClass) => {
+        asked.push(`${zone.name}/${region}/${taxClass}`);
+        return { id: "engine:20", label: "Engine tax", basisPoints: 2_000 };
+      },
+    };
+    const zone: Zone = { ...DEFAULT_ZONE, taxShipping: true };
+    const priced = priceForDestination(
+      markets([zone]),
+      {
+        lines: [
+          { key: "a", unitPriceCents: 1_000, quantity: 1, taxClass: "reduced", weightGrams: 0 },
+          { key: "b", unitPriceCents: 2_000, quantity: 1, taxClass: "standard", weightGrams: 0 },
+        ],
+        destination: { country: "US", region: "CA" },
+        methodCode: "standard",
+      },
+      flat20,
+    );
+    if (!priced.ok) throw new Error("no zone");
+    expect(asked).toEqual([
+      `${zone.name}/CA/reduced`,
+      `${zone.name}/CA/standard`,
+      `${zone.name}/CA/standard`,
+    ]);
+    // 20 % of $30.00 and of the $4.99 shipping
+    expect(priced.calculation.taxCents).toBe(600 + 100);
+    expect(BUILT_IN_TAX_TABLES.rateFor(zone, "CA", "standard").basisPoints).toBe(700);
   });
 });

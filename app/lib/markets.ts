@@ -10,7 +10,14 @@
  * region for a class (a US state's), whether shipping is taxed (at the zone's standard rate), the
  * label its tax goes by, and its shipping methods.
  */
-import { countryCode, regionCode } from "./countries.ts";
+import {
+  COUNTRY_OPTION_VALUES,
+  countryCode,
+  countryName,
+  REGIONS,
+  regionCode,
+  regionName,
+} from "./countries.ts";
 import type { Currency } from "./money.ts";
 import {
   type CalculatorLine,
@@ -113,10 +120,77 @@ export function zoneFor(markets: Pick<Markets, "zones">, destination: Destinatio
   );
 }
 
-/** Every country some zone ships to, and whether a zone covers only some of its regions. */
+/** Every country some zone ships to, in the zones' order. */
 export function shippingCountries(markets: Pick<Markets, "zones">): string[] {
   return [...new Set(markets.zones.flatMap((zone) => zone.countries))];
 }
+
+/**
+ * The address form's country choices: the countries some zone ships to, by name, each with the
+ * value the form posts — the ISO code, except the United Kingdom's "UK" (the spec's option value).
+ */
+export function countryOptions(markets: Pick<Markets, "zones">): { value: string; name: string }[] {
+  return shippingCountries(markets).map((code) => ({
+    value: COUNTRY_OPTION_VALUES[code] ?? code,
+    name: countryName(code),
+  }));
+}
+
+const REGION_NOUNS: Record<string, string> = {
+  US: "state",
+  CA: "province or territory",
+  AU: "state or territory",
+};
+
+/**
+ * Why the shop cannot ship to an address, beside the field that says so: a country no zone holds;
+ * or, where a zone tells the country's regions apart (covers only some, or has a regional tax
+ * rate), a state the shop cannot read or that no zone holds. Null: some zone holds it.
+ */
+export function destinationProblem(
+  markets: Pick<Markets, "zones">,
+  destination: Destination,
+): { field: "country" | "state"; message: string } | null {
+  const country = countryCode(destination.country);
+  if (!country) return { field: "country", message: "Choose a country from the list." };
+  const zones = markets.zones.filter((zone) => zone.countries.includes(country));
+  if (zones.length === 0)
+    return { field: "country", message: `We don't ship to ${countryName(country)} yet.` };
+  const regions = REGIONS[country];
+  const regionsMatter =
+    regions !== undefined &&
+    zones.some(
+      (zone) =>
+        (zone.regions[country]?.length ?? 0) > 0 ||
+        zone.rates.some((rate) => regions.some((region) => region.code === rate.region)),
+    );
+  if (!regionsMatter) return null;
+  const region = regionCode(country, destination.region);
+  if (!region) {
+    const example = regions[0]!;
+    return {
+      field: "state",
+      message: `Enter a ${REGION_NOUNS[country] ?? "region"} of ${countryName(country)}, like ${example.code} or ${example.name}.`,
+    };
+  }
+  if (!zoneFor(markets, { country, region })) {
+    return { field: "state", message: `We don't ship to ${regionName(country, region)} yet.` };
+  }
+  return null;
+}
+
+/**
+ * Where a line's rate comes from: the shop's own tables (`BUILT_IN_TAX_TABLES`: the zone's rates
+ * per class, a region's own first). An external engine (a tax service) would be another provider
+ * behind this one question; the calculator only does the arithmetic with what it answers.
+ */
+export interface TaxProvider {
+  rateFor(zone: Zone, region: string, taxClass: TaxClass): TaxRate;
+}
+
+export const BUILT_IN_TAX_TABLES: TaxProvider = {
+  rateFor: (zone, region, taxClass) => taxRateFor(zone, region, taxClass),
+};
 
 /** The rate a line of `taxClass` bears in the zone, for the destination's region. */
 export function taxRateFor(zone: Zone, region: string, taxClass: TaxClass): TaxRate {
@@ -201,6 +275,7 @@ export function priceForDestination(
     destination: Destination;
     methodCode?: string | null;
   },
+  taxes: TaxProvider = BUILT_IN_TAX_TABLES,
 ): PricedOrder {
   const zone = zoneFor(markets, destination);
   if (!zone) return { ok: false, problem: "no-zone" };
@@ -213,7 +288,7 @@ export function priceForDestination(
     key: line.key,
     unitPriceCents: line.unitPriceCents,
     quantity: line.quantity,
-    rate: taxRateFor(zone, region, line.taxClass),
+    rate: taxes.rateFor(zone, region, line.taxClass),
     discountCents: line.discountCents,
   }));
   const calculation = calculateOrder({
@@ -224,15 +299,185 @@ export function priceForDestination(
     shipping: shipping
       ? {
           priceCents: shipping.priceCents,
-          rate: zone.taxShipping ? taxRateFor(zone, region, "standard") : null,
+          rate: zone.taxShipping ? taxes.rateFor(zone, region, "standard") : null,
         }
       : null,
   });
   return { ok: true, zone, shipping, quotes, calculation };
 }
 
+/** An order's figures as every page shows them (the cart, checkout, confirmation, e-mails, orders). */
+export interface Totals {
+  /** the lines as entered (gross when prices include tax) */
+  subtotalCents: number;
+  discountCents: number;
+  /** as entered (gross when prices include tax) */
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
+  /** the tax is inside the prices (shown, not added) */
+  taxIncluded: boolean;
+  /** what the destination's tax goes by ('Including VAT', 'Sales tax', 'GST') */
+  taxLabel: string;
+  /** the tax per rate that bears any, in the order rates first appear */
+  taxLines: { label: string; basisPoints: number; taxCents: number }[];
+}
+
+export function totalsOf(calculation: OrderCalculation, taxLabel: string): Totals {
+  return {
+    subtotalCents: calculation.subtotalCents,
+    discountCents: calculation.discountCents,
+    shippingCents: calculation.shippingCents,
+    taxCents: calculation.taxCents,
+    totalCents: calculation.totalCents,
+    taxIncluded: calculation.mode === "inclusive",
+    taxLabel,
+    taxLines: calculation.taxLines.map(({ label, basisPoints, taxCents }) => ({
+      label,
+      basisPoints,
+      taxCents,
+    })),
+  };
+}
+
+/**
+ * The tax rows an order's summary shows: one, named by its label, while one rate bears tax (the
+ * spec's "Tax (Including VAT)"); else one per rate, with the rate ("VAT 19%", "VAT 7%"). Tax inside
+ * the prices says so (", included"): it is shown, not added to the total.
+ */
+export function taxRows(
+  totals: Pick<Totals, "taxLines" | "taxLabel" | "taxIncluded" | "taxCents">,
+): { label: string; taxCents: number }[] {
+  const suffix = totals.taxIncluded ? ", included" : "";
+  const named = (label: string) => (label || suffix ? `Tax (${label || "tax"}${suffix})` : "Tax");
+  if (totals.taxLines.length <= 1) {
+    return [{ label: named(totals.taxLines[0]?.label ?? totals.taxLabel), taxCents: totals.taxCents }];
+  }
+  return totals.taxLines.map((line) => ({
+    label: named(`${line.label} ${formatTaxRate(line.basisPoints)}`),
+    taxCents: line.taxCents,
+  }));
+}
+
 /** "4-6 business days", "2 business days", "1 business day". */
 export function deliveryDays({ daysMin, daysMax }: Pick<ShippingMethodDef, "daysMin" | "daysMax">): string {
   if (daysMin === daysMax) return `${daysMin} business ${daysMin === 1 ? "day" : "days"}`;
   return `${daysMin}-${daysMax} business days`;
+}
+
+/** The days added to the order date for its estimated delivery: the range's middle (5 and 2 by default). */
+export function deliveryDayCount({
+  daysMin,
+  daysMax,
+}: Pick<ShippingMethodDef, "daysMin" | "daysMax">): number {
+  return Math.round((daysMin + daysMax) / 2);
+}
+
+/** A rate in basis points as the shop writes it: 700 → "7%", 825 → "8.25%". */
+export function formatTaxRate(basisPoints: number): string {
+  const whole = Math.floor(basisPoints / 100);
+  const fraction = basisPoints % 100;
+  if (fraction === 0) return `${whole}%`;
+  return `${whole}.${String(fraction).padStart(2, "0").replace(/0$/, "")}%`;
+}
+
+/**
+ * The shop as it was before zones (the spec's constants), as the migration made it: one zone of
+ * the six countries, 7 % on every taxable class, labelled 'Including VAT' though added on top,
+ * standard shipping $4.99 (free from $50, 4-6 days) and express $9.99 (1-3 days).
+ */
+export const DEFAULT_ZONE: Zone = {
+  id: 1,
+  name: "Where we ship",
+  countries: ["US", "CA", "GB", "AU", "DE", "FR"],
+  regions: {},
+  taxLabel: "Including VAT",
+  taxShipping: false,
+  rates: [
+    { region: "", taxClass: "standard", basisPoints: 700 },
+    { region: "", taxClass: "reduced", basisPoints: 700 },
+    { region: "", taxClass: "zero", basisPoints: 0 },
+    { region: "", taxClass: "exempt", basisPoints: 0 },
+  ],
+  methods: [
+    {
+      id: 1,
+      code: "standard",
+      name: "Standard Shipping",
+      rule: "flat",
+      flatCents: 499,
+      bands: [],
+      freeOverCents: 5_000,
+      daysMin: 4,
+      daysMax: 6,
+    },
+    {
+      id: 2,
+      code: "express",
+      name: "Express Shipping",
+      rule: "flat",
+      flatCents: 999,
+      bands: [],
+      freeOverCents: null,
+      daysMin: 1,
+      daysMax: 3,
+    },
+  ],
+};
+
+export const DEFAULT_MARKETS: Markets = {
+  currency: "USD",
+  taxMode: "exclusive",
+  rounding: "per-order",
+  estimateCountry: "US",
+  zones: [DEFAULT_ZONE],
+};
+
+/** A shipping method as the storefront's texts tell it. */
+export interface MethodTerms {
+  code: string;
+  name: string;
+  /** "4-6 business days" */
+  days: string;
+  daysMax: number;
+  rule: ShippingRule;
+  /** what it costs below its threshold: a flat method's price, else its first band's */
+  fromCents: number;
+  freeOverCents: number | null;
+}
+
+/**
+ * The shipping and tax a shopper meets in the shop's home market (the estimate country's zone):
+ * what the home page, the product pages, the help pages and the cart's free-shipping hint say.
+ */
+export interface ShippingTerms {
+  taxLabel: string;
+  /** prices shown include tax */
+  taxIncluded: boolean;
+  /** the zone's standard rate */
+  taxRateBasisPoints: number;
+  /** the lowest subtotal some method ships free from; null: none does */
+  freeShippingThresholdCents: number | null;
+  methods: MethodTerms[];
+}
+
+export function shippingTerms(markets: Markets): ShippingTerms {
+  const zone = zoneFor(markets, { country: markets.estimateCountry }) ?? markets.zones[0] ?? null;
+  const methods: MethodTerms[] = (zone?.methods ?? []).map((method) => ({
+    code: method.code,
+    name: method.name,
+    days: deliveryDays(method),
+    daysMax: method.daysMax,
+    rule: method.rule,
+    fromCents: method.rule === "flat" ? method.flatCents : (method.bands[0]?.priceCents ?? 0),
+    freeOverCents: method.freeOverCents,
+  }));
+  const thresholds = methods.flatMap((m) => (m.freeOverCents === null ? [] : [m.freeOverCents]));
+  return {
+    taxLabel: zone?.taxLabel ?? "",
+    taxIncluded: markets.taxMode === "inclusive",
+    taxRateBasisPoints: zone ? taxRateFor(zone, "", "standard").basisPoints : 0,
+    freeShippingThresholdCents: thresholds.length > 0 ? Math.min(...thresholds) : null,
+    methods,
+  };
 }

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { specTotals } from "../../tests/helpers/spec-pricing.ts";
 import {
   allocate,
   type CalculatorInput,
   calculateOrder,
   divideRounded,
+  refundShare,
   type TaxRate,
 } from "./order-calculator.ts";
-import { calculateTotals, DEFAULT_PRICING } from "./pricing.ts";
 
 const rate = (id: string, basisPoints: number, label = `${id} ${basisPoints / 100}%`): TaxRate => ({
   id,
@@ -68,7 +69,7 @@ describe("the order calculator", () => {
       const subtotal = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
       const discount = Math.floor(next() * subtotal * 0.5);
       const method = next() < 0.5 ? "standard" : "express";
-      const today = calculateTotals(DEFAULT_PRICING, subtotal, { method, discountCents: discount });
+      const today = specTotals(subtotal, { method, discountCents: discount });
       const calculated = calculateOrder({
         mode: "exclusive",
         rounding: "per-order",
@@ -263,5 +264,69 @@ describe("the order calculator", () => {
     expect(() =>
       calculateOrder({ mode: "exclusive", rounding: "per-order", lines: [], orderDiscountCents: -1 }),
     ).toThrow(RangeError);
+  });
+});
+
+describe("refunds by the figures the order kept", () => {
+  // an EU shop (prices with tax): 2 × €50.00 at 19 %, 3 × €9.99 at 7 %, €13.00 off the order,
+  // shipping €5.90 taxed at 19 %
+  const vat = rate("de:standard", 1900, "VAT 19%");
+  const reduced = rate("de:reduced", 700, "VAT 7%");
+  const order = calculateOrder({
+    mode: "inclusive",
+    rounding: "per-order",
+    lines: [
+      { key: "lamp", unitPriceCents: 5000, quantity: 2, rate: vat },
+      { key: "book", unitPriceCents: 999, quantity: 3, rate: reduced },
+    ],
+    orderDiscountCents: 1300,
+    shipping: { priceCents: 590, rate: vat },
+  });
+  const [lamp, book] = order.lines;
+
+  it("pays back each line's share of what it charged after the discount, its tax at the line's own rate", () => {
+    // the discount is spread by what each line costs (10000 : 2997), so each line's tax is on what it charged
+    expect(lamp!.grossCents + book!.grossCents).toBe(10_000 + 2_997 - 1_300);
+    const oneLamp = refundShare(lamp!, 0, 1);
+    expect(oneLamp.amountCents).toBe(Math.floor(lamp!.grossCents / 2));
+    expect(oneLamp.taxCents).toBe(Math.floor(lamp!.taxCents / 2));
+    // the tax in a lamp's refund is 19 % of its net, a book's 7 %, within a cent of rounding
+    expect(Math.abs(oneLamp.taxCents - ((oneLamp.amountCents - oneLamp.taxCents) * 19) / 100)).toBeLessThan(
+      1,
+    );
+    const twoBooks = refundShare(book!, 0, 2);
+    expect(Math.abs(twoBooks.taxCents - ((twoBooks.amountCents - twoBooks.taxCents) * 7) / 100)).toBeLessThan(
+      1,
+    );
+  });
+
+  it("adds up, in any steps, to exactly what the line charged once every unit is back — never more", () => {
+    for (const line of [lamp!, book!]) {
+      for (const steps of [[line.quantity], Array(line.quantity).fill(1), [1, line.quantity - 1]]) {
+        let back = 0;
+        let amount = 0;
+        let tax = 0;
+        for (const units of steps) {
+          const share = refundShare(line, back, units);
+          back += units;
+          amount += share.amountCents;
+          tax += share.taxCents;
+        }
+        expect([amount, tax]).toEqual([line.grossCents, line.taxCents]);
+      }
+    }
+    // the whole order back, with its shipping: what was paid
+    expect(lamp!.grossCents + book!.grossCents + order.shipping!.grossCents).toBe(order.totalCents);
+    expect(() => refundShare(book!, 2, 2)).toThrow(RangeError);
+    expect(() => refundShare(book!, 0, 0)).toThrow(RangeError);
+  });
+
+  it("shares a line of odd cents so no unit is paid back more than once", () => {
+    const line = { quantity: 3, grossCents: 1000, taxCents: 160 };
+    expect([0, 1, 2].map((r) => refundShare(line, r, 1))).toEqual([
+      { amountCents: 333, taxCents: 53 },
+      { amountCents: 333, taxCents: 53 },
+      { amountCents: 334, taxCents: 54 },
+    ]);
   });
 });

@@ -251,3 +251,32 @@ export function calculateOrder(input: CalculatorInput): OrderCalculation {
     totalCents,
   };
 }
+
+/** What an order kept of one of its lines: its quantity and what it charged, tax included. */
+export interface ChargedLine {
+  quantity: number;
+  grossCents: number;
+  taxCents: number;
+}
+
+/**
+ * What refunding `units` more of a line pays back, and the tax in it, by the figures the order
+ * kept (the rates it used, its discount's share): the line's gross and tax shared by units,
+ * cumulatively — units r+1..r+q get floor(G·(r+q)/Q) − floor(G·r/Q) — so refunds of a line, in any
+ * steps, add up to exactly what it charged once all its units are back, and never more.
+ */
+export function refundShare(
+  line: ChargedLine,
+  refundedBefore: number,
+  units: number,
+): { amountCents: number; taxCents: number } {
+  const after = refundedBefore + units;
+  if (units <= 0 || refundedBefore < 0 || after > line.quantity) {
+    throw new RangeError(`Refunding ${units} after ${refundedBefore} of ${line.quantity} units`);
+  }
+  const upTo = (cents: number, count: number) => Math.floor((cents * count) / line.quantity);
+  return {
+    amountCents: upTo(line.grossCents, after) - upTo(line.grossCents, refundedBefore),
+    taxCents: upTo(line.taxCents, after) - upTo(line.taxCents, refundedBefore),
+  };
+}

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { TAX_CLASSES } from "./markets.ts";
 import { discountPercent } from "./money.ts";
 import { PRODUCT_LIMITS } from "./product-limits.ts";
+import { MAX_WEIGHT_GRAMS } from "./weight.ts";
 
 export { PRICE_TEXT, PRODUCT_LIMITS, STOCK_TEXT } from "./product-limits.ts";
 
@@ -27,10 +29,17 @@ export const productInputSchema = z.object({
   categoryId: z.string().min(1),
   /** one of that category's subcategories, or none */
   subcategoryId: z.string().min(1).nullable(),
+  /** the rate its lines bear in each zone (each zone sets a rate per class) */
+  taxClass: z.enum(TAX_CLASSES),
   priceCents: cents,
   /** the price before the discount, if any */
   originalPriceCents: cents.nullable(),
   stock: z.number().int().min(0).max(PRODUCT_LIMITS.stock),
+  /**
+   * its one variant's weight in grams, as the price and stock are its one variant's; null: not
+   * given here (a product sold in variants keeps each variant's own)
+   */
+  weightGrams: z.number().int().min(0).max(MAX_WEIGHT_GRAMS).nullable(),
   specifications: z
     .record(text(PRODUCT_LIMITS.specName), text(PRODUCT_LIMITS.specValue))
     .refine((specs) => Object.keys(specs).length <= PRODUCT_LIMITS.specifications),
@@ -51,7 +60,8 @@ export function productInputOf(product: ProductInput): ProductInput {
 
 /**
  * The products table's columns for a product's fields: the discount derived, JSON, flags 0/1. Not
- * the stock: a product's stock is its variants' sum, written by the inventory area.
+ * the stock (a product's stock is its variants' sum, written by the inventory area) nor the weight
+ * (a variant's).
  */
 export function productColumns(input: ProductInput) {
   return {
@@ -60,6 +70,7 @@ export function productColumns(input: ProductInput) {
     brand: input.brand,
     categoryId: input.categoryId,
     subcategoryId: input.subcategoryId,
+    taxClass: input.taxClass,
     priceCents: input.priceCents,
     originalPriceCents: input.originalPriceCents,
     discountPercentage: discountPercent(input.priceCents, input.originalPriceCents),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PRODUCT_LIMITS } from "./product-limits.ts";
 import { MAX_OPTIONS } from "./variants.ts";
+import { MAX_WEIGHT_GRAMS } from "./weight.ts";
 
 /**
  * A product's options and variants, declared once (decision 019): what the admin's options
@@ -49,6 +50,8 @@ export const variantInputSchema = z.object({
   originalPriceCents: cents.nullable(),
   stock: z.number().int().min(0).max(PRODUCT_LIMITS.stock),
   barcode: z.string().regex(BARCODE_TEXT).nullable(),
+  /** what weight-based shipping adds up, in grams */
+  weightGrams: z.number().int().min(0).max(MAX_WEIGHT_GRAMS),
 });
 
 /**

@@ -8,15 +8,16 @@ import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { CATEGORY_TILES, productsUrl } from "../lib/catalog-constants.ts";
 import type { ProductCardData } from "../lib/catalog-types.ts";
 import { formatMoneyShort } from "../lib/money.ts";
-import { shippingMethod } from "../lib/pricing.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { deliveryPromise } from "../lib/shipping-terms-text.ts";
+import { storefrontOf } from "../lib/shop-settings.ts";
 import type { Route } from "./+types/_index";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const { origin, contact } = rootMetaData(matches);
   return seoMeta({
     title: contact.name,
-    description: `Shop electronics, fashion, home, beauty, toys and sports at great prices. Free delivery over ${loaderData?.delivery.freeFrom ?? "$50"} and easy 30-day returns.`,
+    description: `Shop electronics, fashion, home, beauty, toys and sports at great prices. ${loaderData?.delivery.freeFrom ? `Free delivery over ${loaderData.delivery.freeFrom} and easy` : "Easy"} 30-day returns.`,
     path: "/",
     origin,
     shopName: contact.name,
@@ -24,24 +25,28 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const shop = await shopSettingsFrom(context);
+  const shop = storefrontOf(await shopSettingsFrom(context));
+  const { freeShippingThresholdCents } = shop.terms;
   return {
     ...(await getHomeSections(servicesFrom(context).db)),
-    /** the shop's shipping terms in the copy: "$50", "1-3 business days" */
+    /** the shop's shipping terms in the copy: "$50", "Free standard delivery on orders over $50, …" */
     delivery: {
-      freeFrom: formatMoneyShort(shop.freeShippingThresholdCents, shop.currency),
-      expressDays: shippingMethod(shop, "express").days,
+      freeFrom:
+        freeShippingThresholdCents === null
+          ? null
+          : formatMoneyShort(freeShippingThresholdCents, shop.currency),
+      promise: deliveryPromise(shop.terms, (cents) => formatMoneyShort(cents, shop.currency)),
     },
   };
 }
 
 export const headers = sharedPageHeaders;
 
-const whyShop = ({ freeFrom, expressDays }: { freeFrom: string; expressDays: string }) => [
+const whyShop = ({ promise }: { promise: string | null }) => [
   {
     icon: Truck,
     title: "Fast Delivery",
-    text: `Free standard delivery on orders over ${freeFrom}, express in ${expressDays}.`,
+    text: promise ?? "Every order ships with tracking, at the speed you choose.",
   },
   {
     icon: ShieldCheck,
@@ -66,8 +71,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             Everything you love, delivered to your door
           </h1>
           <p className="mt-4 max-w-xl text-lg text-indigo-50">
-            Thousands of products across electronics, fashion, home, beauty, toys and sports. Free delivery on
-            orders over {delivery.freeFrom}.
+            Thousands of products across electronics, fashion, home, beauty, toys and sports.
+            {delivery.freeFrom && ` Free delivery on orders over ${delivery.freeFrom}.`}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link

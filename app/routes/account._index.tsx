@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import { servicesFrom } from "../context.ts";
 import { findDefaultAddress, listUserOrders } from "../domain/accounts/account-overview.server.ts";
-import { countryName } from "../domain/checkout/shipping-form.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { requireUser } from "../http/session.server.ts";
+import { countryName } from "../lib/countries.ts";
 import { currencyOf, formatMoney } from "../lib/money.ts";
 import type { Route } from "./+types/account._index";
 

@@ -13,10 +13,10 @@ import {
   toAddressId,
   updateAddress,
 } from "../domain/accounts/addresses.server.ts";
-import { countryName } from "../domain/checkout/shipping-form.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requireUser } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
+import { countryName } from "../lib/countries.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account.addresses";
 

@@ -1,8 +1,10 @@
 import { data } from "react-router";
 import { OrderDetails } from "../components/account/order-details.tsx";
+import { OrderDocuments } from "../components/invoice/document-links.tsx";
 import { ReturnRequestForm } from "../components/order/return-request-form.tsx";
 import { servicesFrom } from "../context.ts";
 import { getUserOrder } from "../domain/accounts/account-orders.server.ts";
+import { listOrderDocuments } from "../domain/invoices/documents.server.ts";
 import { returnableOrder } from "../domain/returns/returns.server.ts";
 import { requireUser } from "../http/session.server.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
@@ -29,14 +31,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { id: _id, email: _email, ...shown } = order;
   const returnable = await returnableOrder(servicesFrom(context).db, order.number);
   const canReturn = returnable.ok && returnable.value.lines.some((line) => line.returnable > 0);
-  return { order: shown, returns: canReturn ? returnable.value : null };
+  const documents = await listOrderDocuments(servicesFrom(context).db, order.number);
+  return { order: shown, returns: canReturn ? returnable.value : null, documents };
 }
 
 export default function AccountOrder({ loaderData }: Route.ComponentProps) {
-  const { order, returns } = loaderData;
+  const { order, returns, documents } = loaderData;
   return (
     <>
       <OrderDetails order={order} />
+      <OrderDocuments
+        documents={documents}
+        hrefOf={(number) => `/account/invoices/${number}`}
+        className="mt-6 rounded-xl border border-gray-200 p-6"
+      />
       {returns && (
         <ReturnRequestForm
           orderNumber={order.number}

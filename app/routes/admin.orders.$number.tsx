@@ -8,10 +8,12 @@ import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
 import { RefundForm } from "../components/admin/refund-form.tsx";
 import { FormField } from "../components/checkout/form-field.tsx";
+import { OrderDocuments } from "../components/invoice/document-links.tsx";
 import { OrderLines, OrderTotals, orderItemLines } from "../components/order/order-lines.tsx";
 import { TrackingDetails } from "../components/order/tracking-details.tsx";
 import { useMoney } from "../components/shop-settings.ts";
 import { mailShopFrom, servicesFrom } from "../context.ts";
+import { listOrderDocuments } from "../domain/invoices/documents.server.ts";
 import {
   advanceOrder,
   getAdminOrder,
@@ -41,7 +43,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ? await getAdminOrder(servicesFrom(context).db, params.number)
     : null;
   if (!order) throw data(null, { status: 404 });
-  return { order, refundKey: randomUUID(), canRefund: can(staff.role, "refunds") };
+  const documents = await listOrderDocuments(servicesFrom(context).db, order.number);
+  return { order, documents, refundKey: randomUUID(), canRefund: can(staff.role, "refunds") };
 }
 
 const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
@@ -189,7 +192,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <div>
           <dt className="font-semibold">Shipping</dt>
           <dd>
-            {order.shippingMethod === "express" ? "Express" : "Standard"}, estimated {order.estimatedDelivery}
+            {order.shippingMethodName}, estimated {order.estimatedDelivery}
           </dd>
         </div>
         <div>
@@ -200,6 +203,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </div>
         <TrackingDetails tracking={order.tracking} />
       </dl>
+      <OrderDocuments
+        documents={loaderData.documents}
+        hrefOf={(number) => `/admin/orders/invoices/${number}`}
+      />
       {order.disputedAt && (
         <p role="note" className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900">
           <strong>Disputed:</strong> the customer's bank reported a dispute of this payment on{" "}

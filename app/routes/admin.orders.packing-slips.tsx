@@ -3,10 +3,9 @@ import { OrderDate } from "../components/account/order-details.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { PrintButton } from "../components/admin/print-button.tsx";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
-import { countryName } from "../domain/checkout/shipping-form.ts";
 import { getPackingSlips, PACKING_SLIPS_MAX } from "../domain/orders/order-admin.server.ts";
 import { requirePermission } from "../http/session.server.ts";
-import { SHIPPING_METHOD_LABELS } from "../lib/pricing.ts";
+import { countryName } from "../lib/countries.ts";
 import type { Route } from "./+types/admin.orders.packing-slips";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -62,7 +61,7 @@ export default function PackingSlips({ loaderData }: Route.ComponentProps) {
             </div>
             <div>
               <dt className="font-semibold">Shipping</dt>
-              <dd>{SHIPPING_METHOD_LABELS[slip.shippingMethod]}</dd>
+              <dd>{slip.shippingMethodName}</dd>
             </div>
             <div>
               <dt className="font-semibold">Ship to</dt>

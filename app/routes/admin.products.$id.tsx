@@ -39,6 +39,7 @@ import { parseProductFields, readProductRequest, refusedForm } from "../http/pro
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
 import { CONFIRM_VALUE } from "../lib/confirm.ts";
+import { kgText } from "../lib/weight.ts";
 import type { Route } from "./+types/admin.products.$id";
 
 export const meta: Route.MetaFunction = ({ matches, params, loaderData }) =>
@@ -102,16 +103,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (submission.status !== "success") return refuse(intent, 400, submission.reply());
       const result = await updateProduct(db, { id: productId, input: submission.value, actor });
       if (result.ok) return done(EDIT_MESSAGES.updated);
-      return result.error.code === "not-found"
-        ? refuse(intent, 404, submission.reply({ formErrors: [EDIT_MESSAGES.notFound] }))
-        : refuse(
-            intent,
-            409,
-            submission.reply({
-              formErrors: [EDIT_MESSAGES.pricePerVariant],
-              fieldErrors: { price: [EDIT_MESSAGES.pricePerVariant] },
-            }),
-          );
+      if (result.error.code === "not-found")
+        return refuse(intent, 404, submission.reply({ formErrors: [EDIT_MESSAGES.notFound] }));
+      const [field, message] =
+        result.error.code === "priced-per-variant"
+          ? (["price", EDIT_MESSAGES.pricePerVariant] as const)
+          : (["weight", EDIT_MESSAGES.weightPerVariant] as const);
+      return refuse(
+        intent,
+        409,
+        submission.reply({ formErrors: [message], fieldErrors: { [field]: [message] } }),
+      );
     }
     case "remove-variant": {
       const submission = parseProductFields(form, variantRemovalSchema);
@@ -231,6 +233,8 @@ function formValues(product: Route.ComponentProps["loaderData"]["product"]): Pro
     subcategory: product.subcategoryId ?? "",
     brand: product.brand,
     stock: String(product.stock),
+    taxClass: product.taxClass,
+    weight: product.weightGrams === null ? null : kgText(product.weightGrams),
     specifications: Object.entries(product.specifications).map(([name, value]) => ({ name, value })),
     featured: product.featured,
     newArrival: product.newArrival,
@@ -296,6 +300,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
             }
             fields={fields}
             withStock={false}
+            withWeight={product.options.length === 0}
           />
           <button type="submit" disabled={busy} className={BUTTON}>
             Save changes

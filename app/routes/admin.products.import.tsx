@@ -89,7 +89,9 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
         its columns; an <code>id</code> updates that product, without one the <code>slug</code> finds the
         product to update or names a new one. Its options are the <code>option1_name</code>…
         <code>option3_name</code> columns, each row&apos;s variant has its <code>sku</code>,{" "}
-        <code>variant_price</code>, <code>variant_stock</code> and <code>barcode</code>; the{" "}
+        <code>variant_price</code>, <code>variant_stock</code>, <code>barcode</code> and{" "}
+        <code>variant_weight_kg</code> (kg, like 0.25); the product&apos;s <code>taxClass</code> is standard,
+        reduced, zero or exempt. An empty or missing tax class or weight keeps what the product has. The{" "}
         <code>price</code> and <code>stock</code> columns only show the product&apos;s summary. Every row is
         checked first: if any is wrong, nothing is imported and each problem is listed with its line number.
         Columns: <code className="break-words">{loaderData.columns.join(", ")}</code>.

@@ -104,6 +104,7 @@ export default function AddProduct({ actionData }: Route.ComponentProps) {
           values={shown ? readProductFormValues(shown) : EMPTY_PRODUCT_FORM}
           fields={fields}
           withStock
+          withWeight
         />
         <ImageInput id="product-images" label="Images" required error={fields.images.errors?.[0]} />
         <button

@@ -1,5 +1,5 @@
 import { useForm } from "@conform-to/react";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { FormField } from "../components/checkout/form-field.tsx";
@@ -22,7 +22,10 @@ import type { Route } from "./+types/admin.settings";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Settings", "/admin/settings");
 
-/** The owner's page: the shop's name and contact details, tax, shipping and currency. */
+/**
+ * The owner's page: the shop's name and contact details, social links, currency and the legal
+ * details invoices name. Tax and shipping are the zones' (Admin → Settings → Zones).
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "settings");
   return { values: settingsFormValues(await shopSettingsFrom(context)) };
@@ -62,6 +65,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       inputMode?: "decimal" | "numeric" | "email" | "tel" | "url";
       hint?: string;
       required?: boolean;
+      autoComplete?: string;
     } = {},
   ) => (
     <FormField
@@ -71,13 +75,12 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       type={props.type ?? "text"}
       inputMode={props.inputMode}
       required={props.required ?? true}
+      autoComplete={props.autoComplete}
       defaultValue={values[name]}
       error={errors[name]}
       hint={props.hint}
     />
   );
-  const amount = (name: SettingsField, hint?: string) => field(name, { inputMode: "decimal", hint });
-  const days = (name: SettingsField) => field(name, { inputMode: "numeric" });
   const section = "space-y-4 rounded-xl border border-gray-200 p-4 sm:p-6";
   const legend = "px-1 text-lg font-bold";
   return (
@@ -88,6 +91,13 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       <p className="mt-1 text-sm text-gray-700">
         Changes show on the storefront, at checkout and in e-mails as soon as they are saved. Fields marked *
         are required.
+      </p>
+      <p className="mt-2 text-sm text-gray-700">
+        Where the shop sells, its tax rates and its shipping methods are set per zone:{" "}
+        <Link to="/admin/settings/zones" className="font-semibold text-brand-700 underline">
+          Shipping and tax zones
+        </Link>
+        .
       </p>
       <Form method="post" id={form.id} noValidate className="mt-6 space-y-6">
         <AdminMessage feedback={refusal(actionData?.result)} />
@@ -107,7 +117,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           {field("youtube", { type: "url", inputMode: "url", required: false })}
         </fieldset>
         <fieldset className={section}>
-          <legend className={legend}>Currency and tax</legend>
+          <legend className={legend}>Currency</legend>
           <div>
             <label htmlFor="settings-currency" className="block text-sm font-semibold text-gray-900">
               {LABELS.currency}
@@ -138,26 +148,40 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               </p>
             )}
           </div>
-          {field("taxRate", {
-            inputMode: "decimal",
-            hint: "Added to the subtotal after discounts, e.g. 7 or 8.25.",
-          })}
-          {field("taxLabel", { hint: "Shown beside tax in the cart, at checkout and in e-mails." })}
         </fieldset>
         <fieldset className={section}>
-          <legend className={legend}>Shipping</legend>
-          {amount("standardShipping")}
-          {amount(
-            "freeShippingThreshold",
-            "Standard shipping is free when the subtotal reaches this amount.",
-          )}
-          {amount("expressShipping")}
-          <div className="grid gap-4 sm:grid-cols-2">
-            {days("standardDaysMin")}
-            {days("standardDaysMax")}
-            {days("expressDaysMin")}
-            {days("expressDaysMax")}
-          </div>
+          <legend className={legend}>Legal details</legend>
+          <p className="text-sm text-gray-700">What invoices and credit notes name as the seller.</p>
+          {field("legalName", {
+            required: false,
+            autoComplete: "organization",
+            hint: "The business's registered name. Left empty, invoices name the shop's name.",
+          })}
+          <FormField
+            id="settings-legalAddress"
+            label={LABELS.legalAddress}
+            error={errors.legalAddress}
+            hint="The registered address, as invoices print it (one line per line)."
+          >
+            <textarea
+              id="settings-legalAddress"
+              name="legalAddress"
+              rows={4}
+              autoComplete="street-address"
+              defaultValue={values.legalAddress}
+              aria-invalid={errors.legalAddress ? true : undefined}
+              aria-describedby={
+                errors.legalAddress ? "settings-legalAddress-error" : "settings-legalAddress-hint"
+              }
+              className={`mt-1 block w-full rounded-lg border px-3 py-2 text-gray-900 ${
+                errors.legalAddress ? "border-red-700 bg-red-50" : "border-gray-400"
+              }`}
+            />
+          </FormField>
+          {field("taxId", {
+            required: false,
+            hint: "The VAT number, GST/HST number or other tax registration invoices show, if the business has one.",
+          })}
         </fieldset>
         <button
           type="submit"

@@ -4,7 +4,7 @@ import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import { addToCart } from "../domain/cart/add-item.server.ts";
 import { cartActionSchema, cartRefusalMessage } from "../domain/cart/cart-action.server.ts";
 import { findCartId, openCart } from "../domain/cart/cart-owner.server.ts";
-import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
+import { chooseCartEstimate, emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import {
   addToCartToast,
   CART_MESSAGES,
@@ -47,7 +47,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { cart: cartId ? await getCart(db, cartId, shop) : emptyCart(shop) };
 }
 
-/** POST /cart: add, buy-now, update, remove, clear, apply-coupon, remove-coupon; POST → redirect → toast. */
+/**
+ * POST /cart: add, buy-now, update, remove, clear, apply-coupon, remove-coupon, estimate (where
+ * shipping and tax are estimated for); POST → redirect → toast.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = await parseForm(request, cartActionSchema, { disableAutoCoercion: true });
   if (submission.status !== "success") {
@@ -135,6 +138,26 @@ export async function action({ request, context }: Route.ActionArgs) {
       const cartId = await existingCartId();
       if (cartId) await removeCouponFromCart(db, cartId);
       return redirectWithCart(backTo("/cart"), { type: "success", message: COUPON_MESSAGES.removed });
+    }
+    case "estimate": {
+      const cartId = await existingCartId();
+      if (!cartId) {
+        return redirectWithCart(backTo("/cart"), {
+          type: "error",
+          message: CART_MESSAGES.estimateNeedsItems,
+        });
+      }
+      const { markets } = await shopSettingsFrom(context);
+      const chosen = await chooseCartEstimate(db, cartId, markets, {
+        country: input.country,
+        region: input.region,
+      });
+      return redirectWithCart(
+        backTo("/cart"),
+        chosen.ok
+          ? { type: "success", message: CART_MESSAGES.estimateFor(chosen.value) }
+          : { type: "error", message: chosen.error.message },
+      );
     }
   }
 }

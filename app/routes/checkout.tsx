@@ -7,10 +7,10 @@ import { PaymentStep } from "../components/checkout/payment-step.tsx";
 import { ProviderPaymentStep } from "../components/checkout/provider-payment-step.tsx";
 import { ReviewStep } from "../components/checkout/review-step.tsx";
 import { ShippingStep } from "../components/checkout/shipping-step.tsx";
-import { useShopSettings } from "../components/shop-settings.ts";
 import { mailShopFrom, servicesFrom, shopSettingsFrom } from "../context.ts";
 import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
+import { priceCart, totalsFor } from "../domain/cart/cart-pricing.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import { checkoutActionSchema, postedText } from "../domain/checkout/checkout-form.server.ts";
 import {
@@ -31,7 +31,7 @@ import {
 } from "../domain/checkout/checkout-steps.server.ts";
 import { paymentDetails } from "../domain/checkout/payment-schema.server.ts";
 import { submitProviderPayment } from "../domain/checkout/provider-payment.server.ts";
-import { DEFAULT_COUNTRY, parseShippingMethod, SHIPPING_FIELDS } from "../domain/checkout/shipping-form.ts";
+import { parseShippingMethod, SHIPPING_FIELDS } from "../domain/checkout/shipping-form.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { HOSTED_PAYMENT, type ProviderReturn } from "../domain/payments/charges.server.ts";
 import { cartOwnerFor } from "../http/cart-session.server.ts";
@@ -44,9 +44,10 @@ import {
 import { parseForm } from "../http/form.server.ts";
 import { getSessionUser, type SessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
+import { COUNTRY_OPTION_VALUES } from "../lib/countries.ts";
 import { refusalOf } from "../lib/form-errors.ts";
+import { deliveryDays } from "../lib/markets.ts";
 import { PAYMENT_FIELDS } from "../lib/payment-card.ts";
-import { calculateTotals, type ShippingMethod } from "../lib/pricing.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/checkout";
@@ -122,7 +123,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           number: order.number,
           email: order.email,
           estimatedDelivery: order.estimatedDelivery,
-          shippingMethod: order.shippingMethod,
+          shippingMethodName: order.shippingMethodName,
           couponCode: order.couponCode,
           totals: order.totals,
           lines: order.items.map((item) => ({
@@ -146,7 +147,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (step === "review" && (!state.payment || !state.idempotencyKey))
     throw redirect(stepPath("payment"), { headers });
 
-  const method = state.method ?? "standard";
+  const shipping =
+    state.shipping ??
+    (step === "shipping" ? prefillFromAccount(user, user && (await findDefaultAddress(db, user.id))) : null);
+  // priced for the address (the one typed before, else the cart's estimate) and the method chosen
+  const destination = {
+    country: feedback?.values.country || shipping?.country || cart.estimate.country,
+    region: feedback?.values.state || shipping?.state || cart.estimate.region,
+  };
+  const pricingInput = {
+    lines: cart.lines,
+    discountCents: cart.coupon?.discountCents ?? 0,
+    destination,
+    methodCode: state.method,
+  };
+  const priced = priceCart(shop.markets, pricingInput);
+  const chosen = priced.ok ? priced.shipping : null;
   const lines = cart.lines
     .filter((line) => line.quantity > 0)
     .map((line) => ({
@@ -170,17 +186,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       step,
       lines,
-      method,
-      totals: calculateTotals(shop, cart.totals.subtotalCents, {
-        method,
-        discountCents: cart.coupon?.discountCents ?? 0,
-      }),
+      method: chosen
+        ? { code: chosen.method.code, name: chosen.method.name, days: deliveryDays(chosen.method) }
+        : null,
+      totals: totalsFor(priced, pricingInput, ""),
       discountLabel: cart.coupon?.label ?? null,
-      shipping:
-        state.shipping ??
-        (step === "shipping"
-          ? prefillFromAccount(user, user && (await findDefaultAddress(db, user.id)))
-          : null),
+      shipping,
+      /** the country an address starts at: where the cart was estimated for */
+      defaultCountry: COUNTRY_OPTION_VALUES[cart.estimate.country] ?? cart.estimate.country,
+      /** what the shipping step prices in the browser as the shopper types (the same rules) */
+      pricing:
+        step === "shipping"
+          ? {
+              markets: shop.markets,
+              lines: cart.lines.map(({ variantId, unitPriceCents, quantity, taxClass, weightGrams }) => ({
+                variantId,
+                unitPriceCents,
+                quantity,
+                taxClass,
+                weightGrams,
+              })),
+              discountCents: pricingInput.discountCents,
+            }
+          : null,
       values: feedback?.values ?? {},
       fieldErrors: feedback?.fieldErrors ?? {},
       card: payment,
@@ -227,7 +255,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     switch (input.intent) {
       case "shipping": {
         const { intent: _intent, shippingMethod: method, ...shipping } = input;
-        outcome = submitShipping(state, { shipping, method });
+        const shop = await shopSettingsFrom(context);
+        const cart = await getCart(db, cartId, shop);
+        outcome = submitShipping(state, { shipping, method }, { shop, cart });
         break;
       }
       case "payment":
@@ -259,8 +289,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           db,
           gateway: services.gateway,
           mailer: services.mail,
-          shop: await mailShopFrom(context),
-          pricing: await shopSettingsFrom(context),
+          mailShop: await mailShopFrom(context),
+          shop: await shopSettingsFrom(context),
           cartId,
           userId: user?.id ?? null,
           reservationMs: services.config.PAYMENT_RESERVATION_MINUTES * 60_000,
@@ -305,8 +335,8 @@ export default function Checkout({ loaderData: page }: Route.ComponentProps) {
           <ConfirmationStep order={page.order} />
         ) : (
           <div className="grid items-start gap-8 lg:grid-cols-3">
-            {page.step === "shipping" ? (
-              <ShippingWithSummary key={page.method} page={page} />
+            {page.step === "shipping" && page.pricing ? (
+              <ShippingWithSummary page={page} pricing={page.pricing} />
             ) : (
               <>
                 <div className="lg:col-span-2">
@@ -323,17 +353,21 @@ export default function Checkout({ loaderData: page }: Route.ComponentProps) {
                         savedCard={page.card}
                       />
                     ))}
-                  {page.step === "review" && page.shipping && page.card && page.idempotencyKey && (
-                    <ReviewStep
-                      lines={page.lines}
-                      totals={page.totals}
-                      discountLabel={page.discountLabel}
-                      shipping={page.shipping}
-                      method={page.method}
-                      card={page.card}
-                      idempotencyKey={page.idempotencyKey}
-                    />
-                  )}
+                  {page.step === "review" &&
+                    page.shipping &&
+                    page.card &&
+                    page.idempotencyKey &&
+                    page.method && (
+                      <ReviewStep
+                        lines={page.lines}
+                        totals={page.totals}
+                        discountLabel={page.discountLabel}
+                        shipping={page.shipping}
+                        method={page.method}
+                        card={page.card}
+                        idempotencyKey={page.idempotencyKey}
+                      />
+                    )}
                 </div>
                 {page.step !== "review" && (
                   <CheckoutSummary
@@ -354,28 +388,50 @@ export default function Checkout({ loaderData: page }: Route.ComponentProps) {
 type StepPage = Exclude<Route.ComponentProps["loaderData"], { step: "confirmation" }>;
 
 /**
- * The shipping step beside its Order Summary. With JavaScript the summary follows the method as
- * it is picked, priced by the same rules as the server (app/lib/pricing.ts); without it, the
- * method is saved with the step and the next step's summary shows it.
+ * The shipping step beside its Order Summary. With JavaScript the methods and the summary follow
+ * the country, state and method as the shopper picks them, priced in the browser by the same rules
+ * as the server (cart-pricing.ts); without it, the step is priced for the address it was rendered
+ * with, and the server checks the method against the address sent (a method that address's zone
+ * does not offer comes back with its message and that zone's methods).
  */
-function ShippingWithSummary({ page }: { page: StepPage }) {
-  const [method, setMethod] = useState<ShippingMethod>(page.method);
-  const totals = calculateTotals(useShopSettings(), page.totals.subtotalCents, {
-    method,
-    discountCents: page.totals.discountCents,
-  });
+function ShippingWithSummary({
+  page,
+  pricing,
+}: {
+  page: StepPage;
+  pricing: NonNullable<StepPage["pricing"]>;
+}) {
+  const defaultCountry = page.defaultCountry;
+  const typed = { ...page.shipping, ...page.values };
+  const values = { ...typed, country: typed.country || defaultCountry };
+  const [place, setPlace] = useState({ country: values.country, region: values.state ?? "" });
+  const [method, setMethod] = useState<string | null>(page.method?.code ?? null);
+  const input = {
+    lines: pricing.lines,
+    discountCents: pricing.discountCents,
+    destination: place,
+    methodCode: method,
+  };
+  const priced = priceCart(pricing.markets, input);
   return (
     <>
       <div className="lg:col-span-2">
         <ShippingStep
-          values={{ country: DEFAULT_COUNTRY, ...page.shipping, ...page.values }}
+          values={values}
           fieldErrors={page.fieldErrors}
-          method={page.method}
-          subtotalCents={page.totals.subtotalCents}
+          markets={pricing.markets}
+          destination={place}
+          priced={priced}
+          onCountryChange={(country) => setPlace((was) => ({ ...was, country }))}
+          onStateChange={(region) => setPlace((was) => ({ ...was, region }))}
           onMethodChange={setMethod}
         />
       </div>
-      <CheckoutSummary lines={page.lines} totals={totals} discountLabel={page.discountLabel} />
+      <CheckoutSummary
+        lines={page.lines}
+        totals={totalsFor(priced, input, page.totals.taxLabel)}
+        discountLabel={page.discountLabel}
+      />
     </>
   );
 }
@@ -395,6 +451,6 @@ function prefillFromAccount(
     city: address?.city ?? "",
     state: address?.state ?? "",
     zipCode: address?.zipCode ?? "",
-    country: address?.country ?? DEFAULT_COUNTRY,
+    country: address?.country ?? "",
   };
 }

@@ -5,6 +5,7 @@ import { HELP_PAGES, helpPageDescription, helpPath, isHelpPageSlug } from "../co
 import { shopSettingsFrom } from "../context.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
+import { storefrontOf } from "../lib/shop-settings.ts";
 import type { Route } from "./+types/help.$page";
 
 /** /help/shipping, /help/returns, /help/faq, /help/terms, /help/privacy, /help/cookies; anything else is a 404. */
@@ -12,7 +13,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (!isHelpPageSlug(params.page)) throw data(null, { status: 404 });
   return {
     slug: params.page,
-    description: helpPageDescription(params.page, await shopSettingsFrom(context)),
+    description: helpPageDescription(params.page, storefrontOf(await shopSettingsFrom(context))),
   };
 }
 

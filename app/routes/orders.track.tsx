@@ -2,10 +2,12 @@ import { useForm } from "@conform-to/react";
 import { PackageSearch } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { FormField } from "../components/checkout/form-field.tsx";
+import { OrderDocuments } from "../components/invoice/document-links.tsx";
 import { OrderLines, OrderTotals } from "../components/order/order-lines.tsx";
 import { ReturnRequestForm } from "../components/order/return-request-form.tsx";
 import { TrackingDetails } from "../components/order/tracking-details.tsx";
 import { servicesFrom } from "../context.ts";
+import { listOrderDocuments } from "../domain/invoices/documents.server.ts";
 import { ORDER_STATUS_LABELS } from "../domain/orders/order-status.ts";
 import { findOrderForTracking } from "../domain/orders/orders.server.ts";
 import { trackOrderSchema } from "../domain/orders/track-order.server.ts";
@@ -14,7 +16,6 @@ import { returnableOrder } from "../domain/returns/returns.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { formatDeliveryDate } from "../lib/delivery.ts";
-import { SHIPPING_METHOD_LABELS } from "../lib/pricing.ts";
 import { requestInfoContext } from "../lib/request-context.ts";
 import { rootMetaData, seoMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/orders.track";
@@ -61,9 +62,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const returnable = await returnableOrder(db, order.number);
   const canReturn = returnable.ok && returnable.value.lines.some((line) => line.returnable > 0);
+  // its invoice and credit notes: buttons that post the same number and e-mail (/orders/documents)
+  const documents = await listOrderDocuments(db, order.number);
   return {
     status: "found" as const,
     result: submission.reply(),
+    documents: { list: documents, email: values.email },
     // the e-mail address the shopper typed goes back into the return form, which checks it again
     returns: canReturn
       ? { closesOn: returnable.value.closesOn, lines: returnable.value.lines, email: values.email }
@@ -73,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       status: order.status,
       createdAt: order.createdAt,
       estimatedDelivery: order.estimatedDelivery,
-      shippingMethod: order.shippingMethod,
+      shippingMethodName: order.shippingMethodName,
       shipTo: `${order.shipTo.name}, ${order.shipTo.city}, ${order.shipTo.state}`,
       tracking: order.tracking,
       currency: order.currency,
@@ -154,6 +158,13 @@ export default function TrackOrder({ actionData }: Route.ComponentProps) {
       </Form>
 
       {actionData?.status === "found" && <TrackedOrder order={actionData.order} />}
+      {actionData?.status === "found" && (
+        <OrderDocuments
+          documents={actionData.documents.list}
+          guest={{ orderNumber: actionData.order.number, email: actionData.documents.email }}
+          className="mt-6 rounded-xl border border-gray-200 p-6"
+        />
+      )}
       {actionData?.status === "found" && actionData.returns && (
         <ReturnRequestForm
           orderNumber={actionData.order.number}
@@ -190,7 +201,7 @@ function TrackedOrder({
           <dt className="font-semibold">Estimated delivery</dt>
           <dd>
             {order.status === "cancelled" ? "—" : formatDeliveryDate(order.estimatedDelivery)} (
-            {SHIPPING_METHOD_LABELS[order.shippingMethod]})
+            {order.shippingMethodName})
           </dd>
         </div>
         <div>

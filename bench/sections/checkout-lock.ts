@@ -1,11 +1,15 @@
 import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
 import type { Database } from "../../app/db/database.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
+import { priceCart, totalsFor } from "../../app/domain/cart/cart-pricing.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { writeLockStats } from "../../app/infra/sqlite-dialect.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
+import { DEFAULT_MARKETS } from "../../app/lib/markets.ts";
+import { DEFAULT_CURRENCY } from "../../app/lib/money.ts";
+
+const SHOP = { currency: DEFAULT_CURRENCY, markets: DEFAULT_MARKETS };
 
 /**
  * How long one order holds SQLite's write lock (decision 020: only the reservation and the
@@ -51,12 +55,10 @@ export async function writeLockPerOrder(db: Database, productIds: number[], orde
   for (let i = 0; i < orders; i++) {
     const cartId = newCartId();
     await addToCart(db, { cartId, productId: productIds[i % productIds.length]!, quantity: 1 });
-    const cart = await getCart(db, cartId, DEFAULT_PRICING);
-    carts.push({
-      cartId,
-      totalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents, { method: "standard" })
-        .totalCents,
-    });
+    const cart = await getCart(db, cartId, SHOP);
+    const quote = { lines: cart.lines, discountCents: 0, destination: { country: "US", region: "IL" } };
+    const priced = priceCart(SHOP.markets, { ...quote, methodCode: "standard" });
+    carts.push({ cartId, totalCents: totalsFor(priced, quote, "").totalCents });
   }
   const before = { ...writeLockStats };
   provider.transactions = 0;
@@ -79,7 +81,7 @@ export async function writeLockPerOrder(db: Database, productIds: number[], orde
         country: "US",
       },
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SHOP,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
       expectedTotalCents: totalCents,
     });

@@ -8,6 +8,7 @@
 import type { Section } from "../lib/types.ts";
 import { backups } from "./backups.ts";
 import { bundle } from "./bundle.ts";
+import { calculator } from "./calculator.ts";
 import { catalog } from "./catalog.ts";
 import { checkout } from "./checkout.ts";
 import { dashboard } from "./dashboard.ts";
@@ -25,6 +26,7 @@ export const sections: Section[] = [
   bundle,
   catalog,
   checkout,
+  calculator,
   dashboard,
   backups,
   metrics,

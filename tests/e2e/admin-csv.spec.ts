@@ -6,7 +6,8 @@ import { shopDatabaseUrl } from "./shop-env.ts";
 
 /**
  * Products CSV in the admin area: the export downloads every product, an import with a bad row
- * lists the problems by line and imports nothing, a good one creates the product in the shop.
+ * lists the problems by line and imports nothing, a good one creates the product in the shop; a
+ * file with the tax class and weight columns (issue 30) sets them, one without keeps them.
  */
 const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
 
@@ -27,8 +28,19 @@ async function removeProduct(slug: string) {
 /** The layout before variants (product columns only): still imported. */
 const HEADER =
   "id,slug,name,description,brand,category,subcategory,price,originalPrice,stock,featured,newArrival,bestSeller,specifications";
-/** What the export writes: one row per variant. */
-const EXPORT_HEADER = `${HEADER},option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku,variant_price,variant_original_price,variant_stock,barcode,currency`;
+/** What the export writes: one row per variant, with the product's tax class and the variant's weight. */
+const EXPORT_HEADER = `${HEADER},taxClass,option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku,variant_price,variant_original_price,variant_stock,barcode,variant_weight_kg,currency`;
+
+/** The product's id by its slug. */
+async function productId(slug: string): Promise<number> {
+  const db = createDatabase(shopDatabaseUrl());
+  try {
+    return (await db.selectFrom("products").select("id").where("slug", "=", slug).executeTakeFirstOrThrow())
+      .id;
+  } finally {
+    await db.destroy();
+  }
+}
 
 async function downloadCsv(page: Page): Promise<string> {
   const download = page.waitForEvent("download");
@@ -61,6 +73,10 @@ test("an admin exports the catalogue and imports a CSV (bad rows first)", async 
   const text = await downloadCsv(page);
   expect(text.split("\n")[0]).toBe(EXPORT_HEADER);
   expect(text).toContain("kestrel-x12-smartphone");
+  // the book: reduced, 0.75 kg
+  expect(text.split("\n").find((row) => row.includes(",the-patient-garden-hardcover,"))).toMatch(
+    /,reduced,.*,0\.75,USD$/,
+  );
 
   const bad = `${HEADER}\n,${slug},,No name here.,Lumen,nowhere,,1,,1,false,false,false,{}\n`;
   await page
@@ -84,6 +100,17 @@ test("an admin exports the catalogue and imports a CSV (bad rows first)", async 
 
     await visit(page, `/products/${slug}`);
     await expect(page.getByRole("heading", { name: "CSV Imported Lamp", level: 1 })).toBeVisible();
+
+    // the same product again, with a tax class and a weight: set, and shown on its edit page
+    await visit(page, "/admin/products/import");
+    const weighed = `${HEADER},taxClass,variant_weight_kg\n,${slug},CSV Imported Lamp,A lamp from a file.,Lumen,toys,,500.00,,9,false,false,false,{},Reduced,2.35\n`;
+    await importCsv(page, "weighed.csv", weighed);
+    await expect(page.getByRole("main").getByRole("status")).toContainText(
+      "Import complete: 0 created, 1 updated, 0 unchanged.",
+    );
+    await visit(page, `/admin/products/${await productId(slug)}`);
+    await expect(page.getByRole("main").getByLabel("Tax class", { exact: true })).toHaveValue("reduced");
+    await expect(page.getByRole("main").getByLabel("Weight (kg)", { exact: true })).toHaveValue("2.35");
   } finally {
     await removeProduct(slug);
   }
@@ -106,7 +133,7 @@ test("a product with variants goes through export and import in the browser", as
   );
 
   const cells = sand!.split(",");
-  const stockAt = cells.length - 3; // variant_stock, then barcode and currency
+  const stockAt = cells.length - 4; // variant_stock, then barcode, variant_weight_kg and currency
   expect(cells[stockAt]).not.toBe("0");
   const soldOut = [...cells.slice(0, stockAt), "0", ...cells.slice(stockAt + 1)].join(",");
   try {
@@ -128,7 +155,7 @@ test("a product with variants goes through export and import in the browser", as
     // exported again: that variant's stock is 0 (the product's summed stock fell with it)
     await visit(page, "/admin/products/import");
     const again = (await downloadCsv(page)).split("\n").find((row) => row.includes(",AUR-ANC-SND,"));
-    expect(again!.split(",").at(-3)).toBe("0");
+    expect(again!.split(",").at(-4)).toBe("0");
   } finally {
     await visit(page, "/admin/products/import");
     await importCsv(page, "products.csv", exported);

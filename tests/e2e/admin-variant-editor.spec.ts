@@ -16,12 +16,32 @@ const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
 /**
  * The admin's options editor (issue 18): options typed on a product's edit page make its variant
  * grid; the grid edits SKU, price and stock; bulk sets stock for the selected variants; the shop's
- * picker follows. From the keyboard, at 390 px, and without JavaScript.
+ * picker follows. The product's tax class and weights (issue 30): the class and, without options,
+ * the one variant's weight on the product form; each variant's in the grid and in bulk. From the
+ * keyboard, at 390 px, and without JavaScript.
  */
 const main = (page: Page) => page.getByRole("main");
 const optionField = (page: Page, n: number, field: "name" | "values, separated by commas") =>
   main(page).getByLabel(`Option ${n} ${field}`, { exact: true });
 const grid = (page: Page) => main(page).getByRole("region", { name: "Variant grid" });
+
+/** The product's tax class and its live variants' weights (grams, by position) as stored. */
+async function storedClassAndWeights(productId: number) {
+  const db = shopDatabase();
+  const { taxClass } = await db
+    .selectFrom("products")
+    .select("taxClass")
+    .where("id", "=", productId)
+    .executeTakeFirstOrThrow();
+  const variants = await db
+    .selectFrom("productVariants")
+    .select("weightGrams")
+    .where("productId", "=", productId)
+    .where("archivedAt", "is", null)
+    .orderBy("position")
+    .execute();
+  return { taxClass, weights: variants.map((v) => v.weightGrams) };
+}
 
 async function signInTo(page: Page, path: string) {
   await page.goto(`/account?redirectTo=${encodeURIComponent(path)}`);
@@ -35,14 +55,35 @@ test.describe("admin options editor", () => {
     await removeTestProducts(...products.splice(0));
   });
 
-  test("options make the grid; SKU, price and stock edited, stock bulk-set; the shop's picker follows", async ({
+  test("options make the grid; SKU, price, stock and weight edited, stock and weight bulk-set; the shop's picker follows", async ({
     page,
+    browserErrors,
   }) => {
+    // the refused weight answers 400
+    browserErrors.allow(/status of 400 \(Bad Request\)/);
     const product = await createTestProduct("Editor Tee", { priceCents: 2_000, stock: 6 });
     products.push(product);
     const sku = `ED-${uniqueTag().toUpperCase()}`;
     await signInTo(page, `/admin/products/${product.id}`);
     await expectNoA11yViolations(page, "edit page, no options");
+
+    // without options the product form has its one variant's weight, beside its tax class
+    const taxClass = main(page).getByLabel("Tax class", { exact: true });
+    const weight = main(page).getByLabel("Weight (kg)", { exact: true });
+    await expect(taxClass).toHaveValue("standard");
+    await expect(weight).toHaveValue("0");
+    await taxClass.selectOption({ label: "Reduced" });
+    await weight.fill("0.2.5");
+    await main(page).getByRole("button", { name: "Save changes" }).click();
+    await expect(weight).toHaveAttribute("aria-invalid", "true");
+    await expect(weight).toHaveAccessibleDescription("Enter a weight in kg, like 0.25.");
+    await weight.fill("0.25");
+    await main(page).getByRole("button", { name: "Save changes" }).click();
+    await expect(toast(page, "Product updated")).toBeVisible();
+    expect(await storedClassAndWeights(product.id)).toEqual({ taxClass: "reduced", weights: [250] });
+    await page.reload();
+    await expect(taxClass).toHaveValue("reduced");
+    await expect(weight).toHaveValue("0.25");
 
     // keyboard only: type the options, Enter saves
     await optionField(page, 1, "name").focus();
@@ -74,23 +115,41 @@ test.describe("admin options editor", () => {
     await expect(grid(page).getByLabel("Stock for Size: M · Colour: White", { exact: true })).toHaveValue(
       "0",
     );
+    // the new variants weigh what the one they came from did; the weight is now per variant
+    await expect(
+      grid(page).getByLabel("Weight (kg) for Size: M · Colour: White", { exact: true }),
+    ).toHaveValue("0.25");
+    await expect(main(page).getByLabel("Weight (kg)", { exact: true })).toHaveCount(0);
     await expectNoA11yViolations(page, "variant grid");
 
     await grid(page).getByLabel("SKU for Size: M · Colour: Black", { exact: true }).fill(`${sku}-M-BLK`);
     await grid(page).getByLabel("Price for Size: M · Colour: Black", { exact: true }).fill("24.00");
     await grid(page).getByLabel("Stock for Size: M · Colour: Black", { exact: true }).fill("3");
+    await grid(page).getByLabel("Weight (kg) for Size: M · Colour: Black", { exact: true }).fill("0.3");
     await grid(page).getByRole("button", { name: "Save variant grid" }).click();
     await expect(toast(page, "Variants saved: 1 variant changed")).toBeVisible();
     await expect(grid(page).getByLabel("SKU for Size: M · Colour: Black", { exact: true })).toHaveValue(
       `${sku}-M-BLK`,
     );
+    await expect(
+      grid(page).getByLabel("Weight (kg) for Size: M · Colour: Black", { exact: true }),
+    ).toHaveValue("0.3");
 
     // bulk: stock for the two White ones
     await grid(page).getByLabel("Select Size: S · Colour: White", { exact: true }).check();
     await grid(page).getByLabel("Select Size: M · Colour: White", { exact: true }).check();
     await grid(page).getByLabel("Set stock to", { exact: true }).fill("7");
+    await grid(page).getByLabel("Set weight (kg) to", { exact: true }).fill("0.28");
     await grid(page).getByRole("button", { name: "Apply to selected" }).click();
     await expect(toast(page, "Selected variants updated: 2 variants")).toBeVisible();
+    await expect(
+      grid(page).getByLabel("Weight (kg) for Size: S · Colour: White", { exact: true }),
+    ).toHaveValue("0.28");
+    // S/Black, S/White, M/Black, M/White
+    expect(await storedClassAndWeights(product.id)).toEqual({
+      taxClass: "reduced",
+      weights: [250, 280, 300, 280],
+    });
     await expect(grid(page).getByLabel("Stock for Size: M · Colour: White", { exact: true })).toHaveValue(
       "7",
     );
@@ -142,7 +201,7 @@ test.describe("admin options editor", () => {
     await expectNoA11yViolations(page, "edit page at 390 px");
   });
 
-  test("without JavaScript: removing a value asks first; a bad price is refused beside its field", async ({
+  test("without JavaScript: removing a value asks first; a bad price or weight is refused beside its field; the tax class saves", async ({
     noJsPage: page,
     browserErrors,
   }) => {
@@ -175,15 +234,30 @@ test.describe("admin options editor", () => {
 
     await grid(page).getByLabel("Price for Size: M", { exact: true }).fill("12,50");
     await grid(page).getByLabel("Stock for Size: M", { exact: true }).fill("9");
+    const weight = grid(page).getByLabel("Weight (kg) for Size: M", { exact: true });
+    await weight.fill("1,2");
     await grid(page).getByRole("button", { name: "Save variant grid" }).click();
     const price = grid(page).getByLabel("Price for Size: M", { exact: true });
     await expect(price).toHaveAttribute("aria-invalid", "true");
     await expect(price).toHaveAccessibleDescription("Enter an amount of 0 or more, in steps of 0.01");
+    await expect(weight).toHaveAttribute("aria-invalid", "true");
+    await expect(weight).toHaveAccessibleDescription("Enter a weight in kg, like 0.25.");
+    await expect(weight).toHaveValue("1,2");
     await expect(grid(page).getByLabel("Stock for Size: M", { exact: true })).toHaveValue("9");
     await price.fill("12.50");
+    await weight.fill("1.2");
     await grid(page).getByRole("button", { name: "Save variant grid" }).click();
     await expect(page.getByText("Variants saved: 1 variant changed")).toBeVisible();
     await expect(grid(page).getByLabel("Price for Size: M", { exact: true })).toHaveValue("12.50");
     await expect(grid(page).getByLabel("Stock for Size: M", { exact: true })).toHaveValue("9");
+    await expect(weight).toHaveValue("1.2");
+
+    // the tax class on the product form (no weight there: it is sold in variants)
+    await expect(main(page).getByLabel("Weight (kg)", { exact: true })).toHaveCount(0);
+    await main(page).getByLabel("Tax class", { exact: true }).selectOption("zero");
+    await main(page).getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText("Product updated")).toBeVisible();
+    await expect(main(page).getByLabel("Tax class", { exact: true })).toHaveValue("zero");
+    expect(await storedClassAndWeights(productId)).toEqual({ taxClass: "zero", weights: [0, 1_200] });
   });
 });

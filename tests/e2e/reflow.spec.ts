@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { sql } from "kysely";
 import { addAddress } from "../../app/domain/accounts/addresses.server.ts";
 import { saveCard } from "../../app/domain/accounts/payment-methods.server.ts";
+import { issueInvoice } from "../../app/domain/invoices/issue-documents.server.ts";
 import { expect, test, visit, waitForHydration } from "./fixtures.ts";
 import {
   closeShopDatabase,
@@ -310,10 +311,18 @@ test.describe("reflow at 320 and 390 px", () => {
       .insertInto("wishlistItems")
       .values({ userId, productId: lamp.id, addedAt: new Date().toISOString() })
       .execute();
+    // its invoice, issued when it was paid
+    const { number: invoice } = await db
+      .selectFrom("invoices")
+      .innerJoin("orders", "orders.id", "invoices.orderId")
+      .select("invoices.number")
+      .where("orders.number", "=", number)
+      .executeTakeFirstOrThrow();
     for (const path of [
       "/account",
       "/account/orders",
       `/account/orders/${number}`,
+      `/account/invoices/${invoice}`,
       "/account/wishlist",
       "/account/addresses",
       "/account/payment-methods",
@@ -342,6 +351,21 @@ test.describe("reflow at 320 and 390 px", () => {
     const number = await insertTestOrder(lamp, {
       email: "reflow.buyer.with.a.rather.long.address@example.com",
     });
+    // its invoice, as paying it issues one (unless the background job was first)
+    const { id: orderId } = await shopDatabase()
+      .selectFrom("orders")
+      .select("id")
+      .where("number", "=", number)
+      .executeTakeFirstOrThrow();
+    await shopDatabase()
+      .transaction()
+      .execute((trx) => issueInvoice(trx, orderId));
+    const { number: invoice } = await shopDatabase()
+      .selectFrom("invoices")
+      .select("number")
+      .where("orderId", "=", orderId)
+      .where("kind", "=", "invoice")
+      .executeTakeFirstOrThrow();
     // a reported review with words longer than a phone is wide, as shoppers type them
     const now = new Date().toISOString();
     await shopDatabase()
@@ -383,6 +407,12 @@ test.describe("reflow at 320 and 390 px", () => {
       .orderBy(sql`length(coalesce(option1, '')) + length(coalesce(option2, '')) + length(sku)`, "desc")
       .executeTakeFirstOrThrow();
 
+    const zone = await shopDatabase()
+      .selectFrom("zones")
+      .select("id")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+
     await page.goto("/account?redirectTo=%2Fadmin");
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === "/admin");
@@ -406,9 +436,13 @@ test.describe("reflow at 320 and 390 px", () => {
       "/admin/audit",
       "/admin/staff",
       "/admin/settings",
+      "/admin/settings/zones",
+      "/admin/settings/zones/new",
+      `/admin/settings/zones/${zone.id}`,
       "/admin/backups",
       "/admin/customers",
       `/admin/orders/packing-slips?number=${number}`,
+      `/admin/orders/invoices/${invoice}`,
     ]) {
       await check(page, path);
     }

@@ -187,12 +187,19 @@ test("failed sign-ins are counted across both processes", async ({ page }) => {
   expect(await (await attempt()).text()).toContain("Too many sign-in attempts");
 });
 
-test("the shop's settings, saved once, show at once on both processes", async ({ page }) => {
+test("the shop's settings and zones, saved once, show at once on both processes", async ({ page }) => {
   const home = async () => (await page.request.get(`${shopUrl}/`)).text();
   const before = [await home(), await home()];
   for (const html of before) expect(html).toMatch(/orders over (<!-- -->)?\$50/);
   const servedBefore = [...served];
-  await database!.db
+  const db = database!.db;
+  const methods = await db.selectFrom("shippingMethods").selectAll().execute();
+  const moveRevision = () =>
+    db
+      .updateTable("markets")
+      .set((eb) => ({ revision: eb("revision", "+", 1) }))
+      .execute();
+  await db
     .insertInto("shopSettings")
     .values({
       id: 1,
@@ -205,18 +212,30 @@ test("the shop's settings, saved once, show at once on both processes", async ({
       xUrl: "",
       youtubeUrl: "",
       currency: "GBP",
-      taxRateBasisPoints: 2_000,
-      taxLabel: "VAT included",
-      standardShippingCents: 399,
-      freeShippingThresholdCents: 2_500,
-      expressShippingCents: 899,
-      standardDaysMin: 2,
-      standardDaysMax: 3,
+      taxRateBasisPoints: 700,
+      taxLabel: "Including VAT",
+      standardShippingCents: 499,
+      freeShippingThresholdCents: 5_000,
+      expressShippingCents: 999,
+      standardDaysMin: 4,
+      standardDaysMax: 6,
       expressDaysMin: 1,
-      expressDaysMax: 1,
+      expressDaysMax: 3,
       updatedAt: new Date().toISOString(),
     })
     .execute();
+  // the zones as Admin → Settings → Zones saves them: the methods changed, the revision moved
+  await db
+    .updateTable("shippingMethods")
+    .set({ freeOverCents: 2_500 })
+    .where("code", "=", "standard")
+    .execute();
+  await db
+    .updateTable("shippingMethods")
+    .set({ daysMin: 1, daysMax: 1 })
+    .where("code", "=", "express")
+    .execute();
+  await moveRevision();
   try {
     // the next request of each process: no restart, no waiting
     const after = [await home(), await home()];
@@ -228,6 +247,14 @@ test("the shop's settings, saved once, show at once on both processes", async ({
       expect(html).toContain("express in 1 business day");
     }
   } finally {
-    await database!.db.deleteFrom("shopSettings").execute();
+    await db.deleteFrom("shopSettings").execute();
+    for (const method of methods) {
+      await db
+        .updateTable("shippingMethods")
+        .set({ freeOverCents: method.freeOverCents, daysMin: method.daysMin, daysMax: method.daysMax })
+        .where("id", "=", method.id)
+        .execute();
+    }
+    await moveRevision();
   }
 });

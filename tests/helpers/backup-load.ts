@@ -15,7 +15,7 @@ import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { refundOrder } from "../../app/domain/payments/refunds.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
+import { SPEC_SHOP, specTotals } from "./spec-pricing.ts";
 
 const [url, secret, ids] = process.argv.slice(2) as [string, string, string];
 const products = ids.split(",").map(Number);
@@ -42,7 +42,7 @@ async function loop(worker: number) {
     for (const [i, productId] of products.entries()) {
       if ((worker + n + i) % 2 === 0) await addToCart(db, { cartId, productId, quantity: 1 + (n % 2) });
     }
-    const cart = await getCart(db, cartId, DEFAULT_PRICING);
+    const cart = await getCart(db, cartId, SPEC_SHOP);
     if (cart.lines.length === 0) continue;
     const card = await gateway.tokenize({
       number: "4242424242424242",
@@ -57,10 +57,9 @@ async function loop(worker: number) {
       idempotencyKey: `drill-${process.pid}-${worker}-${n}`,
       shipping: SHIPPING,
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SPEC_SHOP,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents, { method: "standard" })
-        .totalCents,
+      expectedTotalCents: specTotals(cart.totals.subtotalCents, { method: "standard" }).totalCents,
     });
     if (!placed.ok) continue;
     const { number } = placed.value.order;

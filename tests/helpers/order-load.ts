@@ -11,7 +11,7 @@ import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
+import { SPEC_SHOP, specTotals } from "./spec-pricing.ts";
 
 const [url, secret, ids] = process.argv.slice(2) as [string, string, string];
 const products = ids.split(",").map(Number);
@@ -36,7 +36,7 @@ async function loop(worker: number) {
     const productId = products[(worker + n) % products.length]!;
     const added = await addToCart(db, { cartId, productId, quantity: 1 + (n % 2) });
     if (!added.ok) continue;
-    const cart = await getCart(db, cartId, DEFAULT_PRICING);
+    const cart = await getCart(db, cartId, SPEC_SHOP);
     if (cart.lines.length === 0) continue;
     const card = await gateway.tokenize({
       number: "4242424242424242",
@@ -51,10 +51,9 @@ async function loop(worker: number) {
       idempotencyKey: `${process.pid}-${worker}-${n}`,
       shipping: SHIPPING,
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SPEC_SHOP,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents, { method: "standard" })
-        .totalCents,
+      expectedTotalCents: specTotals(cart.totals.subtotalCents, { method: "standard" }).totalCents,
     });
   }
 }

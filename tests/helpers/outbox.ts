@@ -8,6 +8,8 @@ export interface OutboxMessage {
   subject: string;
   text: string;
   html: string | null;
+  /** the files sent with it (a part with a file name), as bytes; absent when there are none */
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
 }
 
 /**
@@ -29,7 +31,11 @@ export async function readOutbox(dir: string): Promise<OutboxMessage[]> {
   return Promise.all(
     files.map(async (file) => {
       const part = parsePart((await readFile(join(dir, file), "utf8")).replace(/\r\n/g, "\n"));
-      const bodies = { text: null as string | null, html: null as string | null };
+      const bodies = {
+        text: null as string | null,
+        html: null as string | null,
+        attachments: [] as Attachment[],
+      };
       collectBodies(part, bodies);
       return {
         file,
@@ -37,10 +43,13 @@ export async function readOutbox(dir: string): Promise<OutboxMessage[]> {
         subject: decodeWords(part.headers.get("subject") ?? ""),
         text: bodies.text ?? "",
         html: bodies.html,
+        ...(bodies.attachments.length > 0 ? { attachments: bodies.attachments } : {}),
       };
     }),
   );
 }
+
+type Attachment = NonNullable<OutboxMessage["attachments"]>[number];
 
 interface Part {
   headers: Map<string, string>;
@@ -63,7 +72,7 @@ function parsePart(raw: string): Part {
 
 function collectBodies(
   part: Part,
-  found: { text: string | null; html: string | null },
+  found: { text: string | null; html: string | null; attachments: Attachment[] },
   topLevel = true,
 ): void {
   const contentType = part.headers.get("content-type") ?? "text/plain";
@@ -80,7 +89,16 @@ function collectBodies(
     }
     return;
   }
-  const decoded = decodeBody(part.body, part.headers.get("content-transfer-encoding") ?? "7bit");
+  const encoding = part.headers.get("content-transfer-encoding") ?? "7bit";
+  const filename = /filename="?([^";]+)"?/i.exec(part.headers.get("content-disposition") ?? "")?.[1];
+  if (filename) {
+    const content = /base64/i.test(encoding)
+      ? Buffer.from(part.body.replace(/\s+/g, ""), "base64")
+      : Buffer.from(part.body, "utf8");
+    found.attachments.push({ filename: decodeWords(filename), contentType: type, content });
+    return;
+  }
+  const decoded = decodeBody(part.body, encoding);
   // a single-part message ends with the line break nodemailer adds after the body
   const text = topLevel ? decoded.replace(/\n$/, "") : decoded;
   if (type === "text/plain" && found.text === null) found.text = text;

@@ -24,10 +24,10 @@ import {
 } from "../../app/domain/reviews/reported-reviews.server.ts";
 import { listUserVotes, voteOnReview } from "../../app/domain/reviews/review-votes.server.ts";
 import { saveReview } from "../../app/domain/reviews/write-review.server.ts";
-import { DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { SPEC_SHOP } from "../helpers/spec-pricing.ts";
 
 const ACTOR = { id: "admin-user-1", email: "admin@example.com" };
 
@@ -234,7 +234,7 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
         })
       ).ok,
     ).toBe(true);
-    expect((await getCart(t.db, carrying, DEFAULT_PRICING)).totals.discountCents).toBe(800);
+    expect((await getCart(t.db, carrying, SPEC_SHOP)).totals.discountCents).toBe(800);
 
     // disabled (from the list, the routes test: couponId in the form)
     const disabled = await edit({ intent: "disable", confirm: "yes" }, created.value.id);
@@ -253,7 +253,7 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
       ok: false,
       error: { code: "not-found", message: COUPON_MESSAGES.notFound },
     });
-    const cart = await getCart(t.db, carrying, DEFAULT_PRICING);
+    const cart = await getCart(t.db, carrying, SPEC_SHOP);
     expect(cart.coupon).toBeNull();
     expect(cart.couponProblem).toEqual({ code: "SOON-OFF", message: COUPON_MESSAGES.notFound });
     expect(cart.totals.discountCents).toBe(0);

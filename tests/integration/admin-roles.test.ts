@@ -16,6 +16,7 @@ import * as adminDashboard from "../../app/routes/admin.dashboard.tsx";
 import * as adminLowStock from "../../app/routes/admin.low-stock.tsx";
 import * as adminOrders from "../../app/routes/admin.orders._index.tsx";
 import * as adminOrder from "../../app/routes/admin.orders.$number.tsx";
+import * as adminOrderInvoice from "../../app/routes/admin.orders.invoices.$document.tsx";
 import * as adminPackingSlips from "../../app/routes/admin.orders.packing-slips.tsx";
 import * as adminProduct from "../../app/routes/admin.products.$id.tsx";
 import * as adminProductDelete from "../../app/routes/admin.products.$id_.delete.tsx";
@@ -27,6 +28,9 @@ import * as adminReturns from "../../app/routes/admin.returns._index.tsx";
 import * as adminReturn from "../../app/routes/admin.returns.$number.tsx";
 import * as adminReviews from "../../app/routes/admin.reviews.tsx";
 import * as adminSettings from "../../app/routes/admin.settings.tsx";
+import * as adminZones from "../../app/routes/admin.settings_.zones._index.tsx";
+import * as adminZone from "../../app/routes/admin.settings_.zones.$id.tsx";
+import * as adminZoneNew from "../../app/routes/admin.settings_.zones.new.tsx";
 import * as adminStaff from "../../app/routes/admin.staff.tsx";
 import * as admin from "../../app/routes/admin.tsx";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
@@ -109,6 +113,11 @@ const ROUTES: Record<string, RouteAccess> = {
     path: "/admin/orders/packing-slips?number=CW-NOPE",
     loader: "orders",
   },
+  "admin.orders.invoices.$document.tsx": {
+    module: adminOrderInvoice,
+    path: "/admin/orders/invoices/INV-000001",
+    loader: "orders",
+  },
   "admin.orders.$number.tsx": {
     module: adminOrder,
     path: "/admin/orders/:number",
@@ -164,6 +173,25 @@ const ROUTES: Record<string, RouteAccess> = {
     path: "/admin/settings",
     loader: "settings",
     actions: [post("settings", { shopName: "Taken over" })],
+  },
+  // refused forms (a rounding that does not exist, a zone without a name): nothing changes for the roles allowed
+  "admin.settings_.zones._index.tsx": {
+    module: adminZones,
+    path: "/admin/settings/zones",
+    loader: "settings",
+    actions: [post("settings", { intent: "markets", taxRounding: "never", estimateCountry: "US" })],
+  },
+  "admin.settings_.zones.new.tsx": {
+    module: adminZoneNew,
+    path: "/admin/settings/zones/new",
+    loader: "settings",
+    actions: [post("settings", { name: "" })],
+  },
+  "admin.settings_.zones.$id.tsx": {
+    module: adminZone,
+    path: "/admin/settings/zones/999999",
+    loader: "settings",
+    actions: [post("settings", { intent: "save", name: "" })],
   },
   "admin.backups.tsx": {
     module: adminBackups,

@@ -371,9 +371,9 @@ describe("admin products CSV (routes)", () => {
       /^attachment; filename="products-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const text = await response.text();
-    // one row per variant: the product columns, then the option and variant columns
+    // one row per variant: the product columns (the tax class last), then the option and variant columns
     expect(text.split("\n")[0]).toBe(
-      `${HEADER},option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku,variant_price,variant_original_price,variant_stock,barcode,currency`,
+      `${HEADER},taxClass,option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku,variant_price,variant_original_price,variant_stock,barcode,variant_weight_kg,currency`,
     );
     expect(text).toContain("csv-export-lamp");
   });

@@ -8,6 +8,7 @@ import {
 } from "../../app/domain/catalog/admin/variant-editor.server.ts";
 import { VARIANT_EDITOR_MESSAGES } from "../../app/domain/catalog/admin/variant-editor-form.server.ts";
 import { takeStock } from "../../app/domain/inventory/inventory.server.ts";
+import { kgText } from "../../app/lib/weight.ts";
 import * as editProductRoute from "../../app/routes/admin.products.$id.tsx";
 import { ENGINES } from "../db-utils.ts";
 import { ADMIN_COOKIE, adminAction, adminContext } from "../helpers/admin-route.ts";
@@ -18,8 +19,8 @@ import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop
  * The admin's options editor (issue 18): options regenerate the variant grid (combinations kept,
  * new ones added, gone ones removed after a confirmation — archived when an order holds them);
  * the grid saves SKU, prices, stock (as a change against what sold meanwhile), barcode and image;
- * bulk sets one price or stock level; each audited, the summary following. Domain and route
- * action, on both engines.
+ * bulk sets one price or stock level; each audited, the summary following (weights:
+ * admin-variant-weights.test.ts). Domain and route action, on both engines.
  */
 const ACTOR = { id: "admin-1", email: "admin@example.com" };
 
@@ -284,6 +285,7 @@ describe.each(ENGINES)("admin options editor on %s", (engine) => {
         stock: v.stock,
         barcode: v.barcode,
         imageId: v.imageId,
+        weightGrams: v.weightGrams,
       }));
 
     it("saves SKU, prices, barcode and image; stock as a change against what sold meanwhile", async () => {
@@ -431,6 +433,7 @@ describe.each(ENGINES)("admin options editor on %s", (engine) => {
             ["price", (v.priceCents / 100).toFixed(2)],
             ["originalPrice", ""],
             ["stock", String(v.stock)],
+            ["weight", kgText(v.weightGrams)],
             ["barcode", ""],
             ["image", ""],
           ] as const

@@ -12,9 +12,9 @@ import {
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { claimGuestCart } from "../../app/domain/cart/cart-owner.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
-import { DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { SPEC_SHOP } from "../helpers/spec-pricing.ts";
 
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
@@ -216,7 +216,7 @@ describe.each(ENGINES)("accounts on %s", (engine) => {
       guestCartId: "guest-cart-000000000000000000001",
     });
     expect(cartId).toBe("user-cart-0000000000000000000001");
-    const cart = await getCart(test.db, cartId as string, DEFAULT_PRICING);
+    const cart = await getCart(test.db, cartId as string, SPEC_SHOP);
     expect(cart.lines.map((l) => [l.name, l.quantity])).toEqual([
       ["Desk Lamp", 3],
       ["Mug", 1],

@@ -147,13 +147,13 @@ describe.each(ENGINES)("checkout in progress on %s", (engine) => {
     // a new request (any app process) continues where the last one stopped
     const review = (await load("?step=review", jar)) as {
       shipping: Record<string, string>;
-      method: string;
+      method: { code: string; name: string; days: string };
       card: Record<string, string>;
       idempotencyKey: string;
       totals: { totalCents: number };
     };
     expect(review.shipping).toEqual(SHIPPING);
-    expect(review.method).toBe("express");
+    expect(review.method).toEqual({ code: "express", name: "Express Shipping", days: "1-3 business days" });
     expect(review.card).toEqual({
       brand: "Visa",
       last4: "4242",

@@ -13,9 +13,9 @@ import {
   releaseCoupon,
   removeCouponFromCart,
 } from "../../app/domain/coupons/coupons.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 
 type CouponRow = Omit<CouponTerms, "code"> & { code?: string };
 
@@ -193,7 +193,7 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       expect(await cartCoupon(cartId)).toBe(first);
       await applyCouponToCart(t.db, { cartId, code: second, subtotalCents: 4_000, currency: "USD" });
       expect(await cartCoupon(cartId)).toBe(second);
-      expect((await getCart(t.db, cartId, DEFAULT_PRICING)).coupon).toEqual({
+      expect((await getCart(t.db, cartId, SPEC_SHOP)).coupon).toEqual({
         code: second,
         label: `${second} ($7.00 off)`,
         discountCents: 700,
@@ -201,10 +201,10 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
 
       await removeCouponFromCart(t.db, cartId);
       expect(await cartCoupon(cartId)).toBeNull();
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
       expect(cart.coupon).toBeNull();
       expect(cart.couponProblem).toBeNull();
-      expect(cart.totals).toEqual(calculateTotals(DEFAULT_PRICING, 4_000));
+      expect(cart.totals).toMatchObject(specTotals(4_000));
       // removing twice, or from a cart with none, is harmless
       await removeCouponFromCart(t.db, cartId);
       await removeCouponFromCart(t.db, newCartId());
@@ -259,11 +259,11 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       const code = await insertCoupon({ kind: "percent", amount: 15 });
       const cartId = await cartWorth(1_999, 2);
       await applyCouponToCart(t.db, { cartId, code, subtotalCents: 3_998, currency: "USD" });
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
       expect(cart.coupon).toEqual({ code, label: `${code} (15% off)`, discountCents: 600 });
       expect(cart.couponProblem).toBeNull();
-      expect(cart.totals).toEqual(calculateTotals(DEFAULT_PRICING, 3_998, { discountCents: 600 }));
-      expect(cart.totals).toEqual({
+      expect(cart.totals).toMatchObject(specTotals(3_998, { discountCents: 600 }));
+      expect(cart.totals).toMatchObject({
         subtotalCents: 3_998,
         discountCents: 600,
         shippingCents: 499,
@@ -284,18 +284,18 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       ).toMatchObject({
         ok: true,
       });
-      expect((await getCart(t.db, cartId, DEFAULT_PRICING)).totals.discountCents).toBe(1_000);
+      expect((await getCart(t.db, cartId, SPEC_SHOP)).totals.discountCents).toBe(1_000);
 
       await t.db
         .updateTable("coupons")
         .set({ expiresAt: new Date(Date.now() - 1_000).toISOString() })
         .where("code", "=", code)
         .execute();
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
       expect(cart.coupon).toBeNull();
       expect(cart.couponProblem).toEqual({ code, message: COUPON_MESSAGES.expired });
-      expect(cart.totals).toEqual(calculateTotals(DEFAULT_PRICING, 6_000));
-      expect(cart.totals).toEqual({
+      expect(cart.totals).toMatchObject(specTotals(6_000));
+      expect(cart.totals).toMatchObject({
         subtotalCents: 6_000,
         discountCents: 0,
         shippingCents: 0,
@@ -311,10 +311,10 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       const cartId = await cartWorth(2_500);
       await applyCouponToCart(t.db, { cartId, code: limited, subtotalCents: 2_500, currency: "USD" });
       await t.db.updateTable("coupons").set({ usedCount: 1 }).where("code", "=", limited).execute();
-      expect(await getCart(t.db, cartId, DEFAULT_PRICING)).toMatchObject({
+      expect(await getCart(t.db, cartId, SPEC_SHOP)).toMatchObject({
         coupon: null,
         couponProblem: { code: limited, message: COUPON_MESSAGES.usedUp },
-        totals: calculateTotals(DEFAULT_PRICING, 2_500),
+        totals: specTotals(2_500),
       });
 
       const minimum = await insertCoupon({ minSubtotalCents: 2_000 });
@@ -322,21 +322,21 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       const productId = await product({ priceCents: 1_200, stock: 5 });
       await addToCart(t.db, { cartId: other, productId, quantity: 2 });
       await applyCouponToCart(t.db, { cartId: other, code: minimum, subtotalCents: 2_400, currency: "USD" });
-      expect((await getCart(t.db, other, DEFAULT_PRICING)).coupon?.discountCents).toBe(240);
+      expect((await getCart(t.db, other, SPEC_SHOP)).coupon?.discountCents).toBe(240);
       await t.db.updateTable("cartItems").set({ quantity: 1 }).where("cartId", "=", other).execute();
-      expect(await getCart(t.db, other, DEFAULT_PRICING)).toMatchObject({
+      expect(await getCart(t.db, other, SPEC_SHOP)).toMatchObject({
         coupon: null,
         couponProblem: { code: minimum, message: "This coupon needs a subtotal of at least $20.00." },
-        totals: calculateTotals(DEFAULT_PRICING, 1_200),
+        totals: specTotals(1_200),
       });
     });
 
     it("has neither field for a cart without a code", async () => {
       const cartId = await cartWorth(1_000);
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
       expect(cart.coupon).toBeNull();
       expect(cart.couponProblem).toBeNull();
-      expect(cart.totals).toEqual(calculateTotals(DEFAULT_PRICING, 1_000));
+      expect(cart.totals).toMatchObject(specTotals(1_000));
     });
   });
 });

@@ -12,12 +12,12 @@ import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { refundOrder } from "../../app/domain/payments/refunds.server.ts";
 import { moveReturn, requestReturn } from "../../app/domain/returns/returns.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import * as stockPage from "../../app/routes/admin.products.$id_.stock.tsx";
 import { ENGINES } from "../db-utils.ts";
 import { cookieHeader } from "../helpers/account-fixtures.ts";
 import { defaultVariantOf, insertProduct } from "../helpers/catalog.ts";
 import { callRoute } from "../helpers/route-harness.ts";
+import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
@@ -58,7 +58,7 @@ describe.each(ENGINES)("the inventory on %s", (engine) => {
   async function buy(productIds: number[], quantity: number, key = randomUUID()) {
     const cartId = newCartId();
     for (const productId of productIds) await addToCart(shop.db, { cartId, productId, quantity });
-    const cart = await getCart(shop.db, cartId, DEFAULT_PRICING);
+    const cart = await getCart(shop.db, cartId, SPEC_SHOP);
     const card = await shop.services.gateway.tokenize({
       number: "4242424242424242",
       expMonth: 12,
@@ -72,9 +72,9 @@ describe.each(ENGINES)("the inventory on %s", (engine) => {
       idempotencyKey: key,
       shipping: SHIPPING,
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SPEC_SHOP,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents).totalCents,
+      expectedTotalCents: specTotals(cart.totals.subtotalCents).totalCents,
     });
   }
 
@@ -201,16 +201,16 @@ describe.each(ENGINES)("the inventory on %s", (engine) => {
     const variantId = await defaultVariantOf(shop.db, p);
     const cartId = newCartId();
     await addToCart(shop.db, { cartId, productId: p, quantity: 2 });
-    const cart = await getCart(shop.db, cartId, DEFAULT_PRICING);
+    const cart = await getCart(shop.db, cartId, SPEC_SHOP);
     const { mintTestToken } = await import("../../app/adapters/payments/test-gateway.server.ts");
     const declined = await placeOrder(shop.db, shop.services.gateway, {
       cartId,
       idempotencyKey: randomUUID(),
       shipping: SHIPPING,
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SPEC_SHOP,
       payment: { token: mintTestToken("card_declined"), brand: "Visa", last4: "0002" },
-      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents).totalCents,
+      expectedTotalCents: specTotals(cart.totals.subtotalCents).totalCents,
     });
     expect(declined).toMatchObject({ ok: false, error: { code: "payment-declined" } });
     expect(await levelOf(variantId)).toBe(5);

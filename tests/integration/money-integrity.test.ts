@@ -13,7 +13,6 @@ import {
   refundOrder,
   settlePendingRefunds,
 } from "../../app/domain/payments/refunds.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import * as adminOrder from "../../app/routes/admin.orders.$number.tsx";
 import * as orderReturn from "../../app/routes/orders.return.tsx";
 import { ENGINES } from "../db-utils.ts";
@@ -21,6 +20,7 @@ import { cookieHeader } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { moneyBookDifferences } from "../helpers/money-books.ts";
 import { callRoute } from "../helpers/route-harness.ts";
+import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
@@ -79,7 +79,7 @@ describe.each(ENGINES)("money integrity on %s", (engine) => {
     const cartId = newCartId();
     await addToCart(shop.db, { cartId, productId: lamp, quantity: 1 });
     await addToCart(shop.db, { cartId, productId: mug, quantity: mugs });
-    const cart = await getCart(shop.db, cartId, DEFAULT_PRICING);
+    const cart = await getCart(shop.db, cartId, SPEC_SHOP);
     const card = await shop.services.gateway.tokenize({
       number: "4242424242424242",
       expMonth: 12,
@@ -93,9 +93,9 @@ describe.each(ENGINES)("money integrity on %s", (engine) => {
       idempotencyKey: randomUUID(),
       shipping: SHIPPING,
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SPEC_SHOP,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents).totalCents,
+      expectedTotalCents: specTotals(cart.totals.subtotalCents).totalCents,
     });
     if (!placed.ok) throw new Error(`order not placed: ${placed.error.code}`);
     const items = await shop.db

@@ -10,10 +10,10 @@ import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { advanceOrder } from "../../app/domain/orders/order-admin.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { type RefundRequest, refundOrder } from "../../app/domain/payments/refunds.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
+import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 
 const SECRET = "order-refunds-test-secret-0123456789abcd";
 const ACTOR = { id: "admin-refunds", email: "admin@example.com", role: "owner" as const };
@@ -53,7 +53,7 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
     const cartId = newCartId();
     await addToCart(t.db, { cartId, productId: a, quantity: 2 });
     await addToCart(t.db, { cartId, productId: b, quantity: 1 });
-    const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+    const cart = await getCart(t.db, cartId, SPEC_SHOP);
     const card = await gateway.tokenize({
       number: "4242424242424242",
       expMonth: 12,
@@ -67,9 +67,9 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
       idempotencyKey: randomUUID(),
       shipping: SHIPPING,
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SPEC_SHOP,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents).totalCents,
+      expectedTotalCents: specTotals(cart.totals.subtotalCents).totalCents,
     });
     if (!placed.ok) throw new Error(`order not placed: ${placed.error.code}`);
     const items = await t.db

@@ -11,9 +11,9 @@ import {
   reconcilePayments,
   SETTLE_GRACE_MS,
 } from "../../app/domain/payments/charges.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 
 /**
  * Place Order as a workflow (decision 020): what is left when the process stops between its
@@ -88,7 +88,7 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
     const cartId = newCartId();
     await addToCart(t.db, { cartId, productId, quantity });
     if (coupon) {
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
       const applied = await applyCouponToCart(t.db, {
         cartId,
         code: coupon,
@@ -97,7 +97,7 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
       });
       expect(applied.ok).toBe(true);
     }
-    const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+    const cart = await getCart(t.db, cartId, SPEC_SHOP);
     const card = await gateway.tokenize({
       number: "4242424242424242",
       expMonth: 12,
@@ -111,9 +111,9 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
       idempotencyKey: `workflow-${engine}-${++keys}`,
       shipping: SHIPPING,
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SPEC_SHOP,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents, {
+      expectedTotalCents: specTotals(cart.totals.subtotalCents, {
         method: "standard",
         discountCents: cart.coupon?.discountCents ?? 0,
       }).totalCents,
@@ -165,7 +165,7 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
     expect(ledger[0]).toMatchObject({ status: "captured", amountCents: input.expectedTotalCents });
     expect(order.paymentReference).toBe(ledger[0]!.authorizationId);
     expect(await stockOf(productId)).toBe(3);
-    expect((await getCart(t.db, cartId, DEFAULT_PRICING)).lines).toEqual([]);
+    expect((await getCart(t.db, cartId, SPEC_SHOP)).lines).toEqual([]);
   });
 
   it("leaves the order pending and its stock held when the gateway cannot be reached, and fails it once the reservation lapses", async () => {
@@ -211,7 +211,7 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
     expect(await stockOf(productId)).toBe(5);
     expect(await productStockOf(productId)).toBe(5);
     expect(await uses()).toEqual({ usedCount: 0 });
-    expect((await getCart(t.db, cartId, DEFAULT_PRICING)).lines).toHaveLength(1);
+    expect((await getCart(t.db, cartId, SPEC_SHOP)).lines).toHaveLength(1);
     expect(await ledgerOf(input.idempotencyKey)).toEqual([]);
   });
 

@@ -54,7 +54,7 @@ const variant = (
   priceCents = 1000,
   stock = 1,
   more: Partial<ProductVariantsInput["variants"][number]> = {},
-) => ({ values, sku, priceCents, originalPriceCents: null, stock, barcode: null, ...more });
+) => ({ values, sku, priceCents, originalPriceCents: null, stock, barcode: null, weightGrams: 0, ...more });
 
 /** An order whose one line names this variant (as Place Order writes it). */
 async function orderNaming(db: Database, variantId: number) {

@@ -8,10 +8,10 @@ import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { checkStockLedger } from "../../app/domain/inventory/stock-ledger.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { REFUND_SETTLE_GRACE_MS, settlePendingRefunds } from "../../app/domain/payments/refunds.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { moneyBookDifferences } from "../helpers/money-books.ts";
+import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 
 /**
  * The crash test of decision 025: a process refunding and cancelling paid orders from six
@@ -35,7 +35,12 @@ const SHIPPING = {
   country: "US",
 };
 
-async function runAndKill(args: string[], afterReadyMs: number): Promise<void> {
+async function runAndKill(
+  args: string[],
+  afterReadyMs: number,
+  refundsRecorded: () => Promise<number>,
+): Promise<void> {
+  const recordedBefore = await refundsRecorded();
   const child: ChildProcess = spawn(process.execPath, ["tests/helpers/refund-load.ts", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -48,6 +53,11 @@ async function runAndKill(args: string[], afterReadyMs: number): Promise<void> {
       reject(new Error(`the refund load exited (${code}) before it was refunding`)),
     );
   });
+  // killed once it has recorded a few refunds more (however busy the machine), at a random moment after
+  const until = Date.now() + 20_000;
+  while ((await refundsRecorded()) < recordedBefore + 4 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   await new Promise((resolve) => setTimeout(resolve, afterReadyMs));
   child.kill("SIGKILL");
   await exited;
@@ -68,7 +78,7 @@ describe.each(ENGINES)("kill -9 while orders are refunded and cancelled, on %s",
       const cartId = newCartId();
       await addToCart(t.db, { cartId, productId: products[0]!, quantity: 1 + (n % 3) });
       await addToCart(t.db, { cartId, productId: products[1]!, quantity: 1 });
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
       const card = await gateway.tokenize({
         number: "4242424242424242",
         expMonth: 12,
@@ -82,9 +92,9 @@ describe.each(ENGINES)("kill -9 while orders are refunded and cancelled, on %s",
         idempotencyKey: `crash-order-${n}`,
         shipping: SHIPPING,
         method: "standard",
-        pricing: DEFAULT_PRICING,
+        shop: SPEC_SHOP,
         payment: { token: card.token, brand: card.brand, last4: card.last4 },
-        expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents).totalCents,
+        expectedTotalCents: specTotals(cart.totals.subtotalCents).totalCents,
       });
       if (!placed.ok) throw new Error(`order not placed: ${placed.error.code}`);
       numbers.push(placed.value.order.number);
@@ -99,7 +109,13 @@ describe.each(ENGINES)("kill -9 while orders are refunded and cancelled, on %s",
   }, async () => {
     let pendingSeen = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      await runAndKill([t.url, SECRET, numbers.join(",")], 60 + Math.floor(Math.random() * 200));
+      await runAndKill([t.url, SECRET, numbers.join(",")], Math.floor(Math.random() * 60), async () => {
+        const recorded = await t.db
+          .selectFrom("orderRefunds")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow();
+        return Number(recorded.n);
+      });
       const pending = await t.db
         .selectFrom("orderRefunds")
         .select((eb) => eb.fn.countAll<number>().as("n"))

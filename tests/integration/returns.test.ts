@@ -11,10 +11,10 @@ import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { canMoveReturn, RETURN_STATUSES, type ReturnStatus } from "../../app/domain/returns/return-status.ts";
 import { moveReturn, requestReturn, returnableOrder } from "../../app/domain/returns/returns.server.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { readOutbox } from "../helpers/outbox.ts";
+import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 
 const SECRET = "returns-test-secret-0123456789abcdefgh";
 const ACTOR = { id: "admin-returns", email: "admin@example.com", role: "admin" as const };
@@ -60,7 +60,7 @@ describe.each(ENGINES)("returns on %s", (engine) => {
     const lamp = await insertProduct(t.db, { stock: 10, priceCents: 3_000, name: "Return Lamp" });
     const cartId = newCartId();
     await addToCart(t.db, { cartId, productId: lamp, quantity });
-    const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+    const cart = await getCart(t.db, cartId, SPEC_SHOP);
     const card = await gateway.tokenize({
       number: "4242424242424242",
       expMonth: 12,
@@ -84,9 +84,9 @@ describe.each(ENGINES)("returns on %s", (engine) => {
         country: "US",
       },
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SPEC_SHOP,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents).totalCents,
+      expectedTotalCents: specTotals(cart.totals.subtotalCents).totalCents,
     });
     if (!placed.ok) throw new Error(placed.error.code);
     const { id, number, email } = placed.value.order;

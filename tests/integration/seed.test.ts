@@ -23,9 +23,9 @@ import { salesFigures } from "../../app/domain/reports/sales-report.server.ts";
 import { RETURN_STATUSES } from "../../app/domain/returns/return-status.ts";
 import { parseEnv } from "../../app/env.server.ts";
 import { CATEGORY_TILES, MEGA_MENU_COLUMNS } from "../../app/lib/catalog-constants.ts";
-import { calculateTotals, DEFAULT_PRICING } from "../../app/lib/pricing.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { moneyBookDifferences } from "../helpers/money-books.ts";
+import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 
 /** The spec's category list (§ Data, mega menu) — written out here, not read from the app's constant. */
 const SPEC_CATEGORIES: Record<string, string[]> = {
@@ -556,7 +556,7 @@ describe.each(ENGINES)("no demo history on %s", (engine) => {
       .executeTakeFirstOrThrow();
     const cartId = newCartId();
     await addToCart(t.db, { cartId, productId, quantity: 1 });
-    const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+    const cart = await getCart(t.db, cartId, SPEC_SHOP);
     const card = await shop.gateway.tokenize({
       number: "4242424242424242",
       expMonth: 12,
@@ -580,9 +580,9 @@ describe.each(ENGINES)("no demo history on %s", (engine) => {
         country: "US",
       },
       method: "standard",
-      pricing: DEFAULT_PRICING,
+      shop: SPEC_SHOP,
       payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: calculateTotals(DEFAULT_PRICING, cart.totals.subtotalCents).totalCents,
+      expectedTotalCents: specTotals(cart.totals.subtotalCents).totalCents,
     });
     expect(placed.ok).toBe(true);
     const before = await historyCounts(t.db);

@@ -17,8 +17,8 @@ import { callRoute } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
- * Shop settings (issue 20) on each engine: the environment's name and contact details and the
- * spec's pricing until the owner saves; the owner's form (validated beside each field, audited,
+ * Shop settings (issue 20; tax and shipping moved to the zones, decision 030) on each engine: the
+ * environment's name and contact details, and the spec's pricing as the one seeded zone, until the owner saves; the owner's form (validated beside each field, audited,
  * nothing written when refused); the cart's totals, the pages and new orders follow at once — in
  * another process on the same database too — while placed orders keep their currency.
  */
@@ -81,26 +81,34 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
       shopName: "Env Shop",
       contactEmail: "env@shop.example",
     });
-    expect(current).toMatchObject({
-      currency: "USD",
-      taxRateBasisPoints: 700,
-      taxLabel: "Including VAT",
-      standardShippingCents: 499,
-      freeShippingThresholdCents: 5000,
-      expressShippingCents: 999,
-      standardDays: { min: 4, max: 6 },
-      expressDays: { min: 1, max: 3 },
+    expect(current).toMatchObject({ currency: "USD", legalName: "", legalAddress: "", taxId: "" });
+    // the spec's pricing is the one zone the migration seeds (decision 030)
+    const [zone, ...others] = current.markets.zones;
+    expect(others).toEqual([]);
+    expect(current.markets).toMatchObject({
+      taxMode: "exclusive",
+      rounding: "per-order",
+      estimateCountry: "US",
     });
+    expect(zone).toMatchObject({
+      countries: ["US", "CA", "GB", "AU", "DE", "FR"],
+      taxLabel: "Including VAT",
+      taxShipping: false,
+    });
+    expect(zone!.rates).toContainEqual({ region: "", taxClass: "standard", basisPoints: 700 });
+    expect(zone!.methods.map((m) => [m.name, m.flatCents, m.freeOverCents, m.daysMin, m.daysMax])).toEqual([
+      ["Standard Shipping", 499, 5000, 4, 6],
+      ["Express Shipping", 999, null, 1, 3],
+    ]);
     const page = await callRoute(settingsRoute, "loader", URL, {
       cookie: ownerCookie,
       context: shop.context(),
     });
     expect((page.data as unknown as { values: Record<string, string> }).values).toMatchObject({
       shopName: "Env Shop",
-      taxRate: "7",
-      standardShipping: "4.99",
-      freeShippingThreshold: "50.00",
-      standardDaysMin: "4",
+      currency: "USD",
+      legalName: "",
+      taxId: "",
     });
   });
 
@@ -113,17 +121,12 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
   it("refuses wrong values beside their fields and writes nothing", async () => {
     const base = formOf(await shop.services.settings.current());
     for (const [changes, field, message] of [
-      [{ taxRate: "101" }, "taxRate", SETTINGS_MESSAGES.taxRate],
-      [{ taxRate: "7.125" }, "taxRate", SETTINGS_MESSAGES.taxRate],
-      [{ standardShipping: "-1" }, "standardShipping", SETTINGS_MESSAGES.amount],
-      [{ freeShippingThreshold: "abc" }, "freeShippingThreshold", SETTINGS_MESSAGES.amount],
-      [{ standardDaysMin: "5", standardDaysMax: "3" }, "standardDaysMax", SETTINGS_MESSAGES.daysOrder],
-      [{ expressDaysMin: "0" }, "expressDaysMin", SETTINGS_MESSAGES.days],
       [{ currency: "JPY" }, "currency", SETTINGS_MESSAGES.currency],
+      [{ legalName: "x".repeat(121) }, "legalName", SETTINGS_MESSAGES.legalName],
+      [{ taxId: "x".repeat(41) }, "taxId", SETTINGS_MESSAGES.taxId],
       [{ contactEmail: "not-an-address" }, "contactEmail", SETTINGS_MESSAGES.contactEmail],
       [{ facebook: "javascript:alert(1)" }, "facebook", SETTINGS_MESSAGES.url],
       [{ shopName: "   " }, "shopName", SETTINGS_MESSAGES.shopName],
-      [{ taxLabel: "x".repeat(41) }, "taxLabel", SETTINGS_MESSAGES.taxLabel],
     ] as const) {
       const answer = await save({ ...base, ...changes });
       expect(answer.status, JSON.stringify(changes)).toBe(400);
@@ -148,13 +151,10 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
     const saved = await save(
       formOf(current, {
         shopName: "Settings Shop",
-        taxRate: "20",
-        taxLabel: "VAT included",
-        standardShipping: "3.50",
-        freeShippingThreshold: "35",
         currency: "EUR",
-        standardDaysMin: "2",
-        standardDaysMax: "3",
+        legalName: "Settings Shop GmbH",
+        legalAddress: "Invalidenstraße 1, 10115 Berlin",
+        taxId: "DE123456789",
         youtube: "",
       }),
     );
@@ -166,26 +166,22 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
     const seen = await otherSource.current();
     expect(seen).toMatchObject({
       shopName: "Settings Shop",
-      taxRateBasisPoints: 2_000,
-      taxLabel: "VAT included",
-      standardShippingCents: 350,
-      freeShippingThresholdCents: 3_500,
       currency: "EUR",
-      standardDays: { min: 2, max: 3 },
+      legalName: "Settings Shop GmbH",
+      legalAddress: "Invalidenstraße 1, 10115 Berlin",
+      taxId: "DE123456789",
     });
+    expect(seen.markets.currency).toBe("EUR");
     expect(seen.socialLinks.youtube).toBe("");
     const after = await getCart(other, cartId, seen);
-    // €40 ≥ €35: free standard shipping; tax 20 % of €40 = €8.00
-    expect(after.totals).toMatchObject({ shippingCents: 0, taxCents: 800, totalCents: 4_800 });
+    // the same zone's figures (in euros now: the pages say so)
+    expect(after.totals).toMatchObject({ shippingCents: 499, taxCents: 280, totalCents: 4_779 });
 
     const [entry, ...more] = await auditRows();
     expect(more).toEqual([]);
     expect(entry).toMatchObject({ actorEmail: "owner@settings.example", entityType: "settings" });
-    expect(JSON.parse(entry!.afterJson ?? "{}")).toMatchObject({
-      currency: "EUR",
-      taxRateBasisPoints: 2_000,
-    });
-    expect(JSON.parse(entry!.beforeJson ?? "{}")).toMatchObject({ currency: "USD", taxRateBasisPoints: 700 });
+    expect(JSON.parse(entry!.afterJson ?? "{}")).toMatchObject({ currency: "EUR", taxId: "DE123456789" });
+    expect(JSON.parse(entry!.beforeJson ?? "{}")).toMatchObject({ currency: "USD", taxId: "" });
     expect(entry!.summary).toContain("socialLinks.youtube");
 
     // the same values again change nothing and log nothing
@@ -200,17 +196,19 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
     expect(data.shop).toMatchObject({
       shopName: "Settings Shop",
       currency: "EUR",
-      freeShippingThresholdCents: 3_500,
+      terms: { freeShippingThresholdCents: 5_000, taxLabel: "Including VAT" },
     });
+    // the browser gets the storefront's terms, not the zones' tables
+    expect(data.shop).not.toHaveProperty("markets");
   });
 
   it("an order keeps the currency it was placed in when the shop changes its currency", async () => {
     const productId = await insertProduct(shop.db, { priceCents: 10_000, stock: 10 });
     const place = async () => {
-      const pricing = await shop.services.settings.current();
+      const settings = await shop.services.settings.current();
       const cartId = crypto.randomUUID();
       await addToCart(shop.db, { cartId, productId, quantity: 1 });
-      const cart = await getCart(shop.db, cartId, pricing);
+      const cart = await getCart(shop.db, cartId, settings);
       const card = await shop.services.gateway.tokenize({
         number: "4242424242424242",
         expMonth: 12,
@@ -234,17 +232,18 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
           country: "GB",
         },
         method: "express",
-        pricing,
+        shop: settings,
         payment: { token: card.token, brand: card.brand, last4: card.last4 },
-        expectedTotalCents: cart.totals.totalCents + pricing.expressShippingCents - cart.totals.shippingCents,
+        // the cart estimates standard shipping; express is $9.99 in the zone
+        expectedTotalCents: cart.totals.totalCents + 999 - cart.totals.shippingCents,
       });
       if (!placed.ok) throw new Error(JSON.stringify(placed.error));
       return (await getOrderByNumber(shop.db, placed.value.order.number))!;
     };
     const inEuros = await place();
     expect(inEuros.currency).toBe("EUR");
-    // 20 % tax of €100 and express €9.99
-    expect(inEuros.totals).toMatchObject({ taxCents: 2_000, shippingCents: 999, totalCents: 12_999 });
+    // 7 % tax of €100 and express €9.99
+    expect(inEuros.totals).toMatchObject({ taxCents: 700, shippingCents: 999, totalCents: 11_699 });
 
     const current = await shop.services.settings.current();
     expect((await save(formOf(current, { currency: "GBP" }))).response?.status).toBe(302);

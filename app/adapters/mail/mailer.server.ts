@@ -25,7 +25,7 @@ function createFileMailer(directory: string, from: string): Mailer {
   let ready: Promise<unknown> | undefined;
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await transport.sendMail(await nodemailerMessage(from, message));
       ready ??= mkdir(root, { recursive: true });
       await ready;
       const name = `${fileTimestamp()}-${randomBytes(6).toString("hex")}.eml`;
@@ -36,6 +36,24 @@ function createFileMailer(directory: string, from: string): Mailer {
       logSent(message, info.messageId, "file");
       return { messageId: info.messageId };
     },
+  };
+}
+
+/** The message as nodemailer takes it: attachments as bytes, a PDF's layout rendered here. */
+async function nodemailerMessage(from: string, { attachments, ...message }: MailMessage) {
+  if (!attachments?.length) return { from, ...message };
+  // loaded on the first attachment, not at start (the PDF library and its fonts)
+  const { renderPdf } = await import("../pdf/render-pdf.server.ts");
+  return {
+    from,
+    ...message,
+    attachments: await Promise.all(
+      attachments.map(async ({ filename, contentType, content }) => ({
+        filename,
+        contentType,
+        content: Buffer.from("pdf" in content ? await renderPdf(content.pdf) : content),
+      })),
+    ),
   };
 }
 
@@ -66,7 +84,7 @@ function createSmtpMailer(url: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrlWithTimeouts(url));
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await transport.sendMail(await nodemailerMessage(from, message));
       logSent(message, info.messageId, "smtp");
       return { messageId: info.messageId };
     },

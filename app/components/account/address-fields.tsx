@@ -1,11 +1,11 @@
 import {
-  COUNTRIES,
-  DEFAULT_COUNTRY,
   SHIPPING_LABELS,
   SHIPPING_MAX_LENGTH,
   type ShippingField,
 } from "../../domain/checkout/shipping-form.ts";
+import { countryName } from "../../lib/countries.ts";
 import { FormField } from "../checkout/form-field.tsx";
+import { useShopSettings } from "../shop-settings.ts";
 
 const INPUT_PROPS: Record<Exclude<ShippingField, "country">, { type: string; autoComplete: string }> = {
   firstName: { type: "text", autoComplete: "given-name" },
@@ -21,21 +21,31 @@ const INPUT_PROPS: Record<Exclude<ShippingField, "country">, { type: string; aut
 /**
  * The address's fields (app/domain/checkout/shipping-form.ts's one address schema), labelled and
  * with each message beside its field: the account's address book and checkout's shipping step
- * (which adds the e-mail after the names, and sets the phone beside it).
+ * (which adds the e-mail after the names, and sets the phone beside it). The countries are those
+ * the shop's zones ship to (and an address's own, should the shop have stopped shipping there).
  */
 export function AddressFields({
   idPrefix,
   values,
   fieldErrors,
   withEmail = false,
+  onCountryChange,
+  onStateChange,
 }: {
   /** ids are `${idPrefix}-${field}` */
   idPrefix: string;
   values: Partial<Record<ShippingField, string>>;
   fieldErrors: Partial<Record<string, string>>;
   withEmail?: boolean;
+  /** the country and state as the shopper picks them (checkout's summary and methods follow) */
+  onCountryChange?: (value: string) => void;
+  onStateChange?: (value: string) => void;
 }) {
-  const field = (name: Exclude<ShippingField, "country">, className = "") => (
+  const field = (
+    name: Exclude<ShippingField, "country">,
+    className = "",
+    onChange?: (value: string) => void,
+  ) => (
     <FormField
       key={name}
       id={`${idPrefix}-${name}`}
@@ -46,10 +56,16 @@ export function AddressFields({
       error={fieldErrors[name]}
       className={className}
       maxLength={SHIPPING_MAX_LENGTH[name]}
+      onChange={onChange && ((event) => onChange(event.currentTarget.value))}
       {...INPUT_PROPS[name]}
     />
   );
   const countryId = `${idPrefix}-country`;
+  const { countries, defaultCountry } = useShopSettings();
+  const chosen = values.country || defaultCountry;
+  const options = countries.some((c) => c.value === chosen)
+    ? countries
+    : [...countries, { value: chosen, name: countryName(chosen) }];
   return (
     <div className="grid gap-5 sm:grid-cols-2">
       {field("firstName")}
@@ -58,7 +74,7 @@ export function AddressFields({
       {field("phone", withEmail ? "" : "sm:col-span-2")}
       {field("address", "sm:col-span-2")}
       {field("city")}
-      {field("state")}
+      {field("state", "", onStateChange)}
       {field("zipCode")}
       <FormField id={countryId} label={SHIPPING_LABELS.country} error={fieldErrors.country} required>
         <select
@@ -66,13 +82,14 @@ export function AddressFields({
           name="country"
           required
           autoComplete="country"
-          defaultValue={values.country || DEFAULT_COUNTRY}
+          defaultValue={chosen}
+          onChange={(event) => onCountryChange?.(event.currentTarget.value)}
           aria-invalid={fieldErrors.country ? true : undefined}
           aria-describedby={fieldErrors.country ? `${countryId}-error` : undefined}
           className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-gray-900"
         >
-          {COUNTRIES.map((country) => (
-            <option key={country.code} value={country.code}>
+          {options.map((country) => (
+            <option key={country.value} value={country.value}>
               {country.name}
             </option>
           ))}

@@ -1,10 +1,9 @@
 import { Link } from "react-router";
-import { countryName } from "../../domain/checkout/shipping-form.ts";
 import { ORDER_STATUS_LABELS } from "../../domain/orders/order-status.ts";
 import type { OrderDetails as StoredOrder } from "../../domain/orders/orders.server.ts";
 import { formatShortDate } from "../../infra/format.ts";
+import { countryName } from "../../lib/countries.ts";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
-import { SHIPPING_METHOD_LABELS } from "../../lib/pricing.ts";
 import { OrderLines, OrderTotals, orderItemLines } from "../order/order-lines.tsx";
 import { TrackingDetails } from "../order/tracking-details.tsx";
 
@@ -45,7 +44,7 @@ export function OrderDetails({ order }: { order: AccountOrder }) {
           <div>
             <dt className="font-semibold">Shipping method</dt>
             <dd>
-              {SHIPPING_METHOD_LABELS[order.shippingMethod]}
+              {order.shippingMethodName}
               {order.status !== "cancelled" && (
                 <> — estimated delivery {formatDeliveryDate(order.estimatedDelivery)}</>
               )}

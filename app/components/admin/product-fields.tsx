@@ -1,5 +1,10 @@
-import type { ProductField, ProductFormValues } from "../../domain/catalog/admin/product-form.ts";
+import {
+  PRODUCT_FORM_MESSAGES,
+  type ProductField,
+  type ProductFormValues,
+} from "../../domain/catalog/admin/product-form.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
+import { TAX_CLASS_LABELS, TAX_CLASSES } from "../../lib/markets.ts";
 import { CURRENCY_FORMATS } from "../../lib/money.ts";
 import { FormField } from "../checkout/form-field.tsx";
 import { useShopSettings } from "../shop-settings.ts";
@@ -14,6 +19,8 @@ const PRODUCT_FIELDS: readonly ProductField[] = [
   "subcategory",
   "brand",
   "stock",
+  "taxClass",
+  "weight",
   "specifications",
 ];
 
@@ -23,16 +30,20 @@ const BLANK_SPEC_ROWS = 3;
 
 /**
  * The product's fields, shared by the add and edit forms (labels on every input): the values to
- * show, and each field's message from the route's submission result (Conform's `useForm`).
+ * show, and each field's message from the route's submission result (Conform's `useForm`). The
+ * stock and the weight are its one variant's: `withStock` on the add form (the edit page changes
+ * stock by a delta), `withWeight` unless the product is sold in variants (the grid has theirs).
  */
 export function ProductFields({
   values,
   fields,
   withStock,
+  withWeight,
 }: {
   values: ProductFormValues;
   fields: Record<ProductField, FieldState>;
   withStock: boolean;
+  withWeight: boolean;
 }) {
   // Conform's fieldset is a proxy: each field is read by name
   const errors: Partial<Record<ProductField, string>> = {};
@@ -168,6 +179,44 @@ export function ProductFields({
             required
             defaultValue={values.stock}
             error={errors.stock}
+          />
+        )}
+        <div>
+          <label htmlFor="product-taxClass" className="block text-sm font-semibold text-gray-900">
+            Tax class
+          </label>
+          <select
+            id="product-taxClass"
+            name="taxClass"
+            defaultValue={values.taxClass}
+            className={SELECT}
+            aria-invalid={errors.taxClass ? true : undefined}
+            aria-describedby={errors.taxClass ? "product-taxClass-error" : "product-taxClass-hint"}
+          >
+            {TAX_CLASSES.map((taxClass) => (
+              <option key={taxClass} value={taxClass}>
+                {TAX_CLASS_LABELS[taxClass]}
+              </option>
+            ))}
+          </select>
+          {errors.taxClass ? (
+            errorText("taxClass")
+          ) : (
+            <p id="product-taxClass-hint" className="mt-1 text-sm text-gray-600">
+              {PRODUCT_FORM_MESSAGES.taxClassHint}
+            </p>
+          )}
+        </div>
+        {withWeight && (
+          <FormField
+            id="product-weight"
+            name="weight"
+            label="Weight (kg)"
+            inputMode="decimal"
+            autoComplete="off"
+            defaultValue={values.weight ?? ""}
+            error={errors.weight}
+            hint={PRODUCT_FORM_MESSAGES.weightHint}
           />
         )}
       </div>

@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { AdminProductDetail } from "../../domain/catalog/admin/product-list.server.ts";
+import { kgText } from "../../lib/weight.ts";
 import { FormField } from "../checkout/form-field.tsx";
 import { TableScroll } from "../table-scroll.tsx";
 import { type AdminFeedback, AdminMessage } from "./admin-message.tsx";
@@ -15,9 +16,9 @@ const money = (cents: number | null) => (cents === null ? "" : (cents / 100).toF
 type PostedRow = Record<string, unknown>;
 
 /**
- * Every variant of a product in one table (issue 18): SKU, price, original price, stock, barcode
- * and picture, saved together (intent `variants`); and a Select box per row for the bulk form
- * under it (intent `bulk-variants`: one price and/or stock level for the selected variants; the
+ * Every variant of a product in one table (issue 18): SKU, price, original price, stock, weight
+ * (kg), barcode and picture, saved together (intent `variants`); and a Select box per row for the
+ * bulk form under it (intent `bulk-variants`: one price, stock level and/or weight for the selected variants; the
  * boxes belong to that form through their `form` attribute, so no script is needed). Each field
  * is labelled with its column and its variant ("Price for Size: M · Colour: Black"); the table
  * scrolls sideways inside its own focusable region, never the page.
@@ -48,7 +49,8 @@ export function VariantGrid({
       </h2>
       <p id="grid-hint" className="mt-1 max-w-3xl text-gray-700">
         Stock is the number in stock. If units sell while you edit, saving applies your change to what is left
-        (typing 10 where it said 8 adds 2). An empty original price means no sale price.{" "}
+        (typing 10 where it said 8 adds 2). An empty original price means no sale price. Weights are in kg
+        with up to 3 decimals (0.25 is 250 g); weight-based shipping adds them up.{" "}
         <Link
           to={`/admin/products/${product.id}/stock`}
           className="font-semibold text-brand-700 hover:underline"
@@ -69,16 +71,24 @@ export function VariantGrid({
           label="Variant table, scrolls sideways"
           className="max-w-full rounded-lg border border-gray-200 focus:outline-2 focus:outline-brand-700"
         >
-          <table className="min-w-[60rem] text-left text-sm">
+          <table className="min-w-[66rem] text-left text-sm">
             <thead className="bg-gray-50">
               <tr>
-                {["Variant", "SKU", "Price", "Original price", "Stock", "Barcode", "Image", "Select"].map(
-                  (column) => (
-                    <th key={column} scope="col" className="px-2 py-2 font-semibold">
-                      {column}
-                    </th>
-                  ),
-                )}
+                {[
+                  "Variant",
+                  "SKU",
+                  "Price",
+                  "Original price",
+                  "Stock",
+                  "Weight (kg)",
+                  "Barcode",
+                  "Image",
+                  "Select",
+                ].map((column) => (
+                  <th key={column} scope="col" className="px-2 py-2 font-semibold">
+                    {column}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-200">
@@ -130,6 +140,7 @@ export function VariantGrid({
                       inputMode: "decimal",
                     })}
                     {text("stock", "Stock", String(variant.stock), { inputMode: "numeric" })}
+                    {text("weight", "Weight (kg)", kgText(variant.weightGrams), { inputMode: "decimal" })}
                     {text("barcode", "Barcode", variant.barcode ?? "", { maxLength: 64 })}
                     {cell(
                       "image",
@@ -185,7 +196,8 @@ export function VariantGrid({
         <fieldset className="rounded-lg border border-gray-300 p-3">
           <legend className="px-1 font-semibold">Change the selected variants</legend>
           <p className="text-sm text-gray-700">
-            Tick Select in the rows above, then set a price, a stock level or both for all of them.
+            Tick Select in the rows above, then set a price, a stock level, a weight or more than one for all
+            of them.
           </p>
           <div className="mt-3">
             <AdminMessage feedback={bulkFeedback} />
@@ -211,6 +223,15 @@ export function VariantGrid({
               className="w-40"
               defaultValue={typeof bulkPosted.stock === "string" ? bulkPosted.stock : ""}
               error={bulkAnswer?.error?.stock?.[0]}
+            />
+            <FormField
+              id="bulk-weight"
+              name="weight"
+              label="Set weight (kg) to"
+              inputMode="decimal"
+              className="w-40"
+              defaultValue={typeof bulkPosted.weight === "string" ? bulkPosted.weight : ""}
+              error={bulkAnswer?.error?.weight?.[0]}
             />
             <button type="submit" disabled={busy} className={`${BUTTON} mt-6`}>
               Apply to selected

@@ -2,7 +2,6 @@ import { Minus, Plus, Trash2 } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useFetcher } from "react-router";
 import type { CartLine } from "../../domain/cart/cart-types.ts";
-import { lineTotalCents } from "../../lib/pricing.ts";
 import { Price } from "../price.tsx";
 import { ProductImage } from "../product-image.tsx";
 import { useMoney } from "../shop-settings.ts";
@@ -74,7 +73,7 @@ export function CartLineItem({ line }: { line: CartLine }) {
           {purchasable && (
             <p className="sm:text-right" data-testid="line-total">
               <span className="block text-xs text-gray-600">Item total</span>
-              <span className="font-bold">{money(lineTotalCents(line.unitPriceCents, quantity))}</span>
+              <span className="font-bold">{money(line.unitPriceCents * quantity)}</span>
             </p>
           )}
         </div>

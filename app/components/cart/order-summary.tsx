@@ -1,17 +1,22 @@
 import { Link } from "react-router";
 import type { CartView } from "../../domain/cart/cart-types.ts";
-import { useMoney, useShopSettings } from "../shop-settings.ts";
-
+import { taxRows } from "../../lib/markets.ts";
+import { TaxName } from "../order/order-lines.tsx";
+import { useMoney } from "../shop-settings.ts";
 import { CouponForm } from "./coupon-form.tsx";
+import { EstimateForm } from "./estimate-form.tsx";
 
 const PAYMENT_LABELS = ["Visa", "MasterCard", "American Express", "PayPal"] as const;
 
-/** Subtotal, shipping, tax and total, all computed on the server from today's prices. */
+/**
+ * Subtotal, shipping, tax and total, all computed on the server from today's prices, estimated for
+ * the cart's destination (the shop's home country until the shopper picks another).
+ */
 export function OrderSummary({ cart }: { cart: CartView }) {
   const money = useMoney();
-  const { freeShippingThresholdCents, taxLabel } = useShopSettings();
-  const { subtotalCents, discountCents, shippingCents, taxCents, totalCents } = cart.totals;
-  const toFreeShipping = freeShippingThresholdCents - subtotalCents;
+  const { subtotalCents, discountCents, shippingCents, totalCents } = cart.totals;
+  const { freeShippingThresholdCents, methodName } = cart.estimate;
+  const toFreeShipping = freeShippingThresholdCents === null ? 0 : freeShippingThresholdCents - subtotalCents;
   return (
     <section
       aria-labelledby="order-summary-heading"
@@ -35,25 +40,32 @@ export function OrderSummary({ cart }: { cart: CartView }) {
         )}
         <div className="flex justify-between gap-4">
           <dt>Shipping</dt>
-          <dd data-testid="summary-shipping">{shippingCents === 0 ? "Free" : money(shippingCents)}</dd>
+          <dd data-testid="summary-shipping">
+            {methodName === null ? "Not available" : shippingCents === 0 ? "Free" : money(shippingCents)}
+          </dd>
         </div>
-        <div className="flex justify-between gap-4">
-          <dt>
-            Tax <span className="text-gray-600">({taxLabel})</span>
-          </dt>
-          <dd data-testid="summary-tax">{money(taxCents)}</dd>
-        </div>
+        {taxRows(cart.totals).map((tax, index, rows) => (
+          <div key={tax.label} className="flex justify-between gap-4">
+            <dt>
+              <TaxName label={tax.label} />
+            </dt>
+            <dd data-testid={rows.length === 1 ? "summary-tax" : `summary-tax-${index}`}>
+              {money(tax.taxCents)}
+            </dd>
+          </div>
+        ))}
         <div className="flex justify-between gap-4 border-t border-gray-300 pt-3 text-base font-bold">
           <dt>Total</dt>
           <dd data-testid="summary-total">{money(totalCents)}</dd>
         </div>
       </dl>
-      {toFreeShipping > 0 && subtotalCents > 0 && (
+      {freeShippingThresholdCents !== null && toFreeShipping > 0 && subtotalCents > 0 && (
         <p className="mt-3 text-sm text-gray-700">
           Add {money(toFreeShipping)} more for free shipping on orders over{" "}
           {money(freeShippingThresholdCents)}.
         </p>
       )}
+      <EstimateForm estimate={cart.estimate} />
 
       <CouponForm cart={cart} />
 

@@ -1,4 +1,4 @@
-import type { Totals } from "../../lib/pricing.ts";
+import type { Totals } from "../../lib/markets.ts";
 import { type OrderLine, OrderLines, OrderTotals } from "../order/order-lines.tsx";
 
 /** Items and totals beside every step; `discountLabel` names the coupon. */

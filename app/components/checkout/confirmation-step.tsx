@@ -1,7 +1,7 @@
 import { CircleCheck } from "lucide-react";
 import { Link } from "react-router";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
-import { SHIPPING_METHOD_LABELS, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
+import type { Totals } from "../../lib/markets.ts";
 import type { OrderLine } from "../order/order-lines.tsx";
 import { CheckoutSummary } from "./checkout-summary.tsx";
 
@@ -13,7 +13,7 @@ export function ConfirmationStep({
     number: string;
     email: string;
     estimatedDelivery: string;
-    shippingMethod: ShippingMethod;
+    shippingMethodName: string;
     lines: OrderLine[];
     totals: Totals;
     couponCode: string | null;
@@ -42,7 +42,7 @@ export function ConfirmationStep({
         <p className="mt-3 text-gray-800">
           Estimated delivery:{" "}
           <strong data-testid="estimated-delivery">{formatDeliveryDate(order.estimatedDelivery)}</strong> (
-          {SHIPPING_METHOD_LABELS[order.shippingMethod]})
+          {order.shippingMethodName})
         </p>
         <div className="mt-6 flex flex-wrap justify-center gap-4">
           <Link

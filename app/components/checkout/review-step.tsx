@@ -1,13 +1,8 @@
 import { Form, Link, useNavigation } from "react-router";
-import { countryName, type ShippingDetails } from "../../domain/checkout/shipping-form.ts";
-import {
-  SHIPPING_METHOD_LABELS,
-  type ShippingMethod,
-  shippingMethod,
-  type Totals,
-} from "../../lib/pricing.ts";
+import type { ShippingDetails } from "../../domain/checkout/shipping-form.ts";
+import { countryName } from "../../lib/countries.ts";
+import type { Totals } from "../../lib/markets.ts";
 import { type OrderLine, OrderLines, OrderTotals } from "../order/order-lines.tsx";
-import { useShopSettings } from "../shop-settings.ts";
 import type { SavedCard } from "./payment-step.tsx";
 
 /**
@@ -28,11 +23,11 @@ export function ReviewStep({
   totals: Totals;
   discountLabel: string | null;
   shipping: ShippingDetails;
-  method: ShippingMethod;
+  /** the method's name and delivery days ("Standard Shipping", "4-6 business days") */
+  method: { name: string; days: string };
   card: SavedCard;
   idempotencyKey: string;
 }) {
-  const shop = useShopSettings();
   const navigation = useNavigation();
   const placing = navigation.state !== "idle" && navigation.formData?.get("intent") === "place-order";
   return (
@@ -59,7 +54,7 @@ export function ReviewStep({
         </ReviewBlock>
         <ReviewBlock title="Shipping Method" editTo="/checkout" editLabel="Edit shipping method">
           <p>
-            {SHIPPING_METHOD_LABELS[method]} ({shippingMethod(shop, method).days})
+            {method.name} ({method.days})
           </p>
         </ReviewBlock>
         <ReviewBlock title="Payment Method" editTo="/checkout?step=payment" editLabel="Edit payment method">

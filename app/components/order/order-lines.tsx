@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { type Totals, taxRows } from "../../lib/markets.ts";
 import type { Currency } from "../../lib/money.ts";
-import type { Totals } from "../../lib/pricing.ts";
-import { useMoney, useShopSettings } from "../shop-settings.ts";
+import { useMoney } from "../shop-settings.ts";
 import { TableScroll } from "../table-scroll.tsx";
 
 /** One line of an order or a checkout: what, how many, and for how much. */
@@ -138,7 +138,10 @@ export function OrderLines({
   );
 }
 
-/** Subtotal, discount (naming the coupon), shipping ("Free" at 0), tax and total. */
+/**
+ * Subtotal, discount (naming the coupon), shipping ("Free" at 0, naming the method when given),
+ * tax (one row per rate when several bear it; "included" when inside the prices) and total.
+ */
 export function OrderTotals({
   totals,
   discountLabel,
@@ -152,9 +155,8 @@ export function OrderTotals({
   currency?: Currency;
 }) {
   const money = useMoney(currency);
-  const { taxLabel } = useShopSettings();
   const row = (label: ReactNode, value: string, testId: string, extra = "") => (
-    <div className={`flex justify-between gap-4 ${extra}`}>
+    <div key={testId} className={`flex justify-between gap-4 ${extra}`}>
       <dt>{label}</dt>
       <dd data-testid={testId}>{value}</dd>
     </div>
@@ -177,12 +179,12 @@ export function OrderTotals({
         totals.shippingCents === 0 ? "Free" : money(totals.shippingCents),
         "checkout-shipping",
       )}
-      {row(
-        <>
-          Tax <span className="text-gray-700">({taxLabel})</span>
-        </>,
-        money(totals.taxCents),
-        "checkout-tax",
+      {taxRows(totals).map((tax, index, rows) =>
+        row(
+          <TaxName label={tax.label} />,
+          money(tax.taxCents),
+          rows.length === 1 ? "checkout-tax" : `checkout-tax-${index}`,
+        ),
       )}
       {row(
         "Total",
@@ -191,5 +193,16 @@ export function OrderTotals({
         "border-t border-gray-300 pt-2 text-base font-bold",
       )}
     </dl>
+  );
+}
+
+/** "Tax (Including VAT)" with the part in brackets quieter. */
+export function TaxName({ label }: { label: string }) {
+  const open = label.indexOf(" (");
+  if (open < 0) return <>{label}</>;
+  return (
+    <>
+      {label.slice(0, open)} <span className="text-gray-700">{label.slice(open + 1)}</span>
+    </>
   );
 }

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useMoney, useShopSettings } from "../../components/shop-settings.ts";
-import { formatTaxRate, shippingMethod } from "../../lib/pricing.ts";
-import type { ShopSettings } from "../../lib/shop-settings.ts";
+import { deliveryTimesSentence, methodCostSentence, taxSentence } from "../../lib/shipping-terms-text.ts";
+import type { Storefront } from "../../lib/shop-settings.ts";
 import { RETURN_WINDOW_DAYS } from "./pages.ts";
 
 interface Question {
@@ -12,11 +12,10 @@ interface Question {
 
 /** The questions, with the shop's own fees, delivery days and tax rate in the answers. */
 const sections = (
-  shop: ShopSettings,
+  shop: Storefront,
   money: (cents: number) => string,
 ): Array<{ title: string; questions: Question[] }> => {
-  const standard = shippingMethod(shop, "standard");
-  const express = shippingMethod(shop, "express");
+  const { methods } = shop.terms;
   return [
     {
       title: "Ordering",
@@ -58,9 +57,8 @@ const sections = (
           q: "How much does shipping cost?",
           a: (
             <p>
-              {standard.label} is free on orders of {money(shop.freeShippingThresholdCents)} or more and costs{" "}
-              {money(shop.standardShippingCents)} below that. {express.label} costs{" "}
-              {money(shop.expressShippingCents)} flat.
+              {methods.map((method) => methodCostSentence(method, money)).join(" ")} The checkout shows the
+              methods and prices for your address.
             </p>
           ),
         },
@@ -68,8 +66,8 @@ const sections = (
           q: "How long will delivery take?",
           a: (
             <p>
-              {standard.label} takes {standard.days}; {express.label.toLowerCase()} takes {express.days}. See{" "}
-              <Link to="/help/shipping">Shipping Information</Link> for the details.
+              {deliveryTimesSentence(methods)} See <Link to="/help/shipping">Shipping Information</Link> for
+              the details.
             </p>
           ),
         },
@@ -118,8 +116,8 @@ const sections = (
           q: "Is tax included in the price?",
           a: (
             <p>
-              Tax of {formatTaxRate(shop.taxRateBasisPoints)} of your order subtotal is shown as its own line
-              in the cart and at checkout, so the total you see before paying is the total you pay.
+              {taxSentence(shop.terms)} The rate depends on where your order goes: the checkout uses your
+              address's.
             </p>
           ),
         },

@@ -1,7 +1,7 @@
 /** The help centre's pages: one entry per /help/{slug}. Texts live beside this file, one module per page. */
 import { formatMoney } from "../../lib/money.ts";
-import { shippingMethod } from "../../lib/pricing.ts";
-import type { ShopSettings } from "../../lib/shop-settings.ts";
+import { shippingSummarySentence } from "../../lib/shipping-terms-text.ts";
+import type { Storefront } from "../../lib/shop-settings.ts";
 
 /** Returns within 30 days for a full refund (spec §1, §9). */
 export const RETURN_WINDOW_DAYS = 30;
@@ -16,7 +16,7 @@ export interface HelpPageInfo {
   /** the label in the help navigation */
   navLabel: string;
   /** meta description, also the teaser on the help centre index (`helpPageDescription`) */
-  description: string | ((shop: ShopSettings) => string);
+  description: string | ((shop: Storefront) => string);
   /** when the text last changed in substance (legal pages show it) */
   updated: string;
 }
@@ -29,7 +29,7 @@ export const HELP_PAGES: Record<HelpPageSlug, HelpPageInfo> = {
     title: "Shipping Information",
     navLabel: "Shipping",
     description: (shop) =>
-      `Standard shipping in ${shippingMethod(shop, "standard").days}, free on orders of ${formatMoney(shop.freeShippingThresholdCents, shop.currency)} or more; express in ${shippingMethod(shop, "express").days} for ${formatMoney(shop.expressShippingCents, shop.currency)}.`,
+      shippingSummarySentence(shop.terms.methods, (cents) => formatMoney(cents, shop.currency)),
     updated: UPDATED,
   },
   returns: {
@@ -72,7 +72,7 @@ export const HELP_PAGES: Record<HelpPageSlug, HelpPageInfo> = {
 };
 
 /** A help page's description with the shop's own terms in it. */
-export function helpPageDescription(slug: HelpPageSlug, shop: ShopSettings): string {
+export function helpPageDescription(slug: HelpPageSlug, shop: Storefront): string {
   const { description } = HELP_PAGES[slug];
   return typeof description === "function" ? description(shop) : description;
 }

@@ -1,16 +1,13 @@
 import { Link } from "react-router";
 import { useMoney, useShopSettings } from "../../components/shop-settings.ts";
 import { CURRENCY_FORMATS } from "../../lib/money.ts";
-import { shippingMethod } from "../../lib/pricing.ts";
+import { methodCostCell, methodCostSentence } from "../../lib/shipping-terms-text.ts";
 
 export default function ShippingContent() {
   const shop = useShopSettings();
   const money = useMoney();
-  const threshold = money(shop.freeShippingThresholdCents);
-  const standardFee = money(shop.standardShippingCents);
-  const expressFee = money(shop.expressShippingCents);
-  const standard = shippingMethod(shop, "standard");
-  const express = shippingMethod(shop, "express");
+  const { methods, freeShippingThresholdCents } = shop.terms;
+  const places = listOf(shop.countries.map((country) => country.name));
   return (
     <>
       <p className="lead">
@@ -30,38 +27,42 @@ export default function ShippingContent() {
             </tr>
           </thead>
           <tbody>
-            <tr data-testid="shipping-standard">
-              <th scope="row">{standard.label}</th>
-              <td>{standard.days}</td>
-              <td>
-                <strong>Free</strong> on orders of {threshold} or more, otherwise {standardFee}
-              </td>
-            </tr>
-            <tr data-testid="shipping-express">
-              <th scope="row">{express.label}</th>
-              <td>{express.days}</td>
-              <td>{expressFee} flat rate</td>
-            </tr>
+            {methods.map((method) => (
+              <tr key={method.code} data-testid={`shipping-${method.code}`}>
+                <th scope="row">{method.name}</th>
+                <td>{method.days}</td>
+                <td>{methodCostCell(method, money)}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </div>
       <p>
         Business days are Monday to Friday, excluding public holidays. Your estimated delivery date is shown
-        at checkout and again on your order confirmation.
+        at checkout and again on your order confirmation. Where you live may change the methods and their
+        prices: the checkout shows those for your address.
       </p>
 
-      <h2>How free shipping works</h2>
-      <p>
-        Standard shipping is free when the items in your cart add up to {threshold} or more before tax. Below
-        that, standard shipping costs {standardFee}. Express shipping costs {expressFee} whatever the size of
-        your order.
-      </p>
+      {freeShippingThresholdCents !== null && (
+        <>
+          <h2>How free shipping works</h2>
+          <p>
+            {methods
+              .filter((method) => method.freeOverCents !== null)
+              .map(
+                (method) =>
+                  `${method.name} is free when the items in your cart add up to ${money(method.freeOverCents ?? 0)} or more before tax.`,
+              )
+              .join(" ")}{" "}
+            {methods.map((method) => methodCostSentence(method, money)).join(" ")}
+          </p>
+        </>
+      )}
 
       <h2>Where we deliver</h2>
       <p>
-        We currently deliver to the United States, Canada, the United Kingdom, Australia, Germany and France.
-        Prices are shown and charged in {CURRENCY_FORMATS[shop.currency].name.toLowerCase()}s ({shop.currency}
-        ).
+        We currently deliver to {places}. Prices are shown and charged in{" "}
+        {CURRENCY_FORMATS[shop.currency].name.toLowerCase()}s ({shop.currency}).
       </p>
 
       <h2>Tracking your order</h2>
@@ -80,4 +81,13 @@ export default function ShippingContent() {
       </p>
     </>
   );
+}
+
+/** "the United States, Canada and France" (a name that is a republic or a union gets "the"). */
+function listOf(names: readonly string[]): string {
+  const withArticle = names.map((name) =>
+    /^(United|Netherlands|Philippines|Czech|Dominican)/.test(name) ? `the ${name}` : name,
+  );
+  if (withArticle.length <= 1) return withArticle.join("");
+  return `${withArticle.slice(0, -1).join(", ")} and ${withArticle.at(-1)}`;
 }

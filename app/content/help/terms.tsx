@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { useShopSettings } from "../../components/shop-settings.ts";
 import { CURRENCY_FORMATS } from "../../lib/money.ts";
-import { formatTaxRate } from "../../lib/pricing.ts";
 import { RETURN_WINDOW_DAYS } from "./pages.ts";
 
 export default function TermsContent() {
@@ -31,8 +30,10 @@ export default function TermsContent() {
       <h2>3. Prices and payment</h2>
       <ul>
         <li>
-          Prices are in {CURRENCY_FORMATS[shop.currency].name.toLowerCase()}s ({shop.currency}). Tax of{" "}
-          {formatTaxRate(shop.taxRateBasisPoints)} of the order subtotal is added at checkout.
+          Prices are in {CURRENCY_FORMATS[shop.currency].name.toLowerCase()}s ({shop.currency}).{" "}
+          {shop.terms.taxIncluded
+            ? "Prices include tax at the rate where your order goes; the tax is shown at checkout."
+            : "Tax at the rate where your order goes is added at checkout."}
         </li>
         <li>Shipping costs are shown in your cart and at checkout, before you pay.</li>
         <li>Your card is charged when you place your order.</li>

@@ -18,6 +18,8 @@ export const DEMO_APPAREL: DemoProduct[] = [
     rating: 4.4,
     reviewCount: 318,
     stock: 97,
+    taxClass: "standard",
+    weightGrams: 200,
     featured: false,
     newArrival: false,
     bestSeller: false,
@@ -39,6 +41,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 2499,
         originalPriceCents: null,
         stock: 18,
+        weightGrams: 180,
       },
       {
         values: ["M", "Black"],
@@ -53,6 +56,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 2499,
         originalPriceCents: null,
         stock: 0,
+        weightGrams: 220,
       },
       {
         values: ["XL", "Black"],
@@ -60,6 +64,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 2499,
         originalPriceCents: null,
         stock: 6,
+        weightGrams: 240,
       },
       {
         values: ["S", "White"],
@@ -67,6 +72,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 2499,
         originalPriceCents: null,
         stock: 9,
+        weightGrams: 180,
       },
       {
         values: ["M", "White"],
@@ -81,6 +87,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 2499,
         originalPriceCents: null,
         stock: 11,
+        weightGrams: 220,
       },
       {
         values: ["S", "Navy"],
@@ -88,6 +95,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 2499,
         originalPriceCents: null,
         stock: 4,
+        weightGrams: 180,
       },
       {
         values: ["M", "Navy"],
@@ -102,6 +110,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 2499,
         originalPriceCents: null,
         stock: 7,
+        weightGrams: 220,
       },
       {
         values: ["XL", "Navy"],
@@ -109,6 +118,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 2499,
         originalPriceCents: null,
         stock: 3,
+        weightGrams: 240,
       },
     ],
   },
@@ -125,6 +135,8 @@ export const DEMO_APPAREL: DemoProduct[] = [
     rating: 4.5,
     reviewCount: 207,
     stock: 35,
+    taxClass: "standard",
+    weightGrams: 900,
     featured: false,
     newArrival: false,
     bestSeller: false,
@@ -147,6 +159,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 8999,
         originalPriceCents: null,
         stock: 5,
+        weightGrams: 820,
       },
       {
         values: ["41", "White"],
@@ -154,6 +167,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 8999,
         originalPriceCents: null,
         stock: 8,
+        weightGrams: 860,
       },
       {
         values: ["42", "White"],
@@ -168,6 +182,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 8999,
         originalPriceCents: null,
         stock: 6,
+        weightGrams: 940,
       },
       {
         values: ["44", "White"],
@@ -175,6 +190,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 8999,
         originalPriceCents: null,
         stock: 2,
+        weightGrams: 980,
       },
       {
         values: ["41", "Black"],
@@ -182,6 +198,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 8999,
         originalPriceCents: null,
         stock: 3,
+        weightGrams: 860,
       },
       {
         values: ["42", "Black"],
@@ -196,6 +213,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 8999,
         originalPriceCents: null,
         stock: 0,
+        weightGrams: 940,
       },
       {
         values: ["44", "Black"],
@@ -203,6 +221,7 @@ export const DEMO_APPAREL: DemoProduct[] = [
         priceCents: 8999,
         originalPriceCents: null,
         stock: 4,
+        weightGrams: 980,
       },
     ],
   },

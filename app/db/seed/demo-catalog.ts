@@ -9,7 +9,11 @@ export type { DemoProduct } from "./demo-product.ts";
  * (accessories), home (furniture, kitchen, security), beauty (skincare); prices 129.99 to
  * 1299.99, discounts 13 to 25 %; stock levels that show all three stock messages — then the
  * apparel sold in sizes × colours (demo-apparel.ts) and products for the categories those leave
- * empty: toys, sports, books and health (demo-more-categories.ts).
+ * empty: toys, sports, books and health (demo-more-categories.ts). Each weighs what it would as
+ * shipped (a T-shirt 0.2 kg, the laptop with its charger 1.6 kg, the oak lounge chair, delivered
+ * assembled, 20 kg) and has the tax class it would have in most of Europe (the book and the first
+ * aid kit reduced, the rest standard); in the shop's default zone both classes are 7 %, so no price
+ * or total changes.
  */
 export const DEMO_PRODUCTS: DemoProduct[] = [
   {
@@ -25,6 +29,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     rating: 4.6,
     reviewCount: 1284,
     stock: 42,
+    taxClass: "standard",
+    weightGrams: 350,
     featured: true,
     newArrival: false,
     bestSeller: true,
@@ -85,6 +91,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     rating: 4.8,
     reviewCount: 642,
     stock: 7,
+    taxClass: "standard",
+    weightGrams: 1_600,
     featured: true,
     newArrival: true,
     bestSeller: false,
@@ -111,6 +119,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     rating: 4.5,
     reviewCount: 2113,
     stock: 85,
+    taxClass: "standard",
+    weightGrams: 450,
     featured: true,
     newArrival: false,
     bestSeller: true,
@@ -141,6 +151,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     rating: 4.3,
     reviewCount: 318,
     stock: 15,
+    taxClass: "standard",
+    weightGrams: 300,
     featured: false,
     newArrival: true,
     bestSeller: false,
@@ -156,7 +168,14 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     options: [{ name: "Case size", values: ["40 mm", "44 mm"] }],
     variants: [
       { values: ["40 mm"], sku: "VEL-CLS-40", priceCents: 18_999, originalPriceCents: 22_999, stock: 15 },
-      { values: ["44 mm"], sku: "VEL-CLS-44", priceCents: 20_999, originalPriceCents: null, stock: 6 },
+      {
+        values: ["44 mm"],
+        sku: "VEL-CLS-44",
+        priceCents: 20_999,
+        originalPriceCents: null,
+        stock: 6,
+        weightGrams: 320,
+      },
     ],
   },
   {
@@ -172,6 +191,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     rating: 4.7,
     reviewCount: 96,
     stock: 3,
+    taxClass: "standard",
+    weightGrams: 20_000,
     featured: true,
     newArrival: false,
     bestSeller: false,
@@ -197,6 +218,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     rating: 4.4,
     reviewCount: 871,
     stock: 0,
+    taxClass: "standard",
+    weightGrams: 8_200,
     featured: false,
     newArrival: false,
     bestSeller: true,
@@ -222,6 +245,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     rating: 4.2,
     reviewCount: 455,
     stock: 60,
+    taxClass: "standard",
+    weightGrams: 400,
     featured: false,
     newArrival: true,
     bestSeller: true,
@@ -247,6 +272,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     rating: 4.6,
     reviewCount: 734,
     stock: 9,
+    taxClass: "standard",
+    weightGrams: 450,
     featured: true,
     newArrival: true,
     bestSeller: true,

@@ -6,6 +6,7 @@ import { addAddress, listAddresses } from "../../domain/accounts/addresses.serve
 import { createOrUpdateUser } from "../../domain/accounts/users.server.ts";
 import type { StaffActor } from "../../domain/audit/audit-log.server.ts";
 import { addToCart } from "../../domain/cart/add-item.server.ts";
+import { priceCart, totalsFor } from "../../domain/cart/cart-pricing.ts";
 import { newCartId } from "../../domain/cart/cart-store.server.ts";
 import { getCart } from "../../domain/cart/get-cart.server.ts";
 import { applyCouponToCart } from "../../domain/coupons/coupons.server.ts";
@@ -20,7 +21,6 @@ import type { ShopSettingsSource } from "../../domain/settings/shop-settings.ser
 import type { Env } from "../../env.server.ts";
 import type { CarrierId } from "../../lib/carriers.ts";
 import { currencyOf } from "../../lib/money.ts";
-import { calculateTotals, type ShippingMethod } from "../../lib/pricing.ts";
 import type { RETURN_REASONS } from "../../lib/return-reasons.ts";
 import { mailShop } from "../../lib/shop-settings.ts";
 import type { Database } from "../database.server.ts";
@@ -379,7 +379,7 @@ interface PlannedOrder {
   at: number;
   customer: number | null;
   person: Person;
-  method: ShippingMethod;
+  method: "standard" | "express";
   coupon: boolean;
   card: (typeof CARDS)[number];
   carrier: (typeof CARRIERS)[number]["id"];
@@ -419,7 +419,7 @@ function planDemoHistory(products: readonly CatalogueProduct[], now: number): Pl
     const at = Math.round(now - age);
     const joined = DEMO_CUSTOMERS.flatMap((c, i) => (now - c.joinedDaysAgo * DAY < at - HOUR ? [i] : []));
     const customer = joined.length > 0 && random.chance(0.65) ? random.pick(joined) : null;
-    const method: ShippingMethod = random.chance(0.2) ? "express" : "standard";
+    const method: PlannedOrder["method"] = random.chance(0.2) ? "express" : "standard";
     const shipAt = at + random.between(0.4, 1.4) * DAY;
     const deliverAt = shipAt + (method === "express" ? random.between(1, 2) : random.between(2, 5)) * DAY;
     const fate: Fate =
@@ -780,10 +780,10 @@ export async function seedDemoHistory(
       });
     }
     const cart = await getCart(db, cartId, settings);
-    const total = calculateTotals(settings, cart.totals.subtotalCents, {
-      method: order.method,
-      discountCents: cart.coupon?.discountCents ?? 0,
-    }).totalCents;
+    const quote = { lines: cart.lines, discountCents: cart.coupon?.discountCents ?? 0 };
+    const destination = { country: order.person.country, region: order.person.state };
+    const priced = priceCart(settings.markets, { ...quote, destination, methodCode: order.method });
+    const total = totalsFor(priced, { ...quote, destination }, "").totalCents;
     const expiry = { expMonth: 12, expYear: new Date(clock).getUTCFullYear() + 3 };
     let payment: { token: string; brand: string; last4: string };
     if (order.fate.kind === "declined") {
@@ -806,7 +806,7 @@ export async function seedDemoHistory(
       idempotencyKey: `demo-history-${order.index}`,
       shipping,
       method: order.method,
-      pricing: settings,
+      shop: settings,
       payment,
       expectedTotalCents: total,
       userId: order.customer === null ? null : userIds.get(order.customer)!,

@@ -5,6 +5,11 @@ import type { ProductArt } from "./product-art.ts";
 export interface DemoProduct extends ProductInput {
   slug: string;
   /**
+   * What it weighs as shipped, in grams (box included): its one variant's, or each variant's
+   * unless the variant gives its own (a bigger size weighs more).
+   */
+  weightGrams: number;
+  /**
    * Sizes, colours, storage (decision 019): the options and one variant per combination sold.
    * The first variant carries the product's own price, original price and stock (what the page
    * shows first); without options the product is sold as one variant.
@@ -16,6 +21,8 @@ export interface DemoProduct extends ProductInput {
     priceCents: number;
     originalPriceCents: number | null;
     stock: number;
+    /** the product's weightGrams unless given */
+    weightGrams?: number;
   }[];
   rating: number;
   reviewCount: number;

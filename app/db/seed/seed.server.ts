@@ -92,7 +92,13 @@ export async function seedDemoCatalog(
       const row = toProductRow(product, now);
       const { id } = await trx.insertInto("products").values(row).returning("id").executeTakeFirstOrThrow();
       const opening = { ...OPENING, now: new Date(row.createdAt) };
-      await insertDemoVariants(trx, id, product, { ...row, stock: product.stock }, opening);
+      await insertDemoVariants(
+        trx,
+        id,
+        product,
+        { ...row, stock: product.stock, weightGrams: product.weightGrams },
+        opening,
+      );
       await trx
         .insertInto("productImages")
         .values(images.map((image, position) => ({ ...image, productId: id, position })))
@@ -111,13 +117,14 @@ const OPENING: StockMovement = { reason: "opening_balance", actor: "system" };
 
 /**
  * A demo product's options and variants, or its one default variant, each starting empty with its
- * stock brought in by the inventory; the product's summary follows them.
+ * stock brought in by the inventory; the product's summary follows them. Each weighs what the
+ * product says unless the variant says otherwise.
  */
 async function insertDemoVariants(
   db: Database,
   productId: number,
   product: DemoProduct,
-  row: { priceCents: number; originalPriceCents: number | null; stock: number },
+  row: { priceCents: number; originalPriceCents: number | null; stock: number; weightGrams: number },
   opening: StockMovement,
 ) {
   if (!product.options || !product.variants) {
@@ -146,6 +153,7 @@ async function insertDemoVariants(
         option3: variant.values[2] ?? null,
         priceCents: variant.priceCents,
         originalPriceCents: variant.originalPriceCents,
+        weightGrams: variant.weightGrams ?? product.weightGrams,
         stock: 0,
         position,
       })),

@@ -142,6 +142,27 @@ const CATEGORY_WEIGHTS: Array<[string, number]> = [
   ["health", 2],
 ];
 
+/**
+ * What a product of each category typically weighs as shipped, in grams: a synthetic product weighs
+ * 0.5–1.5× that, by its number (no random draw: the catalogue's sequence stays what it was).
+ */
+const TYPICAL_GRAMS: Record<string, number> = {
+  electronics: 900,
+  clothing: 400,
+  home: 4_000,
+  beauty: 300,
+  sports: 2_000,
+  toys: 700,
+  books: 600,
+  health: 350,
+};
+
+/** The class a product of the category would have in most of Europe: books and health reduced. */
+const REDUCED_CATEGORIES = new Set(["books", "health"]);
+
+const syntheticGrams = (categoryId: string, n: number) =>
+  Math.round(((TYPICAL_GRAMS[categoryId] ?? 500) * (5 + (n % 11))) / 10);
+
 function weightedCategory(random: ReturnType<typeof createRandom>): string {
   let roll = random.next() * 100;
   for (const [category, weight] of CATEGORY_WEIGHTS) {
@@ -217,9 +238,12 @@ export async function generateSyntheticCatalog(
         brand,
         categoryId,
         subcategoryId,
+        taxClass: REDUCED_CATEGORIES.has(categoryId) ? "reduced" : "standard",
         priceCents,
         originalPriceCents,
         stock,
+        // each of its variants' (derived, not drawn: the sequence stays what it was)
+        weightGrams: syntheticGrams(categoryId, n),
         specifications: {},
         featured: random.next() < 0.03,
         newArrival: random.next() < 0.05,
@@ -228,6 +252,7 @@ export async function generateSyntheticCatalog(
       return {
         slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
         ...productColumns(product),
+        weightGrams: product.weightGrams!,
         // the variants' sum (each variant's stock comes with its opening balance in the ledger)
         stock,
         rating,
@@ -239,7 +264,7 @@ export async function generateSyntheticCatalog(
     // the variants are drawn before the products go in: a product row carries their summary,
     // option text and facets (inventory/product-summary.server.ts), the same as syncProductSummary writes
     const drafts = syntheticVariants(rows, variantRandom);
-    const withFacets = rows.map((row, i) => {
+    const withFacets = rows.map(({ weightGrams: _variants, ...row }, i) => {
       const draft = drafts[i]!;
       const facets = optionFacets(draft.option ? [draft.option] : [], draft.variants.map(asVariant(0)));
       return { ...row, optionText: facets.optionText, variantFacets: facets.variantFacets };
@@ -265,6 +290,7 @@ export async function generateSyntheticCatalog(
           priceCents: v.priceCents,
           originalPriceCents: v.originalPriceCents,
           stock: v.stock,
+          weightGrams: rows[i]!.weightGrams,
           position: v.position,
         })),
       );

@@ -51,6 +51,12 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("clear"), redirectTo }),
   z.object({ intent: z.literal("apply-coupon"), code: z.string().max(200).default(""), redirectTo }),
   z.object({ intent: z.literal("remove-coupon"), redirectTo }),
+  z.object({
+    intent: z.literal("estimate"),
+    country: z.string().trim().max(60).default(""),
+    region: z.string().trim().max(100).default(""),
+    redirectTo,
+  }),
 ]);
 
 export type CartAction = z.infer<typeof cartActionSchema>;

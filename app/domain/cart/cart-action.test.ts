@@ -133,6 +133,7 @@ describe("parseCartAction", () => {
       "clear",
       "apply-coupon",
       "remove-coupon",
+      "estimate",
     ]);
   });
 });

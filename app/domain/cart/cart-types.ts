@@ -1,6 +1,6 @@
 /** Shapes the cart sends to the UI (shared by server modules and components; no server code here). */
 import type { CardImage } from "../../lib/catalog-types.ts";
-import type { Totals } from "../../lib/pricing.ts";
+import type { TaxClass, Totals } from "../../lib/markets.ts";
 
 /**
  * - `ok`: can be bought in the quantity shown
@@ -31,6 +31,22 @@ export interface CartLine {
   lineTotalCents: number;
   image: CardImage | null;
   status: CartLineStatus;
+  /** the product's tax class: the rate it bears depends on where it goes */
+  taxClass: TaxClass;
+  /** one unit's weight (weight-based shipping) */
+  weightGrams: number;
+}
+
+/** Where the cart's shipping and tax are estimated for, and what that gives. */
+export interface CartEstimate {
+  /** ISO code */
+  country: string;
+  /** a region's code, or "" */
+  region: string;
+  /** the method the estimate uses (the zone's first that can carry the cart); null: none can */
+  methodName: string | null;
+  /** that method is free from this subtotal on (null: never) */
+  freeShippingThresholdCents: number | null;
 }
 
 export interface AppliedCoupon {
@@ -48,5 +64,7 @@ export interface CartView {
   couponProblem: { code: string; message: string } | null;
   /** sum of the lines' purchasable quantities (the header badge) */
   totalQuantity: number;
+  /** priced for `estimate`'s destination */
   totals: Totals;
+  estimate: CartEstimate;
 }

@@ -6,9 +6,9 @@ import {
   insertProduct,
   setVariantFields,
 } from "../../../tests/helpers/catalog.ts";
+import { SPEC_SHOP } from "../../../tests/helpers/spec-pricing.ts";
 import type { NewProduct } from "../../db/schema.ts";
 import { isCartId } from "../../lib/cart-owner.ts";
-import { DEFAULT_PRICING } from "../../lib/pricing.ts";
 import { addToCart } from "./add-item.server.ts";
 import { claimGuestCart, ensureAccountCart, findCartId, openCart } from "./cart-owner.server.ts";
 import { newCartId } from "./cart-store.server.ts";
@@ -148,7 +148,7 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
         ids.flatMap((productId) => [1, 2].map(() => addToCart(t.db, { cartId, productId, quantity: 1 }))),
       );
       expect(results.filter((r) => r.status === "rejected")).toEqual([]);
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
       expect(cart.lines.map((l) => l.quantity)).toEqual(ids.map(() => 2));
       expect(cart.totalQuantity).toBe(16);
     });
@@ -233,7 +233,7 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
         value: { outcome: "removed" },
       });
       await removeCartItem(t.db, { cartId, productId: soldOut });
-      expect((await getCart(t.db, cartId, DEFAULT_PRICING)).lines).toEqual([]);
+      expect((await getCart(t.db, cartId, SPEC_SHOP)).lines).toEqual([]);
     });
 
     it("removes one line and leaves the others; removing twice is fine", async () => {
@@ -261,7 +261,7 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       await addToCart(t.db, { cartId, productId: b, quantity: 3 });
       await addToCart(t.db, { cartId: other, productId: a, quantity: 1 });
       await clearCart(t.db, cartId);
-      expect(await getCart(t.db, cartId, DEFAULT_PRICING)).toEqual(emptyCart(DEFAULT_PRICING));
+      expect(await getCart(t.db, cartId, SPEC_SHOP)).toEqual(emptyCart(SPEC_SHOP));
       expect(await cartExists(cartId)).toBe(true);
       expect(await lineQuantity(other, a)).toBe(1);
       await clearCart(t.db, newCartId());
@@ -273,7 +273,7 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       const id = await product({ name: "Watch", priceCents: 18_999, originalPriceCents: 22_999 });
       const cartId = newCartId();
       await addToCart(t.db, { cartId, productId: id, quantity: 2 });
-      let cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      let cart = await getCart(t.db, cartId, SPEC_SHOP);
       expect(cart.lines[0]).toMatchObject({
         unitPriceCents: 18_999,
         originalPriceCents: 22_999,
@@ -282,9 +282,11 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       expect(cart.totals.subtotalCents).toBe(37_998);
 
       await setVariantFields(t.db, id, { priceCents: 1_000 });
-      cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      cart = await getCart(t.db, cartId, SPEC_SHOP);
       expect(cart.lines[0]).toMatchObject({ unitPriceCents: 1_000, lineTotalCents: 2_000 });
-      expect(cart.totals).toEqual({
+      expect(cart.totals).toMatchObject({
+        taxLabel: "Including VAT",
+        taxIncluded: false,
         subtotalCents: 2_000,
         discountCents: 0,
         shippingCents: 499,
@@ -303,8 +305,8 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       const id = await product({ priceCents, stock: 10 });
       const cartId = newCartId();
       await addToCart(t.db, { cartId, productId: id, quantity });
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
-      expect(cart.totals).toEqual({ ...expected, discountCents: 0 });
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
+      expect(cart.totals).toMatchObject({ ...expected, discountCents: 0 });
       expect(cart.totalQuantity).toBe(quantity);
     });
 
@@ -317,7 +319,7 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
       await addToCart(t.db, { cartId, productId: first, quantity: 1 }, new Date(Date.UTC(2026, 5, 1)));
       await addToCart(t.db, { cartId, productId: second, quantity: 1 }, new Date(Date.UTC(2026, 5, 2)));
       await addToCart(t.db, { cartId, productId: first, quantity: 1 }, new Date(Date.UTC(2026, 5, 3)));
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
       expect(cart.lines.map((l) => l.name)).toEqual(["First", "Second"]);
       expect(cart.lines[0]).toMatchObject({
         productId: first,
@@ -357,7 +359,7 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
         .where("id", "=", archived)
         .execute();
 
-      const cart = await getCart(t.db, cartId, DEFAULT_PRICING);
+      const cart = await getCart(t.db, cartId, SPEC_SHOP);
       expect(cart.lines.map((l) => [l.status, l.quantity, l.requestedQuantity, l.lineTotalCents])).toEqual([
         ["ok", 2, 2, 2_000],
         ["reduced", 3, 5, 6_000],
@@ -371,9 +373,9 @@ describe.each(ENGINES)("server-side cart on %s", (engine) => {
 
     it("is empty (quantity 0) for an unknown cart", async () => {
       const cartId = newCartId();
-      expect(await getCart(t.db, cartId, DEFAULT_PRICING)).toEqual(emptyCart(DEFAULT_PRICING));
+      expect(await getCart(t.db, cartId, SPEC_SHOP)).toEqual(emptyCart(SPEC_SHOP));
       expect(await getCartQuantity(t.db, cartId)).toBe(0);
-      expect(emptyCart(DEFAULT_PRICING).totals).toEqual({
+      expect(emptyCart(SPEC_SHOP).totals).toMatchObject({
         subtotalCents: 0,
         discountCents: 0,
         shippingCents: 0,

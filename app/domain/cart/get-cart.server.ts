@@ -1,29 +1,30 @@
 import type { Database } from "../../db/database.server.ts";
-import { calculateTotals, lineTotalCents, type Pricing } from "../../lib/pricing.ts";
+import { destinationProblem, type Markets, normalDestination } from "../../lib/markets.ts";
+import type { Currency } from "../../lib/money.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
 import { variantTitle } from "../../lib/variants.ts";
 import { optionsOfProducts } from "../catalog/product-options.server.ts";
 import { checkCoupon } from "../coupons/coupons.server.ts";
-import type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
+import { estimateDestination, priceCart, totalsFor } from "./cart-pricing.ts";
+import type { AppliedCoupon, CartEstimate, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 
 export type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 
+/** What a cart is priced by: the shop's currency and markets (its settings). */
+export type CartShop = { currency: Currency; markets: Markets };
+
 /** The cart of a visitor who has none yet (no cookie): nothing to query. */
-export function emptyCart(pricing: Pricing): CartView {
-  return {
-    lines: [],
-    coupon: null,
-    couponProblem: null,
-    totalQuantity: 0,
-    totals: calculateTotals(pricing, 0),
-  };
+export function emptyCart(shop: CartShop): CartView {
+  return priced(shop, [], { coupon: null, couponProblem: null }, { country: null, region: null });
 }
 
 /**
  * The cart as the shopper sees it, priced from the database as it is now: a line counts with
  * min(its quantity, the stock); archived or sold-out products are listed but not charged. Totals
- * follow the shop's pricing (fees, threshold, tax).
+ * are estimated for the cart's destination (the shopper's choice, else the shop's estimate
+ * country) by the markets' rules: its zone's tax and first shipping method that can carry it.
  */
-export async function getCart(db: Database, cartId: string, pricing: Pricing): Promise<CartView> {
+export async function getCart(db: Database, cartId: string, shop: CartShop): Promise<CartView> {
   const rows = await db
     .selectFrom("cartItems")
     .innerJoin("productVariants", "productVariants.id", "cartItems.variantId")
@@ -53,6 +54,8 @@ export async function getCart(db: Database, cartId: string, pricing: Pricing): P
       "productVariants.priceCents",
       "productVariants.originalPriceCents",
       "productVariants.stock",
+      "productVariants.weightGrams",
+      "products.taxClass",
       eb.fn.coalesce("products.archivedAt", "productVariants.archivedAt").as("archivedAt"),
       "productImages.key as imageKey",
       "productImages.alt as imageAlt",
@@ -85,8 +88,10 @@ export async function getCart(db: Database, cartId: string, pricing: Pricing): P
       quantity,
       requestedQuantity: row.quantity,
       stock: Math.max(0, row.stock),
-      lineTotalCents: lineTotalCents(row.priceCents, quantity),
+      lineTotalCents: row.priceCents * quantity,
       status,
+      taxClass: row.taxClass,
+      weightGrams: row.weightGrams,
       image:
         row.imageKey !== null
           ? {
@@ -100,25 +105,51 @@ export async function getCart(db: Database, cartId: string, pricing: Pricing): P
     };
   });
   const subtotal = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const { coupon, couponProblem } = await cartCoupon(db, cartId, subtotal, pricing);
+  const cart = await db
+    .selectFrom("carts")
+    .select(["couponCode", "estimateCountry", "estimateRegion"])
+    .where("id", "=", cartId)
+    .executeTakeFirst();
+  const coupon = await cartCoupon(db, cart?.couponCode ?? null, subtotal, shop.currency);
+  return priced(shop, lines, coupon, {
+    country: cart?.estimateCountry ?? null,
+    region: cart?.estimateRegion ?? null,
+  });
+}
+
+function priced(
+  shop: CartShop,
+  lines: CartLine[],
+  { coupon, couponProblem }: Pick<CartView, "coupon" | "couponProblem">,
+  chosen: { country: string | null; region: string | null },
+): CartView {
+  const destination = estimateDestination(shop.markets, chosen);
+  const input = { lines, discountCents: coupon?.discountCents ?? 0, destination };
+  const pricedOrder = priceCart(shop.markets, input);
+  const method = pricedOrder.ok ? pricedOrder.shipping?.method : undefined;
+  const estimate: CartEstimate = {
+    country: destination.country,
+    region: destination.region,
+    methodName: method?.name ?? null,
+    freeShippingThresholdCents: method?.freeOverCents ?? null,
+  };
   return {
     lines,
     coupon,
     couponProblem,
     totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
-    totals: calculateTotals(pricing, subtotal, { discountCents: coupon?.discountCents ?? 0 }),
+    totals: totalsFor(pricedOrder, input, ""),
+    estimate,
   };
 }
 
 /** The cart's coupon re-checked against today's subtotal (it may have expired or been used up). */
 async function cartCoupon(
   db: Database,
-  cartId: string,
+  code: string | null,
   subtotalCents: number,
-  { currency }: Pricing,
+  currency: Currency,
 ): Promise<Pick<CartView, "coupon" | "couponProblem">> {
-  const cart = await db.selectFrom("carts").select("couponCode").where("id", "=", cartId).executeTakeFirst();
-  const code = cart?.couponCode ?? null;
   if (code === null) return { coupon: null, couponProblem: null };
   const result = await checkCoupon(db, code, subtotalCents, { currency });
   if (!result.ok) return { coupon: null, couponProblem: { code, message: result.error.message } };
@@ -128,6 +159,31 @@ async function cartCoupon(
     discountCents: result.value.discountCents,
   };
   return { coupon, couponProblem: null };
+}
+
+/**
+ * The destination the cart estimates for, as the shopper chose it (the cart page's estimate form),
+ * kept with the cart for the visit. A place no zone holds is refused with the checkout's message.
+ */
+export async function chooseCartEstimate(
+  db: Database,
+  cartId: string,
+  markets: Markets,
+  chosen: { country: string; region: string },
+): Promise<Result<{ country: string; region: string }, { code: "not-shipped"; message: string }>> {
+  const problem = destinationProblem(markets, chosen);
+  const place = normalDestination(chosen);
+  if (!place || (problem && problem.field === "country")) {
+    return fail({ code: "not-shipped", message: problem?.message ?? "Choose a country from the list." });
+  }
+  // a state the zones cannot read is left out of the estimate (the checkout asks for it)
+  const region = problem ? "" : place.region;
+  await db
+    .updateTable("carts")
+    .set({ estimateCountry: place.country, estimateRegion: region || null })
+    .where("id", "=", cartId)
+    .execute();
+  return ok({ country: place.country, region });
 }
 
 function lineStatus(quantity: number, stock: number, archivedAt: string | null): CartLineStatus {

@@ -1,3 +1,4 @@
+import { countryName, regionName } from "../../lib/countries.ts";
 import type { Toast } from "../../lib/toast.ts";
 import type { AddToCartResult } from "./add-item.server.ts";
 import type { UpdateCartItemResult } from "./update-item.server.ts";
@@ -19,6 +20,9 @@ export const CART_MESSAGES = {
   invalidQuantity: "Please enter a quantity between 1 and 999.",
   invalidRequest: "Sorry, we could not update your cart. Please try again.",
   couponNeedsItems: "Add something to your cart before applying a coupon.",
+  estimateNeedsItems: "Add something to your cart to estimate its shipping and tax.",
+  estimateFor: ({ country, region }: { country: string; region: string }) =>
+    `Shipping and tax are now estimated for ${region ? `${regionName(country, region)}, ` : ""}${countryName(country)}.`,
 } as const;
 
 /** The toast after an add; `requested` is the quantity the shopper asked to add. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { countryCode as isoCountryCode } from "../../lib/countries.ts";
 import {
-  COUNTRIES,
   parseShippingMethod,
   SHIPPING_LABELS,
   SHIPPING_MAX_LENGTH,
@@ -43,7 +43,8 @@ const countryCode = z
       .string({ error: `${SHIPPING_LABELS.country} is required.` })
       .min(1, `${SHIPPING_LABELS.country} is required.`)
       .refine(
-        (value) => value === "" || COUNTRIES.some((c) => c.code === value),
+        // any country (as its code, or the spec's "UK"); whether the shop ships there is the zones'
+        (value) => value === "" || isoCountryCode(value) !== null,
         "Choose a country from the list.",
       ),
   );
@@ -63,7 +64,10 @@ export const addressSchema = z.object({
   country: countryCode,
 });
 
-/** Checkout's shipping step: the address with the e-mail, and the method (which never refuses). */
+/**
+ * Checkout's shipping step: the address with the e-mail, and the method's code (null: none or not
+ * a code — the step then takes the zone's first; whether the zone offers it is the step's check).
+ */
 export const shippingSchema = addressSchema.extend({
   email: formatted("email", EMAIL, "Enter a valid e-mail address, like name@example.com."),
   shippingMethod: z.string().optional().transform(parseShippingMethod),

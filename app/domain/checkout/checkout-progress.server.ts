@@ -1,5 +1,4 @@
 import type { Database } from "../../db/database.server.ts";
-import type { ShippingMethod } from "../../lib/pricing.ts";
 import { SHIPPING_FIELDS, type ShippingDetails, type ShippingField } from "./shipping-form.ts";
 
 /**
@@ -23,7 +22,8 @@ export interface SavedPayment {
 
 export interface CheckoutState {
   shipping?: ShippingDetails;
-  method?: ShippingMethod;
+  /** the shipping method's code in the address's zone */
+  method?: string;
   payment?: SavedPayment;
   /** one per review: placing twice with it makes one order */
   idempotencyKey?: string;
@@ -36,6 +36,7 @@ export const FEEDBACK_VALUE_FIELDS = [...SHIPPING_FIELDS, "cardName", "expiryDat
 /** The fields a message may stand beside. */
 export const FEEDBACK_ERROR_FIELDS = [
   ...SHIPPING_FIELDS,
+  "shippingMethod",
   "cardNumber",
   "cardName",
   "expiryDate",

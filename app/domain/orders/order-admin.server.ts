@@ -194,7 +194,7 @@ export async function shipOrders(
   return { shipped, refused };
 }
 
-export type PackingSlip = Pick<OrderDetails, "number" | "createdAt" | "shippingMethod" | "shipTo"> & {
+export type PackingSlip = Pick<OrderDetails, "number" | "createdAt" | "shippingMethodName" | "shipTo"> & {
   items: Pick<OrderDetails["items"][number], "name" | "variantTitle" | "sku" | "quantity">[];
 };
 
@@ -210,7 +210,7 @@ export async function getPackingSlips(db: Database, numbers: readonly string[]):
     slips.push({
       number: order.number,
       createdAt: order.createdAt,
-      shippingMethod: order.shippingMethod,
+      shippingMethodName: order.shippingMethodName,
       shipTo: order.shipTo,
       items: order.items.map(({ name, variantTitle, sku, quantity }) => ({
         name,

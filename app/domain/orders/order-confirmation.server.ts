@@ -4,6 +4,7 @@ import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import type { MailShop } from "../../lib/shop-settings.ts";
+import { invoiceAttachment } from "../invoices/documents.server.ts";
 import { renderOrderConfirmation } from "./order-email.tsx";
 import { getOrderByNumber } from "./orders.server.ts";
 
@@ -87,7 +88,13 @@ async function deliver(
   try {
     const order = await getOrderByNumber(db, orderNumber);
     if (!order) throw new Error(`order ${orderNumber} not found`);
-    await mailer.send({ to: order.email, ...renderOrderConfirmation(order, shop) });
+    // the invoice, issued when the order was paid, as a PDF (decision 031)
+    const invoice = await invoiceAttachment(db, orderNumber);
+    await mailer.send({
+      to: order.email,
+      ...renderOrderConfirmation(order, shop),
+      ...(invoice ? { attachments: [invoice] } : {}),
+    });
   } catch (error) {
     logger.error(
       { err: error, orderNumber, attempt },

@@ -1,9 +1,9 @@
 import { renderToStaticMarkup } from "react-dom/server";
+import { countryName } from "../../lib/countries.ts";
 import { formatDeliveryDate } from "../../lib/delivery.ts";
+import { taxRows } from "../../lib/markets.ts";
 import { formatMoney } from "../../lib/money.ts";
-import { SHIPPING_METHOD_LABELS } from "../../lib/pricing.ts";
 import type { MailShop } from "../../lib/shop-settings.ts";
-import { countryName } from "../checkout/shipping-form.ts";
 import type { OrderDetails } from "./orders.server.ts";
 
 /**
@@ -12,9 +12,9 @@ import type { OrderDetails } from "./orders.server.ts";
  */
 export function renderOrderConfirmation(order: OrderDetails, shop: MailShop) {
   const subject = `Your ${shop.shopName} order ${order.number} is confirmed`;
-  const rows = summaryRows(order, shop.taxLabel);
+  const rows = summaryRows(order);
   const money = (cents: number) => formatMoney(cents, order.currency);
-  const methodLabel = SHIPPING_METHOD_LABELS[order.shippingMethod];
+  const methodLabel = order.shippingMethodName;
   const delivery = formatDeliveryDate(order.estimatedDelivery);
   const trackUrl = new URL("/orders/track", shop.publicUrl).toString();
   const text = [
@@ -91,8 +91,8 @@ export function renderOrderConfirmation(order: OrderDetails, shop: MailShop) {
   return { subject, text, html };
 }
 
-function summaryRows(order: OrderDetails, taxLabel: string): [string, string][] {
-  const { subtotalCents, discountCents, shippingCents, taxCents, totalCents } = order.totals;
+function summaryRows(order: OrderDetails): [string, string][] {
+  const { subtotalCents, discountCents, shippingCents, totalCents } = order.totals;
   const money = (cents: number) => formatMoney(cents, order.currency);
   return [
     ["Subtotal", money(subtotalCents)],
@@ -100,7 +100,7 @@ function summaryRows(order: OrderDetails, taxLabel: string): [string, string][] 
       ? [[`Discount (${order.couponCode})`, `−${money(discountCents)}`] as [string, string]]
       : []),
     ["Shipping", shippingCents === 0 ? "Free" : money(shippingCents)],
-    [`Tax (${taxLabel})`, money(taxCents)],
+    ...taxRows(order.totals).map((tax): [string, string] => [tax.label, money(tax.taxCents)]),
     ["Total", money(totalCents)],
   ];
 }

@@ -2,8 +2,8 @@ import type { Transaction, Updateable } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { DB, OrderStatus, OrdersTable } from "../../db/schema.ts";
 import { type Tracking, trackingOf } from "../../lib/carriers.ts";
+import type { Totals } from "../../lib/markets.ts";
 import { type Currency, currencyOf } from "../../lib/money.ts";
-import type { ShippingMethod } from "../../lib/pricing.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
@@ -16,7 +16,9 @@ export interface OrderDetails {
   status: OrderStatus;
   createdAt: string;
   estimatedDelivery: string;
-  shippingMethod: ShippingMethod;
+  /** the method's code in its zone, and its name when ordered */
+  shippingMethod: string;
+  shippingMethodName: string;
   shipTo: {
     name: string;
     phone: string;
@@ -32,13 +34,8 @@ export interface OrderDetails {
   couponCode: string | null;
   /** the currency the order was placed in: its amounts are in it */
   currency: Currency;
-  totals: {
-    subtotalCents: number;
-    discountCents: number;
-    shippingCents: number;
-    taxCents: number;
-    totalCents: number;
-  };
+  /** as charged: the tax lines and label it was placed with */
+  totals: Totals;
   items: {
     productId: number | null;
     productSlug: string;
@@ -75,6 +72,12 @@ export async function getOrderByNumber(db: Database, number: string): Promise<Or
     .where("orderId", "=", row.id)
     .orderBy("id")
     .execute();
+  const taxLines = await db
+    .selectFrom("orderTaxLines")
+    .select(["label", "basisPoints", "taxCents"])
+    .where("orderId", "=", row.id)
+    .orderBy("id")
+    .execute();
   return {
     id: row.id,
     number: row.number,
@@ -83,6 +86,7 @@ export async function getOrderByNumber(db: Database, number: string): Promise<Or
     createdAt: row.createdAt,
     estimatedDelivery: row.estimatedDelivery,
     shippingMethod: row.shippingMethod,
+    shippingMethodName: row.shippingMethodName,
     shipTo: {
       name: `${row.firstName} ${row.lastName}`,
       phone: row.phone,
@@ -102,6 +106,9 @@ export async function getOrderByNumber(db: Database, number: string): Promise<Or
       shippingCents: row.shippingCents,
       taxCents: row.taxCents,
       totalCents: row.totalCents,
+      taxIncluded: row.taxMode === "inclusive",
+      taxLabel: row.taxLabel,
+      taxLines,
     },
     items,
   };

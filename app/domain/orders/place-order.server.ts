@@ -5,10 +5,11 @@ import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { recordOrder } from "../../infra/metrics.server.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
-import { calculateTotals, type Pricing, type ShippingMethod, type Totals } from "../../lib/pricing.ts";
+import type { PricedOrder } from "../../lib/markets.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
+import { priceCart } from "../cart/cart-pricing.ts";
 import type { CartView } from "../cart/cart-types.ts";
-import { getCart } from "../cart/get-cart.server.ts";
+import { type CartShop, getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { checkCoupon, redeemCoupon } from "../coupons/coupons.server.ts";
 import { takeStock } from "../inventory/inventory.server.ts";
@@ -27,9 +28,10 @@ export interface PlaceOrderInput {
   /** one per checkout attempt: the same submission twice makes one order */
   idempotencyKey: string;
   shipping: ShippingDetails;
-  method: ShippingMethod;
-  /** the shop's pricing now (its settings): fees, free-shipping threshold, tax, delivery days, currency */
-  pricing: Pricing;
+  /** the shipping method's code in the address's zone */
+  method: string;
+  /** the shop's currency and markets now (its settings): zones, tax rates, shipping methods */
+  shop: CartShop;
   /**
    * the gateway's token for the card checked at the payment step (never the card itself), or
    * HOSTED_PAYMENT for the provider's hosted page
@@ -59,7 +61,11 @@ export type PlaceOrderError =
   | { code: "out-of-stock"; productName: string }
   | { code: "price-changed"; totalCents: number }
   | { code: "coupon-invalid"; message: string }
-  | { code: "payment-declined"; message: string };
+  | { code: "payment-declined"; message: string }
+  /** no zone holds the address (the owner changed the zones since the shipping step) */
+  | { code: "no-zone" }
+  /** the method chosen is not one the address's zone offers for this cart */
+  | { code: "shipping-unavailable" };
 
 /**
  * The order placed (or, for a repeated submission, the one placed before: `replayed`) — or, with
@@ -112,12 +118,13 @@ export async function placeOrder(
   const replay = await findOrderByKey(db, input.idempotencyKey);
   if (replay) return answerFor(db, gateway, replay, input);
 
-  const cart = await getCart(db, input.cartId, input.pricing);
-  const totals = priceOrder(input.pricing, cart, input.method);
+  const cart = await getCart(db, input.cartId, input.shop);
+  const priced = priceOrder(input, cart, cart.coupon?.discountCents ?? 0);
   const problem: PlaceOrderError | null =
     cartProblem(cart) ??
-    (totals.totalCents !== input.expectedTotalCents
-      ? { code: "price-changed", totalCents: totals.totalCents }
+    pricingProblem(priced, input.method) ??
+    (priced.ok && priced.calculation.totalCents !== input.expectedTotalCents
+      ? { code: "price-changed", totalCents: priced.calculation.totalCents }
       : null);
   if (problem) {
     // A twin submission may have placed this very order (emptying the cart, clearing its coupon)
@@ -131,7 +138,7 @@ export async function placeOrder(
   try {
     order = await db
       .transaction()
-      .execute((trx) => reserveOrder(trx, { input, cart, totals, now, gateway: gateway.name }));
+      .execute((trx) => reserveOrder(trx, { input, cart, now, gateway: gateway.name }));
   } catch (error) {
     // A twin submission may have won the race: then this one is that order.
     const twin = await findOrderByKey(db, input.idempotencyKey);
@@ -208,11 +215,37 @@ function cartProblem(cart: CartView): PlaceOrderError | null {
   return null;
 }
 
-function priceOrder(pricing: Pricing, cart: CartView, method: ShippingMethod): Totals {
-  return calculateTotals(pricing, cart.totals.subtotalCents, {
-    method,
-    discountCents: cart.coupon?.discountCents ?? 0,
+/** The cart priced for the order's address and method, with the coupon's discount as given. */
+function priceOrder(
+  input: PlaceOrderInput,
+  cart: Pick<CartView, "lines">,
+  discountCents: number,
+): PricedOrder {
+  return priceCart(input.shop.markets, {
+    lines: cart.lines,
+    discountCents,
+    destination: { country: input.shipping.country, region: input.shipping.state },
+    methodCode: input.method,
   });
+}
+
+/** The address outside every zone, or the chosen method not one its zone offers for this cart. */
+function pricingProblem(priced: PricedOrder, method: string): PlaceOrderError | null {
+  if (!priced.ok) return { code: "no-zone" };
+  if (priced.shipping?.method.code !== method) return { code: "shipping-unavailable" };
+  return null;
+}
+
+/** The priced order, or the reason it cannot be placed (inside the reserving transaction). */
+function pricedOrThrow(
+  priced: PricedOrder,
+  method: string,
+): Extract<PricedOrder, { ok: true }> & {
+  shipping: NonNullable<Extract<PricedOrder, { ok: true }>["shipping"]>;
+} {
+  const problem = pricingProblem(priced, method);
+  if (problem || !priced.ok || !priced.shipping) throw new OrderAbort(problem ?? { code: "no-zone" });
+  return { ...priced, shipping: priced.shipping };
 }
 
 /**
@@ -221,13 +254,7 @@ function priceOrder(pricing: Pricing, cart: CartView, method: ShippingMethod): T
  */
 async function reserveOrder(
   trx: Transaction<DB>,
-  {
-    input,
-    cart,
-    totals,
-    now,
-    gateway,
-  }: { input: PlaceOrderInput; cart: CartView; totals: Totals; now: Date; gateway: string },
+  { input, cart, now, gateway }: { input: PlaceOrderInput; cart: CartView; now: Date; gateway: string },
 ): Promise<OrderRow> {
   // the coupon read now, its use counted after the stock (rows are locked in one order: variants,
   // products, then the coupon — as a cancellation gives them back)
@@ -236,22 +263,21 @@ async function reserveOrder(
   if (cart.coupon) {
     const coupon = await checkCoupon(trx, cart.coupon.code, cart.totals.subtotalCents, {
       now,
-      currency: input.pricing.currency,
+      currency: input.shop.currency,
     });
     if (!coupon.ok) throw new OrderAbort({ code: "coupon-invalid", message: coupon.error.message });
     discount = coupon.value.discountCents;
     couponCode = coupon.value.code;
   }
-  const recomputed = calculateTotals(input.pricing, cart.totals.subtotalCents, {
-    method: input.method,
-    discountCents: discount,
-  });
-  if (recomputed.totalCents !== totals.totalCents) {
+  const priced = pricedOrThrow(priceOrder(input, cart, discount), input.method);
+  const recomputed = priced.calculation;
+  if (recomputed.totalCents !== input.expectedTotalCents) {
     throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
   }
 
   const createdAt = now.toISOString();
-  const estimatedDelivery = estimatedDeliveryDate(input.pricing, input.method, now);
+  const method = priced.shipping.method;
+  const estimatedDelivery = estimatedDeliveryDate(method, now);
   const { shipping } = input;
   const order = await trx
     .insertInto("orders")
@@ -268,13 +294,17 @@ async function reserveOrder(
       state: shipping.state,
       zipCode: shipping.zipCode,
       country: shipping.country,
-      shippingMethod: input.method,
+      shippingMethod: method.code,
+      shippingMethodName: method.name,
+      taxMode: recomputed.mode,
       subtotalCents: recomputed.subtotalCents,
       discountCents: recomputed.discountCents,
       shippingCents: recomputed.shippingCents,
+      shippingTaxCents: recomputed.shipping?.taxCents ?? 0,
+      taxLabel: priced.zone.taxLabel,
       taxCents: recomputed.taxCents,
       totalCents: recomputed.totalCents,
-      currency: input.pricing.currency,
+      currency: input.shop.currency,
       couponCode: cart.coupon?.code ?? null,
       status: "pending_payment",
       paymentBrand: input.payment.brand,
@@ -310,37 +340,57 @@ async function reserveOrder(
     (line) => taken.value.get(line.variantId)?.priceCents !== line.unitPriceCents,
   );
   if (changed) {
-    const subtotal = cart.lines.reduce(
-      (sum, line) => sum + (taken.value.get(line.variantId)?.priceCents ?? 0) * line.quantity,
-      0,
-    );
-    const repriced = calculateTotals(input.pricing, subtotal, {
-      method: input.method,
-      discountCents: discount,
+    const lines = cart.lines.map((line) => ({
+      ...line,
+      unitPriceCents: taken.value.get(line.variantId)?.priceCents ?? 0,
+    }));
+    const repriced = priceOrder(input, { lines }, discount);
+    throw new OrderAbort({
+      code: "price-changed",
+      totalCents: repriced.ok ? repriced.calculation.totalCents : 0,
     });
-    throw new OrderAbort({ code: "price-changed", totalCents: repriced.totalCents });
   }
   if (couponCode && !(await redeemCoupon(trx, couponCode))) {
     throw new OrderAbort({ code: "coupon-invalid", message: "This coupon has reached its usage limit." });
   }
 
-  // the lines in the order they were always written: by variant
+  // the lines in the order they were always written: by variant, each as charged
+  const charged = new Map(recomputed.lines.map((line) => [line.key, line]));
   const items = [...cart.lines]
+    .filter((line) => line.quantity > 0)
     .sort((a, b) => a.variantId - b.variantId)
-    .map((line) => ({
-      orderId: order.id,
-      productId: line.productId,
-      variantId: line.variantId,
-      variantTitle: line.variantTitle,
-      sku: line.sku,
-      productSlug: line.slug,
-      name: line.name,
-      brand: line.brand,
-      imageKey: line.image?.key ?? null,
-      unitPriceCents: line.unitPriceCents,
-      quantity: line.quantity,
-      lineTotalCents: line.unitPriceCents * line.quantity,
-    }));
+    .map((line) => {
+      const figures = charged.get(String(line.variantId))!;
+      return {
+        orderId: order.id,
+        productId: line.productId,
+        variantId: line.variantId,
+        variantTitle: line.variantTitle,
+        sku: line.sku,
+        productSlug: line.slug,
+        name: line.name,
+        brand: line.brand,
+        imageKey: line.image?.key ?? null,
+        unitPriceCents: line.unitPriceCents,
+        quantity: line.quantity,
+        lineTotalCents: line.unitPriceCents * line.quantity,
+        discountCents: figures.discountCents,
+        netCents: figures.netCents,
+        taxCents: figures.taxCents,
+        grossCents: figures.grossCents,
+        taxBasisPoints: figures.rate.basisPoints,
+        taxRateId: figures.rate.id,
+        taxLabel: figures.rate.label,
+      };
+    });
+  const taxLines = recomputed.taxLines.map((line) => ({
+    orderId: order.id,
+    rateId: line.rateId,
+    label: line.label,
+    basisPoints: line.basisPoints,
+    netCents: line.netCents,
+    taxCents: line.taxCents,
+  }));
   const created = {
     orderId: order.id,
     fromStatus: null,
@@ -349,15 +399,20 @@ async function reserveOrder(
     createdAt,
   };
   if (engineOf<DB>(trx) === "postgres") {
-    // the lines and the order's first event in one statement (one round trip less on the
-    // checkout's hottest path; SQLite has no data-modifying WITH, and no round trips to save)
-    await trx
-      .with("lines", (db) => db.insertInto("orderItems").values(items).returning("orderItems.id"))
-      .insertInto("orderEvents")
-      .values(created)
-      .execute();
+    // the lines, the tax lines and the order's first event in one statement (round trips saved on
+    // the checkout's hottest path; SQLite has no data-modifying WITH, and no round trips to save)
+    let statement = trx.with("lines", (db) =>
+      db.insertInto("orderItems").values(items).returning("orderItems.id"),
+    );
+    if (taxLines.length > 0) {
+      statement = statement.with("taxes", (db) =>
+        db.insertInto("orderTaxLines").values(taxLines).returning("orderTaxLines.id"),
+      ) as unknown as typeof statement;
+    }
+    await statement.insertInto("orderEvents").values(created).execute();
   } else {
     await trx.insertInto("orderItems").values(items).execute();
+    if (taxLines.length > 0) await trx.insertInto("orderTaxLines").values(taxLines).execute();
     await trx.insertInto("orderEvents").values(created).execute();
   }
   return order;

@@ -9,6 +9,7 @@ import {
 import { type Database, engineOf } from "../../db/database.server.ts";
 import { recordOrder, recordPaymentFailure } from "../../infra/metrics.server.ts";
 import { currencyOf } from "../../lib/money.ts";
+import { invoiceInPaidStatement, issueInvoice } from "../invoices/issue-documents.server.ts";
 import { transitionOrder } from "../orders/orders.server.ts";
 import { ORDER_COLUMNS, type OrderRow } from "./idempotency.server.ts";
 import { refundLapsedPayment } from "./refunds.server.ts";
@@ -277,6 +278,8 @@ export async function markPaid(
           cleared as (update carts set coupon_code = null, updated_at = ${at}
                       where id = ${cartId} and exists (select 1 from moved))`
       : sql``;
+    // the order's invoice, numbered in the same statement (decision 031)
+    const invoiceWork = await invoiceInPaidStatement(db, orderId, at);
     const { rows } = await sql<{ id: number }>`
       with moved as (
         update orders set status = 'paid', paid_at = ${at}, payment_reference = ${authorizationId},
@@ -285,7 +288,7 @@ export async function markPaid(
         returning id),
       logged as (
         insert into order_events (order_id, from_status, to_status, actor, created_at)
-        select id, 'pending_payment', 'paid', 'checkout', ${at} from moved)${cartWork}
+        select id, 'pending_payment', 'paid', 'checkout', ${at} from moved)${cartWork}${invoiceWork}
       select id from moved`.execute(db);
     if (rows.length !== 1) return settledElsewhere(db, orderId);
     recordOrder("paid");
@@ -299,6 +302,7 @@ export async function markPaid(
     now,
     set: { paidAt: at, paymentReference: authorizationId, reservedUntil: null, ...cardColumns },
     inSameTransaction: async (trx) => {
+      await issueInvoice(trx, orderId, now);
       if (!cartId) return;
       await trx.deleteFrom("cartItems").where("cartId", "=", cartId).execute();
       await trx

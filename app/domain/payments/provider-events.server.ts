@@ -4,7 +4,7 @@ import type { Database } from "../../db/database.server.ts";
 import { recordAudit } from "../audit/audit-log.server.ts";
 import { type ShopIdentity, sendCompletedOrderConfirmation } from "../orders/order-confirmation.server.ts";
 import { ORDER_COLUMNS, type OrderRow, settleReturning } from "./charges.server.ts";
-import { recordProviderRefund } from "./refunds.server.ts";
+import { recordProviderRefund } from "./provider-refunds.server.ts";
 
 /**
  * The payment provider's events (Stripe's webhooks, decision 020), each handled once: its id is

@@ -8,6 +8,7 @@ import { recordRefund } from "../../infra/metrics.server.ts";
 import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { recordAudit } from "../audit/audit-log.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
+import { issueCreditNote } from "../invoices/issue-documents.server.ts";
 import { canTransition } from "../orders/order-status.ts";
 import { renderStatusEmail } from "../orders/order-status-email.ts";
 import { moveOrder } from "../orders/orders.server.ts";
@@ -272,6 +273,8 @@ export async function settleRefund(
         }),
     now,
   });
+  // a credit note for money given back on an invoiced order, numbered last (decision 031)
+  await issueCreditNote(trx, refund.id, now);
   return { refund, order, reason: refund.reason, returnNumber, cancelled };
 }
 

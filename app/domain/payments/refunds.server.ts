@@ -1,22 +1,20 @@
 import type { Transaction } from "kysely";
-import { logger } from "../../adapters/logger.server.ts";
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB, OrderStatus, RefundKind } from "../../db/schema.ts";
 import { type Currency, currencyOf, formatMoney } from "../../lib/money.ts";
+import { refundShare } from "../../lib/order-calculator.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { can, type Permission } from "../../lib/staff-roles.ts";
 import type { Actor, StaffActor } from "../audit/audit-log.server.ts";
 import { canTransition, ORDER_STATUS_LABELS } from "../orders/order-status.ts";
 import { findRefundByKey, type RefundRecord, refundKeyOf } from "./idempotency.server.ts";
 import {
-  notify,
   payAndSettle,
   REFUND_SETTLE_GRACE_MS,
   type RefundServices,
   refundById,
   type SettleServices,
   settlePendingRefunds,
-  settleRefund,
 } from "./refund-settlement.server.ts";
 
 /**
@@ -243,7 +241,7 @@ interface PlannedRefund {
   orderId: number;
   paymentId: string;
   amountCents: number;
-  lines: LineUnits[];
+  lines: (LineUnits | LinePaidBack)[];
   restock: boolean;
   includesShipping: boolean;
   reason: string;
@@ -339,6 +337,8 @@ async function recordPending(
       "status",
       "subtotalCents",
       "shippingCents",
+      "shippingTaxCents",
+      "taxMode",
       "totalCents",
       "refundedCents",
       "refundPendingCents",
@@ -360,28 +360,20 @@ async function recordPending(
     throw new Refused({ code: "not-refundable", status: order.status });
   const leftCents = order.totalCents - order.refundedCents - order.refundPendingCents;
 
-  const lines = unitsPerLine(request.lines);
-  let amountCents = request.amountCents === "rest" ? leftCents : (request.amountCents ?? 0);
-  if (lines.length > 0) {
-    const items = await trx
-      .selectFrom("orderItems")
-      .select(["id", "name", "quantity", "refundedQuantity", "unitPriceCents"])
-      .where("orderId", "=", order.id)
-      .execute();
-    // what the shopper paid for the goods, shared by their prices: less the discount, plus the tax
-    const goodsPaid = order.totalCents - order.shippingCents;
-    let value = 0;
-    for (const line of lines) {
-      const item = items.find((i) => i.id === line.itemId);
-      if (!item || line.quantity > item.quantity - item.refundedQuantity) {
-        throw new Refused({ code: "line-too-much", name: item?.name ?? String(line.itemId) });
-      }
-      value += item.unitPriceCents * line.quantity;
-    }
-    amountCents = order.subtotalCents > 0 ? Math.floor((value * goodsPaid) / order.subtotalCents) : 0;
-  }
+  const shares = await linesPaidBack(trx, order, unitsPerLine(request.lines));
+  // an amount given (or "all that is left") is what goes back; the lines are then only units
+  const lines =
+    request.amountCents === null
+      ? shares
+      : shares.map(({ itemId, quantity }) => ({ itemId, quantity, amountCents: null, taxCents: null }));
+  let amountCents =
+    request.amountCents === "rest"
+      ? leftCents
+      : (request.amountCents ?? shares.reduce((sum, line) => sum + (line.amountCents ?? 0), 0));
   let includesShipping = false;
-  if (request.plusShipping && order.shippingCents > 0) {
+  // shipping as the shopper paid it: with its tax when the tax was added on top
+  const shippingPaid = order.shippingCents + (order.taxMode === "exclusive" ? order.shippingTaxCents : 0);
+  if (request.plusShipping && shippingPaid > 0) {
     const given = await trx
       .selectFrom("orderRefunds")
       .select("id")
@@ -390,7 +382,7 @@ async function recordPending(
       .where("status", "!=", "failed")
       .executeTakeFirst();
     if (!given) {
-      amountCents += order.shippingCents;
+      amountCents += shippingPaid;
       includesShipping = true;
     }
   }
@@ -412,6 +404,49 @@ async function recordPending(
   });
   if (id === null) throw new Refused({ code: "too-much", leftCents, currency });
   return { refund: (await refundById(trx, id))!, replayed: false };
+}
+
+/** A line of a refund: its units, and what they pay back with the tax in it (null: an amount was given). */
+interface LinePaidBack extends LineUnits {
+  amountCents: number | null;
+  taxCents: number | null;
+}
+
+/**
+ * Each line's units checked against what is left of it, and their share of what the shopper paid
+ * for it by the figures the order kept (its rates, its discount's share: `refundShare`). An order
+ * placed before it kept them (migration 2026-11-28T0400) shares what was paid for the goods by
+ * their prices, as refunds did then.
+ */
+async function linesPaidBack(
+  trx: Transaction<DB>,
+  order: { id: number; subtotalCents: number; totalCents: number; shippingCents: number },
+  lines: readonly LineUnits[],
+): Promise<LinePaidBack[]> {
+  if (lines.length === 0) return [];
+  const items = await trx
+    .selectFrom("orderItems")
+    .select(["id", "name", "quantity", "refundedQuantity", "unitPriceCents", "grossCents", "taxCents"])
+    .where("orderId", "=", order.id)
+    .execute();
+  const goodsPaid = order.totalCents - order.shippingCents;
+  return lines.map((line) => {
+    const item = items.find((i) => i.id === line.itemId);
+    if (!item || line.quantity > item.quantity - item.refundedQuantity) {
+      throw new Refused({ code: "line-too-much", name: item?.name ?? String(line.itemId) });
+    }
+    if (item.grossCents !== null && item.taxCents !== null) {
+      const share = refundShare(
+        { quantity: item.quantity, grossCents: item.grossCents, taxCents: item.taxCents },
+        item.refundedQuantity,
+        line.quantity,
+      );
+      return { ...line, ...share };
+    }
+    const value = item.unitPriceCents * line.quantity;
+    const amountCents = order.subtotalCents > 0 ? Math.floor((value * goodsPaid) / order.subtotalCents) : 0;
+    return { ...line, amountCents, taxCents: null };
+  });
 }
 
 /**
@@ -471,75 +506,17 @@ async function insertPending(trx: Transaction<DB>, plan: PlannedRefund): Promise
     await trx
       .insertInto("orderRefundItems")
       .values(
-        plan.lines.map((line) => ({ refundId: row.id, orderItemId: line.itemId, quantity: line.quantity })),
+        plan.lines.map((line) => ({
+          refundId: row.id,
+          orderItemId: line.itemId,
+          quantity: line.quantity,
+          amountCents: "amountCents" in line ? line.amountCents : null,
+          taxCents: "taxCents" in line ? line.taxCents : null,
+        })),
       )
       .execute();
   }
   return row.id;
-}
-
-/**
- * A refund made at the provider rather than through the shop (its dashboard): recorded once by the
- * provider's refund id, succeeded at once (the money has moved), never past what was paid; the
- * order's status follows where its transition table allows. The customer is e-mailed.
- */
-export async function recordProviderRefund(
-  services: RefundServices,
-  {
-    orderId,
-    paymentId,
-    providerRefund,
-    now = new Date(),
-  }: { orderId: number; paymentId: string; providerRefund: { id: string; amountCents: number }; now?: Date },
-): Promise<boolean> {
-  const key = refundKeyOf.provider(providerRefund.id);
-  if (await findRefundByKey(services.db, key)) return false;
-  const at = now.toISOString();
-  const settled = await services.db
-    .transaction()
-    .execute(async (trx) => {
-      const inserted = await trx
-        .insertInto("orderRefunds")
-        .values({
-          orderId,
-          idempotencyKey: key,
-          amountCents: providerRefund.amountCents,
-          reason: "Refunded at the payment provider",
-          restocked: 0,
-          gatewayRefundId: "",
-          actor: "payment-provider",
-          createdAt: at,
-          status: "pending",
-          kind: "provider",
-          returnId: null,
-          paymentId,
-        })
-        .onConflict((oc) => oc.column("idempotencyKey").doNothing())
-        .returning("id")
-        .executeTakeFirst();
-      if (!inserted) return null;
-      const promised = await trx
-        .updateTable("orders")
-        .set((eb) => ({ refundPendingCents: eb("refundPendingCents", "+", providerRefund.amountCents) }))
-        .where("id", "=", orderId)
-        .where((eb) => eb(eb("refundedCents", "+", providerRefund.amountCents), "<=", eb.ref("totalCents")))
-        .executeTakeFirst();
-      if (Number(promised.numUpdatedRows) !== 1) {
-        // the books would pass what was paid: nothing is recorded, an operator must look
-        logger.error({ orderId, refund: providerRefund.id }, "a provider refund would pass what was paid");
-        throw new KeyTaken();
-      }
-      return settleRefund(trx, inserted.id, { status: "succeeded", gatewayRefundId: providerRefund.id }, now);
-    })
-    .catch((error: unknown) => {
-      if (error instanceof KeyTaken) return null;
-      throw error;
-    });
-  if (!settled) return false;
-  await notify(services, settled).catch((error: unknown) =>
-    logger.warn({ err: error, refund: providerRefund.id }, "refund e-mail failed"),
-  );
-  return true;
 }
 
 /** What the refund form's messages say for each refusal (the order page, the returns page). */

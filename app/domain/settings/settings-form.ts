@@ -1,6 +1,7 @@
 /**
  * The owner's settings form (Admin → Settings). Pure: the fields, their labels and messages, and
- * the values shown for stored settings; the rules are settings-schema.server.ts's.
+ * the values shown for stored settings; the rules are settings-schema.server.ts's. Tax and shipping
+ * are the zones' (Admin → Settings → Zones, zone-form.ts); the legal details are what invoices name.
  */
 import { CURRENCIES, CURRENCY_FORMATS } from "../../lib/money.ts";
 import type { ShopSettings } from "../../lib/shop-settings.ts";
@@ -15,15 +16,9 @@ export const SETTINGS_FIELDS = [
   "x",
   "youtube",
   "currency",
-  "taxRate",
-  "taxLabel",
-  "standardShipping",
-  "freeShippingThreshold",
-  "expressShipping",
-  "standardDaysMin",
-  "standardDaysMax",
-  "expressDaysMin",
-  "expressDaysMax",
+  "legalName",
+  "legalAddress",
+  "taxId",
 ] as const;
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
 export type SettingsFormValues = Record<SettingsField, string>;
@@ -34,10 +29,9 @@ export const SETTINGS_LIMITS = {
   contactPhone: 40,
   contactAddress: 200,
   url: 300,
-  taxLabel: 40,
-  /** the largest fee or threshold, in the currency's units */
-  amount: 100_000,
-  days: 90,
+  legalName: 120,
+  legalAddress: 300,
+  taxId: 40,
 } as const;
 
 export const SETTINGS_MESSAGES = {
@@ -50,11 +44,9 @@ export const SETTINGS_MESSAGES = {
   contactAddress: `Enter the address (3 to ${SETTINGS_LIMITS.contactAddress} characters).`,
   url: "Enter a web address starting with https://, or leave it empty to hide the link.",
   currency: "Choose one of the listed currencies.",
-  taxRate: "Enter a percentage from 0 to 100 with at most 2 decimals, e.g. 7 or 8.25.",
-  taxLabel: `Enter the label shown beside tax (at most ${SETTINGS_LIMITS.taxLabel} characters).`,
-  amount: "Enter an amount of 0 or more, in steps of 0.01 (at most 100,000).",
-  days: `Enter a whole number of days from 1 to ${SETTINGS_LIMITS.days}.`,
-  daysOrder: "The last day cannot come before the first.",
+  legalName: `Enter the business's legal name in at most ${SETTINGS_LIMITS.legalName} characters, or leave it empty to use the shop's name.`,
+  legalAddress: `Enter the registered address in at most ${SETTINGS_LIMITS.legalAddress} characters, or leave it empty.`,
+  taxId: `Enter the tax ID in at most ${SETTINGS_LIMITS.taxId} characters, or leave it empty.`,
 } as const;
 
 export const SETTINGS_LABELS: Record<SettingsField, string> = {
@@ -67,15 +59,9 @@ export const SETTINGS_LABELS: Record<SettingsField, string> = {
   x: "X profile",
   youtube: "YouTube channel",
   currency: "Currency",
-  taxRate: "Tax rate (%)",
-  taxLabel: "Tax label",
-  standardShipping: "Standard shipping fee",
-  freeShippingThreshold: "Free standard shipping from (subtotal)",
-  expressShipping: "Express shipping fee",
-  standardDaysMin: "Standard delivery: from (business days)",
-  standardDaysMax: "Standard delivery: to (business days)",
-  expressDaysMin: "Express delivery: from (business days)",
-  expressDaysMax: "Express delivery: to (business days)",
+  legalName: "Legal name",
+  legalAddress: "Legal address",
+  taxId: "Tax ID",
 };
 
 export const CURRENCY_OPTIONS = CURRENCIES.map((code) => ({
@@ -83,15 +69,8 @@ export const CURRENCY_OPTIONS = CURRENCIES.map((code) => ({
   label: `${code} — ${CURRENCY_FORMATS[code].name} (${CURRENCY_FORMATS[code].symbol})`,
 }));
 
-/** 499 → "4.99" (the form's amounts: a point before the cents, whatever the currency writes). */
-const amountText = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
-
-/** 700 → "7", 825 → "8.25". */
-export const taxRateText = (basisPoints: number) =>
-  basisPoints % 100 === 0 ? String(basisPoints / 100) : (basisPoints / 100).toFixed(2).replace(/0$/, "");
-
 /** What the form shows for the stored settings. */
-export function settingsFormValues(settings: ShopSettings): SettingsFormValues {
+export function settingsFormValues(settings: Omit<ShopSettings, "markets">): SettingsFormValues {
   return {
     shopName: settings.shopName,
     contactEmail: settings.contactEmail,
@@ -99,14 +78,8 @@ export function settingsFormValues(settings: ShopSettings): SettingsFormValues {
     contactAddress: settings.contactAddress,
     ...settings.socialLinks,
     currency: settings.currency,
-    taxRate: taxRateText(settings.taxRateBasisPoints),
-    taxLabel: settings.taxLabel,
-    standardShipping: amountText(settings.standardShippingCents),
-    freeShippingThreshold: amountText(settings.freeShippingThresholdCents),
-    expressShipping: amountText(settings.expressShippingCents),
-    standardDaysMin: String(settings.standardDays.min),
-    standardDaysMax: String(settings.standardDays.max),
-    expressDaysMin: String(settings.expressDays.min),
-    expressDaysMax: String(settings.expressDays.max),
+    legalName: settings.legalName,
+    legalAddress: settings.legalAddress,
+    taxId: settings.taxId,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CURRENCIES, toCents } from "../../lib/money.ts";
+import { CURRENCIES } from "../../lib/money.ts";
 import type { ShopSettings } from "../../lib/shop-settings.ts";
 import { SETTINGS_LIMITS as LIMITS, SETTINGS_MESSAGES as M } from "./settings-form.ts";
 
@@ -29,29 +29,8 @@ const isLinkOrEmpty = (value: string) => {
 };
 const socialUrl = text().refine(isLinkOrEmpty, M.url);
 
-const amount = text().pipe(
-  z
-    .string()
-    .regex(/^\d{1,6}(\.\d{1,2})?$/, M.amount)
-    .transform((value) => toCents(value))
-    .refine((cents) => cents <= LIMITS.amount * 100, M.amount),
-);
-
-const taxRate = text().pipe(
-  z
-    .string()
-    .regex(/^\d{1,3}(\.\d{1,2})?$/, M.taxRate)
-    .transform((value) => Math.round(toCents(value)))
-    .refine((basisPoints) => basisPoints <= 10_000, M.taxRate),
-);
-
-const days = text().pipe(
-  z
-    .string()
-    .regex(/^\d{1,2}$/, M.days)
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= LIMITS.days, M.days),
-);
+/** Text that may be left empty, at most `max` characters. */
+const optional = (max: number, message: string) => text().pipe(z.string().max(max, message));
 
 export const settingsFormSchema = z
   .object({
@@ -64,38 +43,23 @@ export const settingsFormSchema = z
     x: socialUrl,
     youtube: socialUrl,
     currency: z.enum(CURRENCIES, { error: M.currency }),
-    taxRate,
-    taxLabel: bounded(1, LIMITS.taxLabel, M.taxLabel),
-    standardShipping: amount,
-    freeShippingThreshold: amount,
-    expressShipping: amount,
-    standardDaysMin: days,
-    standardDaysMax: days,
-    expressDaysMin: days,
-    expressDaysMax: days,
-  })
-  .superRefine((form, ctx) => {
-    if (form.standardDaysMax < form.standardDaysMin) {
-      ctx.addIssue({ code: "custom", path: ["standardDaysMax"], message: M.daysOrder });
-    }
-    if (form.expressDaysMax < form.expressDaysMin) {
-      ctx.addIssue({ code: "custom", path: ["expressDaysMax"], message: M.daysOrder });
-    }
+    legalName: optional(LIMITS.legalName, M.legalName),
+    // the address's lines as typed (Windows and old Mac line ends read as one)
+    legalAddress: text()
+      .transform((value) => value.replace(/\r\n?/g, "\n"))
+      .pipe(z.string().max(LIMITS.legalAddress, M.legalAddress)),
+    taxId: optional(LIMITS.taxId, M.taxId),
   })
   .transform(
-    (form): ShopSettings => ({
+    (form): Omit<ShopSettings, "markets"> => ({
       shopName: form.shopName,
       contactEmail: form.contactEmail,
       contactPhone: form.contactPhone,
       contactAddress: form.contactAddress,
       socialLinks: { facebook: form.facebook, instagram: form.instagram, x: form.x, youtube: form.youtube },
       currency: form.currency,
-      taxRateBasisPoints: form.taxRate,
-      taxLabel: form.taxLabel,
-      standardShippingCents: form.standardShipping,
-      freeShippingThresholdCents: form.freeShippingThreshold,
-      expressShippingCents: form.expressShipping,
-      standardDays: { min: form.standardDaysMin, max: form.standardDaysMax },
-      expressDays: { min: form.expressDaysMin, max: form.expressDaysMax },
+      legalName: form.legalName,
+      legalAddress: form.legalAddress,
+      taxId: form.taxId,
     }),
   );

@@ -13,6 +13,7 @@ export const EDIT_MESSAGES = {
   stockNegative: "Stock cannot go below 0.",
   stockPerVariant: "This product comes in several variants: change the stock of each variant.",
   pricePerVariant: "This product comes in several variants: change the price of each variant.",
+  weightPerVariant: "This product comes in several variants: set the weight of each variant.",
   variantDeleted: "Variant deleted",
   variantArchived: "Variant archived (its orders keep it)",
   lastVariant: "A product needs at least one variant.",

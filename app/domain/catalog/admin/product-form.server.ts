@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { CATEGORY_TREE } from "../../../lib/catalog-constants.ts";
+import { TAX_CLASSES, type TaxClass } from "../../../lib/markets.ts";
 import { toCents } from "../../../lib/money.ts";
 import { type ProductInput, productInputSchema } from "../../../lib/product-input.ts";
 import { PRICE_TEXT, PRODUCT_LIMITS, STOCK_TEXT } from "../../../lib/product-limits.ts";
 import { fail, ok } from "../../../lib/result.ts";
+import { gramsFromKg } from "../../../lib/weight.ts";
 import {
+  DEFAULT_TAX_CLASS,
   MAX_SPECIFICATIONS,
   PRODUCT_FORM_MESSAGES,
   type ProductField,
@@ -67,6 +70,15 @@ function checkProductValues(
     if (category?.subcategories.some((s) => s.id === values.subcategory)) subcategoryId = values.subcategory;
     else if (category) fieldErrors.subcategory = `Choose a subcategory of ${category.name}, or none`;
   }
+  const taxClass = values.taxClass === "" ? DEFAULT_TAX_CLASS : values.taxClass;
+  if (!(TAX_CLASSES as readonly string[]).includes(taxClass))
+    fieldErrors.taxClass = PRODUCT_FORM_MESSAGES.taxClass;
+  // no weight field (a product sold in variants): each variant keeps its own
+  let weightGrams: number | null = null;
+  if (values.weight !== null) {
+    weightGrams = values.weight === "" ? 0 : gramsFromKg(values.weight);
+    if (weightGrams === null) fieldErrors.weight = PRODUCT_FORM_MESSAGES.weight;
+  }
   const specifications: Record<string, string> = {};
   if (values.specifications.length > MAX_SPECIFICATIONS) {
     fieldErrors.specifications = `At most ${MAX_SPECIFICATIONS} specifications`;
@@ -92,9 +104,11 @@ function checkProductValues(
     brand: values.brand,
     categoryId: values.category,
     subcategoryId,
+    taxClass: taxClass as TaxClass,
     priceCents: priceCents as number,
     originalPriceCents,
     stock,
+    weightGrams,
     specifications,
     featured: values.featured,
     newArrival: values.newArrival,

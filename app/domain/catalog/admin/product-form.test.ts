@@ -82,6 +82,35 @@ describe("productFormSchema", () => {
     ]);
   });
 
+  it("reads the tax class (standard when none is named) and the weight in kg as grams", () => {
+    const read = (fields: Record<string, string>) => {
+      const result = parseProductForm(form({ ...VALID, ...fields }));
+      return result.ok ? [result.value.taxClass, result.value.weightGrams] : result.fieldErrors;
+    };
+    expect(read({ taxClass: "reduced", weight: "0.25" })).toEqual(["reduced", 250]);
+    expect(read({ taxClass: "exempt", weight: " 1.6 " })).toEqual(["exempt", 1600]);
+    expect(read({ taxClass: "", weight: "" })).toEqual(["standard", 0]);
+    // no weight field (a product sold in variants keeps each variant's): not given
+    expect(read({ taxClass: "zero" })).toEqual(["zero", null]);
+    expect(read({})).toEqual(["standard", null]);
+  });
+
+  it("refuses a weight that is not kg with up to 3 decimals, and an unknown tax class, beside the field", () => {
+    for (const weight of ["-1", "0.0001", "1,5", "2 kg", "abc", "1000.001"]) {
+      const refused = parseProductForm(form({ ...VALID, weight }));
+      expect(refused, weight).toMatchObject({
+        ok: false,
+        message: "Please correct the highlighted fields.",
+        fieldErrors: { weight: ["Enter a weight in kg, like 0.25."] },
+      });
+      if (!refused.ok) expect(Object.keys(refused.fieldErrors)).toEqual(["weight"]);
+    }
+    expect(parseProductForm(form({ ...VALID, taxClass: "luxury" }))).toMatchObject({
+      ok: false,
+      fieldErrors: { taxClass: ["Choose one of the tax classes."] },
+    });
+  });
+
   it("can leave stock out (the edit form changes stock separately)", () => {
     const { stock: _stock, ...rest } = VALID;
     expect(parseProductForm(form(rest), { withStock: false }).ok).toBe(true);

@@ -1,3 +1,4 @@
+import type { TaxClass } from "../../../lib/markets.ts";
 import type { ProductInput } from "../../../lib/product-input.ts";
 import { PRODUCT_LIMITS } from "../../../lib/product-limits.ts";
 import type { Result } from "../../../lib/result.ts";
@@ -26,7 +27,15 @@ export const PRODUCT_FORM_MESSAGES = {
   unreadable: "The form could not be read. Please try again.",
   updated: "Product updated",
   updateFailed: "Failed to update product. Please try again.",
+  weight: "Enter a weight in kg, like 0.25.",
+  taxClass: "Choose one of the tax classes.",
+  taxClassHint: "Each zone sets a rate per class (Admin → Settings → Zones).",
+  weightHint:
+    "In kg with up to 3 decimals, like 0.25; empty counts as 0. Weight-based shipping adds up the cart's weights.",
 } as const;
+
+/** The class a new product gets (and a form that names none). */
+export const DEFAULT_TAX_CLASS: TaxClass = "standard";
 
 /** Required in this order; the message names them as the spec's form does. */
 export const REQUIRED_PRODUCT_FIELDS = [
@@ -41,6 +50,8 @@ export type ProductField =
   | (typeof REQUIRED_PRODUCT_FIELDS)[number]
   | "originalPrice"
   | "subcategory"
+  | "taxClass"
+  | "weight"
   | "specifications";
 
 export const MAX_SPECIFICATIONS = PRODUCT_LIMITS.specifications;
@@ -56,6 +67,13 @@ export interface ProductFormValues {
   subcategory: string;
   brand: string;
   stock: string;
+  /** a tax class's code ("" or left out: the default) */
+  taxClass: string;
+  /**
+   * the one variant's weight in kg as typed ("" : 0); null when the form has no weight field (a
+   * product sold in variants: each variant's is in the variant grid)
+   */
+  weight: string | null;
   specifications: { name: string; value: string }[];
   featured: boolean;
   newArrival: boolean;
@@ -99,6 +117,8 @@ export function readProductFormValues(form: Payload): ProductFormValues {
     subcategory: text(form, "subcategory", 50),
     brand: text(form, "brand", LIMITS.brand + 1),
     stock: text(form, "stock", 20),
+    taxClass: text(form, "taxClass", 20),
+    weight: typeof form.weight === "string" ? text(form, "weight", 20) : null,
     specifications,
     featured: form.featured === "on",
     newArrival: form.newArrival === "on",
@@ -129,6 +149,8 @@ export const EMPTY_PRODUCT_FORM: ProductFormValues = {
   subcategory: "",
   brand: "",
   stock: "",
+  taxClass: DEFAULT_TAX_CLASS,
+  weight: "",
   specifications: [],
   featured: false,
   newArrival: false,

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../../../db/database.server.ts";
+import type { TaxClass } from "../../../lib/markets.ts";
 import { LOW_STOCK_THRESHOLD } from "../../../lib/stock.ts";
 import { type OptionValues, type ProductOption, variantTitle } from "../../../lib/variants.ts";
 import { optionsOfProducts } from "../product-options.server.ts";
@@ -166,6 +167,8 @@ export interface AdminVariant {
   barcode: string | null;
   /** its own picture (one of the product's images), or null: the product's images */
   imageId: number | null;
+  /** what weight-based shipping adds up */
+  weightGrams: number;
 }
 
 export interface AdminProductDetail {
@@ -179,9 +182,12 @@ export interface AdminProductDetail {
   brand: string;
   categoryId: string;
   subcategoryId: string | null;
+  taxClass: TaxClass;
   priceCents: number;
   originalPriceCents: number | null;
   stock: number;
+  /** its one variant's weight (grams) without options; null: each variant has its own */
+  weightGrams: number | null;
   specifications: Record<string, string>;
   featured: boolean;
   newArrival: boolean;
@@ -218,6 +224,7 @@ export async function getAdminProduct(db: Database, id: number): Promise<AdminPr
         "stock",
         "barcode",
         "imageId",
+        "weightGrams",
       ])
       .where("productId", "=", id)
       .where("archivedAt", "is", null)
@@ -241,9 +248,11 @@ export async function getAdminProduct(db: Database, id: number): Promise<AdminPr
     brand: row.brand,
     categoryId: row.categoryId,
     subcategoryId: row.subcategoryId,
+    taxClass: row.taxClass,
     priceCents: row.priceCents,
     originalPriceCents: row.originalPriceCents,
     stock: row.stock,
+    weightGrams: productOptions.length === 0 && variants.length === 1 ? variants[0]!.weightGrams : null,
     specifications: parseSpecifications(row.specifications),
     featured: row.featured === 1,
     newArrival: row.newArrival === 1,

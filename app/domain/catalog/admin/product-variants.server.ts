@@ -8,7 +8,7 @@ import { syncProductSummary } from "../../inventory/product-summary.server.ts";
 export type VariantsWriteResult = Result<
   {
     added: number;
-    /** kept variants whose SKU, values, prices, stock, barcode or position changed */
+    /** kept variants whose SKU, values, prices, stock, barcode, weight or position changed */
     updated: number;
     /** kept variants left exactly as they were (not written) */
     unchanged: number;
@@ -28,7 +28,7 @@ const key = (values: readonly (string | null)[]) =>
  * Makes a product's options and live variants what `input` says (checked against
  * productVariantsInputSchema by the caller), inside the caller's transaction: a variant whose
  * combination already exists keeps its id (carts and order lines keep pointing at it) and takes
- * the new SKU, prices, stock and barcode; new combinations are added; live variants whose
+ * the new SKU, prices, stock, barcode and weight; new combinations are added; live variants whose
  * combination is gone are deleted, or archived when an order line names them. A SKU another
  * product's variant holds (or one of this product's kept variants keeps) is refused before
  * anything is written. Rows that would not change are not written, so writing what is already
@@ -64,6 +64,7 @@ export async function writeProductVariants(
       "originalPriceCents",
       "stock",
       "barcode",
+      "weightGrams",
       "position",
       "archivedAt",
     ])
@@ -160,6 +161,7 @@ export async function writeProductVariants(
       priceCents: variant.priceCents,
       originalPriceCents: variant.originalPriceCents,
       barcode: variant.barcode,
+      weightGrams: variant.weightGrams,
       position,
     };
     if (existing) {
@@ -240,9 +242,9 @@ export function defaultSku(productId: number): string {
 }
 
 /**
- * The one variant of a product without options, with the product's price; it starts empty and
- * its `stock` comes in through the inventory (`movement` says why), which brings the product's
- * summed stock along. The product row is written with stock 0 before this.
+ * The one variant of a product without options, with the product's price (and weight: none unless
+ * given); it starts empty and its `stock` comes in through the inventory (`movement` says why),
+ * which brings the product's summed stock along. The product row is written with stock 0 before this.
  */
 export async function insertDefaultVariant(
   db: Database,
@@ -251,8 +253,15 @@ export async function insertDefaultVariant(
     priceCents,
     originalPriceCents,
     stock,
+    weightGrams = 0,
     sku = defaultSku(productId),
-  }: { priceCents: number; originalPriceCents: number | null; stock: number; sku?: string },
+  }: {
+    priceCents: number;
+    originalPriceCents: number | null;
+    stock: number;
+    weightGrams?: number;
+    sku?: string;
+  },
   movement: StockMovement,
 ): Promise<number> {
   const { id } = await db
@@ -270,6 +279,7 @@ export async function insertDefaultVariant(
       imageId: null,
       position: 0,
       archivedAt: null,
+      weightGrams,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

@@ -77,7 +77,12 @@ export async function createProduct(
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await insertDefaultVariant(trx, id, input, { reason: "admin_set", actor: actor.id, now });
+      await insertDefaultVariant(
+        trx,
+        id,
+        { ...input, weightGrams: input.weightGrams ?? 0 },
+        { reason: "admin_set", actor: actor.id, now },
+      );
       await trx
         .insertInto("productImages")
         .values(
@@ -98,7 +103,12 @@ export async function createProduct(
         entityType: "product",
         entityId: id,
         summary: `Added product "${input.name}"`,
-        after: { ...auditSnapshot(input), slug, images: images.stored.map((i) => i.key) },
+        after: {
+          ...auditSnapshot(input),
+          weightGrams: input.weightGrams ?? 0,
+          slug,
+          images: images.stored.map((i) => i.key),
+        },
         now,
       });
       return { id, slug };
@@ -111,9 +121,13 @@ export async function createProduct(
   }
 }
 
-export type UpdateResult = Result<void, { code: "not-found" | "priced-per-variant" }>;
+export type UpdateResult = Result<void, { code: "not-found" | "priced-per-variant" | "weighed-per-variant" }>;
 
-/** Saves every editable field; the audit entry carries the fields before and after. */
+/**
+ * Saves every editable field; the audit entry carries the fields before and after. The price and
+ * the weight given are the one variant's of a product without options; a product sold in several
+ * variants keeps theirs (a changed price, or any weight, is refused: they are set per variant).
+ */
 export async function updateProduct(
   db: Database,
   { id, input, actor, now = new Date() }: { id: number; input: ProductInput; actor: Actor; now?: Date },
@@ -127,6 +141,7 @@ export async function updateProduct(
   ) {
     return fail({ code: "priced-per-variant" });
   }
+  if (before.variants.length > 1 && input.weightGrams !== null) return fail({ code: "weighed-per-variant" });
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable("products")
@@ -139,7 +154,11 @@ export async function updateProduct(
     if (variants.length === 1) {
       await trx
         .updateTable("productVariants")
-        .set({ priceCents: input.priceCents, originalPriceCents: input.originalPriceCents })
+        .set({
+          priceCents: input.priceCents,
+          originalPriceCents: input.originalPriceCents,
+          ...(input.weightGrams === null ? {} : { weightGrams: input.weightGrams }),
+        })
         .where("id", "=", variants[0]!.id)
         .execute();
     }
@@ -153,7 +172,8 @@ export async function updateProduct(
       entityId: id,
       summary: `Edited product "${input.name}"`,
       before: beforeFields,
-      after: afterFields,
+      // a weight not given is the one kept
+      after: { ...afterFields, weightGrams: input.weightGrams ?? before.weightGrams },
       now,
     });
   });

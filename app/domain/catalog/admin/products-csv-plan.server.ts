@@ -5,14 +5,20 @@ import { fail, ok, type Result } from "../../../lib/result.ts";
 import type { ProductVariantsInput } from "../../../lib/variant-input.ts";
 import type { CsvProblem, CsvRefusal, ProductCsvRecord } from "./products-csv.ts";
 import { LOOKUP_CHUNK, type StoredVariants, storedVariants } from "./products-csv-stored.server.ts";
-import type { CsvVariants } from "./products-csv-variants.ts";
+import { type CsvVariants, VARIANT_WEIGHT_COLUMN } from "./products-csv-variants.ts";
 
 export type ProductValues = ReturnType<typeof productValues>;
 export type PriceValues = ReturnType<typeof priceValues>;
 
 /** What the import does with one product of the file (decided before anything is written). */
 export type ImportStep =
-  | { kind: "create"; values: ProductValues & PriceValues & { slug: string }; variants: CsvVariants | null }
+  | {
+      kind: "create";
+      values: ProductValues & PriceValues & { slug: string };
+      variants: CsvVariants | null;
+      /** old layout: its one variant's weight */
+      weightGrams: number;
+    }
   | {
       kind: "update";
       id: number;
@@ -20,6 +26,8 @@ export type ImportStep =
       values: (ProductValues & Partial<PriceValues> & { slug: string }) | null;
       /** variant layout: the options and variants the product is to have */
       variants: CsvVariants | null;
+      /** old layout: its one variant's new weight; null: kept */
+      weightGrams: number | null;
     }
   | { kind: "unchanged" };
 
@@ -64,8 +72,9 @@ export async function planImport(
 
     if (record.layout === "variants") {
       const current = target ? stored.get(target.id) : undefined;
-      const input = current ? keepValueOrder(record.variants.input, current) : record.variants.input;
-      const variants = { input, lines: record.variants.lines };
+      const given = withWeights(record.variants, current);
+      const input = current ? keepValueOrder(given, current) : given;
+      const variants = { ...record.variants, input };
       input.variants.forEach((v, i) => {
         if (v.sku !== null)
           skuOwners.push({ sku: v.sku, line: variants.lines[i]!, productId: target?.id ?? null });
@@ -73,7 +82,12 @@ export async function planImport(
       if (!target) {
         // placeholders until the variants are written: the summary follows them
         const [first] = input.variants;
-        steps.push({ kind: "create", values: { ...values, ...priceValues(first!) }, variants });
+        steps.push({
+          kind: "create",
+          values: { ...values, ...priceValues(first!) },
+          variants,
+          weightGrams: 0,
+        });
         continue;
       }
       const productChanged = !sameProduct(target, values);
@@ -85,6 +99,7 @@ export async function planImport(
               id: target.id,
               values: productChanged ? values : null,
               variants: variantsChanged ? variants : null,
+              weightGrams: null,
             }
           : { kind: "unchanged" },
       );
@@ -92,29 +107,45 @@ export async function planImport(
     }
 
     const prices = priceValues(record);
-    const sold = target ? (stored.get(target.id)?.variants.length ?? 1) : 1;
-    if (
-      target &&
-      sold > 1 &&
-      (prices.priceCents !== target.priceCents ||
+    const storedVariantsOf = target ? (stored.get(target.id)?.variants ?? []) : [];
+    const sold = target ? Math.max(storedVariantsOf.length, 1) : 1;
+    const weight = record.weightGrams;
+    if (target && sold > 1) {
+      // its price, stock and weight are its variants' (this row shows their summary): refused, not ignored
+      const repriced =
+        prices.priceCents !== target.priceCents ||
         prices.originalPriceCents !== target.originalPriceCents ||
-        prices.stock !== target.stock)
-    ) {
-      // its price and stock are its variants' (this row shows their summary): refused, not ignored
-      problems.push({
-        line,
-        message: `product ${target.id} ("${target.slug}") is sold in variants: change their prices and stock in the variant columns (variant_price, variant_stock), not the product's`,
-      });
-      continue;
+        prices.stock !== target.stock;
+      const reweighed = weight !== null && storedVariantsOf.some((v) => v.weightGrams !== weight);
+      const soldInVariants = `product ${target.id} ("${target.slug}") is sold in variants`;
+      if (repriced) {
+        problems.push({
+          line,
+          message: `${soldInVariants}: change their prices and stock in the variant columns (variant_price, variant_stock), not the product's`,
+        });
+        continue;
+      }
+      if (reweighed) {
+        problems.push({
+          line,
+          message: `${soldInVariants}: set their weights in the variant columns (${VARIANT_WEIGHT_COLUMN} on each variant's row), not one for the product`,
+        });
+        continue;
+      }
     }
     const changes = { ...values, ...prices };
-    if (!target) steps.push({ kind: "create", values: changes, variants: null });
-    else
-      steps.push(
-        sameProduct(target, changes)
-          ? { kind: "unchanged" }
-          : { kind: "update", id: target.id, values: changes, variants: null },
-      );
+    if (!target) {
+      steps.push({ kind: "create", values: changes, variants: null, weightGrams: weight ?? 0 });
+      continue;
+    }
+    // the one variant's weight, when the row gives one that differs
+    const newWeight =
+      weight !== null && sold === 1 && storedVariantsOf[0]?.weightGrams !== weight ? weight : null;
+    steps.push(
+      sameProduct(target, changes) && newWeight === null
+        ? { kind: "unchanged" }
+        : { kind: "update", id: target.id, values: changes, variants: null, weightGrams: newWeight },
+    );
   }
   problems.push(...(await heldSkus(trx, skuOwners)));
   problems.sort((a, b) => a.line - b.line);
@@ -146,6 +177,22 @@ async function heldSkus(
     }
   }
   return problems;
+}
+
+/**
+ * Each variant's weight: its row's, or — where the row gives none — the weight of the stored variant
+ * of its combination (letter case aside, as the writer matches them), or 0 for a new one.
+ */
+function withWeights(variants: CsvVariants, current: StoredVariants | undefined): ProductVariantsInput {
+  const key = (values: readonly string[]) => JSON.stringify(values.map((v) => v.toLowerCase()));
+  const storedWeight = new Map((current?.variants ?? []).map((v) => [key(v.values), v.weightGrams]));
+  return {
+    ...variants.input,
+    variants: variants.input.variants.map((variant, i) => ({
+      ...variant,
+      weightGrams: variants.weights[i] ?? storedWeight.get(key(variant.values)) ?? 0,
+    })),
+  };
 }
 
 /**
@@ -182,7 +229,8 @@ function sameVariants(current: StoredVariants, input: ProductVariantsInput): boo
         v.priceCents === next.priceCents &&
         v.originalPriceCents === next.originalPriceCents &&
         v.stock === next.stock &&
-        v.barcode === next.barcode
+        v.barcode === next.barcode &&
+        v.weightGrams === next.weightGrams
       );
     })
   );
@@ -198,6 +246,7 @@ async function findExisting(trx: Transaction<DB>, ids: number[], slugs: string[]
     "brand",
     "categoryId",
     "subcategoryId",
+    "taxClass",
     "priceCents",
     "originalPriceCents",
     "discountPercentage",
@@ -220,7 +269,7 @@ async function findExisting(trx: Transaction<DB>, ids: number[], slugs: string[]
 }
 type ExistingProduct = Awaited<ReturnType<typeof findExisting>>[number];
 
-/** The product's own columns (not its price and stock). */
+/** The product's own columns (not its price and stock; its tax class only when the file gives one). */
 function productValues(record: ProductCsvRecord) {
   return {
     name: record.name,
@@ -228,6 +277,7 @@ function productValues(record: ProductCsvRecord) {
     brand: record.brand,
     categoryId: record.categoryId,
     subcategoryId: record.subcategoryId,
+    ...(record.taxClass === null ? {} : { taxClass: record.taxClass }),
     specifications: JSON.stringify(record.specifications),
     featured: flag(record.featured),
     newArrival: flag(record.newArrival),

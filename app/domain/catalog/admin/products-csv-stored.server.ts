@@ -16,6 +16,7 @@ export interface StoredVariants {
     originalPriceCents: number | null;
     stock: number;
     barcode: string | null;
+    weightGrams: number;
   }[];
 }
 
@@ -55,6 +56,7 @@ export async function storedVariants(
         "originalPriceCents",
         "stock",
         "barcode",
+        "weightGrams",
       ])
       .where("productId", "in", chunk)
       .where("archivedAt", "is", null)

@@ -44,9 +44,14 @@ const problemsOf = (text: string) => {
 describe("readProductsCsv with variant columns", () => {
   it("reads one product from its rows: options from the rows, values in first-seen order, a variant per row", () => {
     const text = csv([
-      tee("M", "Black", { variant_original_price: "25", barcode: "4006381333931", price: "whatever" }),
+      tee("M", "Black", {
+        variant_original_price: "25",
+        barcode: "4006381333931",
+        price: "whatever",
+        variant_weight_kg: "0.2",
+      }),
       tee("S", "Black", { variant_price: "18.50", variant_stock: "0" }),
-      tee("M", "White", { sku: "" }),
+      tee("M", "White", { sku: "", variant_weight_kg: "0.215" }),
       {
         ...TEE,
         slug: "gift-card",
@@ -75,6 +80,7 @@ describe("readProductsCsv with variant columns", () => {
             originalPriceCents: 2500,
             stock: 3,
             barcode: "4006381333931",
+            weightGrams: 200,
           },
           {
             sku: "TEE-S-BLACK",
@@ -83,6 +89,7 @@ describe("readProductsCsv with variant columns", () => {
             originalPriceCents: null,
             stock: 0,
             barcode: null,
+            weightGrams: 0,
           },
           {
             sku: null,
@@ -91,20 +98,33 @@ describe("readProductsCsv with variant columns", () => {
             originalPriceCents: null,
             stock: 3,
             barcode: null,
+            weightGrams: 215,
           },
         ],
       },
       lines: [2, 3, 4],
+      // an empty weight: the stored variant's is kept (the import's plan looks it up)
+      weights: [200, null, 215],
     });
     expect(card!.layout === "variants" && card!.variants).toEqual({
       input: {
         options: [],
         variants: [
-          { sku: "GIFT", values: [], priceCents: 1000, originalPriceCents: null, stock: 100, barcode: null },
+          {
+            sku: "GIFT",
+            values: [],
+            priceCents: 1000,
+            originalPriceCents: null,
+            stock: 100,
+            barcode: null,
+            weightGrams: 0,
+          },
         ],
       },
       lines: [5],
+      weights: [null],
     });
+    expect([shirt!.taxClass, card!.taxClass]).toEqual([null, null]);
   });
 
   it("needs no price, originalPrice or stock column beside the variant columns, but all the variant columns", () => {
@@ -175,5 +195,67 @@ describe("readProductsCsv with variant columns", () => {
     ];
     const result = readProductsCsv(csv(rows), CATEGORIES, "USD");
     expect(result.ok && result.value.map((r) => [r.id, r.slug, r.line])).toEqual([[7, "new-tee", 2]]);
+  });
+
+  it("reads the optional taxClass and variant_weight_kg columns, and refuses a bad one at its row", () => {
+    const text = csv([
+      tee("M", "Black", { taxClass: "Reduced", variant_weight_kg: "1.6" }), // 2
+      tee("S", "Black", { taxClass: "Reduced", variant_weight_kg: " 0.25 " }), // 3
+      { ...TEE, slug: "gift-card", variant_price: "10", variant_stock: "1", taxClass: "zero" }, // 4
+    ]);
+    const result = readProductsCsv(text, CATEGORIES, "USD");
+    const [shirt, card] = result.ok ? result.value : [];
+    expect(shirt).toMatchObject({ taxClass: "reduced" });
+    expect(shirt!.layout === "variants" && shirt!.variants.weights).toEqual([1600, 250]);
+    expect(card).toMatchObject({ taxClass: "zero" });
+
+    expect(
+      problemsOf(
+        csv([
+          tee("M", "Black", { taxClass: "luxury" }), // 2
+          tee("S", "Black", { taxClass: "luxury", variant_weight_kg: "1,5" }), // 3
+          { ...TEE, slug: "a", variant_price: "1", variant_stock: "1", variant_weight_kg: "-1" }, // 4
+          { ...TEE, slug: "b", variant_price: "1", variant_stock: "1", variant_weight_kg: "0.0001" }, // 5
+          { ...TEE, slug: "c", variant_price: "1", variant_stock: "1", variant_weight_kg: "2 kg" }, // 6
+          { ...TEE, slug: "d", variant_price: "1", variant_stock: "1", variant_weight_kg: "1000.5" }, // 7
+          tee("M", "Black", { slug: "e", sku: "E-M", taxClass: "standard" }), // 8
+          tee("S", "Black", { slug: "e", sku: "E-S", taxClass: "reduced" }), // 9: its product's class differs
+        ]),
+      ),
+    ).toEqual([
+      '2: taxClass must be one of standard, reduced, zero, exempt (got "luxury")',
+      '3: variant_weight_kg must be a weight in kg from 0 to 1000 with at most 3 decimals, like 0.25 (got "1,5")',
+      '4: variant_weight_kg must be a weight in kg from 0 to 1000 with at most 3 decimals, like 0.25 (got "-1")',
+      '5: variant_weight_kg must be a weight in kg from 0 to 1000 with at most 3 decimals, like 0.25 (got "0.0001")',
+      '6: variant_weight_kg must be a weight in kg from 0 to 1000 with at most 3 decimals, like 0.25 (got "2 kg")',
+      '7: variant_weight_kg must be a weight in kg from 0 to 1000 with at most 3 decimals, like 0.25 (got "1000.5")',
+      "9: taxClass differs from line 8: every row of a product repeats its columns",
+    ]);
+  });
+
+  it("without the variant columns, variant_weight_kg is the one variant's weight (as price and stock are)", () => {
+    const columns = [
+      ...PRODUCT_CSV_COLUMNS.filter((c) => !c.startsWith("option") && !c.startsWith("variant_")),
+      "variant_weight_kg",
+    ].filter((c) => c !== "sku" && c !== "barcode");
+    const old = { ...TEE, price: "5", stock: "2" };
+    const result = readProductsCsv(
+      csv(
+        [
+          { ...old, variant_weight_kg: "0.75", taxClass: "exempt" },
+          { ...old, slug: "tea" },
+        ],
+        columns,
+      ),
+      CATEGORIES,
+      "USD",
+    );
+    expect(result.ok && result.value).toMatchObject([
+      { layout: "product", priceCents: 500, stock: 2, weightGrams: 750, taxClass: "exempt" },
+      { layout: "product", slug: "tea", weightGrams: null, taxClass: null },
+    ]);
+    expect(problemsOf(csv([{ ...old, variant_weight_kg: "heavy" }], columns))).toEqual([
+      '2: variant_weight_kg must be a weight in kg from 0 to 1000 with at most 3 decimals, like 0.25 (got "heavy")',
+    ]);
   });
 });

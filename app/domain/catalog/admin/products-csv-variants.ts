@@ -5,7 +5,8 @@ import {
   SKU_TEXT,
   VARIANT_LIMITS,
 } from "../../../lib/variant-input.ts";
-import { dollars, readMoney, readStock } from "./products-csv-cells.ts";
+import { kgText } from "../../../lib/weight.ts";
+import { dollars, readMoney, readStock, readWeight } from "./products-csv-cells.ts";
 
 /**
  * The products CSV's variant columns (decision 019): one row per variant, the product's columns
@@ -25,7 +26,14 @@ export const VARIANT_CSV_COLUMNS = [
   "variant_stock",
   "barcode",
 ] as const;
-export type VariantCsvColumn = (typeof VARIANT_CSV_COLUMNS)[number];
+/**
+ * A variant's weight in kg (issue 30), after the variant columns. Optional, and not one of the
+ * columns that make a file's layout: left out or empty, an existing variant keeps its weight and a
+ * new one weighs 0. In a file without the variant columns it is the one variant's weight, as the
+ * price and stock are.
+ */
+export const VARIANT_WEIGHT_COLUMN = "variant_weight_kg";
+export type VariantCsvColumn = (typeof VARIANT_CSV_COLUMNS)[number] | typeof VARIANT_WEIGHT_COLUMN;
 
 const SLOTS = [1, 2, 3] as const;
 const nameColumn = (slot: number) => `option${slot}_name` as VariantCsvColumn;
@@ -40,8 +48,14 @@ export interface VariantRow {
 
 /** A product's options and variants as its rows give them, and each variant's line. */
 export interface CsvVariants {
+  /** each variant's weight is its row's, or 0 where `weights` has none (until the import plan looks) */
   input: ProductVariantsInput;
   lines: number[];
+  /**
+   * each variant's weight as its row gives it; null (empty, or no column): an existing variant
+   * keeps its own, a new one weighs 0
+   */
+  weights: (number | null)[];
 }
 
 export interface LineProblem {
@@ -63,6 +77,7 @@ export function readVariantRows(
   const values: { spelling: string; line: number }[][] = names.map(() => []);
   const combinations = new Map<string, number>();
   const variants: ProductVariantsInput["variants"] = [];
+  const weights: (number | null)[] = [];
 
   for (const row of rows) {
     const at = (message: string) => problems.push({ line: row.line, message });
@@ -121,6 +136,7 @@ export function readVariantRows(
       false,
     );
     const stock = readStock(cell("variant_stock"), "variant_stock", messages);
+    const weightGrams = readWeight(cell(VARIANT_WEIGHT_COLUMN), VARIANT_WEIGHT_COLUMN, messages);
     for (const message of messages) at(message);
     if (problems.length > before) continue;
 
@@ -146,7 +162,9 @@ export function readVariantRows(
       originalPriceCents,
       stock,
       barcode: barcode === "" ? null : barcode,
+      weightGrams: weightGrams ?? 0,
     });
+    weights.push(weightGrams);
   }
   if (problems.length > 0) return { ok: false, problems };
 
@@ -169,7 +187,7 @@ export function readVariantRows(
         })),
     };
   }
-  return { ok: true, value: { input: checked.data, lines } };
+  return { ok: true, value: { input: checked.data, lines, weights } };
 }
 
 /** The option names the product's first row gives (slots used in order, names distinct). */
@@ -207,9 +225,10 @@ export interface VariantCsvSource {
   originalPriceCents: number | null;
   stock: number;
   barcode: string | null;
+  weightGrams: number;
 }
 
-/** A variant's cells, in VARIANT_CSV_COLUMNS order. */
+/** A variant's cells, in VARIANT_CSV_COLUMNS order, then its weight (VARIANT_WEIGHT_COLUMN). */
 export function variantCsvCells(optionNames: readonly string[], variant: VariantCsvSource): string[] {
   const values = [variant.option1, variant.option2, variant.option3];
   return [
@@ -222,5 +241,6 @@ export function variantCsvCells(optionNames: readonly string[], variant: Variant
     variant.originalPriceCents === null ? "" : dollars(variant.originalPriceCents),
     String(variant.stock),
     variant.barcode ?? "",
+    kgText(variant.weightGrams),
   ];
 }

@@ -1,4 +1,5 @@
 import { stringify } from "csv-stringify/sync";
+import type { TaxClass } from "../../../lib/markets.ts";
 import type { Currency } from "../../../lib/money.ts";
 import { PRODUCT_CSV_COLUMNS } from "./products-csv.ts";
 import { dollars } from "./products-csv-cells.ts";
@@ -24,6 +25,7 @@ export interface ProductCsvSource {
   featured: number;
   newArrival: number;
   bestSeller: number;
+  taxClass: TaxClass;
   /** its options' names, by position */
   optionNames: string[];
   /** its live variants, by position (a product always has one) */
@@ -34,7 +36,10 @@ export function productsCsvHeader(): string {
   return stringify([[...PRODUCT_CSV_COLUMNS]]);
 }
 
-/** One row per live variant, the product's columns repeated on each, then the amounts' currency. */
+/**
+ * One row per live variant, the product's columns repeated on each (its tax class last), then the
+ * variant's (its weight in kg last), then the amounts' currency.
+ */
 export function productsCsvRows(products: readonly ProductCsvSource[], currency: Currency): string {
   return stringify(
     products.flatMap((p) => {
@@ -53,6 +58,7 @@ export function productsCsvRows(products: readonly ProductCsvSource[], currency:
         p.newArrival ? "true" : "false",
         p.bestSeller ? "true" : "false",
         JSON.stringify(JSON.parse(p.specifications || "{}")),
+        p.taxClass,
       ];
       return p.variants.map((variant) => [...product, ...variantCsvCells(p.optionNames, variant), currency]);
     }),

@@ -40,6 +40,7 @@ export async function* exportProductsCsv(db: Database, currency: Currency): Asyn
         "featured",
         "newArrival",
         "bestSeller",
+        "taxClass",
       ])
       .where("archivedAt", "is", null)
       .where("id", ">", after)
@@ -151,7 +152,7 @@ async function createProduct(
     .returning("id")
     .executeTakeFirstOrThrow();
   if (step.variants) await writeVariants(trx, id, step.variants, movement);
-  else await insertDefaultVariant(trx, id, { ...values, stock }, movement);
+  else await insertDefaultVariant(trx, id, { ...values, stock, weightGrams: step.weightGrams }, movement);
 }
 
 async function updateProduct(
@@ -172,10 +173,14 @@ async function updateProduct(
     return;
   }
   if (values?.priceCents === undefined) return;
-  // old layout, a product without options: its one variant carries the row's price and stock
+  // old layout, a product without options: its one variant carries the row's price, stock and weight
   const only = await trx
     .updateTable("productVariants")
-    .set({ priceCents: values.priceCents, originalPriceCents: values.originalPriceCents })
+    .set({
+      priceCents: values.priceCents,
+      originalPriceCents: values.originalPriceCents,
+      ...(step.weightGrams === null ? {} : { weightGrams: step.weightGrams }),
+    })
     .where("productId", "=", step.id)
     .where((eb) =>
       eb(

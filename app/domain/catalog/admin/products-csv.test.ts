@@ -66,6 +66,9 @@ describe("readProductsCsv", () => {
           featured: false,
           newArrival: false,
           bestSeller: true,
+          // no taxClass or variant_weight_kg column: the stored ones are kept
+          taxClass: null,
+          weightGrams: null,
         },
       ],
     });
@@ -177,6 +180,7 @@ const defaultVariant = (fields: Partial<ProductCsvSource["variants"][number]>) =
   originalPriceCents: null,
   stock: 1,
   barcode: null,
+  weightGrams: 0,
   ...fields,
 });
 
@@ -197,8 +201,17 @@ describe("productsCsvRows", () => {
       featured: 1,
       newArrival: 0,
       bestSeller: 1,
+      taxClass: "reduced",
       optionNames: [],
-      variants: [defaultVariant({ sku: "CW-7", priceCents: 100, originalPriceCents: 1999, stock: 0 })],
+      variants: [
+        defaultVariant({
+          sku: "CW-7",
+          priceCents: 100,
+          originalPriceCents: 1999,
+          stock: 0,
+          weightGrams: 1250,
+        }),
+      ],
     };
     const text = productsCsvHeader() + productsCsvRows([product], "USD");
     expect(text.split("\n")[1]).toMatch(/^7,odd-one,"Odd, ""quoted"" name",/);
@@ -210,10 +223,19 @@ describe("productsCsvRows", () => {
         input: {
           options: [],
           variants: [
-            { sku: "CW-7", values: [], priceCents: 100, originalPriceCents: 1999, stock: 0, barcode: null },
+            {
+              sku: "CW-7",
+              values: [],
+              priceCents: 100,
+              originalPriceCents: 1999,
+              stock: 0,
+              barcode: null,
+              weightGrams: 1250,
+            },
           ],
         },
         lines: [2],
+        weights: [1250],
       },
       id: 7,
       slug: "odd-one",
@@ -226,7 +248,10 @@ describe("productsCsvRows", () => {
       featured: true,
       newArrival: false,
       bestSeller: true,
+      taxClass: "reduced",
     });
+    expect(text).toContain(",reduced,");
+    expect(text).toContain(",1.25,USD\n");
 
     // every row names the shop's currency; a shop in another one refuses the file, amounts unconverted
     const header = text.split("\n")[0]!.split(",");
@@ -261,6 +286,7 @@ describe("productsCsvRows", () => {
       featured: 0,
       newArrival: 0,
       bestSeller: 0,
+      taxClass: "standard",
       optionNames: ["=Size"],
       variants: [defaultVariant({ sku: "CW-8", option1: "-1" })],
     };

@@ -1,9 +1,15 @@
 import { CsvError, parse } from "csv-parse/sync";
+import type { TaxClass } from "../../../lib/markets.ts";
 import type { Currency } from "../../../lib/money.ts";
 import { PRODUCT_LIMITS, type ProductInput, productInputSchema } from "../../../lib/product-input.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
-import { readMoney, readStock } from "./products-csv-cells.ts";
-import { type CsvVariants, readVariantRows, VARIANT_CSV_COLUMNS } from "./products-csv-variants.ts";
+import { readMoney, readStock, readTaxClass, readWeight } from "./products-csv-cells.ts";
+import {
+  type CsvVariants,
+  readVariantRows,
+  VARIANT_CSV_COLUMNS,
+  VARIANT_WEIGHT_COLUMN,
+} from "./products-csv-variants.ts";
 
 /**
  * The products CSV: its columns, and reading and writing its rows. Pure: the database side
@@ -14,6 +20,10 @@ import { type CsvVariants, readVariantRows, VARIANT_CSV_COLUMNS } from "./produc
  * export writes): one row per variant, the product's columns repeated on each of its rows, which
  * are consecutive; price, originalPrice and stock then only show the product's summary (the
  * export writes it, the import ignores it: the variant columns are the truth).
+ *
+ * Two optional columns (issue 30), read in either layout: the product's `taxClass` and a variant's
+ * `variant_weight_kg` (in the old layout, the one variant's, as its price and stock are). A file
+ * without them — or a row leaving them empty — keeps what is stored (a new product: standard, 0 kg).
  */
 export const PRODUCT_FIELD_COLUMNS = [
   "id",
@@ -37,10 +47,17 @@ export type ProductFieldColumn = (typeof PRODUCT_FIELD_COLUMNS)[number];
  * import: a row naming another currency is refused, since amounts are never converted.
  */
 export const CURRENCY_COLUMN = "currency";
-/** The columns the export writes: the product's, then its variant's, then the currency. */
+/** The product's tax class (standard, reduced, zero, exempt): optional on import. */
+export const TAX_CLASS_COLUMN = "taxClass";
+/**
+ * The columns the export writes: the product's (its tax class last), then its variant's (its weight
+ * last), then the currency.
+ */
 export const PRODUCT_CSV_COLUMNS = [
   ...PRODUCT_FIELD_COLUMNS,
+  TAX_CLASS_COLUMN,
   ...VARIANT_CSV_COLUMNS,
+  VARIANT_WEIGHT_COLUMN,
   CURRENCY_COLUMN,
 ] as const;
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
@@ -59,18 +76,21 @@ export const PRODUCT_CSV_LIMITS = {
 /** Lower-case words joined by single hyphens; never only digits (those are ids in URLs). */
 export const SLUG_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-type SummaryField = "priceCents" | "originalPriceCents" | "stock";
+type SummaryField = "priceCents" | "originalPriceCents" | "stock" | "weightGrams";
 /** A product's own fields as its row(s) give them, and where it goes. */
-interface ProductCsvTarget extends Omit<ProductInput, SummaryField> {
+interface ProductCsvTarget extends Omit<ProductInput, SummaryField | "taxClass"> {
   /** the file's line where the (first) row starts (the header is line 1) */
   line: number;
   id: number | null;
   /** null: keep the existing product's slug (only allowed with an id) */
   slug: string | null;
+  /** null (empty, or no column): keep the existing product's class (a new one: standard) */
+  taxClass: TaxClass | null;
 }
 /**
- * A product as the CSV describes it, after validation: with its price and stock (old layout,
- * one row), or with its options and variants (variant layout, one row per variant).
+ * A product as the CSV describes it, after validation: with its price, stock and weight (old
+ * layout, one row; a weight of null keeps the stored one), or with its options and variants
+ * (variant layout, one row per variant).
  */
 export type ProductCsvRecord =
   | (ProductCsvTarget & { layout: "product" } & Pick<ProductInput, SummaryField>)
@@ -184,7 +204,13 @@ export function readProductsCsv(
       const variants = readVariantRows(group);
       if (!variants.ok) problems.push(...variants.problems);
       else if (result.ok) {
-        const { priceCents: _p, originalPriceCents: _o, stock: _s, ...product } = result.value;
+        const {
+          priceCents: _p,
+          originalPriceCents: _o,
+          stock: _s,
+          weightGrams: _w,
+          ...product
+        } = result.value;
         records.push({ ...product, line, layout: "variants", variants: variants.value });
       }
     } else if (result.ok) {
@@ -195,6 +221,7 @@ export function readProductsCsv(
         priceCents: result.value.priceCents!,
         originalPriceCents: result.value.originalPriceCents,
         stock: result.value.stock!,
+        weightGrams: result.value.weightGrams,
       });
     }
     if (!result.ok) continue;
@@ -251,11 +278,13 @@ function productGroups(rows: CellRow[], problems: CsvProblem[]): CellRow[][] {
   return groups;
 }
 
+const REPEATED_COLUMNS: readonly ProductCsvColumn[] = [...PRODUCT_FIELD_COLUMNS, TAX_CLASS_COLUMN];
+
 /** Each row of a product repeats its product columns as its first row has them. */
 function repeatedCellProblems(group: CellRow[]): CsvProblem[] {
   const [first, ...others] = group;
   return others.flatMap((row) =>
-    PRODUCT_FIELD_COLUMNS.filter(
+    REPEATED_COLUMNS.filter(
       (column) => !SUMMARY_COLUMNS.has(column) && row.cells[column].trim() !== first!.cells[column].trim(),
     ).map((column) => ({
       line: row.line,
@@ -304,11 +333,15 @@ type RowResult = Result<
     priceCents: number | null;
     originalPriceCents: number | null;
     stock: number | null;
+    weightGrams: number | null;
   },
   { code: "invalid"; problems: string[] }
 >;
 
-/** The product columns of a row; price, originalPrice and stock only when `withPrice`. */
+/**
+ * The product columns of a row; price, originalPrice, stock and the one variant's weight only when
+ * `withPrice`.
+ */
 function readRow(
   cells: Record<ProductCsvColumn, string>,
   categories: CategoryIndex,
@@ -356,8 +389,10 @@ function readRow(
         priceCents: readMoney(value("price"), "price", problems, true),
         originalPriceCents: readMoney(value("originalPrice"), "originalPrice", problems, false),
         stock: readStock(value("stock"), "stock", problems),
+        weightGrams: readWeight(value(VARIANT_WEIGHT_COLUMN), VARIANT_WEIGHT_COLUMN, problems),
       }
-    : { priceCents: null, originalPriceCents: null, stock: null };
+    : { priceCents: null, originalPriceCents: null, stock: null, weightGrams: null };
+  const taxClass = readTaxClass(value(TAX_CLASS_COLUMN), TAX_CLASS_COLUMN, problems);
 
   const flags = { featured: false, newArrival: false, bestSeller: false };
   for (const flag of ["featured", "newArrival", "bestSeller"] as const) {
@@ -380,9 +415,12 @@ function readRow(
     specifications: specifications!,
     ...flags,
   };
-  if (withPrice) productInputSchema.parse({ ...fields, ...summary });
-  else productInputSchema.omit({ priceCents: true, originalPriceCents: true, stock: true }).parse(fields);
-  return ok({ id, slug: slug === "" ? null : slug, ...fields, ...summary });
+  if (withPrice) productInputSchema.parse({ ...fields, taxClass: taxClass ?? "standard", ...summary });
+  else
+    productInputSchema
+      .omit({ priceCents: true, originalPriceCents: true, stock: true, weightGrams: true, taxClass: true })
+      .parse(fields);
+  return ok({ id, slug: slug === "" ? null : slug, ...fields, taxClass, ...summary });
 }
 
 function readSpecifications(text: string, problems: string[]): Record<string, string> | null {

@@ -84,7 +84,13 @@ export async function applyVariantEditorForm(
     case "bulk-variants": {
       const result = await bulkSetVariants(
         db,
-        { productId, variantIds: form.selected, priceCents: form.price, stock: form.stock },
+        {
+          productId,
+          variantIds: form.selected,
+          priceCents: form.price,
+          stock: form.stock,
+          weightGrams: form.weight,
+        },
         actor,
       );
       if (result.ok) return ok({ message: `${M.bulkSaved}: ${plural(result.value.count, "variant")}` });

@@ -3,6 +3,7 @@ import { toCents } from "../../../lib/money.ts";
 import { PRICE_TEXT, PRODUCT_LIMITS, STOCK_TEXT } from "../../../lib/product-limits.ts";
 import { BARCODE_TEXT, SKU_TEXT, VARIANT_LIMITS } from "../../../lib/variant-input.ts";
 import { MAX_OPTIONS } from "../../../lib/variants.ts";
+import { gramsFromKg } from "../../../lib/weight.ts";
 import type { GridRow } from "./variant-editor.server.ts";
 
 /**
@@ -17,7 +18,7 @@ export const VARIANT_EDITOR_MESSAGES = {
   bulkSaved: "Selected variants updated",
   optionsInvalid: "Please correct the options.",
   variantsInvalid: "Please correct the variants marked below.",
-  bulkInvalid: "Please choose variants and a price or stock to set.",
+  bulkInvalid: "Please choose variants and a price, stock or weight to set.",
   confirmRemoval: "Saving these options removes variants. Please confirm.",
   stale: "The variants changed since this page was loaded. Please check them and save again.",
   optionName: `Enter the option's name (up to ${VARIANT_LIMITS.optionName} characters), or clear its values.`,
@@ -30,8 +31,9 @@ export const VARIANT_EDITOR_MESSAGES = {
   originalPrice: "Enter an amount of 0 or more, in steps of 0.01, or leave it empty",
   stock: `Enter a whole number from 0 to ${PRODUCT_LIMITS.stock}.`,
   barcode: "Enter a barcode of letters, digits and dashes (up to 64), or leave it empty.",
+  weight: "Enter a weight in kg, like 0.25.",
   selectSome: "Select at least one variant (the Select boxes in the grid).",
-  bulkValue: "Enter a price, a stock level or both.",
+  bulkValue: "Enter a price, a stock level or a weight (or more than one).",
 } as const;
 
 const M = VARIANT_EDITOR_MESSAGES;
@@ -48,6 +50,15 @@ const money = (message: string) =>
     .regex(PRICE_TEXT, message)
     .transform((text) => toCents(text))
     .refine((cents) => cents <= PRODUCT_LIMITS.priceCents, message);
+/** A weight in kg as typed (up to 3 decimals) → grams; empty: 0. */
+const weight = z.string({ error: M.weight }).transform((text, ctx) => {
+  const grams = text.trim() === "" ? 0 : gramsFromKg(text);
+  if (grams === null) {
+    ctx.addIssue({ code: "custom", message: M.weight });
+    return z.NEVER;
+  }
+  return grams;
+});
 const stockLevel = z
   .string({ error: M.stock })
   .trim()
@@ -132,6 +143,8 @@ const row = z
     originalPrice: z.preprocess(emptyToUndefined, money(M.originalPrice).optional()),
     stock: stockLevel,
     barcode: z.preprocess(emptyToUndefined, z.string().trim().regex(BARCODE_TEXT, M.barcode).optional()),
+    /** kg; empty: 0; left out (a page from before weights): kept */
+    weight: weight.optional(),
     image: z.preprocess(emptyToUndefined, id.optional()),
   })
   .transform(
@@ -144,6 +157,7 @@ const row = z
       stock: r.stock,
       barcode: r.barcode ?? null,
       imageId: r.image ?? null,
+      weightGrams: r.weight ?? null,
     }),
   );
 
@@ -164,7 +178,7 @@ export const variantGridFormSchema = z
     });
   });
 
-/** "Apply to selected": the variants ticked in the grid, a price and/or a stock level for all of them. */
+/** "Apply to selected": the variants ticked in the grid, a price, a stock level and/or a weight for all of them. */
 export const bulkVariantsFormSchema = z
   .object({
     intent: z.literal("bulk-variants"),
@@ -174,12 +188,13 @@ export const bulkVariantsFormSchema = z
     ),
     price: z.preprocess(emptyToUndefined, money(M.price).optional()),
     stock: z.preprocess(emptyToUndefined, stockLevel.optional()),
+    weight: z.preprocess(emptyToUndefined, weight.optional()),
   })
   .superRefine((form, ctx) => {
     if (form.selected.length === 0) {
       ctx.addIssue({ code: "custom", path: ["selected"], message: M.selectSome });
     }
-    if (form.price === undefined && form.stock === undefined) {
+    if (form.price === undefined && form.stock === undefined && form.weight === undefined) {
       ctx.addIssue({ code: "custom", path: ["price"], message: M.bulkValue });
     }
   });

@@ -33,6 +33,7 @@ interface LiveVariant {
   stock: number;
   barcode: string | null;
   imageId: number | null;
+  weightGrams: number;
 }
 
 interface EditableProduct {
@@ -61,6 +62,7 @@ async function lockProduct(trx: Trx, productId: number): Promise<EditableProduct
       "stock",
       "barcode",
       "imageId",
+      "weightGrams",
       "position",
     ])
     .where("productId", "=", productId)
@@ -110,6 +112,7 @@ const asInput = (v: LiveVariant, optionCount: number): VariantInput => ({
   originalPriceCents: v.originalPriceCents,
   stock: v.stock,
   barcode: v.barcode,
+  weightGrams: v.weightGrams,
 });
 
 /** A refusal found after something was written: thrown to roll the transaction back. */
@@ -176,8 +179,8 @@ export type OptionsResult = Result<
 /**
  * Sets a product's options (0–3, checked by the form) and regenerates its variants: one per
  * combination, existing variants carried over by variant-plan.ts (ids, SKUs, prices, stock,
- * barcodes and images kept), new ones at the product's lowest price (and that variant's original
- * price) with no stock and a generated SKU. Variants no combination keeps are removed only when
+ * barcodes, weights and images kept), new ones at the product's lowest price (and that variant's
+ * original price and weight) with no stock and a generated SKU. Variants no combination keeps are removed only when
  * `confirmedRemoval` names exactly them; otherwise nothing is written and they are listed.
  */
 export async function saveProductOptions(
@@ -248,6 +251,7 @@ export async function saveProductOptions(
               originalPriceCents: cheapest.originalPriceCents,
               stock: 0,
               barcode: null,
+              weightGrams: cheapest.weightGrams,
             };
       }),
     };
@@ -279,6 +283,8 @@ export interface GridRow {
   stock: number;
   barcode: string | null;
   imageId: number | null;
+  /** null: not posted (kept) */
+  weightGrams: number | null;
 }
 
 export type GridField = "sku" | "stock" | "image";
@@ -299,7 +305,7 @@ export const GRID_MESSAGES = {
 } as const;
 
 /**
- * Saves the whole grid: each variant's SKU, price, original price, stock, barcode and image.
+ * Saves the whole grid: each variant's SKU, price, original price, stock, barcode, weight and image.
  * Stock is typed as a level, but applied as a change (level now + typed − shown), so units sold
  * between loading the page and saving are not put back; a change that would take a variant
  * below 0 is refused beside its field. The rows must be exactly the product's live variants
@@ -327,7 +333,14 @@ export async function saveVariantGrid(
       if (row.imageId !== null && !product.imageIds.has(row.imageId)) {
         problems.push({ row: index, field: "image", message: GRID_MESSAGES.image });
       }
-      return { ...variant, ...row, stock, values: variant.values, title: variant.title };
+      return {
+        ...variant,
+        ...row,
+        stock,
+        weightGrams: row.weightGrams ?? variant.weightGrams,
+        values: variant.values,
+        title: variant.title,
+      };
     });
     if (problems.length > 0) return fail({ code: "invalid", fields: problems });
     const before = new Map(product.variants.map((v) => [v.id, v]));
@@ -339,6 +352,7 @@ export async function saveVariantGrid(
         b.originalPriceCents !== v.originalPriceCents ||
         b.stock !== v.stock ||
         b.barcode !== v.barcode ||
+        b.weightGrams !== v.weightGrams ||
         b.imageId !== v.imageId
       );
     });
@@ -369,6 +383,7 @@ export async function saveVariantGrid(
       originalPriceCents: v.originalPriceCents,
       stock: v.stock,
       barcode: v.barcode,
+      weightGrams: v.weightGrams,
       imageId: v.imageId,
     });
     await recordAudit(trx, {
@@ -391,8 +406,9 @@ const sameIds = (variants: readonly { id: number }[], rows: readonly { id: numbe
 export type BulkResult = Result<{ count: number }, { code: "not-found" } | { code: "stale" }>;
 
 /**
- * Sets one price and/or one stock level for the chosen variants (a count: the level is set, not
- * changed by a difference); the other variants are left as they are. Audited with before and after.
+ * Sets one price, one stock level and/or one weight for the chosen variants (a count: the level is
+ * set, not changed by a difference); the other variants are left as they are. Audited with before
+ * and after.
  */
 export async function bulkSetVariants(
   db: Database,
@@ -401,7 +417,8 @@ export async function bulkSetVariants(
     variantIds,
     priceCents,
     stock,
-  }: { productId: number; variantIds: number[]; priceCents?: number; stock?: number },
+    weightGrams,
+  }: { productId: number; variantIds: number[]; priceCents?: number; stock?: number; weightGrams?: number },
   actor: Actor,
   now: Date = new Date(),
 ): Promise<BulkResult> {
@@ -411,7 +428,14 @@ export async function bulkSetVariants(
     const chosen = new Set(variantIds);
     if (![...chosen].every((id) => product.variants.some((v) => v.id === id))) return fail({ code: "stale" });
     const next = product.variants.map((v) =>
-      chosen.has(v.id) ? { ...v, priceCents: priceCents ?? v.priceCents, stock: stock ?? v.stock } : v,
+      chosen.has(v.id)
+        ? {
+            ...v,
+            priceCents: priceCents ?? v.priceCents,
+            stock: stock ?? v.stock,
+            weightGrams: weightGrams ?? v.weightGrams,
+          }
+        : v,
     );
     const written = await write(
       trx,
@@ -425,6 +449,7 @@ export async function bulkSetVariants(
     const set = [
       priceCents === undefined ? null : `price ${priceCents}`,
       stock === undefined ? null : `stock ${stock}`,
+      weightGrams === undefined ? null : `weight ${weightGrams} g`,
     ]
       .filter(Boolean)
       .join(", ");
@@ -434,11 +459,17 @@ export async function bulkSetVariants(
       entityType: "product",
       entityId: productId,
       summary: `Set ${set} for ${picked.length} variants of "${product.name}": ${picked.map((v) => v.sku).join(", ")}`,
-      before: picked.map((v) => ({ sku: v.sku, priceCents: v.priceCents, stock: v.stock })),
+      before: picked.map((v) => ({
+        sku: v.sku,
+        priceCents: v.priceCents,
+        stock: v.stock,
+        weightGrams: v.weightGrams,
+      })),
       after: picked.map((v) => ({
         sku: v.sku,
         priceCents: priceCents ?? v.priceCents,
         stock: stock ?? v.stock,
+        weightGrams: weightGrams ?? v.weightGrams,
       })),
       now,
     });

@@ -1,0 +1,88 @@
+/**
+ * A cart priced for a destination by the one calculator (app/lib/markets.ts, order-calculator.ts):
+ * pure, so the server (the cart, checkout, Place Order) and the browser (the checkout's summary
+ * while the shopper types an address or picks a method) compute the same figures.
+ */
+import {
+  type Destination,
+  type MarketLine,
+  type Markets,
+  normalDestination,
+  type PricedOrder,
+  priceForDestination,
+  type Totals,
+  totalsOf,
+  zoneFor,
+} from "../../lib/markets.ts";
+import type { CartLine } from "./cart-types.ts";
+
+export type PricingLine = Pick<
+  CartLine,
+  "variantId" | "unitPriceCents" | "quantity" | "taxClass" | "weightGrams"
+>;
+
+/** The lines that are charged (those that can be bought now), keyed by variant. */
+export function marketLines(lines: readonly PricingLine[]): MarketLine[] {
+  return lines
+    .filter((line) => line.quantity > 0)
+    .map((line) => ({
+      key: String(line.variantId),
+      unitPriceCents: line.unitPriceCents,
+      quantity: line.quantity,
+      taxClass: line.taxClass,
+      weightGrams: line.weightGrams,
+    }));
+}
+
+export interface CartPriceInput {
+  lines: readonly PricingLine[];
+  /** the coupon's discount on the whole cart */
+  discountCents: number;
+  destination: Destination;
+  /** the method chosen (a code of the destination's zone); else its first that can carry the cart */
+  methodCode?: string | null;
+}
+
+export function priceCart(markets: Markets, input: CartPriceInput): PricedOrder {
+  return priceForDestination(markets, {
+    lines: marketLines(input.lines),
+    orderDiscountCents: input.discountCents,
+    destination: input.destination,
+    methodCode: input.methodCode,
+  });
+}
+
+/** The figures to show: the priced order's, or (no zone holds the destination) the lines alone. */
+export function totalsFor(priced: PricedOrder, input: CartPriceInput, fallbackLabel: string): Totals {
+  if (priced.ok) return totalsOf(priced.calculation, priced.zone.taxLabel);
+  const subtotalCents = marketLines(input.lines).reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
+  const discountCents = Math.min(input.discountCents, subtotalCents);
+  return {
+    subtotalCents,
+    discountCents,
+    shippingCents: 0,
+    taxCents: 0,
+    totalCents: subtotalCents - discountCents,
+    taxIncluded: false,
+    taxLabel: fallbackLabel,
+    taxLines: [],
+  };
+}
+
+/**
+ * Where the cart estimates for: the shopper's choice when some zone holds it, else the shop's
+ * estimate country, else the first zone's first country.
+ */
+export function estimateDestination(
+  markets: Markets,
+  chosen: { country: string | null; region: string | null },
+): { country: string; region: string } {
+  if (chosen.country) {
+    const place = normalDestination({ country: chosen.country, region: chosen.region });
+    if (place && zoneFor(markets, place)) return place;
+  }
+  const fallback = [markets.estimateCountry, ...markets.zones.flatMap((zone) => zone.countries)].find(
+    (country) => zoneFor(markets, { country }) !== null,
+  );
+  return { country: fallback ?? markets.estimateCountry, region: "" };
+}
