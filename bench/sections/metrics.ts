@@ -4,7 +4,9 @@
  * default), one with METRICS_TOKEN set (every request counted and timed by route pattern, every
  * statement timed, Node's default metrics collected). Each page is loaded on one, then the other,
  * then the other again, then the first (ABBA, so a machine that gets busier mid-run moves both
- * sides alike), after a warm-up load of each (a process's first load runs colder code); pages/s on is divided by pages/s off. Target ≥ 0.95×. The pages: GET / from the
+ * sides alike), after a warm-up load of each (a process's first load runs colder code), in
+ * several rounds (alternately ABBA and BAAB); each round's pages/s on is divided by its pages/s
+ * off, and the median of the rounds is the figure. Target ≥ 0.95×. The pages: GET / from the
  * page cache (the cheapest page, where a fixed cost per request shows most) and GET /products
  * rendered on every request (a Cookie header bypasses the cache). A scrape of /metrics is timed
  * too (informational).
@@ -18,15 +20,23 @@ import { autocannon, type LoadResult } from "./http.ts";
 const S = "metrics";
 const TOKEN = "bench-metrics-token-0123456789";
 const TARGET = 0.95;
+/** ABBA rounds per page (BENCH_METRICS_ROUNDS) */
+const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 4);
 
 const PAGES: { label: string; path: string; headers: Record<string, string> }[] = [
   { label: "GET / (page cache)", path: "/", headers: {} },
   { label: "GET /products (rendered)", path: "/products", headers: { cookie: "cw_bench=1" } },
 ];
 
-async function measure(ctx: BenchContext, shop: ShopServer, path: string, headers: Record<string, string>) {
+async function measure(
+  ctx: BenchContext,
+  shop: ShopServer,
+  path: string,
+  headers: Record<string, string>,
+  seconds: number,
+) {
   if (ctx.opts.warmup > 0) await autocannon(ctx, `${shop.url}${path}`, ctx.opts.warmup, headers);
-  const result = await autocannon(ctx, `${shop.url}${path}`, ctx.opts.duration, headers);
+  const result = await autocannon(ctx, `${shop.url}${path}`, seconds, headers);
   if (result.non2xx > 0 || result.errors > 0) {
     ctx.log(`  warning: ${result.non2xx} non-2xx, ${result.errors} errors on ${path}`);
   }
@@ -55,30 +65,40 @@ export const metrics: Section = {
         }
         const offRuns: LoadResult[] = [];
         const onRuns: LoadResult[] = [];
-        for (const [side, runs, shop] of [
-          ["off", offRuns, off],
-          ["on", onRuns, on],
-          ["on", onRuns, on],
-          ["off", offRuns, off],
-        ] as const) {
-          ctx.log(
-            `  ${page.label}, metrics ${side}: ${ctx.opts.duration} s × ${ctx.opts.connections} connections`,
-          );
-          runs.push(await measure(ctx, shop, page.path, page.headers));
+        // ROUNDS of ABBA, each run half the duration: the ratio of each round (its two runs of a
+        // side side by side in time) and their median, so a machine whose speed wanders over a
+        // minute (a shared VM's does, by up to 30 %) moves both sides of a round alike
+        const ratios: number[] = [];
+        const seconds = Math.max(3, Math.round(ctx.opts.duration / 2));
+        for (let round = 0; round < ROUNDS; round++) {
+          const rates = { off: 0, on: 0 };
+          const order =
+            round % 2 === 0 ? (["off", "on", "on", "off"] as const) : (["on", "off", "off", "on"] as const);
+          for (const side of order) {
+            ctx.log(
+              `  ${page.label}, round ${round + 1}, metrics ${side}: ${seconds} s × ${ctx.opts.connections} connections`,
+            );
+            const result = await measure(ctx, side === "on" ? on : off, page.path, page.headers, seconds);
+            (side === "on" ? onRuns : offRuns).push(result);
+            rates[side] += result.reqPerSec;
+          }
+          ratios.push(rates.on / rates.off);
         }
         const offRate = mean(offRuns);
         const onRate = mean(onRuns);
+        const sorted = [...ratios].sort((a, b) => a - b);
+        const median = (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
         rows.push(
           { section: S, metric: `${page.label}, metrics off`, value: offRate, unit: "pages/s", digits: 0 },
           { section: S, metric: `${page.label}, metrics on`, value: onRate, unit: "pages/s", digits: 0 },
           {
             section: S,
-            metric: `${page.label}: on ÷ off`,
-            value: onRate / offRate,
+            metric: `${page.label}: on ÷ off (median of ${ROUNDS} ABBA rounds)`,
+            value: median,
             unit: "×",
             digits: 3,
             target: { op: ">=", value: TARGET },
-            note: `runs off ${offRuns.map((r) => Math.round(r.reqPerSec)).join(", ")}; on ${onRuns.map((r) => Math.round(r.reqPerSec)).join(", ")}`,
+            note: `rounds ${ratios.map((r) => r.toFixed(3)).join(", ")}; all runs ${(onRate / offRate).toFixed(3)}×`,
           },
         );
         data[page.path] = {
