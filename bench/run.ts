@@ -92,7 +92,8 @@ const stamp = new Date()
   .toISOString()
   .replace(/:/g, "-")
   .replace(/\.\d+Z$/, "Z");
-const resultsDir = join(root, "bench/results");
+// BENCH_RESULTS_DIR: elsewhere (the checkout section's own rounds write theirs to a temp dir)
+const resultsDir = process.env.BENCH_RESULTS_DIR ?? join(root, "bench/results");
 const tmpDir = mkdtempSync(join(tmpdir(), "cartwheel-bench-"));
 
 installExitHandlers();

@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/database.server.ts";
 import * as toasts from "../../app/http/toast.server.ts";
+import { settleAfterResponseTasks } from "../../app/jobs/after-response.server.ts";
 import * as cart from "../../app/routes/cart.tsx";
 import * as checkout from "../../app/routes/checkout.tsx";
 import * as track from "../../app/routes/orders.track.tsx";
@@ -173,6 +174,8 @@ describe("checkout without JavaScript", () => {
     ])) as Response[];
     expect(first?.headers.get("Location")).toBe("/checkout?step=confirmation");
     expect(second?.headers.get("Location")).toBe("/checkout?step=confirmation");
+    // the confirmation goes out right after the answer
+    await settleAfterResponseTasks();
 
     const orders = await db.selectFrom("orders").selectAll().execute();
     expect(orders).toHaveLength(1);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintTestToken } from "../../app/adapters/payments/test-gateway.server.ts";
 import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
 import { enableMetrics } from "../../app/infra/metrics.server.ts";
+import { settleAfterResponseTasks } from "../../app/jobs/after-response.server.ts";
 import { everyTurn, jobTurn } from "../../app/jobs/job-schedule.server.ts";
 import * as adminOrder from "../../app/routes/admin.orders.$number.tsx";
 import * as cart from "../../app/routes/cart.tsx";
@@ -90,8 +91,9 @@ describe.each(ENGINES)("metrics after real requests, on %s", (engine) => {
     });
     const data = review.data as unknown as { idempotencyKey: string; totals: { totalCents: number } };
     return {
-      placeOrder: () =>
-        postForm(
+      // the answer, once the work it left for after it (the confirmation e-mail) is done
+      placeOrder: async () => {
+        const answer = (await postForm(
           checkout,
           `${TEST_ORIGIN}/checkout`,
           {
@@ -101,7 +103,10 @@ describe.each(ENGINES)("metrics after real requests, on %s", (engine) => {
           },
           jar,
           shop.context(),
-        ) as Promise<Response>,
+        )) as Response;
+        await settleAfterResponseTasks();
+        return answer;
+      },
     };
   }
 

@@ -6,6 +6,7 @@ import { reconcilePayments } from "../../app/domain/payments/charges.server.ts";
 import { refundOrder } from "../../app/domain/payments/refunds.server.ts";
 import { providerCancelToken } from "../../app/http/checkout-session.server.ts";
 import * as toasts from "../../app/http/toast.server.ts";
+import { settleAfterResponseTasks } from "../../app/jobs/after-response.server.ts";
 import * as cart from "../../app/routes/cart.tsx";
 import * as checkout from "../../app/routes/checkout.tsx";
 import * as checkoutReturn from "../../app/routes/checkout_.return.tsx";
@@ -258,6 +259,7 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
     expect(await stockLeft()).toBe(before - 2);
     expect(await load("", jar)).toEqual({ redirect: "/cart" }); // the cart is empty
     await server.webhooks.settled();
+    await settleAfterResponseTasks(); // the confirmation goes out right after the answer
     expect(await mailTo("element@example.com")).toHaveLength(1);
   });
 

@@ -3,6 +3,7 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts";
 import type { Database } from "../../db/database.server.ts";
+import { runAfterResponse } from "../../jobs/after-response.server.ts";
 import { countryName } from "../../lib/countries.ts";
 import type { FormRefusal } from "../../lib/form-errors.ts";
 import { destinationProblem } from "../../lib/markets.ts";
@@ -240,7 +241,11 @@ export async function submitPlaceOrder(
     // to the provider (3-D Secure, its hosted page): the order waits, reserved, for /checkout/return
     if (redirectUrl) return { to: redirectUrl, state };
     if (!replayed) {
-      await sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number);
+      // after the answer: the shopper's confirmation page never waits on the mail server or the
+      // invoice's PDF; the claim is durable, so a send lost with the process is the job's to redo
+      runAfterResponse("order-confirmation", () =>
+        sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number),
+      );
       if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
     }
     return { to: stepPath("confirmation"), state: { placedOrder: order.number } };

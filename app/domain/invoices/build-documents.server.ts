@@ -191,8 +191,15 @@ function lineOf(item: ItemRow): DocumentLine {
   };
 }
 
-/** An order's invoice as it stands now: what is frozen when it is issued. */
-export async function buildInvoiceDocument(db: Reader, orderId: number): Promise<InvoiceDocument | null> {
+/**
+ * An order's invoice as it stands now: what is frozen when it is issued. `paidAt`: the moment the
+ * payment is being recorded, for a document read just before (charges.server.ts `markPaid`).
+ */
+export async function buildInvoiceDocument(
+  db: Reader,
+  orderId: number,
+  { paidAt }: { paidAt?: string } = {},
+): Promise<InvoiceDocument | null> {
   const [order, items, taxLines, seller] = await Promise.all([
     readOrder(db, orderId),
     readItems(db, orderId),
@@ -205,7 +212,7 @@ export async function buildInvoiceDocument(db: Reader, orderId: number): Promise
     kind: "invoice",
     currency: order.currency,
     taxMode: order.taxMode,
-    order: { number: order.number, placedAt: order.createdAt, paidAt: order.paidAt },
+    order: { number: order.number, placedAt: order.createdAt, paidAt: paidAt ?? order.paidAt },
     seller,
     buyer: buyerOf(order),
     lines: items.map(lineOf),

@@ -3,7 +3,7 @@ import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import type { DocumentKind } from "../../db/schema-invoices.ts";
 import { buildCreditNoteDocument, buildInvoiceDocument } from "./build-documents.server.ts";
-import { documentNumber } from "./invoice-document.ts";
+import { documentNumber, type InvoiceDocument } from "./invoice-document.ts";
 
 export { setInvoiceSellerDefaults } from "./build-documents.server.ts";
 
@@ -65,7 +65,22 @@ export async function issueInvoice(
     .executeTakeFirst();
   if (existing) return null;
   const document = await buildInvoiceDocument(trx, orderId);
-  if (!document) return null;
+  return document && insertInvoice(trx, orderId, document, now);
+}
+
+/**
+ * The invoice of an order being marked paid, in the transaction that moves it (the guarded status
+ * change lets that happen once; `invoices_one_per_order` refuses a second invoice regardless): the
+ * document was read before the transaction began (`buildInvoiceDocument` with the `paidAt` being
+ * recorded: the order's lines and totals no longer change once it is reserved), so the transaction only
+ * takes the number and writes the row.
+ */
+export async function insertInvoice(
+  trx: Transaction<DB>,
+  orderId: number,
+  document: InvoiceDocument,
+  now: Date,
+): Promise<IssuedNumber> {
   const { sequence, number } = await takeNumber(trx, "invoice");
   await trx
     .insertInto("invoices")
@@ -122,17 +137,15 @@ export async function issueCreditNote(
 
 /**
  * PostgreSQL's Place Order marks an order paid in one statement (charges.server.ts `markPaid`, data-
- * modifying CTEs); this is the invoice's part of it: the document is read before (the order's lines
- * and totals no longer change once it is reserved; the settings as they are a moment before the
- * payment is recorded), and the statement takes the number and writes the invoice only when it moved
- * the order (`moved`). Appended after the statement's other CTEs.
+ * modifying CTEs); this is the invoice's part of it, for the document read before it:
+ * the statement takes the number and writes the invoice only when it moved the order (`moved`).
+ * Appended after the statement's other CTEs.
  */
-export async function invoiceInPaidStatement(
-  db: Database,
+export function invoiceInPaidStatement(
   orderId: number,
+  document: InvoiceDocument | null,
   at: string,
-): Promise<RawBuilder<unknown>> {
-  const document = await buildInvoiceDocument(db, orderId);
+): RawBuilder<unknown> {
   if (!document) return sql``;
   return sql`, numbered as (
       update invoice_counters set next_sequence = next_sequence + 1

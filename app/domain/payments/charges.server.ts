@@ -9,7 +9,8 @@ import {
 import { type Database, engineOf } from "../../db/database.server.ts";
 import { recordOrder, recordPaymentFailure } from "../../infra/metrics.server.ts";
 import { currencyOf } from "../../lib/money.ts";
-import { invoiceInPaidStatement, issueInvoice } from "../invoices/issue-documents.server.ts";
+import { buildInvoiceDocument } from "../invoices/build-documents.server.ts";
+import { insertInvoice, invoiceInPaidStatement } from "../invoices/issue-documents.server.ts";
 import { transitionOrder } from "../orders/orders.server.ts";
 import { ORDER_COLUMNS, type OrderRow } from "./idempotency.server.ts";
 import { refundLapsedPayment } from "./refunds.server.ts";
@@ -271,6 +272,8 @@ export async function markPaid(
   const at = now.toISOString();
   // a payment made on the provider's page: the card is known only now
   const cardColumns = card ? { paymentBrand: card.brand, paymentLast4: card.last4 } : {};
+  // the invoice's document, read before the write (decision 031); numbered and written with it
+  const invoice = await buildInvoiceDocument(db, orderId, { paidAt: at });
   if (engineOf(db) === "postgres") {
     const cardSet = card ? sql`, payment_brand = ${card.brand}, payment_last4 = ${card.last4}` : sql``;
     const cartWork = cartId
@@ -279,7 +282,7 @@ export async function markPaid(
                       where id = ${cartId} and exists (select 1 from moved))`
       : sql``;
     // the order's invoice, numbered in the same statement (decision 031)
-    const invoiceWork = await invoiceInPaidStatement(db, orderId, at);
+    const invoiceWork = invoiceInPaidStatement(orderId, invoice, at);
     const { rows } = await sql<{ id: number }>`
       with moved as (
         update orders set status = 'paid', paid_at = ${at}, payment_reference = ${authorizationId},
@@ -302,7 +305,7 @@ export async function markPaid(
     now,
     set: { paidAt: at, paymentReference: authorizationId, reservedUntil: null, ...cardColumns },
     inSameTransaction: async (trx) => {
-      await issueInvoice(trx, orderId, now);
+      if (invoice) await insertInvoice(trx, orderId, invoice, now);
       if (!cartId) return;
       await trx.deleteFrom("cartItems").where("cartId", "=", cartId).execute();
       await trx
