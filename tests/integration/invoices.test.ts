@@ -97,6 +97,18 @@ describe.each(ENGINES)("invoices and credit notes on %s", (engine) => {
       issuedAt: paidAt.toISOString(),
     });
     const document = invoice!.document;
+    // the document names the payment it was issued for (read before the write that numbers it)
+    const placed = await t.db
+      .selectFrom("orders")
+      .select(["createdAt", "paidAt"])
+      .where("id", "=", order.id)
+      .executeTakeFirstOrThrow();
+    expect(placed.paidAt).toBe(paidAt.toISOString());
+    expect(document.order).toEqual({
+      number: order.number,
+      placedAt: placed.createdAt,
+      paidAt: paidAt.toISOString(),
+    });
     expect(document.seller).toEqual({
       name: "Laden am Eck GmbH",
       address: ["Hauptstraße 1", "10115 Berlin", "Germany"],

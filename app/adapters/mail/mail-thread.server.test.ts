@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readOutbox } from "../../../tests/helpers/outbox.ts";
-import { createThreadMailer, type ThreadMailer } from "./mail-thread.server.ts";
+import { createThreadMailer, MAIL_THREAD_NICENESS, type ThreadMailer } from "./mail-thread.server.ts";
 
 const WORKER = new URL("./mail-worker.ts", import.meta.url);
 const FROM = "Cartwheel <hello@cartwheel.example>";
@@ -75,4 +75,23 @@ describe("thread mailer (the real mail worker)", () => {
     expect(recipients).toContain("first@example.com");
     expect(recipients).toContain("third@example.com");
   });
+
+  // decision 032: e-mail yields the CPU to the requests when every core is busy
+  it.runIf(process.platform === "linux")(
+    "runs the mail worker at a lower priority than this thread",
+    async () => {
+      mailer = createThreadMailer(WORKER, { url: `file:${root}`, from: FROM });
+      await mailer.send({ to: "nice@example.com", subject: "s", text: "t" });
+      const niceness = (tid: string) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
+      const threads = readdirSync("/proc/self/task");
+      const ours = niceness(String(process.pid));
+      // Node names its worker threads so (the test runner's own, if any, among them)
+      const worker = threads.filter(
+        (tid) => readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === "WorkerThread",
+      );
+      expect(worker.length).toBeGreaterThan(0);
+      expect(worker.map(niceness)).toContain(ours + MAIL_THREAD_NICENESS);
+    },
+  );
 });

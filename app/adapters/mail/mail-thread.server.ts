@@ -8,6 +8,14 @@ export interface MailRequest {
 }
 export type MailResponse = { id: number; messageId: string } | { id: number; error: string };
 
+/**
+ * E-mail is background work: the mail worker runs at this niceness above the app's (decision 032),
+ * so when every core is busy the requests keep them and the messages (an invoice's PDF is ~1.5 ms of
+ * CPU) wait a moment instead; when one is free it makes no difference. Where a thread cannot have its
+ * own priority (not Linux) the worker keeps the process's.
+ */
+export const MAIL_THREAD_NICENESS = 10;
+
 export interface ThreadMailer extends Mailer {
   /** ends the worker; sends still waiting are refused */
   close(): Promise<void>;

@@ -4,24 +4,18 @@
  * when the server gave it this file's URL (server/main.ts); Node runs it from source.
  */
 import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import type { MailRequest, MailResponse } from "./mail-thread.server.ts";
+import { MAIL_THREAD_NICENESS, type MailRequest, type MailResponse } from "./mail-thread.server.ts";
 import { createMailer } from "./mailer.server.ts";
 
-/**
- * E-mail is background work: this thread runs at a lower priority than the one answering requests
- * (nice MAIL_THREAD_NICENESS; decision 032), so when every core is busy the checkout keeps them and
- * the messages (an invoice's PDF is ~1.5 ms of CPU) wait a moment instead; when one is free it makes
- * no difference. On Linux a thread's niceness is its own (setpriority on its thread id); elsewhere
- * the thread keeps the process's priority.
- */
-export const MAIL_THREAD_NICENESS = 10;
-
+/** Linux: a thread's niceness is its own (setpriority on its thread id), decision 032. */
 function lowerThisThreadsPriority(): void {
   try {
     const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isSafeInteger(threadId) && threadId > 0) setPriority(threadId, MAIL_THREAD_NICENESS);
+    if (!Number.isSafeInteger(threadId) || threadId <= 0) return;
+    // above the app's own (the process's main thread), at most the lowest priority there is
+    setPriority(threadId, Math.min(19, getPriority() + MAIL_THREAD_NICENESS));
   } catch {
     // not Linux (no /proc/thread-self): the same priority as the requests
   }
