@@ -8,8 +8,9 @@ import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { writeLockStats } from "../../app/infra/sqlite-dialect.server.ts";
 import { DEFAULT_MARKETS } from "../../app/lib/markets.ts";
 import { DEFAULT_CURRENCY } from "../../app/lib/money.ts";
+import { DEFAULT_SHOP_SETTINGS } from "../../app/lib/shop-settings.ts";
 
-const SHOP = { currency: DEFAULT_CURRENCY, markets: DEFAULT_MARKETS };
+const SHOP = { ...DEFAULT_SHOP_SETTINGS, currency: DEFAULT_CURRENCY, markets: DEFAULT_MARKETS };
 
 /**
  * How long one order holds SQLite's write lock (decision 020: only the reservation and the

@@ -4,12 +4,17 @@
  * Tax is 7 % of the subtotal less its discount, rounded half up to the cent; standard shipping is
  * $4.99, free from a $50.00 subtotal (before the discount) and for an empty cart; express is $9.99.
  */
-import type { CartShop } from "../../app/domain/cart/get-cart.server.ts";
+import type { OrderShop } from "../../app/domain/orders/place-order.server.ts";
 import { DEFAULT_MARKETS } from "../../app/lib/markets.ts";
 import { DEFAULT_CURRENCY } from "../../app/lib/money.ts";
+import { DEFAULT_SHOP_SETTINGS } from "../../app/lib/shop-settings.ts";
 
-/** The shop as the seed and the migrations leave it: the default zone, dollars. */
-export const SPEC_SHOP: CartShop = { currency: DEFAULT_CURRENCY, markets: DEFAULT_MARKETS };
+/** The shop as the seed and the migrations leave it: the default zone, dollars, the default seller. */
+export const SPEC_SHOP: OrderShop = {
+  ...DEFAULT_SHOP_SETTINGS,
+  currency: DEFAULT_CURRENCY,
+  markets: DEFAULT_MARKETS,
+};
 
 export type SpecMethod = "standard" | "express";
 

@@ -5,18 +5,25 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMailer } from "../../app/adapters/mail/mailer.server.ts";
 import type { PaymentGateway } from "../../app/adapters/payments/payment-gateway.ts";
 import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
+import { addToCart } from "../../app/domain/cart/add-item.server.ts";
+import { priceCart } from "../../app/domain/cart/cart-pricing.ts";
+import { getCart } from "../../app/domain/cart/get-cart.server.ts";
+import { buildInvoiceDocument } from "../../app/domain/invoices/build-documents.server.ts";
 import type { InvoiceDocument } from "../../app/domain/invoices/invoice-document.ts";
 import {
   issueInvoice,
   issueMissingDocuments,
   setInvoiceSellerDefaults,
 } from "../../app/domain/invoices/issue-documents.server.ts";
+import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { markPaid } from "../../app/domain/payments/charges.server.ts";
 import { refundOrder } from "../../app/domain/payments/refunds.server.ts";
-import { saveShopSettings } from "../../app/domain/settings/shop-settings.server.ts";
+import { readShopSettings, saveShopSettings } from "../../app/domain/settings/shop-settings.server.ts";
 import { DEFAULT_SHOP_SETTINGS } from "../../app/lib/shop-settings.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
+import { insertProduct } from "../helpers/catalog.ts";
 import { insertPendingOrder, VAT_7, VAT_19 } from "../helpers/invoice-orders.ts";
+import { addZone, setPricesIncludeTax, takeCountries } from "../helpers/markets.ts";
 
 const SECRET = "invoices-test-secret-0123456789abcdef0123";
 const OWNER = { id: "owner-invoices", email: "owner@example.com", role: "owner" as const };
@@ -82,12 +89,20 @@ describe.each(ENGINES)("invoices and credit notes on %s", (engine) => {
     });
     const order = await insertPendingOrder(t.db);
     const paidAt = new Date();
-    expect(await markPaid(t.db, order.id, order.paymentReference, { now: paidAt })).toEqual({
-      status: "paid",
-      replayed: false,
-    });
+    const settled = await markPaid(t.db, order.id, order.paymentReference, { now: paidAt });
     const [invoice, ...others] = await documentsOf(t);
     expect(others).toEqual([]);
+    // the settlement names the invoice it issued, as stored (the confirmation attaches it)
+    expect(settled).toEqual({
+      status: "paid",
+      replayed: false,
+      invoice: {
+        kind: "invoice",
+        number: "INV-000001",
+        issuedAt: paidAt.toISOString(),
+        document: invoice?.document,
+      },
+    });
     expect(invoice).toMatchObject({
       kind: "invoice",
       sequence: 1,
@@ -172,6 +187,90 @@ describe.each(ENGINES)("invoices and credit notes on %s", (engine) => {
     // the same order paid again (the job and the request) is invoiced once
     expect((await markPaid(t.db, order.id, order.paymentReference)).status).toBe("paid");
     expect(await documentsOf(t)).toHaveLength(1);
+  });
+
+  it("Place Order freezes the invoice its stored order reads as, and hands the confirmation what it issued", async () => {
+    // made from what Place Order wrote, not read back (decision 032): so it must be the very
+    // document the stored rows make — mixed rates, taxed shipping, gross prices, legal details
+    await saveLegalDetails(t, {
+      legalName: "Laden am Eck GmbH",
+      legalAddress: "Hauptstraße 1\n10115 Berlin",
+      taxId: "DE123456789",
+    });
+    await takeCountries(t.db, ["DE"]);
+    await addZone(t.db, {
+      name: "Germany",
+      countries: ["DE"],
+      taxLabel: "MwSt.",
+      taxShipping: true,
+      rates: [
+        { taxClass: "standard", basisPoints: 1900 },
+        { taxClass: "reduced", basisPoints: 700 },
+      ],
+      methods: [{ code: "dhl", name: "DHL Paket", rule: "flat", flatCents: 490, daysMin: 1, daysMax: 3 }],
+    });
+    await setPricesIncludeTax(t.db, true);
+    const book = await insertProduct(t.db, { priceCents: 1_999, stock: 5, taxClass: "reduced" });
+    const lamp = await insertProduct(t.db, { priceCents: 4_550, stock: 5 });
+    const shop = await readShopSettings(t.db, DEFAULT_SHOP_SETTINGS);
+    const cartId = randomUUID();
+    await addToCart(t.db, { cartId, productId: lamp, quantity: 1 });
+    await addToCart(t.db, { cartId, productId: book, quantity: 2 });
+    const cart = await getCart(t.db, cartId, shop);
+    const destination = { country: "DE", region: "" };
+    const priced = priceCart(shop.markets, {
+      lines: cart.lines,
+      discountCents: 0,
+      destination,
+      methodCode: "dhl",
+    });
+    if (!priced.ok) throw new Error("Germany has no zone");
+    const card = await gateway.tokenize({
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: 2035,
+      cvv: "123",
+      name: "Erika Mustermann",
+    });
+    if (!card.ok) throw new Error("card");
+
+    const placed = await placeOrder(t.db, gateway, {
+      cartId,
+      idempotencyKey: randomUUID(),
+      shipping: {
+        firstName: "Erika",
+        lastName: "Mustermann",
+        email: "erika@example.de",
+        phone: "+49 30 1234567",
+        address: "Unter den Linden 5",
+        city: "Berlin",
+        state: "",
+        zipCode: "10117",
+        country: "DE",
+      },
+      method: "dhl",
+      shop,
+      payment: { token: card.token, brand: card.brand, last4: card.last4 },
+      expectedTotalCents: priced.calculation.totalCents,
+    });
+    if (!placed.ok) throw new Error(`not placed: ${placed.error.code}`);
+
+    const [stored, ...others] = await documentsOf(t);
+    expect(others).toEqual([]);
+    expect(stored?.document).toEqual(await buildInvoiceDocument(t.db, stored?.orderId ?? 0));
+    expect(stored?.document).toMatchObject({
+      seller: { name: "Laden am Eck GmbH", address: ["Hauptstraße 1", "10115 Berlin"], taxId: "DE123456789" },
+      taxMode: "inclusive",
+      shipping: { name: "DHL Paket", grossCents: 490, taxBasisPoints: 1900 },
+    });
+    expect(stored?.document.taxes.map((rate) => rate.basisPoints).sort((a, b) => a - b)).toEqual([700, 1900]);
+    expect(stored?.document.order.paidAt).toEqual(expect.any(String));
+    expect(placed.value.invoice).toEqual({
+      kind: "invoice",
+      number: stored?.number,
+      issuedAt: stored?.issuedAt,
+      document: stored?.document,
+    });
   });
 
   it("gives concurrent payments distinct, gapless numbers", async () => {

@@ -16,7 +16,7 @@ import type { CartView } from "../cart/cart-types.ts";
 import type { CartShop } from "../cart/get-cart.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
 import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";
-import { placeOrder } from "../orders/place-order.server.ts";
+import { type OrderShop, placeOrder } from "../orders/place-order.server.ts";
 import type { ProviderReturn } from "../payments/charges.server.ts";
 import { boundFeedback, type CheckoutState, type StepFeedback } from "./checkout-progress.server.ts";
 import {
@@ -197,8 +197,8 @@ export async function submitPlaceOrder(
     mailer: Mailer;
     /** the shop's name and address, for the confirmation e-mail */
     mailShop: MailShop;
-    /** the shop's currency and markets now (its settings) */
-    shop: CartShop;
+    /** the shop's currency and markets now and the seller its invoices name (its settings) */
+    shop: OrderShop;
     cartId: string | null;
     userId?: string | null;
     /** how long the order holds its stock while its payment is pending */
@@ -237,14 +237,14 @@ export async function submitPlaceOrder(
     provider: deps.provider,
   });
   if (result.ok) {
-    const { order, replayed, redirectUrl } = result.value;
+    const { order, replayed, redirectUrl, invoice } = result.value;
     // to the provider (3-D Secure, its hosted page): the order waits, reserved, for /checkout/return
     if (redirectUrl) return { to: redirectUrl, state };
     if (!replayed) {
       // after the answer: the shopper's confirmation page never waits on the mail server or the
       // invoice's PDF; the claim is durable, so a send lost with the process is the job's to redo
       runAfterResponse("order-confirmation", () =>
-        sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number),
+        sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number, invoice),
       );
       if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
     }

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
 import { countryName } from "../../lib/countries.ts";
 import { allocate, divideRounded } from "../../lib/order-calculator.ts";
-import { DEFAULT_SHOP_SETTINGS } from "../../lib/shop-settings.ts";
+import { DEFAULT_SHOP_SETTINGS, type ShopSettings } from "../../lib/shop-settings.ts";
 import type { DocumentLine, DocumentShipping, DocumentTax, InvoiceDocument } from "./invoice-document.ts";
 
 /**
@@ -44,20 +44,28 @@ function addressLines(text: string): string[] {
     .filter(Boolean);
 }
 
-async function sellerOf(db: Reader): Promise<InvoiceDocument["seller"]> {
+/** What the seller's block is made of: the shop's settings (as saved, or their defaults). */
+export type SellerSettings = Pick<
+  ShopSettings,
+  "shopName" | "contactAddress" | "legalName" | "legalAddress" | "taxId"
+>;
+
+/** The seller as invoices name it: the legal name and address, else the shop's name and contact address. */
+export function sellerOf(settings: SellerSettings): InvoiceDocument["seller"] {
+  return {
+    name: settings.legalName.trim() || settings.shopName,
+    address: addressLines(settings.legalAddress.trim() || settings.contactAddress),
+    taxId: settings.taxId.trim(),
+  };
+}
+
+async function readSeller(db: Reader): Promise<InvoiceDocument["seller"]> {
   const row = await db
     .selectFrom("shopSettings")
     .select(["shopName", "contactAddress", "legalName", "legalAddress", "taxId"])
     .where("id", "=", 1)
     .executeTakeFirst();
-  const defaults = sellerDefaults();
-  const shopName = row?.shopName ?? defaults.shopName;
-  const contactAddress = row?.contactAddress ?? defaults.contactAddress;
-  return {
-    name: row?.legalName.trim() || shopName,
-    address: addressLines(row?.legalAddress.trim() || contactAddress),
-    taxId: row?.taxId.trim() ?? "",
-  };
+  return sellerOf(row ?? { ...sellerDefaults(), legalName: "", legalAddress: "", taxId: "" });
 }
 
 /** What an invoice is made of, read from the order as stored. */
@@ -93,6 +101,8 @@ async function readOrder(db: Reader, orderId: number) {
 }
 
 type OrderRow = NonNullable<Awaited<ReturnType<typeof readOrder>>>;
+/** The order's columns an invoice is made of (as stored, or as Place Order is storing them). */
+export type InvoiceOrder = Omit<OrderRow, "id">;
 
 function readItems(db: Reader, orderId: number) {
   return db
@@ -117,7 +127,7 @@ function readItems(db: Reader, orderId: number) {
     .execute();
 }
 
-type ItemRow = Awaited<ReturnType<typeof readItems>>[number];
+type ItemRow = Omit<Awaited<ReturnType<typeof readItems>>[number], "id">;
 
 function readTaxLines(db: Reader, orderId: number) {
   return db
@@ -128,7 +138,7 @@ function readTaxLines(db: Reader, orderId: number) {
     .execute();
 }
 
-function buyerOf(order: OrderRow): InvoiceDocument["buyer"] {
+function buyerOf(order: InvoiceOrder): InvoiceDocument["buyer"] {
   const place = [order.city, [order.state, order.zipCode].filter(Boolean).join(" ")]
     .filter(Boolean)
     .join(", ");
@@ -160,7 +170,7 @@ function shippingRate(netCents: number, taxCents: number, rates: RateRow[]): Rat
 }
 
 /** The shipping as charged: as entered, with the tax in it (inclusive) or on it (exclusive). */
-function shippingOf(order: OrderRow, rates: RateRow[]): DocumentShipping {
+function shippingOf(order: InvoiceOrder, rates: RateRow[]): DocumentShipping {
   const inclusive = order.taxMode === "inclusive";
   const net = inclusive ? order.shippingCents - order.shippingTaxCents : order.shippingCents;
   const rate = shippingRate(net, order.shippingTaxCents, rates);
@@ -191,22 +201,22 @@ function lineOf(item: ItemRow): DocumentLine {
   };
 }
 
+/** What an order's invoice is made of: the order, its lines and tax lines (in their order), the seller. */
+export interface InvoiceFacts {
+  order: InvoiceOrder;
+  items: ItemRow[];
+  taxLines: RateRow[];
+  seller: InvoiceDocument["seller"];
+}
+
 /**
- * An order's invoice as it stands now: what is frozen when it is issued. `paidAt`: the moment the
- * payment is being recorded, for a document read just before (charges.server.ts `markPaid`).
+ * An order's invoice from its facts (pure): what is frozen when it is issued. `paidAt`: the moment
+ * the payment is being recorded, for a document made just before (charges.server.ts `markPaid`).
  */
-export async function buildInvoiceDocument(
-  db: Reader,
-  orderId: number,
+export function invoiceDocumentOf(
+  { order, items, taxLines, seller }: InvoiceFacts,
   { paidAt }: { paidAt?: string } = {},
-): Promise<InvoiceDocument | null> {
-  const [order, items, taxLines, seller] = await Promise.all([
-    readOrder(db, orderId),
-    readItems(db, orderId),
-    readTaxLines(db, orderId),
-    sellerOf(db),
-  ]);
-  if (!order) return null;
+): InvoiceDocument {
   return {
     version: 1,
     kind: "invoice",
@@ -217,7 +227,12 @@ export async function buildInvoiceDocument(
     buyer: buyerOf(order),
     lines: items.map(lineOf),
     shipping: shippingOf(order, taxLines),
-    taxes: taxLines.map((line) => ({ ...line })),
+    taxes: taxLines.map(({ label, basisPoints, netCents, taxCents }) => ({
+      label,
+      basisPoints,
+      netCents,
+      taxCents,
+    })),
     totals: {
       subtotalCents: order.subtotalCents,
       discountCents: order.discountCents,
@@ -228,6 +243,22 @@ export async function buildInvoiceDocument(
     },
     credit: null,
   };
+}
+
+/** An order's invoice as it stands now, read from the order as stored and the settings. */
+export async function buildInvoiceDocument(
+  db: Reader,
+  orderId: number,
+  { paidAt }: { paidAt?: string } = {},
+): Promise<InvoiceDocument | null> {
+  const [order, items, taxLines, seller] = await Promise.all([
+    readOrder(db, orderId),
+    readItems(db, orderId),
+    readTaxLines(db, orderId),
+    readSeller(db),
+  ]);
+  if (!order) return null;
+  return invoiceDocumentOf({ order, items, taxLines, seller }, { paidAt });
 }
 
 /**
@@ -261,7 +292,7 @@ export async function buildCreditNoteDocument(db: Reader, refundId: number): Pro
       .orderBy("orderItemId")
       .execute(),
     readTaxLines(db, refund.orderId),
-    sellerOf(db),
+    readSeller(db),
   ]);
   if (!order) return null;
 

@@ -123,8 +123,11 @@ export async function invoiceAttachment(db: Database, orderNumber: string): Prom
     .where("orders.number", "=", orderNumber)
     .where("invoices.kind", "=", "invoice")
     .executeTakeFirst();
-  if (!row) return null;
-  const document = issued(row);
+  return row ? invoiceAttachmentOf(issued(row)) : null;
+}
+
+/** An issued invoice as the PDF the confirmation e-mail carries. */
+export function invoiceAttachmentOf(document: IssuedDocument): MailAttachment {
   return {
     filename: invoicePdfName(document),
     contentType: "application/pdf",

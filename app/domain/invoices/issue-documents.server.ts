@@ -157,7 +157,7 @@ export function invoiceInPaidStatement(
         prefix || case when sequence >= 1000000 then sequence::text else lpad(sequence::text, 6, '0') end,
         ${orderId}, null, ${at}, ${JSON.stringify(document)}
       from numbered
-      returning id)`;
+      returning number)`;
 }
 
 /** How far back the job looks for a paid order or a succeeded refund without its document. */

@@ -4,7 +4,8 @@ import type { Mailer } from "../../adapters/mail/mail-message.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import type { MailShop } from "../../lib/shop-settings.ts";
-import { invoiceAttachment } from "../invoices/documents.server.ts";
+import { invoiceAttachment, invoiceAttachmentOf } from "../invoices/documents.server.ts";
+import type { IssuedDocument } from "../invoices/invoice-document.ts";
 import { renderOrderConfirmation } from "./order-email.tsx";
 import { getOrderByNumber } from "./orders.server.ts";
 
@@ -84,12 +85,13 @@ async function deliver(
   orderNumber: string,
   attempt: number,
   now: Date,
+  issued?: IssuedDocument,
 ): Promise<"sent" | "failed"> {
   try {
     const order = await getOrderByNumber(db, orderNumber);
     if (!order) throw new Error(`order ${orderNumber} not found`);
     // the invoice, issued when the order was paid, as a PDF (decision 031)
-    const invoice = await invoiceAttachment(db, orderNumber);
+    const invoice = issued ? invoiceAttachmentOf(issued) : await invoiceAttachment(db, orderNumber);
     await mailer.send({
       to: order.email,
       ...renderOrderConfirmation(order, shop),
@@ -115,14 +117,18 @@ async function deliver(
   return "sent";
 }
 
-/** Place Order's own send, right after the order committed (with attempt 1 claimed). */
+/**
+ * Place Order's own send, right after the order committed (with attempt 1 claimed); `invoice`: the
+ * one its payment just issued (else it is read).
+ */
 export function sendPlacedOrderConfirmation(
   db: Database,
   mailer: Mailer,
   shop: ShopIdentity,
   orderNumber: string,
+  invoice?: IssuedDocument,
 ): Promise<"sent" | "failed"> {
-  return deliver(db, mailer, shop, orderNumber, 1, new Date());
+  return deliver(db, mailer, shop, orderNumber, 1, new Date(), invoice);
 }
 
 /**

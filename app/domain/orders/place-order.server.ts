@@ -13,6 +13,8 @@ import { type CartShop, getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { checkCoupon, redeemCoupon } from "../coupons/coupons.server.ts";
 import { takeStock } from "../inventory/inventory.server.ts";
+import { invoiceDocumentOf, type SellerSettings, sellerOf } from "../invoices/build-documents.server.ts";
+import type { InvoiceDocument, IssuedDocument } from "../invoices/invoice-document.ts";
 import {
   DEFAULT_RESERVATION_MS,
   ORDER_COLUMNS,
@@ -30,8 +32,11 @@ export interface PlaceOrderInput {
   shipping: ShippingDetails;
   /** the shipping method's code in the address's zone */
   method: string;
-  /** the shop's currency and markets now (its settings): zones, tax rates, shipping methods */
-  shop: CartShop;
+  /**
+   * the shop's currency and markets now (its settings): zones, tax rates, shipping methods; and
+   * the seller's details its invoice names
+   */
+  shop: OrderShop;
   /**
    * the gateway's token for the card checked at the payment step (never the card itself), or
    * HOSTED_PAYMENT for the provider's hosted page
@@ -46,6 +51,9 @@ export interface PlaceOrderInput {
   reservationMs?: number;
   now?: Date;
 }
+
+/** The shop an order is placed in: its currency and markets, and the seller its invoice names. */
+export type OrderShop = CartShop & SellerSettings;
 
 export interface PlacedOrder {
   id: number;
@@ -72,7 +80,13 @@ export type PlaceOrderError =
  * `redirectUrl`, reserved and waiting for the shopper to pay or authenticate at the provider.
  */
 export type PlaceOrderResult = Result<
-  { order: PlacedOrder; replayed: boolean; redirectUrl: string | null },
+  {
+    order: PlacedOrder;
+    replayed: boolean;
+    redirectUrl: string | null;
+    /** the invoice this submission's payment issued (its confirmation attaches it), if it did */
+    invoice?: IssuedDocument;
+  },
   PlaceOrderError
 >;
 
@@ -134,9 +148,9 @@ export async function placeOrder(
   }
 
   const now = input.now ?? new Date();
-  let order: OrderRow;
+  let reserved: { order: OrderRow; invoice: InvoiceDocument };
   try {
-    order = await db
+    reserved = await db
       .transaction()
       .execute((trx) => reserveOrder(trx, { input, cart, now, gateway: gateway.name }));
   } catch (error) {
@@ -147,7 +161,7 @@ export async function placeOrder(
     throw error;
   }
   recordOrder("placed");
-  return payFor(db, gateway, order, input, false);
+  return payFor(db, gateway, reserved.order, input, false, reserved.invoice);
 }
 
 /** A submission whose order exists: its answer, settling the payment of one still pending. */
@@ -184,6 +198,8 @@ async function payFor(
   order: OrderRow,
   input: PlaceOrderInput,
   replayed: boolean,
+  /** the invoice as reserved (this submission reserved the order): the payment reads nothing back */
+  invoice?: InvoiceDocument,
 ): Promise<PlaceOrderResult> {
   const settled = await settlePayment(db, gateway, {
     order,
@@ -191,12 +207,18 @@ async function payFor(
     cartId: input.cartId,
     now: input.now,
     provider: input.provider,
+    invoice,
   });
   switch (settled.status) {
     case "paid":
       // the submission that reserved the order answers as its placer (its caller sends the
       // confirmation), whichever request recorded the payment
-      return ok({ order: placed(order), replayed, redirectUrl: null });
+      return ok({
+        order: placed(order),
+        replayed,
+        redirectUrl: null,
+        ...(settled.invoice ? { invoice: settled.invoice } : {}),
+      });
     case "redirect":
       return ok({ order: placed(order), replayed, redirectUrl: settled.url });
     case "failed":
@@ -255,7 +277,7 @@ function pricedOrThrow(
 async function reserveOrder(
   trx: Transaction<DB>,
   { input, cart, now, gateway }: { input: PlaceOrderInput; cart: CartView; now: Date; gateway: string },
-): Promise<OrderRow> {
+): Promise<{ order: OrderRow; invoice: InvoiceDocument }> {
   // the coupon read now, its use counted after the stock (rows are locked in one order: variants,
   // products, then the coupon — as a cancellation gives them back)
   let discount = 0;
@@ -279,48 +301,49 @@ async function reserveOrder(
   const method = priced.shipping.method;
   const estimatedDelivery = estimatedDeliveryDate(method, now);
   const { shipping } = input;
+  const values = {
+    number: newOrderNumber(),
+    idempotencyKey: input.idempotencyKey,
+    userId: input.userId ?? null,
+    email: shipping.email,
+    firstName: shipping.firstName,
+    lastName: shipping.lastName,
+    phone: shipping.phone,
+    address: shipping.address,
+    city: shipping.city,
+    state: shipping.state,
+    zipCode: shipping.zipCode,
+    country: shipping.country,
+    shippingMethod: method.code,
+    shippingMethodName: method.name,
+    taxMode: recomputed.mode,
+    subtotalCents: recomputed.subtotalCents,
+    discountCents: recomputed.discountCents,
+    shippingCents: recomputed.shippingCents,
+    shippingTaxCents: recomputed.shipping?.taxCents ?? 0,
+    taxLabel: priced.zone.taxLabel,
+    taxCents: recomputed.taxCents,
+    totalCents: recomputed.totalCents,
+    currency: input.shop.currency,
+    couponCode: cart.coupon?.code ?? null,
+    status: "pending_payment" as const,
+    paymentBrand: input.payment.brand,
+    paymentLast4: input.payment.last4,
+    paymentReference: "",
+    paymentGateway: gateway,
+    reservedUntil: new Date(now.getTime() + (input.reservationMs ?? DEFAULT_RESERVATION_MS)).toISOString(),
+    estimatedDelivery,
+    createdAt,
+    updatedAt: createdAt,
+    // Place Order sends the confirmation right after this commits (attempt 1, claimed now) and
+    // marks it sent; if that never happens the resend job takes it up (order-confirmation.server.ts)
+    confirmationSentAt: null,
+    confirmationAttempts: 1,
+    confirmationClaimedAt: createdAt,
+  };
   const order = await trx
     .insertInto("orders")
-    .values({
-      number: newOrderNumber(),
-      idempotencyKey: input.idempotencyKey,
-      userId: input.userId ?? null,
-      email: shipping.email,
-      firstName: shipping.firstName,
-      lastName: shipping.lastName,
-      phone: shipping.phone,
-      address: shipping.address,
-      city: shipping.city,
-      state: shipping.state,
-      zipCode: shipping.zipCode,
-      country: shipping.country,
-      shippingMethod: method.code,
-      shippingMethodName: method.name,
-      taxMode: recomputed.mode,
-      subtotalCents: recomputed.subtotalCents,
-      discountCents: recomputed.discountCents,
-      shippingCents: recomputed.shippingCents,
-      shippingTaxCents: recomputed.shipping?.taxCents ?? 0,
-      taxLabel: priced.zone.taxLabel,
-      taxCents: recomputed.taxCents,
-      totalCents: recomputed.totalCents,
-      currency: input.shop.currency,
-      couponCode: cart.coupon?.code ?? null,
-      status: "pending_payment",
-      paymentBrand: input.payment.brand,
-      paymentLast4: input.payment.last4,
-      paymentReference: "",
-      paymentGateway: gateway,
-      reservedUntil: new Date(now.getTime() + (input.reservationMs ?? DEFAULT_RESERVATION_MS)).toISOString(),
-      estimatedDelivery,
-      createdAt,
-      updatedAt: createdAt,
-      // Place Order sends the confirmation right after this commits (attempt 1, claimed now) and
-      // marks it sent; if that never happens the resend job takes it up (order-confirmation.server.ts)
-      confirmationSentAt: null,
-      confirmationAttempts: 1,
-      confirmationClaimedAt: createdAt,
-    })
+    .values(values)
     .returning(ORDER_COLUMNS)
     .executeTakeFirstOrThrow();
 
@@ -415,7 +438,15 @@ async function reserveOrder(
     if (taxLines.length > 0) await trx.insertInto("orderTaxLines").values(taxLines).execute();
     await trx.insertInto("orderEvents").values(created).execute();
   }
-  return order;
+  // its invoice as it will be issued (paidAt aside), from what was just written: recording the
+  // payment then reads nothing back (the same document `buildInvoiceDocument` reads, decision 032)
+  const invoice = invoiceDocumentOf({
+    order: { ...values, paidAt: null },
+    items,
+    taxLines,
+    seller: sellerOf(input.shop),
+  });
+  return { order, invoice };
 }
 
 function placed({ id, number, email, totalCents, estimatedDelivery }: OrderRow): PlacedOrder {

@@ -10,6 +10,7 @@ import { type Database, engineOf } from "../../db/database.server.ts";
 import { recordOrder, recordPaymentFailure } from "../../infra/metrics.server.ts";
 import { currencyOf } from "../../lib/money.ts";
 import { buildInvoiceDocument } from "../invoices/build-documents.server.ts";
+import type { InvoiceDocument, IssuedDocument } from "../invoices/invoice-document.ts";
 import { insertInvoice, invoiceInPaidStatement } from "../invoices/issue-documents.server.ts";
 import { transitionOrder } from "../orders/orders.server.ts";
 import { ORDER_COLUMNS, type OrderRow } from "./idempotency.server.ts";
@@ -34,7 +35,8 @@ export const EXPIRED_MESSAGE = "The payment was not completed in time. Please pl
 export const CANCELLED_MESSAGE = "The payment was not completed. Please choose how to pay again.";
 
 export type Settlement =
-  | { status: "paid"; replayed: boolean }
+  /** `invoice`: the invoice this settlement issued, when it was the one to record the payment */
+  | { status: "paid"; replayed: boolean; invoice?: IssuedDocument }
   | { status: "failed"; message: string }
   /** the gateway could not be reached: the order stays pending for the job */
   | { status: "unknown" }
@@ -73,6 +75,7 @@ export async function settlePayment(
     now,
     provider,
     description,
+    invoice,
   }: {
     order: OrderRow;
     token: string;
@@ -81,6 +84,8 @@ export async function settlePayment(
     provider?: ProviderReturn;
     /** what a hosted page says is being paid for */
     description?: string;
+    /** the order's invoice as Place Order reserved it (else it is read when the payment is recorded) */
+    invoice?: InvoiceDocument;
   },
 ): Promise<Settlement> {
   if (token === HOSTED_PAYMENT) return startHosted(db, gateway, order, provider, description, now);
@@ -106,7 +111,7 @@ export async function settlePayment(
     logger.warn({ err: error, order: order.number }, "payment outcome unknown; the order stays pending");
     return { status: "unknown" };
   }
-  const settled = await markPaid(db, order.id, authorizationId, { cartId, now });
+  const settled = await markPaid(db, order.id, authorizationId, { cartId, now, invoice });
   if (settled.status === "failed") await refundLapsed(db, gateway, order, authorizationId, now);
   return settled;
 }
@@ -267,13 +272,26 @@ export async function markPaid(
   db: Database,
   orderId: number,
   authorizationId: string,
-  { cartId, now = new Date(), card = null }: { cartId?: string; now?: Date; card?: CardSummary | null } = {},
+  {
+    cartId,
+    now = new Date(),
+    card = null,
+    invoice: reserved,
+  }: {
+    cartId?: string;
+    now?: Date;
+    card?: CardSummary | null;
+    /** the invoice as the order was reserved, without its `paidAt` (Place Order's own payment) */
+    invoice?: InvoiceDocument;
+  } = {},
 ): Promise<Settlement> {
   const at = now.toISOString();
   // a payment made on the provider's page: the card is known only now
   const cardColumns = card ? { paymentBrand: card.brand, paymentLast4: card.last4 } : {};
-  // the invoice's document, read before the write (decision 031); numbered and written with it
-  const invoice = await buildInvoiceDocument(db, orderId, { paidAt: at });
+  // the invoice's document, made before the write (decision 031); numbered and written with it
+  const invoice = reserved
+    ? { ...reserved, order: { ...reserved.order, paidAt: at } }
+    : await buildInvoiceDocument(db, orderId, { paidAt: at });
   if (engineOf(db) === "postgres") {
     const cardSet = card ? sql`, payment_brand = ${card.brand}, payment_last4 = ${card.last4}` : sql``;
     const cartWork = cartId
@@ -283,7 +301,7 @@ export async function markPaid(
       : sql``;
     // the order's invoice, numbered in the same statement (decision 031)
     const invoiceWork = invoiceInPaidStatement(orderId, invoice, at);
-    const { rows } = await sql<{ id: number }>`
+    const { rows } = await sql<{ id: number; invoice: string | null }>`
       with moved as (
         update orders set status = 'paid', paid_at = ${at}, payment_reference = ${authorizationId},
           reserved_until = null, updated_at = ${at}${cardSet}
@@ -292,11 +310,15 @@ export async function markPaid(
       logged as (
         insert into order_events (order_id, from_status, to_status, actor, created_at)
         select id, 'pending_payment', 'paid', 'checkout', ${at} from moved)${cartWork}${invoiceWork}
-      select id from moved`.execute(db);
-    if (rows.length !== 1) return settledElsewhere(db, orderId);
+      select id, ${invoice ? sql`(select number from invoiced)` : sql`null`} as invoice from moved`.execute(
+      db,
+    );
+    const [row] = rows;
+    if (rows.length !== 1 || !row) return settledElsewhere(db, orderId);
     recordOrder("paid");
-    return { status: "paid", replayed: false };
+    return { status: "paid", replayed: false, ...issuedWith(invoice, row.invoice, at) };
   }
+  let issuedNumber: string | null = null;
   const result = await transitionOrder(db, {
     orderId,
     to: "paid",
@@ -305,7 +327,7 @@ export async function markPaid(
     now,
     set: { paidAt: at, paymentReference: authorizationId, reservedUntil: null, ...cardColumns },
     inSameTransaction: async (trx) => {
-      if (invoice) await insertInvoice(trx, orderId, invoice, now);
+      if (invoice) issuedNumber = (await insertInvoice(trx, orderId, invoice, now)).number;
       if (!cartId) return;
       await trx.deleteFrom("cartItems").where("cartId", "=", cartId).execute();
       await trx
@@ -317,7 +339,16 @@ export async function markPaid(
   });
   if (!result.ok) return settledElsewhere(db, orderId);
   recordOrder("paid");
-  return { status: "paid", replayed: false };
+  return { status: "paid", replayed: false, ...issuedWith(invoice, issuedNumber, at) };
+}
+
+/** The invoice just issued with a payment, as the confirmation attaches it (nothing to read back). */
+function issuedWith(
+  document: InvoiceDocument | null,
+  number: string | null,
+  issuedAt: string,
+): { invoice?: IssuedDocument } {
+  return document && number ? { invoice: { kind: "invoice", number, issuedAt, document } } : {};
 }
 
 /** Step 4 on a decline: payment_failed, the stock and the coupon use given back. */
