@@ -2,7 +2,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reconcilePayments } from "../../app/domain/payments/charges.server.ts";
+import {
+  HOSTED_PAYMENT,
+  ORDER_COLUMNS,
+  reconcilePayments,
+  settlePayment,
+} from "../../app/domain/payments/charges.server.ts";
 import { refundOrder } from "../../app/domain/payments/refunds.server.ts";
 import { providerCancelToken } from "../../app/http/checkout-session.server.ts";
 import * as toasts from "../../app/http/toast.server.ts";
@@ -13,6 +18,7 @@ import * as checkoutReturn from "../../app/routes/checkout_.return.tsx";
 import * as webhooks from "../../app/routes/webhooks.stripe.tsx";
 import { ENGINES } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { insertPendingOrder } from "../helpers/invoice-orders.ts";
 import { readOutbox } from "../helpers/outbox.ts";
 import { Jar, postForm } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
@@ -399,6 +405,30 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
     expect(order.paymentReference).toMatch(/^pi_/);
     await server.webhooks.settled();
     expect(await mailTo("hosted@example.com")).toHaveLength(1);
+  });
+
+  it("a hosted page asked for a moment after the order was made still lives the provider's minimum", async () => {
+    // the provider counts its 30 minutes from when it is asked, in whole seconds: a page timed to
+    // exactly 30 minutes from the order's creation was refused whenever a second ticked in between
+    // (the hosted checkout failed now and then); here the page is asked for 20 s after
+    const placed = await insertPendingOrder(shop.db, { createdAt: new Date(Date.now() - 20_000) });
+    const order = await shop.db
+      .selectFrom("orders")
+      .select(ORDER_COLUMNS)
+      .where("id", "=", placed.id)
+      .executeTakeFirstOrThrow();
+    const settled = await settlePayment(shop.db, shop.services.gateway, {
+      order,
+      token: HOSTED_PAYMENT,
+      provider: {
+        returnUrl: `${TEST_ORIGIN}/checkout/return`,
+        successUrl: `${TEST_ORIGIN}/checkout/return?session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: `${TEST_ORIGIN}/checkout/return?cancelled=1`,
+      },
+    });
+    expect(settled).toMatchObject({ status: "redirect" });
+    const page = server.state.sessions.get((await orderOf(placed.idempotencyKey)).paymentReference);
+    expect(page?.expires_at).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 30 * 60);
   });
 
   it("the hosted page given up: the order fails, its page is closed, the stock is back", async () => {

@@ -56,6 +56,13 @@ export interface ProviderReturn {
 export const HOSTED_PAYMENT = "hosted";
 /** A hosted page lives at least this long (Stripe refuses a shorter one). */
 const HOSTED_MINIMUM_MS = 30 * 60_000;
+/**
+ * Added to that minimum, counted from the order's creation: the provider counts its 30 minutes from
+ * when it is asked, in whole seconds, a moment later (a page timed to exactly 30 minutes from the
+ * order was refused whenever a second ticked in between). An order still pending this long after
+ * it was made without a page gets none (it fails, and the shopper places it again).
+ */
+const HOSTED_SLACK_MS = 5 * 60_000;
 
 /**
  * Takes a pending order's payment — authorized and captured in one call; the order's idempotency
@@ -132,7 +139,7 @@ async function startHosted(
     const created = Date.parse(order.createdAt);
     const until = order.reservedUntil ? Date.parse(order.reservedUntil) : created;
     const page = await gateway.browser.startHostedPayment({
-      expiresAt: new Date(Math.max(until, created + HOSTED_MINIMUM_MS)),
+      expiresAt: new Date(Math.max(until, created + HOSTED_MINIMUM_MS + HOSTED_SLACK_MS)),
       amountCents: order.totalCents,
       currency: currencyOf(order.currency),
       orderNumber: order.number,
