@@ -10,7 +10,7 @@ export interface AppEntry {
   getServices(): Promise<{ files: FileStore }>;
   /** before getServices: build the search index in a worker thread running this file */
   setSearchIndexWorker(url: URL): void;
-  /** before the first e-mail: build and send messages in a worker thread running this file */
+  /** before the first e-mail: build and send messages in a child process running this file */
   setMailWorker(url: URL): void;
   closeServices(): Promise<void>;
   /** changes whenever the data may have changed; null when that cannot be known (PostgreSQL) */

@@ -31,7 +31,7 @@ async function main() {
   const serverBuild = resolve(buildDir, "server/index.js");
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
   const entry = build.entry.module as unknown as AppEntry;
-  // the search index's and the mail's worker threads run the app's source file (Node strips its types)
+  // the search index's worker thread and the mail process run the app's source file (Node strips its types)
   entry.setSearchIndexWorker(new URL("../app/infra/search-index/search-index-worker.ts", import.meta.url));
   entry.setMailWorker(new URL("../app/adapters/mail/mail-worker.ts", import.meta.url));
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createThreadMailer } from "../../app/adapters/mail/mail-thread.server.ts";
+import { createProcessMailer } from "../../app/adapters/mail/mail-process.server.ts";
 import { renderPdf, toWinAnsi } from "../../app/adapters/pdf/render-pdf.server.ts";
 import { InvoiceSheet } from "../../app/components/invoice/invoice-sheet.tsx";
 import { getDocumentForStaff, listOrderDocuments } from "../../app/domain/invoices/documents.server.ts";
@@ -280,7 +280,7 @@ describe.each(ENGINES)("invoice and credit note pages on %s", (engine) => {
 describe("an invoice PDF sent by the mail worker", () => {
   it("is rendered on the mail thread from the layout the message carries", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cartwheel-invoice-mail-"));
-    const mailer = createThreadMailer(new URL("../../app/adapters/mail/mail-worker.ts", import.meta.url), {
+    const mailer = createProcessMailer(new URL("../../app/adapters/mail/mail-worker.ts", import.meta.url), {
       url: `file:${dir}`,
       from: "shop@example.com",
     });

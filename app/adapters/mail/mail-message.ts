@@ -15,7 +15,7 @@ export interface MailMessage {
 
 /**
  * A file sent with the message: its bytes, or a PDF's layout that the mailer renders where it
- * builds the message (the mail worker thread, off the request's thread: an invoice's PDF).
+ * builds the message (the mail process, off the request's thread: an invoice's PDF).
  */
 export interface MailAttachment {
   filename: string;

@@ -1,33 +1,32 @@
 /**
- * Worker-thread entry: builds and sends the messages a thread mailer (mail-thread.server.ts)
- * hands it, through the mailer MAIL_URL names (file outbox or SMTP). Started by the app's thread
- * when the server gave it this file's URL (server/main.ts); Node runs it from source.
+ * Mail process entry: builds and sends the messages a process mailer (mail-process.server.ts)
+ * hands it over IPC, through the mailer MAIL_URL names (file outbox or SMTP). Forked by the app's
+ * process when the server gave it this file's URL (server/main.ts); Node runs it from source.
  */
-import { readlinkSync } from "node:fs";
-import { getPriority, setPriority } from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
-import { MAIL_THREAD_NICENESS, type MailRequest, type MailResponse } from "./mail-thread.server.ts";
+import { setPriority } from "node:os";
+import type { MailRequest, MailResponse } from "./mail-process.server.ts";
 import { createMailer } from "./mailer.server.ts";
 
-/** Linux: a thread's niceness is its own (setpriority on its thread id), decision 032. */
-function lowerThisThreadsPriority(): void {
-  try {
-    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (!Number.isSafeInteger(threadId) || threadId <= 0) return;
-    // above the app's own (the process's main thread), at most the lowest priority there is
-    setPriority(threadId, Math.min(19, getPriority() + MAIL_THREAD_NICENESS));
-  } catch {
-    // not Linux (no /proc/thread-self): the same priority as the requests
-  }
+/**
+ * E-mail is background work: this process runs at the lowest priority (nice 19; decision 032), so
+ * when every core is busy the requests keep them and the messages (an invoice's PDF is ~1.5 ms of
+ * CPU) wait a moment instead; when a core is free it makes no difference.
+ */
+export const MAIL_WORKER_NICENESS = 19;
+
+try {
+  setPriority(0, MAIL_WORKER_NICENESS);
+} catch {
+  // a platform that refuses: the same priority as the requests
 }
-lowerThisThreadsPriority();
 
-const { url, from } = workerData as { url: string; from: string };
+const { url, from } = JSON.parse(process.env.CARTWHEEL_MAIL_WORKER ?? "{}") as { url: string; from: string };
 const mailer = createMailer(url, { from });
-const port = parentPort;
-if (!port) throw new Error("mail-worker.ts runs as a worker thread");
+if (!process.send) throw new Error("mail-worker.ts runs as a child process with an IPC channel");
+// the app's process went away (even kill -9): nothing is left to send for
+process.on("disconnect", () => process.exit(0));
 
-port.on("message", async ({ id, message }: MailRequest) => {
+process.on("message", async ({ id, message }: MailRequest) => {
   let response: MailResponse;
   try {
     const { messageId } = await mailer.send(message);
@@ -35,5 +34,5 @@ port.on("message", async ({ id, message }: MailRequest) => {
   } catch (error) {
     response = { id, error: error instanceof Error ? error.message : String(error) };
   }
-  port.postMessage(response);
+  process.send?.(response);
 });

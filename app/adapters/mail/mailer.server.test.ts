@@ -7,7 +7,7 @@ import { SMTPServer } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readOutbox } from "../../../tests/helpers/outbox.ts";
 import { logger } from "../logger.server.ts";
-import type { ThreadMailer } from "./mail-thread.server.ts";
+import type { ProcessMailer } from "./mail-process.server.ts";
 import { createMailer, mailFrom, SMTP_TIMEOUTS_MS, smtpUrlWithTimeouts } from "./mailer.server.ts";
 
 const FROM = "Cartwheel <hello@cartwheel.example>";
@@ -300,7 +300,7 @@ describe("createShopMailer", () => {
       MAIL_URL: `file:${dir}`,
       SHOP_NAME: "Worker Shop",
       CONTACT_EMAIL: "shop@example.com",
-    }) as ThreadMailer;
+    }) as ProcessMailer;
     expect(mailer.close).toBeTypeOf("function");
     try {
       await mailer.send({ to: "b@example.com", subject: "From the worker", text: "T" });

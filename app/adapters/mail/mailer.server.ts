@@ -6,7 +6,7 @@ import type { Env } from "../../env.server.ts";
 import { recordMail } from "../../infra/metrics.server.ts";
 import { logger } from "../logger.server.ts";
 import type { Mailer, MailMessage } from "./mail-message.ts";
-import { createThreadMailer } from "./mail-thread.server.ts";
+import { createProcessMailer } from "./mail-process.server.ts";
 
 /**
  * `file:<dir>` writes each message as an RFC 822 `.eml` file into the directory (created when
@@ -105,9 +105,9 @@ export function mailFrom(name: string, address: string): string {
 let mailWorkerUrl: URL | null = null;
 
 /**
- * Messages are then built and sent by a worker thread running this file (mail-worker.ts; the
- * server passes the source file's URL, which the bundle cannot know); without it, on the app's
- * thread. Call before the services are opened.
+ * Messages are then built and sent by a child process running this file (mail-worker.ts; the
+ * server passes the source file's URL, which the bundle cannot know); without it, in the app's
+ * process. Call before the services are opened.
  */
 export function setMailWorker(url: URL): void {
   mailWorkerUrl = url;
@@ -122,14 +122,14 @@ export function createShopMailer(config: Pick<Env, "MAIL_URL" | "SHOP_NAME" | "C
   }
   const from = mailFrom(config.SHOP_NAME, config.CONTACT_EMAIL);
   return mailWorkerUrl
-    ? countedMailer(createThreadMailer(mailWorkerUrl, { url, from }))
+    ? countedMailer(createProcessMailer(mailWorkerUrl, { url, from }))
     : createMailer(url, { from });
 }
 
 /**
  * The mailer with each message counted as queued, then sent or failed (decision 027); with metrics
- * off each count is one global read. A worker thread's mailer counts nothing (the thread has no
- * metrics): the app's thread counts what it hands the worker.
+ * off each count is one global read. The mail process's mailer counts nothing (it has no
+ * metrics): the app counts what it hands the worker.
  */
 function countedMailer<M extends Mailer>(mailer: M): M {
   return {

@@ -1,6 +1,6 @@
 /**
  * A printed business document as blocks, top to bottom, on A4 pages: what `renderPdf`
- * (render-pdf.server.ts) draws. Plain data, so it crosses to the mail worker thread as it is and
+ * (render-pdf.server.ts) draws. Plain data, so it crosses to the mail process as it is and
  * the caller never sees the PDF library. Text is what is printed, already formatted.
  */
 export interface PdfLayout {

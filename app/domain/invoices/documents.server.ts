@@ -113,7 +113,7 @@ export async function getDocumentForGuest(
 
 /**
  * The order's invoice as a PDF attachment for its confirmation e-mail (null before it has one): the
- * layout travels with the message, and the mailer renders it on the mail thread.
+ * layout travels with the message, and the mailer renders it in the mail process.
  */
 export async function invoiceAttachment(db: Database, orderNumber: string): Promise<MailAttachment | null> {
   const row = await db
