@@ -1,5 +1,4 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Mailer, MailMessage } from "./mail-message.ts";
 
@@ -33,9 +32,8 @@ export function createProcessMailer(workerUrl: URL, config: { url: string; from:
   const start = (): MailProcess => {
     const child = fork(fileURLToPath(workerUrl), [], {
       serialization: "advanced",
-      // none of the app's Node flags (an --eval's --input-type, a profiler's): it runs one file,
-      // under Linux's idle scheduling class where `chrt` is there to start it so
-      ...idleLaunch(),
+      // none of the app's Node flags (an --eval's --input-type, a profiler's): it runs one file
+      execArgv: [],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       env: { ...process.env, CARTWHEEL_MAIL_WORKER: JSON.stringify(config) },
     });
@@ -96,20 +94,6 @@ export function createProcessMailer(workerUrl: URL, config: { url: string; from:
       await exited;
     },
   };
-}
-
-/** Where `chrt` (util-linux) is: it starts the worker under SCHED_IDLE. */
-const CHRT = ["/usr/bin/chrt", "/bin/chrt"].find((path) => existsSync(path));
-
-/**
- * How the worker is started: on Linux through `chrt --idle 0`, so it and every thread it makes run
- * under SCHED_IDLE — any request's thread that wakes takes the core from it at once, where a nice-19
- * process still runs out its time slice first (EEVDF) and, on 2 cores, kept Place Order waiting
- * (decision 032); elsewhere as a plain child (the worker lowers its own nice level).
- */
-function idleLaunch(): { execPath?: string; execArgv: string[] } {
-  if (process.platform !== "linux" || !CHRT) return { execArgv: [] };
-  return { execPath: CHRT, execArgv: ["--idle", "0", process.execPath] };
 }
 
 interface MailProcess {
