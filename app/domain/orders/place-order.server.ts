@@ -13,7 +13,12 @@ import { type CartShop, getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { checkCoupon, redeemCoupon } from "../coupons/coupons.server.ts";
 import { takeStock } from "../inventory/inventory.server.ts";
-import { invoiceDocumentOf, type SellerSettings, sellerOf } from "../invoices/build-documents.server.ts";
+import {
+  type InvoiceFacts,
+  invoiceDocumentOf,
+  type SellerSettings,
+  sellerOf,
+} from "../invoices/build-documents.server.ts";
 import type { InvoiceDocument, IssuedDocument } from "../invoices/invoice-document.ts";
 import {
   DEFAULT_RESERVATION_MS,
@@ -148,7 +153,7 @@ export async function placeOrder(
   }
 
   const now = input.now ?? new Date();
-  let reserved: { order: OrderRow; invoice: InvoiceDocument };
+  let reserved: { order: OrderRow; invoice: InvoiceFacts };
   try {
     reserved = await db
       .transaction()
@@ -161,7 +166,10 @@ export async function placeOrder(
     throw error;
   }
   recordOrder("placed");
-  return payFor(db, gateway, reserved.order, input, false, reserved.invoice);
+  // its invoice as it will be issued (paidAt aside), made from what was written — outside the
+  // transaction — so recording the payment reads nothing back (what `buildInvoiceDocument` would
+  // read, decision 032)
+  return payFor(db, gateway, reserved.order, input, false, invoiceDocumentOf(reserved.invoice));
 }
 
 /** A submission whose order exists: its answer, settling the payment of one still pending. */
@@ -277,7 +285,7 @@ function pricedOrThrow(
 async function reserveOrder(
   trx: Transaction<DB>,
   { input, cart, now, gateway }: { input: PlaceOrderInput; cart: CartView; now: Date; gateway: string },
-): Promise<{ order: OrderRow; invoice: InvoiceDocument }> {
+): Promise<{ order: OrderRow; invoice: InvoiceFacts }> {
   // the coupon read now, its use counted after the stock (rows are locked in one order: variants,
   // products, then the coupon — as a cancellation gives them back)
   let discount = 0;
@@ -438,15 +446,11 @@ async function reserveOrder(
     if (taxLines.length > 0) await trx.insertInto("orderTaxLines").values(taxLines).execute();
     await trx.insertInto("orderEvents").values(created).execute();
   }
-  // its invoice as it will be issued (paidAt aside), from what was just written: recording the
-  // payment then reads nothing back (the same document `buildInvoiceDocument` reads, decision 032)
-  const invoice = invoiceDocumentOf({
-    order: { ...values, paidAt: null },
-    items,
-    taxLines,
-    seller: sellerOf(input.shop),
-  });
-  return { order, invoice };
+  // what its invoice is made of, as just written: the caller makes the document once this commits
+  return {
+    order,
+    invoice: { order: { ...values, paidAt: null }, items, taxLines, seller: sellerOf(input.shop) },
+  };
 }
 
 function placed({ id, number, email, totalCents, estimatedDelivery }: OrderRow): PlacedOrder {
