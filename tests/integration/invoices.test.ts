@@ -15,6 +15,7 @@ import {
   issueMissingDocuments,
   setInvoiceSellerDefaults,
 } from "../../app/domain/invoices/issue-documents.server.ts";
+import { getOrderByNumber } from "../../app/domain/orders/orders.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { markPaid } from "../../app/domain/payments/charges.server.ts";
 import { refundOrder } from "../../app/domain/payments/refunds.server.ts";
@@ -265,12 +266,14 @@ describe.each(ENGINES)("invoices and credit notes on %s", (engine) => {
     });
     expect(stored?.document.taxes.map((rate) => rate.basisPoints).sort((a, b) => a - b)).toEqual([700, 1900]);
     expect(stored?.document.order.paidAt).toEqual(expect.any(String));
-    expect(placed.value.invoice).toEqual({
+    // what the confirmation e-mail is made of, with nothing read back: as it was stored
+    expect(placed.value.confirmation?.invoice).toEqual({
       kind: "invoice",
       number: stored?.number,
       issuedAt: stored?.issuedAt,
       document: stored?.document,
     });
+    expect(placed.value.confirmation?.order).toEqual(await getOrderByNumber(t.db, placed.value.order.number));
   });
 
   it("gives concurrent payments distinct, gapless numbers", async () => {

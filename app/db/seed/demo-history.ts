@@ -341,7 +341,13 @@ export async function seedDemoHistory(
       if (order.fate.kind === "declined" && result.error.code === "payment-declined") return null;
       throw new Error(`demo history: an order was refused (${result.error.code})`);
     }
-    await sendPlacedOrderConfirmation(db, NOWHERE, shop, result.value.order.number);
+    await sendPlacedOrderConfirmation(
+      db,
+      NOWHERE,
+      shop,
+      result.value.order.number,
+      result.value.confirmation,
+    );
     return result.value.order;
   }
 

@@ -67,9 +67,10 @@ export async function getCart(db: Database, cartId: string, shop: CartShop): Pro
     .orderBy("cartItems.addedAt")
     .orderBy("cartItems.variantId")
     .execute();
+  // the option names of the lines that have option values (a line without any has no title)
   const options = await optionsOfProducts(
     db,
-    rows.map((row) => row.productId),
+    rows.filter((row) => row.option1 || row.option2 || row.option3).map((row) => row.productId),
   );
 
   const lines = rows.map((row): CartLine => {

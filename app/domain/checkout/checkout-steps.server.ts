@@ -237,14 +237,14 @@ export async function submitPlaceOrder(
     provider: deps.provider,
   });
   if (result.ok) {
-    const { order, replayed, redirectUrl, invoice } = result.value;
+    const { order, replayed, redirectUrl, confirmation } = result.value;
     // to the provider (3-D Secure, its hosted page): the order waits, reserved, for /checkout/return
     if (redirectUrl) return { to: redirectUrl, state };
     if (!replayed) {
       // after the answer: the shopper's confirmation page never waits on the mail server or the
       // invoice's PDF; the claim is durable, so a send lost with the process is the job's to redo
       runAfterResponse("order-confirmation", () =>
-        sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number, invoice),
+        sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number, confirmation),
       );
       if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
     }

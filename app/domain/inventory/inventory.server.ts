@@ -55,25 +55,26 @@ interface Moved {
 }
 
 async function appendMovements(trx: Database, moved: readonly Moved[], movement: StockMovement) {
-  const rows = moved.filter((m) => m.delta !== 0);
-  if (rows.length === 0) return;
+  const rows = ledgerRows(moved, movement);
+  if (rows.length > 0) await trx.insertInto("stockMovements").values(rows).execute();
+}
+
+/** The ledger's rows for what moved (nothing for a variant that did not). */
+function ledgerRows(moved: readonly Moved[], movement: StockMovement) {
   const createdAt = (movement.now ?? new Date()).toISOString();
-  await trx
-    .insertInto("stockMovements")
-    .values(
-      rows.map((m) => ({
-        variantId: m.variantId,
-        productId: m.productId,
-        delta: m.delta,
-        reason: movement.reason,
-        orderId: movement.orderId ?? null,
-        returnId: movement.returnId ?? null,
-        refundId: movement.refundId ?? null,
-        actor: movement.actor,
-        createdAt,
-      })),
-    )
-    .execute();
+  return moved
+    .filter((m) => m.delta !== 0)
+    .map((m) => ({
+      variantId: m.variantId,
+      productId: m.productId,
+      delta: m.delta,
+      reason: movement.reason,
+      orderId: movement.orderId ?? null,
+      returnId: movement.returnId ?? null,
+      refundId: movement.refundId ?? null,
+      actor: movement.actor,
+      createdAt,
+    }));
 }
 
 /** The products' summaries after their variants moved, by product id (the lock order). */
@@ -139,7 +140,17 @@ export async function takeStock(
     const productId = taken.get(variantId)!.productId;
     perProduct.set(productId, (perProduct.get(productId) ?? 0) + quantity);
   }
-  for (const [productId, quantity] of [...perProduct].sort(([a], [b]) => a - b)) {
+  const ledger = ledgerRows(
+    units.map(([variantId, quantity]) => ({
+      variantId,
+      productId: taken.get(variantId)!.productId,
+      delta: -quantity,
+    })),
+    { ...movement, now },
+  );
+  const products = [...perProduct].sort(([a], [b]) => a - b);
+  let logged = false;
+  for (const [index, [productId, quantity]] of products.entries()) {
     if (soldOut.has(productId)) {
       await syncProductSummary(trx, productId);
       await trx
@@ -149,21 +160,22 @@ export async function takeStock(
         .execute();
       continue;
     }
-    await trx
-      .updateTable("products")
-      .set((eb) => ({ stock: eb("stock", "-", quantity), updatedAt: now.toISOString() }))
-      .where("id", "=", productId)
-      .execute();
+    const lowered = (db: Pick<Database, "updateTable">) =>
+      db
+        .updateTable("products")
+        .set((eb) => ({ stock: eb("stock", "-", quantity), updatedAt: now.toISOString() }))
+        .where("id", "=", productId)
+        .execute();
+    // on PostgreSQL the last product's update writes the ledger too: one round trip less on the
+    // checkout's hottest path (SQLite has no data-modifying WITH, and no round trips to save)
+    if (index === products.length - 1 && engineOf(trx) === "postgres") {
+      await lowered(trx.with("logged", (db) => db.insertInto("stockMovements").values(ledger)));
+      logged = true;
+    } else {
+      await lowered(trx);
+    }
   }
-  await appendMovements(
-    trx,
-    units.map(([variantId, quantity]) => ({
-      variantId,
-      productId: taken.get(variantId)!.productId,
-      delta: -quantity,
-    })),
-    { ...movement, now },
-  );
+  if (!logged && ledger.length > 0) await trx.insertInto("stockMovements").values(ledger).execute();
   return ok(taken);
 }
 

@@ -5,9 +5,9 @@ import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import type { MailShop } from "../../lib/shop-settings.ts";
 import { invoiceAttachment, invoiceAttachmentOf } from "../invoices/documents.server.ts";
-import type { IssuedDocument } from "../invoices/invoice-document.ts";
 import { renderOrderConfirmation } from "./order-email.tsx";
 import { getOrderByNumber } from "./orders.server.ts";
+import type { PlacedConfirmation } from "./place-order.server.ts";
 
 /**
  * The order confirmation e-mail, sent at least once. Place Order sends it at once (so it is in
@@ -85,13 +85,16 @@ async function deliver(
   orderNumber: string,
   attempt: number,
   now: Date,
-  issued?: IssuedDocument,
+  /** Place Order's own: the order as it wrote it, and the invoice its payment issued */
+  placed?: PlacedConfirmation,
 ): Promise<"sent" | "failed"> {
   try {
-    const order = await getOrderByNumber(db, orderNumber);
+    const order = placed?.order ?? (await getOrderByNumber(db, orderNumber));
     if (!order) throw new Error(`order ${orderNumber} not found`);
     // the invoice, issued when the order was paid, as a PDF (decision 031)
-    const invoice = issued ? invoiceAttachmentOf(issued) : await invoiceAttachment(db, orderNumber);
+    const invoice = placed?.invoice
+      ? invoiceAttachmentOf(placed.invoice)
+      : await invoiceAttachment(db, orderNumber);
     await mailer.send({
       to: order.email,
       ...renderOrderConfirmation(order, shop),
@@ -118,17 +121,18 @@ async function deliver(
 }
 
 /**
- * Place Order's own send, right after the order committed (with attempt 1 claimed); `invoice`: the
- * one its payment just issued (else it is read).
+ * Place Order's own send, right after it recorded the payment (attempt 1 was claimed with the
+ * order); `placed`: what it wrote — the order's view and the invoice its payment issued — so
+ * nothing is read back (else both are read).
  */
 export function sendPlacedOrderConfirmation(
   db: Database,
   mailer: Mailer,
   shop: ShopIdentity,
   orderNumber: string,
-  invoice?: IssuedDocument,
+  placed?: PlacedConfirmation,
 ): Promise<"sent" | "failed"> {
-  return deliver(db, mailer, shop, orderNumber, 1, new Date(), invoice);
+  return deliver(db, mailer, shop, orderNumber, 1, new Date(), placed);
 }
 
 /**

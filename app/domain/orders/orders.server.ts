@@ -1,4 +1,4 @@
-import type { Transaction, Updateable } from "kysely";
+import type { Selectable, Transaction, Updateable } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { DB, OrderStatus, OrdersTable } from "../../db/schema.ts";
 import { type Tracking, trackingOf } from "../../lib/carriers.ts";
@@ -57,18 +57,7 @@ export async function getOrderByNumber(db: Database, number: string): Promise<Or
   if (!row) return null;
   const items = await db
     .selectFrom("orderItems")
-    .select([
-      "productId",
-      "productSlug",
-      "name",
-      "variantTitle",
-      "sku",
-      "brand",
-      "imageKey",
-      "unitPriceCents",
-      "quantity",
-      "lineTotalCents",
-    ])
+    .select(ORDER_ITEM_COLUMNS)
     .where("orderId", "=", row.id)
     .orderBy("id")
     .execute();
@@ -78,6 +67,66 @@ export async function getOrderByNumber(db: Database, number: string): Promise<Or
     .where("orderId", "=", row.id)
     .orderBy("id")
     .execute();
+  return orderDetailsOf(row, items, taxLines);
+}
+
+/** What an order's view shows of each line. */
+const ORDER_ITEM_COLUMNS = [
+  "productId",
+  "productSlug",
+  "name",
+  "variantTitle",
+  "sku",
+  "brand",
+  "imageKey",
+  "unitPriceCents",
+  "quantity",
+  "lineTotalCents",
+] as const;
+
+/** The order's columns its view is made of. */
+export type OrderDetailsRow = Pick<
+  Selectable<OrdersTable>,
+  | "id"
+  | "number"
+  | "email"
+  | "status"
+  | "createdAt"
+  | "estimatedDelivery"
+  | "shippingMethod"
+  | "shippingMethodName"
+  | "firstName"
+  | "lastName"
+  | "phone"
+  | "address"
+  | "city"
+  | "state"
+  | "zipCode"
+  | "country"
+  | "paymentBrand"
+  | "paymentLast4"
+  | "carrier"
+  | "trackingNumber"
+  | "couponCode"
+  | "currency"
+  | "subtotalCents"
+  | "discountCents"
+  | "shippingCents"
+  | "taxCents"
+  | "totalCents"
+  | "taxMode"
+  | "taxLabel"
+>;
+
+/**
+ * An order's view from its row, its lines (in the order written) and its tax lines (pure): what
+ * `getOrderByNumber` reads, and what Place Order makes of the rows it has just written.
+ */
+export function orderDetailsOf(
+  row: OrderDetailsRow,
+  items: readonly OrderDetails["items"][number][],
+  taxLines: readonly Totals["taxLines"][number][],
+): OrderDetails {
   return {
     id: row.id,
     number: row.number,
@@ -108,9 +157,34 @@ export async function getOrderByNumber(db: Database, number: string): Promise<Or
       totalCents: row.totalCents,
       taxIncluded: row.taxMode === "inclusive",
       taxLabel: row.taxLabel,
-      taxLines,
+      taxLines: taxLines.map(({ label, basisPoints, taxCents }) => ({ label, basisPoints, taxCents })),
     },
-    items,
+    // only the view's columns (a caller may hand over the whole rows it wrote)
+    items: items.map(
+      ({
+        productId,
+        productSlug,
+        name,
+        variantTitle,
+        sku,
+        brand,
+        imageKey,
+        unitPriceCents,
+        quantity,
+        lineTotalCents,
+      }) => ({
+        productId,
+        productSlug,
+        name,
+        variantTitle,
+        sku,
+        brand,
+        imageKey,
+        unitPriceCents,
+        quantity,
+        lineTotalCents,
+      }),
+    ),
   };
 }
 

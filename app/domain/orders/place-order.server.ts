@@ -19,7 +19,7 @@ import {
   type SellerSettings,
   sellerOf,
 } from "../invoices/build-documents.server.ts";
-import type { InvoiceDocument, IssuedDocument } from "../invoices/invoice-document.ts";
+import type { IssuedDocument } from "../invoices/invoice-document.ts";
 import {
   DEFAULT_RESERVATION_MS,
   ORDER_COLUMNS,
@@ -29,6 +29,7 @@ import {
   settleReturning,
 } from "../payments/charges.server.ts";
 import { findOrderByKey } from "../payments/idempotency.server.ts";
+import { type OrderDetails, type OrderDetailsRow, orderDetailsOf } from "./orders.server.ts";
 
 export interface PlaceOrderInput {
   cartId: string;
@@ -89,11 +90,35 @@ export type PlaceOrderResult = Result<
     order: PlacedOrder;
     replayed: boolean;
     redirectUrl: string | null;
-    /** the invoice this submission's payment issued (its confirmation attaches it), if it did */
-    invoice?: IssuedDocument;
+    /**
+     * what the confirmation e-mail is made of, when this submission placed the order (and it was
+     * paid): the order as written, and the invoice its payment issued (none when another request
+     * recorded the payment first)
+     */
+    confirmation?: PlacedConfirmation;
   },
   PlaceOrderError
 >;
+
+/** The paid order's view and invoice, from what Place Order wrote (nothing read back). */
+export interface PlacedConfirmation {
+  order: OrderDetails;
+  invoice?: IssuedDocument;
+}
+
+/**
+ * What the reserving transaction wrote: the order's row as returned, and its columns, lines and tax
+ * lines as written — what its invoice and its confirmation's view are made of.
+ */
+interface Reserved {
+  order: OrderRow;
+  written: {
+    row: Omit<OrderDetailsRow, "id" | "status" | "carrier" | "trackingNumber"> &
+      Omit<InvoiceFacts["order"], "paidAt">;
+    items: (OrderDetails["items"][number] & InvoiceFacts["items"][number])[];
+    taxLines: InvoiceFacts["taxLines"];
+  };
+}
 
 /** Thrown inside the order transaction to roll it back with a reason the shopper can act on. */
 class OrderAbort extends Error {
@@ -153,7 +178,7 @@ export async function placeOrder(
   }
 
   const now = input.now ?? new Date();
-  let reserved: { order: OrderRow; invoice: InvoiceFacts };
+  let reserved: Reserved;
   try {
     reserved = await db
       .transaction()
@@ -166,10 +191,7 @@ export async function placeOrder(
     throw error;
   }
   recordOrder("placed");
-  // its invoice as it will be issued (paidAt aside), made from what was written — outside the
-  // transaction — so recording the payment reads nothing back (what `buildInvoiceDocument` would
-  // read, decision 032)
-  return payFor(db, gateway, reserved.order, input, false, invoiceDocumentOf(reserved.invoice));
+  return payFor(db, gateway, reserved.order, input, false, reserved);
 }
 
 /** A submission whose order exists: its answer, settling the payment of one still pending. */
@@ -206,8 +228,8 @@ async function payFor(
   order: OrderRow,
   input: PlaceOrderInput,
   replayed: boolean,
-  /** the invoice as reserved (this submission reserved the order): the payment reads nothing back */
-  invoice?: InvoiceDocument,
+  /** what this submission wrote, when it reserved the order: the payment and its e-mail read nothing back */
+  reserved?: Reserved,
 ): Promise<PlaceOrderResult> {
   const settled = await settlePayment(db, gateway, {
     order,
@@ -215,7 +237,9 @@ async function payFor(
     cartId: input.cartId,
     now: input.now,
     provider: input.provider,
-    invoice,
+    // its invoice as it will be issued (paidAt aside), made from what was written — outside the
+    // transaction (what `buildInvoiceDocument` would read, decision 032)
+    invoice: reserved && invoiceDocumentOf(invoiceFactsOf(reserved, input.shop)),
   });
   switch (settled.status) {
     case "paid":
@@ -225,7 +249,7 @@ async function payFor(
         order: placed(order),
         replayed,
         redirectUrl: null,
-        ...(settled.invoice ? { invoice: settled.invoice } : {}),
+        ...(reserved ? { confirmation: { order: paidView(order, reserved), invoice: settled.invoice } } : {}),
       });
     case "redirect":
       return ok({ order: placed(order), replayed, redirectUrl: settled.url });
@@ -285,7 +309,7 @@ function pricedOrThrow(
 async function reserveOrder(
   trx: Transaction<DB>,
   { input, cart, now, gateway }: { input: PlaceOrderInput; cart: CartView; now: Date; gateway: string },
-): Promise<{ order: OrderRow; invoice: InvoiceFacts }> {
+): Promise<Reserved> {
   // the coupon read now, its use counted after the stock (rows are locked in one order: variants,
   // products, then the coupon — as a cancellation gives them back)
   let discount = 0;
@@ -446,11 +470,22 @@ async function reserveOrder(
     if (taxLines.length > 0) await trx.insertInto("orderTaxLines").values(taxLines).execute();
     await trx.insertInto("orderEvents").values(created).execute();
   }
-  // what its invoice is made of, as just written: the caller makes the document once this commits
-  return {
-    order,
-    invoice: { order: { ...values, paidAt: null }, items, taxLines, seller: sellerOf(input.shop) },
-  };
+  // what its views are made of, as just written: the caller makes them once this commits
+  return { order, written: { row: values, items, taxLines } };
+}
+
+/**
+ * The order as its payment left it, from what Place Order wrote: what `getOrderByNumber` would read
+ * back (paid, not shipped; the card as the shopper gave it — only a provider's page changes it).
+ */
+function paidView(order: OrderRow, { written: { row, items, taxLines } }: Reserved): OrderDetails {
+  const paid = { ...row, id: order.id, status: "paid" as const, carrier: null, trackingNumber: null };
+  return orderDetailsOf(paid, items, taxLines);
+}
+
+/** What its invoice is made of (issued when the payment is recorded). */
+function invoiceFactsOf({ written: { row, items, taxLines } }: Reserved, shop: OrderShop): InvoiceFacts {
+  return { order: { ...row, paidAt: null }, items, taxLines, seller: sellerOf(shop) };
 }
 
 function placed({ id, number, email, totalCents, estimatedDelivery }: OrderRow): PlacedOrder {
