@@ -16,6 +16,7 @@ import { http } from "./http.ts";
 import { lighthouse } from "./lighthouse.ts";
 import { memory } from "./memory.ts";
 import { metrics } from "./metrics.ts";
+import { promotions } from "./promotions.ts";
 import { startup } from "./startup.ts";
 
 export const sections: Section[] = [
@@ -27,6 +28,7 @@ export const sections: Section[] = [
   catalog,
   checkout,
   calculator,
+  promotions,
   dashboard,
   backups,
   metrics,
