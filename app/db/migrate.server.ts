@@ -32,6 +32,7 @@ import * as backups from "./migrations/2026-11-28T0300-backups.ts";
 import * as unrecordedRefunds from "./migrations/2026-11-28T0350-unrecorded-refunds.ts";
 import * as markets from "./migrations/2026-11-28T0400-markets.ts";
 import * as invoices from "./migrations/2026-11-28T0410-invoices.ts";
+import * as promotions from "./migrations/2026-11-28T0500-promotions.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0350-unrecorded-refunds": unrecordedRefunds,
   "2026-11-28T0400-markets": markets,
   "2026-11-28T0410-invoices": invoices,
+  "2026-11-28T0500-promotions": promotions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -20,6 +20,11 @@ import type {
   TestGatewayPaymentsTable,
   TestGatewayRefundsTable,
 } from "./schema-payments.ts";
+import type {
+  PromotionCampaignsTable,
+  PromotionRedemptionsTable,
+  PromotionsTable,
+} from "./schema-promotions.ts";
 
 import type {
   CatalogBrandsTable,
@@ -468,6 +473,9 @@ export interface DB {
   orderTaxLines: OrderTaxLinesTable;
   invoiceCounters: InvoiceCountersTable;
   invoices: InvoicesTable;
+  promotionCampaigns: PromotionCampaignsTable;
+  promotions: PromotionsTable;
+  promotionRedemptions: PromotionRedemptionsTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;

@@ -1,0 +1,46 @@
+import type { Generated } from "kysely";
+import type { Flag, Timestamp } from "./schema-types.ts";
+
+/** Promotions (migration 2026-11-28T0500, decision 033); part of `DB` in schema.ts. */
+
+export interface PromotionCampaignsTable {
+  id: Generated<number>;
+  name: string;
+  /** null: no budget */
+  budgetCents: number | null;
+  spentCents: Generated<number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface PromotionsTable {
+  id: Generated<number>;
+  name: string;
+  /** upper-case; null: automatic */
+  code: string | null;
+  /** JSON: PromotionCondition[] (app/lib/promotions/engine.ts) */
+  conditions: Generated<string>;
+  /** JSON: PromotionAction */
+  action: string;
+  startsAt: Timestamp | null;
+  endsAt: Timestamp | null;
+  priority: Generated<number>;
+  combines: Generated<Flag>;
+  active: Generated<Flag>;
+  campaignId: number | null;
+  usageLimit: number | null;
+  usedCount: Generated<number>;
+  perCustomerLimit: number | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface PromotionRedemptionsTable {
+  id: Generated<number>;
+  promotionId: number;
+  orderId: number;
+  /** "user:<id>", or "email:<address>" for a guest */
+  customerKey: string;
+  amountCents: number;
+  createdAt: Timestamp;
+}

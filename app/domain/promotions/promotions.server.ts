@@ -1,0 +1,293 @@
+import type { Transaction } from "kysely";
+import { z } from "zod";
+import { logger } from "../../adapters/logger.server.ts";
+import type { Database } from "../../db/database.server.ts";
+import type { DB } from "../../db/schema.ts";
+import type { PromotionsTable } from "../../db/schema-promotions.ts";
+import type {
+  AppliedPromotion,
+  LimitReached,
+  Promotion,
+  PromotionAction,
+  PromotionCondition,
+} from "../../lib/promotions/engine.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
+
+/**
+ * The shop's promotions as stored (migration 0500, decision 033): read for the engine, with what
+ * is left of their limits and budgets; and their uses, taken in the transaction that places an order
+ * and given back with it. Locks are taken in one order — promotions by id, then campaigns by id —
+ * after the order's stock and coupon, as a cancellation gives them back.
+ */
+
+const cents = z.number().int().min(0).max(100_000_000);
+const basisPoints = z.number().int().min(0).max(10_000);
+const count = z.number().int().min(1).max(1_000);
+const ids = z.array(z.number().int().positive()).max(1_000);
+const names = z.array(z.string().min(1).max(200)).max(1_000);
+const target = z.strictObject({
+  productIds: ids.optional(),
+  variantIds: ids.optional(),
+  categories: names.optional(),
+  brands: names.optional(),
+});
+
+export const conditionSchema: z.ZodType<PromotionCondition> = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("min-subtotal"), cents }),
+  z.strictObject({ type: z.literal("min-quantity"), quantity: count }),
+  z.strictObject({ type: z.literal("items"), target, quantity: count }),
+  z.strictObject({ type: z.literal("customer-group"), groupIds: ids.min(1) }),
+  z.strictObject({ type: z.literal("first-order") }),
+  z.strictObject({ type: z.literal("signed-in") }),
+  z.strictObject({ type: z.literal("zone"), zoneIds: names.min(1) }),
+]);
+
+const selection = z.enum(["all", "cheapest", "most-expensive"]);
+const maxTimes = z.number().int().min(1).max(1_000).nullable();
+
+export const actionSchema: z.ZodType<PromotionAction> = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("order-percent"), basisPoints }),
+  z.strictObject({ type: z.literal("order-fixed"), cents }),
+  z.strictObject({ type: z.literal("items-percent"), target, basisPoints, apply: selection }),
+  z.strictObject({ type: z.literal("items-fixed"), target, cents, apply: selection }),
+  z.strictObject({
+    type: z.literal("buy-x-get-y"),
+    buy: z.strictObject({ target, quantity: count }),
+    get: z.strictObject({ target, quantity: count }),
+    basisPoints,
+    maxTimes,
+  }),
+  z.strictObject({ type: z.literal("set-price"), target, quantity: count, priceCents: cents, maxTimes }),
+  z.strictObject({ type: z.literal("free-shipping"), methods: names.min(1).nullable() }),
+]);
+
+const conditionsSchema = z.array(conditionSchema).max(20);
+
+type PromotionRow = Pick<
+  PromotionsTable,
+  "name" | "code" | "startsAt" | "endsAt" | "campaignId" | "usageLimit" | "perCustomerLimit"
+> & {
+  id: number;
+  conditions: string;
+  action: string;
+  priority: number;
+  combines: 0 | 1;
+  usedCount: number;
+};
+
+/** A stored promotion for the engine; null (logged) when its JSON is not one the engine knows. */
+function promotionOf(row: PromotionRow): Promotion | null {
+  let raw: { conditions: unknown; action: unknown };
+  try {
+    raw = { conditions: JSON.parse(row.conditions), action: JSON.parse(row.action) };
+  } catch {
+    raw = { conditions: null, action: null };
+  }
+  const conditions = conditionsSchema.safeParse(raw.conditions);
+  const action = actionSchema.safeParse(raw.action);
+  if (!conditions.success || !action.success) {
+    logger.warn({ promotionId: row.id }, "a stored promotion does not parse; it is left out");
+    return null;
+  }
+  return {
+    id: row.id,
+    name: row.name,
+    code: row.code,
+    conditions: conditions.data,
+    action: action.data,
+    startsAt: row.startsAt,
+    endsAt: row.endsAt,
+    priority: row.priority,
+    combines: row.combines === 1,
+    campaignId: row.campaignId,
+  };
+}
+
+/** Who a use counts against: the account when signed in, else the e-mail address. */
+export function customerKeyOf({ userId, email }: { userId?: string | null; email: string }): string {
+  return userId ? `user:${userId}` : `email:${email.trim().toLowerCase()}`;
+}
+
+/** What the engine needs from the database: the live promotions and their limits for one shopper. */
+export interface PromotionState {
+  promotions: Promotion[];
+  exhausted: Map<number, LimitReached>;
+  /** what is left of each campaign's budget (campaigns without one are absent) */
+  budgets: Map<number, number>;
+}
+
+/**
+ * The active promotions live at `now` (automatic ones, and those with one of `codes`), with their
+ * limits as they stand for `customerKey` (null: not known yet — per-customer limits are then
+ * decided at Place Order).
+ */
+export async function readPromotionState(
+  db: Database,
+  { now, codes, customerKey }: { now: Date; codes: readonly string[]; customerKey: string | null },
+): Promise<PromotionState> {
+  const at = now.toISOString();
+  const rows = await db
+    .selectFrom("promotions")
+    .select([
+      "id",
+      "name",
+      "code",
+      "conditions",
+      "action",
+      "startsAt",
+      "endsAt",
+      "priority",
+      "combines",
+      "campaignId",
+      "usageLimit",
+      "usedCount",
+      "perCustomerLimit",
+    ])
+    .where("active", "=", 1)
+    .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", at)]))
+    .where((eb) => eb.or([eb("startsAt", "is", null), eb("startsAt", "<=", at)]))
+    .where((eb) =>
+      codes.length > 0
+        ? eb.or([eb("code", "is", null), eb("code", "in", [...codes])])
+        : eb("code", "is", null),
+    )
+    .orderBy("id")
+    .execute();
+  const exhausted = new Map<number, LimitReached>();
+  for (const row of rows) {
+    if (row.usageLimit !== null && row.usedCount >= row.usageLimit) exhausted.set(row.id, "uses");
+  }
+  const perCustomer = rows.filter((row) => row.perCustomerLimit !== null && !exhausted.has(row.id));
+  if (customerKey && perCustomer.length > 0) {
+    const used = await db
+      .selectFrom("promotionRedemptions")
+      .select((eb) => ["promotionId", eb.fn.countAll<number>().as("uses")])
+      .where("customerKey", "=", customerKey)
+      .where(
+        "promotionId",
+        "in",
+        perCustomer.map((row) => row.id),
+      )
+      .groupBy("promotionId")
+      .execute();
+    const uses = new Map(used.map((row) => [row.promotionId, Number(row.uses)]));
+    for (const row of perCustomer) {
+      if ((uses.get(row.id) ?? 0) >= row.perCustomerLimit!) exhausted.set(row.id, "customer-uses");
+    }
+  }
+  const campaignIds = [...new Set(rows.flatMap((row) => (row.campaignId === null ? [] : [row.campaignId])))];
+  const budgets = new Map<number, number>();
+  if (campaignIds.length > 0) {
+    const campaigns = await db
+      .selectFrom("promotionCampaigns")
+      .select(["id", "budgetCents", "spentCents"])
+      .where("id", "in", campaignIds)
+      .execute();
+    for (const campaign of campaigns) {
+      if (campaign.budgetCents !== null) budgets.set(campaign.id, campaign.budgetCents - campaign.spentCents);
+    }
+  }
+  const promotions = rows.flatMap((row) => promotionOf(row) ?? []);
+  return { promotions, exhausted, budgets };
+}
+
+/** Why the uses of an order's promotions could not be taken: the one whose limit or budget ran out. */
+export type RedeemRefusal = { code: "limit"; promotionId: number; limit: LimitReached | "budget" };
+
+/**
+ * Takes the uses of the promotions an order applied, inside the order's transaction: each
+ * promotion's use counted only while under its limit, the customer's uses (counted behind the
+ * promotion row's lock, so two of their checkouts at once cannot both pass), and the campaign's
+ * budget spent only while it covers the amount. A refusal names the promotion: the caller rolls
+ * back and prices the cart again.
+ */
+export async function redeemPromotions(
+  trx: Transaction<DB>,
+  applied: readonly AppliedPromotion[],
+  { orderId, customerKey, now }: { orderId: number; customerKey: string; now: Date },
+): Promise<Result<void, RedeemRefusal>> {
+  const at = now.toISOString();
+  const byId = [...applied].sort((a, b) => a.promotion.id - b.promotion.id);
+  for (const { promotion, amountCents } of byId) {
+    const counted = await trx
+      .updateTable("promotions")
+      .set((eb) => ({ usedCount: eb("usedCount", "+", 1) }))
+      .where("id", "=", promotion.id)
+      .where("active", "=", 1)
+      .where((eb) => eb.or([eb("usageLimit", "is", null), eb("usedCount", "<", eb.ref("usageLimit"))]))
+      .returning(["perCustomerLimit"])
+      .executeTakeFirst();
+    if (!counted) return fail({ code: "limit", promotionId: promotion.id, limit: "uses" });
+    if (counted.perCustomerLimit !== null) {
+      const used = await trx
+        .selectFrom("promotionRedemptions")
+        .select((eb) => eb.fn.countAll<number>().as("uses"))
+        .where("promotionId", "=", promotion.id)
+        .where("customerKey", "=", customerKey)
+        .executeTakeFirstOrThrow();
+      if (Number(used.uses) >= counted.perCustomerLimit) {
+        return fail({ code: "limit", promotionId: promotion.id, limit: "customer-uses" });
+      }
+    }
+    await trx
+      .insertInto("promotionRedemptions")
+      .values({ promotionId: promotion.id, orderId, customerKey, amountCents, createdAt: at })
+      .execute();
+  }
+  const spend = new Map<number, { amount: number; promotionId: number }>();
+  for (const { promotion, amountCents } of byId) {
+    if (promotion.campaignId === null) continue;
+    const entry = spend.get(promotion.campaignId) ?? { amount: 0, promotionId: promotion.id };
+    entry.amount += amountCents;
+    spend.set(promotion.campaignId, entry);
+  }
+  for (const [campaignId, { amount, promotionId }] of [...spend].sort(([a], [b]) => a - b)) {
+    const spent = await trx
+      .updateTable("promotionCampaigns")
+      .set((eb) => ({ spentCents: eb("spentCents", "+", amount), updatedAt: at }))
+      .where("id", "=", campaignId)
+      .where((eb) =>
+        eb.or([
+          eb("budgetCents", "is", null),
+          eb(eb("spentCents", "+", amount), "<=", eb.ref("budgetCents")),
+        ]),
+      )
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1) return fail({ code: "limit", promotionId, limit: "budget" });
+  }
+  return ok(undefined);
+}
+
+/** Gives back the uses (and the campaigns' spending) of an order's promotions: it was cancelled or never paid. */
+export async function releasePromotions(trx: Transaction<DB>, orderId: number, now: Date): Promise<void> {
+  const redemptions = await trx
+    .selectFrom("promotionRedemptions")
+    .innerJoin("promotions", "promotions.id", "promotionRedemptions.promotionId")
+    .select(["promotionRedemptions.promotionId", "promotionRedemptions.amountCents", "promotions.campaignId"])
+    .where("promotionRedemptions.orderId", "=", orderId)
+    .orderBy("promotionRedemptions.promotionId")
+    .execute();
+  if (redemptions.length === 0) return;
+  const at = now.toISOString();
+  for (const { promotionId } of redemptions) {
+    await trx
+      .updateTable("promotions")
+      .set((eb) => ({ usedCount: eb("usedCount", "-", 1) }))
+      .where("id", "=", promotionId)
+      .where("usedCount", ">", 0)
+      .execute();
+  }
+  const back = new Map<number, number>();
+  for (const { campaignId, amountCents } of redemptions) {
+    if (campaignId !== null) back.set(campaignId, (back.get(campaignId) ?? 0) + amountCents);
+  }
+  for (const [campaignId, amount] of [...back].sort(([a], [b]) => a - b)) {
+    await trx
+      .updateTable("promotionCampaigns")
+      .set((eb) => ({ spentCents: eb("spentCents", "-", amount), updatedAt: at }))
+      .where("id", "=", campaignId)
+      .where("spentCents", ">=", amount)
+      .execute();
+  }
+  await trx.deleteFrom("promotionRedemptions").where("orderId", "=", orderId).execute();
+}
