@@ -257,10 +257,21 @@ export type PricedOrder =
     }
   | { ok: false; problem: "no-zone" };
 
+/** What promotions take off once the zone and the shipping method are known (decision 033). */
+export interface PriceAdjustments {
+  /** off each line, by key */
+  lineDiscounts: ReadonlyMap<string, number>;
+  /** off the order, beside its own discount */
+  orderDiscountCents: number;
+  /** off the shipping method's price */
+  shippingDiscountCents: number;
+}
+
 /**
  * The order priced for a destination: the lines at their classes' rates there, the order's discount
  * spread over them, the chosen shipping method (by code; an unknown or unavailable one: the zone's
- * first that can carry the cart) at its price, taxed as the zone says.
+ * first that can carry the cart) at its price, taxed as the zone says. `adjust`: what promotions
+ * take off, asked once the zone and the method are known (it changes the calculator's input only).
  */
 export function priceForDestination(
   markets: Markets,
@@ -269,11 +280,13 @@ export function priceForDestination(
     orderDiscountCents = 0,
     destination,
     methodCode,
+    adjust,
   }: {
     lines: readonly MarketLine[];
     orderDiscountCents?: number;
     destination: Destination;
     methodCode?: string | null;
+    adjust?: (zone: Zone, shipping: ShippingQuote | null) => PriceAdjustments;
   },
   taxes: TaxProvider = BUILT_IN_TAX_TABLES,
 ): PricedOrder {
@@ -284,21 +297,22 @@ export function priceForDestination(
   const weightGrams = lines.reduce((sum, l) => sum + l.weightGrams * l.quantity, 0);
   const quotes = shippingQuotes(zone, { subtotalCents, weightGrams });
   const shipping = quotes.find((q) => q.method.code === methodCode) ?? quotes[0] ?? null;
+  const adjusted = adjust?.(zone, shipping);
   const calculatorLines: CalculatorLine[] = lines.map((line) => ({
     key: line.key,
     unitPriceCents: line.unitPriceCents,
     quantity: line.quantity,
     rate: taxes.rateFor(zone, region, line.taxClass),
-    discountCents: line.discountCents,
+    discountCents: (line.discountCents ?? 0) + (adjusted?.lineDiscounts.get(line.key) ?? 0),
   }));
   const calculation = calculateOrder({
     mode: markets.taxMode,
     rounding: markets.rounding,
     lines: calculatorLines,
-    orderDiscountCents,
+    orderDiscountCents: orderDiscountCents + (adjusted?.orderDiscountCents ?? 0),
     shipping: shipping
       ? {
-          priceCents: shipping.priceCents,
+          priceCents: Math.max(0, shipping.priceCents - (adjusted?.shippingDiscountCents ?? 0)),
           rate: zone.taxShipping ? taxes.rateFor(zone, region, "standard") : null,
         }
       : null,

@@ -160,6 +160,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     discountCents: cart.coupon?.discountCents ?? 0,
     destination,
     methodCode: state.method,
+    offers: cart.offers,
   };
   const priced = priceCart(shop.markets, pricingInput);
   const chosen = priced.ok ? priced.shipping : null;
@@ -190,7 +191,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ? { code: chosen.method.code, name: chosen.method.name, days: deliveryDays(chosen.method) }
         : null,
       totals: totalsFor(priced, pricingInput, ""),
-      discountLabel: cart.coupon?.label ?? null,
+      // what the discount is made of: the coupon and the promotions that took from the lines or the order
+      discountLabel:
+        [
+          cart.coupon?.label,
+          ...(priced.promotions?.applied ?? [])
+            .filter((applied) => applied.kind !== "shipping")
+            .map((applied) => applied.promotion.name),
+        ]
+          .filter(Boolean)
+          .join(", ") || null,
       shipping,
       /** the country an address starts at: where the cart was estimated for */
       defaultCountry: COUNTRY_OPTION_VALUES[cart.estimate.country] ?? cart.estimate.country,
@@ -199,14 +209,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         step === "shipping"
           ? {
               markets: shop.markets,
-              lines: cart.lines.map(({ variantId, unitPriceCents, quantity, taxClass, weightGrams }) => ({
-                variantId,
-                unitPriceCents,
-                quantity,
-                taxClass,
-                weightGrams,
-              })),
+              lines: cart.lines.map(
+                ({
+                  productId,
+                  variantId,
+                  brand,
+                  category,
+                  unitPriceCents,
+                  quantity,
+                  taxClass,
+                  weightGrams,
+                }) => ({
+                  productId,
+                  variantId,
+                  brand,
+                  category,
+                  unitPriceCents,
+                  quantity,
+                  taxClass,
+                  weightGrams,
+                }),
+              ),
               discountCents: pricingInput.discountCents,
+              offers: cart.offers,
             }
           : null,
       values: feedback?.values ?? {},
@@ -411,6 +436,7 @@ function ShippingWithSummary({
     discountCents: pricing.discountCents,
     destination: place,
     methodCode: method,
+    offers: pricing.offers,
   };
   const priced = priceCart(pricing.markets, input);
   return (

@@ -343,14 +343,36 @@ describe.each(ENGINES)("zones admin on %s", (engine) => {
     ).toMatchObject({ ok: true, message: M.created("Canada") });
     const settings = await z.otherSource.current();
     const quebec = priceCart(settings.markets, {
-      lines: [{ variantId: 1, unitPriceCents: 10_000, quantity: 1, taxClass: "standard", weightGrams: 100 }],
+      lines: [
+        {
+          productId: 1,
+          variantId: 1,
+          brand: "",
+          category: "home",
+          unitPriceCents: 10_000,
+          quantity: 1,
+          taxClass: "standard",
+          weightGrams: 100,
+        },
+      ],
       discountCents: 0,
       destination: { country: "CA", region: "Quebec" },
     });
     // Quebec's 14.98 % on $100 and on the $5.90 shipping (taxed at the region's standard rate)
     expect(quebec.ok && quebec.calculation.taxCents).toBe(1_586);
     const ontario = priceCart(settings.markets, {
-      lines: [{ variantId: 1, unitPriceCents: 10_000, quantity: 1, taxClass: "standard", weightGrams: 100 }],
+      lines: [
+        {
+          productId: 1,
+          variantId: 1,
+          brand: "",
+          category: "home",
+          unitPriceCents: 10_000,
+          quantity: 1,
+          taxClass: "standard",
+          weightGrams: 100,
+        },
+      ],
       discountCents: 0,
       destination: { country: "CA", region: "ON" },
     });
@@ -419,6 +441,7 @@ describe.each(ENGINES)("zones admin on %s", (engine) => {
     ).toEqual({
       ok: false,
       problem: "no-zone",
+      promotions: null,
     });
   });
 });

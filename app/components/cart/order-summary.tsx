@@ -15,6 +15,12 @@ const PAYMENT_LABELS = ["Visa", "MasterCard", "American Express", "PayPal"] as c
 export function OrderSummary({ cart }: { cart: CartView }) {
   const money = useMoney();
   const { subtotalCents, discountCents, shippingCents, totalCents } = cart.totals;
+  // the coupon's part of the discount: what the promotions beside it did not take
+  const promotionCents = cart.promotions
+    .filter((promotion) => promotion.kind !== "shipping")
+    .reduce((sum, promotion) => sum + promotion.amountCents, 0);
+  const couponCents = discountCents - promotionCents;
+  const shippingPromotions = cart.promotions.filter((promotion) => promotion.kind === "shipping");
   const { freeShippingThresholdCents, methodName } = cart.estimate;
   const toFreeShipping = freeShippingThresholdCents === null ? 0 : freeShippingThresholdCents - subtotalCents;
   return (
@@ -35,11 +41,23 @@ export function OrderSummary({ cart }: { cart: CartView }) {
         {cart.coupon && (
           <div className="flex justify-between gap-4 text-green-800">
             <dt>Discount ({cart.coupon.label})</dt>
-            <dd data-testid="summary-discount">−{money(discountCents)}</dd>
+            <dd data-testid="summary-discount">−{money(couponCents)}</dd>
           </div>
         )}
+        {cart.promotions
+          .filter((promotion) => promotion.kind !== "shipping")
+          .map((promotion) => (
+            <div key={promotion.name} className="flex justify-between gap-4 text-green-800">
+              <dt>{promotion.name}</dt>
+              <dd data-testid="summary-promotion">−{money(promotion.amountCents)}</dd>
+            </div>
+          ))}
         <div className="flex justify-between gap-4">
-          <dt>Shipping</dt>
+          <dt>
+            Shipping
+            {shippingPromotions.length > 0 &&
+              ` (${shippingPromotions.map((promotion) => promotion.name).join(", ")})`}
+          </dt>
           <dd data-testid="summary-shipping">
             {methodName === null ? "Not available" : shippingCents === 0 ? "Free" : money(shippingCents)}
           </dd>

@@ -14,12 +14,43 @@ import {
   totalsOf,
   zoneFor,
 } from "../../lib/markets.ts";
+import {
+  applyPromotions,
+  type LimitReached,
+  type Promotion,
+  type PromotionResult,
+} from "../../lib/promotions/engine.ts";
 import type { CartLine } from "./cart-types.ts";
 
 export type PricingLine = Pick<
   CartLine,
-  "variantId" | "unitPriceCents" | "quantity" | "taxClass" | "weightGrams"
+  | "productId"
+  | "variantId"
+  | "brand"
+  | "category"
+  | "unitPriceCents"
+  | "quantity"
+  | "taxClass"
+  | "weightGrams"
 >;
+
+/**
+ * The promotions a cart is priced with, and what decides them for this shopper (read with the
+ * cart: promotions.server.ts). Plain data, so the browser's estimate prices exactly as the server.
+ */
+export interface CartOffers {
+  promotions: Promotion[];
+  /** the moment the cart was read: windows are decided at it */
+  at: string;
+  signedIn: boolean;
+  groupIds: number[];
+  firstOrder: boolean;
+  /** the codes entered, upper-case */
+  codes: string[];
+  exhausted: [number, LimitReached][];
+  /** what is left of each campaign's budget */
+  budgets: [number, number][];
+}
 
 /** The lines that are charged (those that can be bought now), keyed by variant. */
 export function marketLines(lines: readonly PricingLine[]): MarketLine[] {
@@ -41,15 +72,55 @@ export interface CartPriceInput {
   destination: Destination;
   /** the method chosen (a code of the destination's zone); else its first that can carry the cart */
   methodCode?: string | null;
+  /** the promotions to apply (none: the cart is priced without) */
+  offers?: CartOffers | null;
 }
 
-export function priceCart(markets: Markets, input: CartPriceInput): PricedOrder {
-  return priceForDestination(markets, {
-    lines: marketLines(input.lines),
+/** A priced cart, with what its promotions did (null: none to apply, or no zone holds it). */
+export type PricedCart = PricedOrder & { promotions: PromotionResult | null };
+
+export function priceCart(markets: Markets, input: CartPriceInput): PricedCart {
+  const { offers } = input;
+  const charged = input.lines.filter((line) => line.quantity > 0);
+  let promotions: PromotionResult | null = null;
+  const priced = priceForDestination(markets, {
+    lines: marketLines(charged),
     orderDiscountCents: input.discountCents,
     destination: input.destination,
     methodCode: input.methodCode,
+    adjust:
+      offers && offers.promotions.length > 0
+        ? (zone, shipping) => {
+            promotions = applyPromotions(
+              offers.promotions,
+              charged.map((line) => ({
+                key: String(line.variantId),
+                productId: line.productId,
+                variantId: line.variantId,
+                category: line.category,
+                brand: line.brand,
+                unitPriceCents: line.unitPriceCents,
+                quantity: line.quantity,
+              })),
+              {
+                now: new Date(offers.at),
+                signedIn: offers.signedIn,
+                groupIds: offers.groupIds,
+                firstOrder: offers.firstOrder,
+                zoneId: String(zone.id),
+                shipping: shipping
+                  ? { methodCode: shipping.method.code, priceCents: shipping.priceCents }
+                  : null,
+                codes: offers.codes,
+                exhausted: new Map(offers.exhausted),
+                budgets: new Map(offers.budgets),
+              },
+            );
+            return promotions;
+          }
+        : undefined,
   });
+  return { ...priced, promotions };
 }
 
 /** The figures to show: the priced order's, or (no zone holds the destination) the lines alone. */

@@ -1,6 +1,8 @@
 /** Shapes the cart sends to the UI (shared by server modules and components; no server code here). */
 import type { CardImage } from "../../lib/catalog-types.ts";
 import type { TaxClass, Totals } from "../../lib/markets.ts";
+import type { PromotionKind } from "../../lib/promotions/engine.ts";
+import type { CartOffers } from "./cart-pricing.ts";
 
 /**
  * - `ok`: can be bought in the quantity shown
@@ -20,6 +22,8 @@ export interface CartLine {
   slug: string;
   name: string;
   brand: string;
+  /** the product's category (its id, e.g. "clothing"): what promotions target */
+  category: string;
   /** today's price from the database, never from a form */
   unitPriceCents: number;
   originalPriceCents: number | null;
@@ -67,4 +71,8 @@ export interface CartView {
   /** priced for `estimate`'s destination */
   totals: Totals;
   estimate: CartEstimate;
+  /** the promotions it is priced with, and what decides them (null: none live) */
+  offers: CartOffers | null;
+  /** what the promotions did for the estimate: each applied with its amount (none: []) */
+  promotions: { name: string; kind: PromotionKind; amountCents: number }[];
 }

@@ -5,7 +5,8 @@ import { fail, ok, type Result } from "../../lib/result.ts";
 import { variantTitle } from "../../lib/variants.ts";
 import { optionsOfProducts } from "../catalog/product-options.server.ts";
 import { checkCoupon } from "../coupons/coupons.server.ts";
-import { estimateDestination, priceCart, totalsFor } from "./cart-pricing.ts";
+import { customerKeyOf, hasOrdered, readPromotionState } from "../promotions/promotions.server.ts";
+import { type CartOffers, estimateDestination, priceCart, totalsFor } from "./cart-pricing.ts";
 import type { AppliedCoupon, CartEstimate, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 
 export type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
@@ -15,7 +16,7 @@ export type CartShop = { currency: Currency; markets: Markets };
 
 /** The cart of a visitor who has none yet (no cookie): nothing to query. */
 export function emptyCart(shop: CartShop): CartView {
-  return priced(shop, [], { coupon: null, couponProblem: null }, { country: null, region: null });
+  return priced(shop, [], { coupon: null, couponProblem: null }, { country: null, region: null }, null);
 }
 
 /**
@@ -24,7 +25,14 @@ export function emptyCart(shop: CartShop): CartView {
  * are estimated for the cart's destination (the shopper's choice, else the shop's estimate
  * country) by the markets' rules: its zone's tax and first shipping method that can carry it.
  */
-export async function getCart(db: Database, cartId: string, shop: CartShop): Promise<CartView> {
+export async function getCart(
+  db: Database,
+  cartId: string,
+  shop: CartShop,
+  /** who is buying, when known: per-customer limits and first-order conditions follow them */
+  shopper: Shopper = {},
+  now: Date = new Date(),
+): Promise<CartView> {
   const rows = await db
     .selectFrom("cartItems")
     .innerJoin("productVariants", "productVariants.id", "cartItems.variantId")
@@ -47,6 +55,7 @@ export async function getCart(db: Database, cartId: string, shop: CartShop): Pro
       "products.slug",
       "products.name",
       "products.brand",
+      "products.categoryId",
       "productVariants.sku",
       "productVariants.option1",
       "productVariants.option2",
@@ -84,6 +93,7 @@ export async function getCart(db: Database, cartId: string, shop: CartShop): Pro
       slug: row.slug,
       name: row.name,
       brand: row.brand,
+      category: row.categoryId,
       unitPriceCents: row.priceCents,
       originalPriceCents: row.originalPriceCents,
       quantity,
@@ -112,10 +122,41 @@ export async function getCart(db: Database, cartId: string, shop: CartShop): Pro
     .where("id", "=", cartId)
     .executeTakeFirst();
   const coupon = await cartCoupon(db, cart?.couponCode ?? null, subtotal, shop.currency);
-  return priced(shop, lines, coupon, {
-    country: cart?.estimateCountry ?? null,
-    region: cart?.estimateRegion ?? null,
-  });
+  const offers = await cartOffers(db, shopper, now);
+  return priced(
+    shop,
+    lines,
+    coupon,
+    { country: cart?.estimateCountry ?? null, region: cart?.estimateRegion ?? null },
+    offers,
+  );
+}
+
+/** Who is buying, as far as the cart knows. */
+export interface Shopper {
+  userId?: string | null;
+  email?: string | null;
+}
+
+/** The live promotions for this shopper, as plain data; null when there are none. */
+async function cartOffers(db: Database, shopper: Shopper, now: Date): Promise<CartOffers | null> {
+  const customerKey =
+    shopper.userId || shopper.email
+      ? customerKeyOf({ userId: shopper.userId, email: shopper.email ?? "" })
+      : null;
+  const state = await readPromotionState(db, { now, codes: [], customerKey });
+  if (state.promotions.length === 0) return null;
+  const asksFirstOrder = state.promotions.some((p) => p.conditions.some((c) => c.type === "first-order"));
+  return {
+    promotions: state.promotions,
+    at: now.toISOString(),
+    signedIn: Boolean(shopper.userId),
+    groupIds: [],
+    firstOrder: asksFirstOrder && customerKey !== null && !(await hasOrdered(db, shopper)),
+    codes: [],
+    exhausted: [...state.exhausted],
+    budgets: [...state.budgets],
+  };
 }
 
 function priced(
@@ -123,9 +164,10 @@ function priced(
   lines: CartLine[],
   { coupon, couponProblem }: Pick<CartView, "coupon" | "couponProblem">,
   chosen: { country: string | null; region: string | null },
+  offers: CartOffers | null,
 ): CartView {
   const destination = estimateDestination(shop.markets, chosen);
-  const input = { lines, discountCents: coupon?.discountCents ?? 0, destination };
+  const input = { lines, discountCents: coupon?.discountCents ?? 0, destination, offers };
   const pricedOrder = priceCart(shop.markets, input);
   const method = pricedOrder.ok ? pricedOrder.shipping?.method : undefined;
   const estimate: CartEstimate = {
@@ -141,6 +183,12 @@ function priced(
     totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
     totals: totalsFor(pricedOrder, input, ""),
     estimate,
+    offers,
+    promotions: (pricedOrder.promotions?.applied ?? []).map(({ promotion, kind, amountCents }) => ({
+      name: promotion.name,
+      kind,
+      amountCents,
+    })),
   };
 }
 

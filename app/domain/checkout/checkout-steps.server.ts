@@ -67,7 +67,7 @@ function refusalToast(refusal: FormRefusal<string>): Omit<Toast, "id"> {
 export function submitShipping(
   state: CheckoutState,
   { shipping, method }: { shipping: ShippingDetails; method: string | null },
-  { shop, cart }: { shop: CartShop; cart: Pick<CartView, "lines" | "coupon"> },
+  { shop, cart }: { shop: CartShop; cart: Pick<CartView, "lines" | "coupon" | "offers"> },
 ): StepOutcome {
   const destination = { country: shipping.country, region: shipping.state };
   const refuse = (field: "country" | "state" | "shippingMethod", message: string): StepOutcome => ({
@@ -83,6 +83,7 @@ export function submitShipping(
     discountCents: cart.coupon?.discountCents ?? 0,
     destination,
     methodCode: method,
+    offers: cart.offers,
   });
   const place = countryName(shipping.country);
   if (!priced.ok) return refuse("country", `We don't ship to ${place} yet.`);

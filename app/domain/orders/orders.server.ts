@@ -7,6 +7,7 @@ import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
+import { releasePromotions } from "../promotions/promotions.server.ts";
 import { canTransition, PLACED_STATUSES } from "./order-status.ts";
 
 export interface OrderDetails {
@@ -317,6 +318,7 @@ export async function moveOrder(
       .where("orderId", "=", orderId)
       .execute();
     if (order.couponCode) await releaseCoupon(trx, order.couponCode);
+    await releasePromotions(trx, orderId, now);
   }
   await trx
     .insertInto("orderEvents")

@@ -7,7 +7,7 @@ import { recordOrder } from "../../infra/metrics.server.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
 import type { PricedOrder } from "../../lib/markets.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { priceCart } from "../cart/cart-pricing.ts";
+import { type PricedCart, priceCart } from "../cart/cart-pricing.ts";
 import type { CartView } from "../cart/cart-types.ts";
 import { type CartShop, getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
@@ -29,6 +29,7 @@ import {
   settleReturning,
 } from "../payments/charges.server.ts";
 import { findOrderByKey } from "../payments/idempotency.server.ts";
+import { customerKeyOf, redeemPromotions } from "../promotions/promotions.server.ts";
 import { type OrderDetails, type OrderDetailsRow, orderDetailsOf } from "./orders.server.ts";
 
 export interface PlaceOrderInput {
@@ -162,7 +163,8 @@ export async function placeOrder(
   const replay = await findOrderByKey(db, input.idempotencyKey);
   if (replay) return answerFor(db, gateway, replay, input);
 
-  const cart = await getCart(db, input.cartId, input.shop);
+  const now = input.now ?? new Date();
+  const cart = await getCart(db, input.cartId, input.shop, { userId: input.userId, email: input.shipping.email }, now);
   const priced = priceOrder(input, cart, cart.coupon?.discountCents ?? 0);
   const problem: PlaceOrderError | null =
     cartProblem(cart) ??
@@ -177,7 +179,6 @@ export async function placeOrder(
     return twin ? answerFor(db, gateway, twin, input) : fail(problem);
   }
 
-  const now = input.now ?? new Date();
   let reserved: Reserved;
   try {
     reserved = await db
@@ -269,17 +270,18 @@ function cartProblem(cart: CartView): PlaceOrderError | null {
   return null;
 }
 
-/** The cart priced for the order's address and method, with the coupon's discount as given. */
+/** The cart priced for the order's address and method, with the coupon's discount as given and its promotions. */
 function priceOrder(
   input: PlaceOrderInput,
-  cart: Pick<CartView, "lines">,
+  cart: Pick<CartView, "lines" | "offers">,
   discountCents: number,
-): PricedOrder {
+): PricedCart {
   return priceCart(input.shop.markets, {
     lines: cart.lines,
     discountCents,
     destination: { country: input.shipping.country, region: input.shipping.state },
     methodCode: input.method,
+    offers: cart.offers,
   });
 }
 
@@ -292,9 +294,9 @@ function pricingProblem(priced: PricedOrder, method: string): PlaceOrderError | 
 
 /** The priced order, or the reason it cannot be placed (inside the reserving transaction). */
 function pricedOrThrow(
-  priced: PricedOrder,
+  priced: PricedCart,
   method: string,
-): Extract<PricedOrder, { ok: true }> & {
+): Extract<PricedCart, { ok: true }> & {
   shipping: NonNullable<Extract<PricedOrder, { ok: true }>["shipping"]>;
 } {
   const problem = pricingProblem(priced, method);
@@ -399,7 +401,7 @@ async function reserveOrder(
       ...line,
       unitPriceCents: taken.value.get(line.variantId)?.priceCents ?? 0,
     }));
-    const repriced = priceOrder(input, { lines }, discount);
+    const repriced = priceOrder(input, { lines, offers: cart.offers }, discount);
     throw new OrderAbort({
       code: "price-changed",
       totalCents: repriced.ok ? repriced.calculation.totalCents : 0,
@@ -407,6 +409,14 @@ async function reserveOrder(
   }
   if (couponCode && !(await redeemCoupon(trx, couponCode))) {
     throw new OrderAbort({ code: "coupon-invalid", message: "This coupon has reached its usage limit." });
+  }
+  // the promotions' uses and budgets, after the coupon (the lock order a cancellation gives them
+  // back in); one used up since the cart was read: the shopper reviews the new total
+  const applied = priced.promotions?.applied ?? [];
+  if (applied.length > 0) {
+    const customerKey = customerKeyOf({ userId: input.userId, email: shipping.email });
+    const redeemed = await redeemPromotions(trx, applied, { orderId: order.id, customerKey, now });
+    if (!redeemed.ok) throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
   }
 
   // the lines in the order they were always written: by variant, each as charged

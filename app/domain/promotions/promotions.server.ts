@@ -108,6 +108,23 @@ export function customerKeyOf({ userId, email }: { userId?: string | null; email
   return userId ? `user:${userId}` : `email:${email.trim().toLowerCase()}`;
 }
 
+/** Whether the shopper has placed an order before (by account, else by e-mail): first-order conditions. */
+export async function hasOrdered(db: Database, shopper: { userId?: string | null; email?: string | null }) {
+  if (!shopper.userId && !shopper.email) return false;
+  const row = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("status", "in", ["paid", "shipped", "delivered", "partially_refunded", "refunded"])
+    .where((eb) =>
+      shopper.userId
+        ? eb("userId", "=", shopper.userId)
+        : eb(eb.fn("lower", ["email"]), "=", shopper.email!.trim().toLowerCase()),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** What the engine needs from the database: the live promotions and their limits for one shopper. */
 export interface PromotionState {
   promotions: Promotion[];

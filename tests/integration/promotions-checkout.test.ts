@@ -1,0 +1,261 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  createTestGateway,
+  mintTestToken,
+  type TestOutcome,
+} from "../../app/adapters/payments/test-gateway.server.ts";
+import { addToCart } from "../../app/domain/cart/add-item.server.ts";
+import { getCart } from "../../app/domain/cart/get-cart.server.ts";
+import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
+import type { PromotionAction, PromotionCondition } from "../../app/lib/promotions/engine.ts";
+import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+import { SPEC_SHOP } from "../helpers/spec-pricing.ts";
+
+/**
+ * Promotions through the shop's own paths (decision 033): the cart prices them, Place Order
+ * charges what the shopper reviewed and takes their uses in its transaction, a failed payment gives
+ * them back, and a promotion used up or ended since the review stops the order with a new total.
+ */
+const STAMP = "2026-11-01T00:00:00.000Z";
+const SECRET = "promotions-secret-0123456789abcdef";
+const SHIPPING = {
+  firstName: "Ada",
+  lastName: "Lovelace",
+  email: "ada@example.com",
+  phone: "+1 555 0100",
+  address: "1 Analytical Way",
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62701",
+  country: "US",
+};
+
+describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
+  let t: TestDatabase;
+  const gateway = () => createTestGateway({ processingDelayMs: 0, secret: SECRET, db: t.db });
+  beforeAll(async () => {
+    t = await createTestDatabase(engine);
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+  beforeEach(async () => {
+    await t.db.updateTable("promotions").set({ active: 0 }).execute();
+  });
+
+  async function insertPromotion(
+    action: PromotionAction,
+    extra: {
+      conditions?: PromotionCondition[];
+      perCustomerLimit?: number;
+      endsAt?: string;
+      name?: string;
+    } = {},
+  ) {
+    const row = await t.db
+      .insertInto("promotions")
+      .values({
+        name: extra.name ?? "Buy 2, get 1 free",
+        action: JSON.stringify(action),
+        conditions: JSON.stringify(extra.conditions ?? []),
+        perCustomerLimit: extra.perCustomerLimit ?? null,
+        endsAt: extra.endsAt ?? null,
+        createdAt: STAMP,
+        updatedAt: STAMP,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+  const buy2get1 = (productIds: number[]): PromotionAction => ({
+    type: "buy-x-get-y",
+    buy: { target: { productIds }, quantity: 2 },
+    get: { target: { productIds }, quantity: 1 },
+    basisPoints: 10_000,
+    maxTimes: null,
+  });
+  async function cartOf(items: { productId: number; quantity: number }[]) {
+    const cartId = randomUUID();
+    for (const item of items) await addToCart(t.db, { cartId, ...item });
+    return cartId;
+  }
+  async function place(cartId: string, email = SHIPPING.email, outcome: TestOutcome = "approve") {
+    const g = gateway();
+    const cart = await getCart(t.db, cartId, SPEC_SHOP, { email });
+    const token = { token: mintTestToken(outcome, { secret: SECRET }), brand: "Visa", last4: "4242" };
+    const result = await placeOrder(t.db, g, {
+      cartId,
+      idempotencyKey: randomUUID(),
+      shipping: { ...SHIPPING, email },
+      method: "standard",
+      shop: SPEC_SHOP,
+      payment: { token: token.token, brand: token.brand, last4: token.last4 },
+      expectedTotalCents: cart.totals.totalCents,
+    });
+    return { cart, result };
+  }
+  const usedCount = async (id: number) =>
+    (await t.db.selectFrom("promotions").select("usedCount").where("id", "=", id).executeTakeFirstOrThrow())
+      .usedCount;
+
+  it("prices an automatic buy 2 get 1 in the cart and charges exactly that at Place Order", async () => {
+    const dear = await insertProduct(t.db, { priceCents: 3_000, stock: 10 });
+    const cheap = await insertProduct(t.db, { priceCents: 1_000, stock: 10 });
+    const other = await insertProduct(t.db, { priceCents: 500, stock: 10 });
+    const promotion = await insertPromotion(buy2get1([dear, cheap]));
+    const cartId = await cartOf([
+      { productId: dear, quantity: 2 },
+      { productId: cheap, quantity: 1 },
+      { productId: other, quantity: 1 },
+    ]);
+    const cart = await getCart(t.db, cartId, SPEC_SHOP);
+    // the cheapest of the three units in the promotion is free; the other product is not in it
+    expect(cart.totals.discountCents).toBe(1_000);
+    expect(cart.promotions).toEqual([{ name: "Buy 2, get 1 free", kind: "product", amountCents: 1_000 }]);
+    // subtotal $75.00 (free shipping from $50), tax 7 % of $65.00
+    expect(cart.totals).toMatchObject({
+      subtotalCents: 7_500,
+      shippingCents: 0,
+      taxCents: 455,
+      totalCents: 6_955,
+    });
+
+    const { result } = await place(cartId);
+    if (!result.ok) throw new Error(`not placed: ${result.error.code}`);
+    const order = await t.db
+      .selectFrom("orders")
+      .select(["id", "discountCents", "totalCents", "status"])
+      .where("number", "=", result.value.order.number)
+      .executeTakeFirstOrThrow();
+    expect(order).toMatchObject({ discountCents: 1_000, totalCents: 6_955, status: "paid" });
+    const lines = await t.db
+      .selectFrom("orderItems")
+      .select(["productId", "discountCents"])
+      .where("orderId", "=", order.id)
+      .orderBy("productId")
+      .execute();
+    expect(lines).toEqual([
+      { productId: dear, discountCents: 0 },
+      { productId: cheap, discountCents: 1_000 },
+      { productId: other, discountCents: 0 },
+    ]);
+    const redemptions = await t.db
+      .selectFrom("promotionRedemptions")
+      .select(["promotionId", "customerKey", "amountCents"])
+      .where("orderId", "=", order.id)
+      .execute();
+    expect(redemptions).toEqual([
+      { promotionId: promotion, customerKey: "email:ada@example.com", amountCents: 1_000 },
+    ]);
+    // what the gateway took is what the books say
+    const payment = await t.db
+      .selectFrom("testGatewayPayments")
+      .select("amountCents")
+      .where(
+        "idempotencyKey",
+        "=",
+        (
+          await t.db
+            .selectFrom("orders")
+            .select("idempotencyKey")
+            .where("id", "=", order.id)
+            .executeTakeFirstOrThrow()
+        ).idempotencyKey,
+      )
+      .executeTakeFirstOrThrow();
+    expect(payment.amountCents).toBe(6_955);
+  });
+
+  it("gives a use back when the payment is declined", async () => {
+    const promotion = await insertPromotion({ type: "order-fixed", cents: 500 }, { name: "$5 off" });
+    const product = await insertProduct(t.db, { priceCents: 2_000, stock: 10 });
+    const { result } = await place(
+      await cartOf([{ productId: product, quantity: 1 }]),
+      "decline@example.com",
+      "card_declined",
+    );
+    expect(result.ok).toBe(false);
+    // the order was reserved with the promotion, then failed: its use is back
+    const failed = await t.db
+      .selectFrom("orders")
+      .select(["status", "discountCents"])
+      .where("email", "=", "decline@example.com")
+      .executeTakeFirstOrThrow();
+    expect(failed).toEqual({ status: "payment_failed", discountCents: 500 });
+    expect(await usedCount(promotion)).toBe(0);
+    expect(
+      await t.db
+        .selectFrom("promotionRedemptions")
+        .select("id")
+        .where("promotionId", "=", promotion)
+        .execute(),
+    ).toEqual([]);
+  });
+
+  it("stops an order whose promotion this customer has used since, with the new total to review", async () => {
+    const promotion = await insertPromotion(
+      { type: "order-fixed", cents: 500 },
+      { name: "$5 off your first", perCustomerLimit: 1 },
+    );
+    const product = await insertProduct(t.db, { priceCents: 2_000, stock: 10 });
+    const first = await place(await cartOf([{ productId: product, quantity: 1 }]), "grace@example.com");
+    expect(first.result.ok).toBe(true);
+    expect(first.cart.totals.discountCents).toBe(500);
+    // a second cart, priced before the shopper said who they are (the cart page), shows the discount…
+    const cartId = await cartOf([{ productId: product, quantity: 1 }]);
+    const anonymous = await getCart(t.db, cartId, SPEC_SHOP);
+    expect(anonymous.totals.discountCents).toBe(500);
+    // …and Place Order, knowing the e-mail, refuses that total
+    const g = gateway();
+    const token = await g.tokenize({
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: 2035,
+      cvv: "123",
+      name: "G",
+    });
+    if (!token.ok) throw new Error("card");
+    const second = await placeOrder(t.db, g, {
+      cartId,
+      idempotencyKey: randomUUID(),
+      shipping: { ...SHIPPING, email: "GRACE@example.com" },
+      method: "standard",
+      shop: SPEC_SHOP,
+      payment: { token: token.token, brand: token.brand, last4: token.last4 },
+      expectedTotalCents: anonymous.totals.totalCents,
+    });
+    expect(second.ok ? "placed" : second.error.code).toBe("price-changed");
+    expect(await usedCount(promotion)).toBe(1);
+  });
+
+  it("never applies a promotion that ended between the review and Place Order", async () => {
+    const endsAt = new Date(Date.now() + 60_000).toISOString();
+    await insertPromotion({ type: "order-fixed", cents: 500 }, { name: "Flash sale", endsAt });
+    const product = await insertProduct(t.db, { priceCents: 2_000, stock: 10 });
+    const cartId = await cartOf([{ productId: product, quantity: 1 }]);
+    const reviewed = await getCart(t.db, cartId, SPEC_SHOP);
+    expect(reviewed.totals.discountCents).toBe(500);
+    const g = gateway();
+    const token = await g.tokenize({
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: 2035,
+      cvv: "123",
+      name: "A",
+    });
+    if (!token.ok) throw new Error("card");
+    const result = await placeOrder(t.db, g, {
+      cartId,
+      idempotencyKey: randomUUID(),
+      shipping: SHIPPING,
+      method: "standard",
+      shop: SPEC_SHOP,
+      payment: { token: token.token, brand: token.brand, last4: token.last4 },
+      expectedTotalCents: reviewed.totals.totalCents,
+      now: new Date(Date.parse(endsAt) + 1),
+    });
+    expect(result.ok ? "placed" : result.error.code).toBe("price-changed");
+  });
+});
