@@ -164,7 +164,13 @@ export async function placeOrder(
   if (replay) return answerFor(db, gateway, replay, input);
 
   const now = input.now ?? new Date();
-  const cart = await getCart(db, input.cartId, input.shop, { userId: input.userId, email: input.shipping.email }, now);
+  const cart = await getCart(
+    db,
+    input.cartId,
+    input.shop,
+    { userId: input.userId, email: input.shipping.email },
+    now,
+  );
   const priced = priceOrder(input, cart, cart.coupon?.discountCents ?? 0);
   const problem: PlaceOrderError | null =
     cartProblem(cart) ??
