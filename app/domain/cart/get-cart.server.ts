@@ -116,13 +116,30 @@ export async function getCart(
     };
   });
   const subtotal = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const at = now.toISOString();
   const cart = await db
     .selectFrom("carts")
-    .select(["couponCode", "estimateCountry", "estimateRegion"])
+    .select((eb) => [
+      "couponCode",
+      "estimateCountry",
+      "estimateRegion",
+      // whether any promotion is live: most shops, most of the time, have none to read
+      eb
+        .exists(
+          eb
+            .selectFrom("promotions")
+            .select("promotions.id")
+            .where("promotions.active", "=", 1)
+            .where((inner) =>
+              inner.or([inner("promotions.endsAt", "is", null), inner("promotions.endsAt", ">", at)]),
+            ),
+        )
+        .as("promotionsLive"),
+    ])
     .where("id", "=", cartId)
     .executeTakeFirst();
   const coupon = await cartCoupon(db, cart?.couponCode ?? null, subtotal, shop.currency);
-  const offers = await cartOffers(db, shopper, now);
+  const offers = cart && Number(cart.promotionsLive) ? await cartOffers(db, shopper, now) : null;
   return priced(
     shop,
     lines,
