@@ -14,13 +14,10 @@ import {
   totalsOf,
   zoneFor,
 } from "../../lib/markets.ts";
-import {
-  applyPromotions,
-  type LimitReached,
-  type Promotion,
-  type PromotionResult,
-} from "../../lib/promotions/engine.ts";
-import type { CartLine } from "./cart-types.ts";
+import { applyPromotions, type PromotionResult } from "../../lib/promotions/engine.ts";
+import type { CartLine, CartOffers } from "./cart-types.ts";
+
+export type { CartOffers } from "./cart-types.ts";
 
 export type PricingLine = Pick<
   CartLine,
@@ -33,24 +30,6 @@ export type PricingLine = Pick<
   | "taxClass"
   | "weightGrams"
 >;
-
-/**
- * The promotions a cart is priced with, and what decides them for this shopper (read with the
- * cart: promotions.server.ts). Plain data, so the browser's estimate prices exactly as the server.
- */
-export interface CartOffers {
-  promotions: Promotion[];
-  /** the moment the cart was read: windows are decided at it */
-  at: string;
-  signedIn: boolean;
-  groupIds: number[];
-  firstOrder: boolean;
-  /** the codes entered, upper-case */
-  codes: string[];
-  exhausted: [number, LimitReached][];
-  /** what is left of each campaign's budget */
-  budgets: [number, number][];
-}
 
 /** The lines that are charged (those that can be bought now), keyed by variant. */
 export function marketLines(lines: readonly PricingLine[]): MarketLine[] {

@@ -1,8 +1,7 @@
 /** Shapes the cart sends to the UI (shared by server modules and components; no server code here). */
 import type { CardImage } from "../../lib/catalog-types.ts";
 import type { TaxClass, Totals } from "../../lib/markets.ts";
-import type { PromotionKind } from "../../lib/promotions/engine.ts";
-import type { CartOffers } from "./cart-pricing.ts";
+import type { LimitReached, Promotion, PromotionKind } from "../../lib/promotions/engine.ts";
 
 /**
  * - `ok`: can be bought in the quantity shown
@@ -75,4 +74,22 @@ export interface CartView {
   offers: CartOffers | null;
   /** what the promotions did for the estimate: each applied with its amount (none: []) */
   promotions: { name: string; kind: PromotionKind; amountCents: number }[];
+}
+
+/**
+ * The promotions a cart is priced with, and what decides them for this shopper (read with the
+ * cart: promotions.server.ts). Plain data, so the browser's estimate prices exactly as the server.
+ */
+export interface CartOffers {
+  promotions: Promotion[];
+  /** the moment the cart was read: windows are decided at it */
+  at: string;
+  signedIn: boolean;
+  groupIds: number[];
+  firstOrder: boolean;
+  /** the codes entered, upper-case */
+  codes: string[];
+  exhausted: [number, LimitReached][];
+  /** what is left of each campaign's budget */
+  budgets: [number, number][];
 }
