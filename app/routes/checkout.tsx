@@ -10,7 +10,7 @@ import { ShippingStep } from "../components/checkout/shipping-step.tsx";
 import { mailShopFrom, servicesFrom, shopSettingsFrom } from "../context.ts";
 import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
-import { priceCart, totalsFor } from "../domain/cart/cart-pricing.ts";
+import { priceCart, pricingLines, totalsFor } from "../domain/cart/cart-pricing.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import { checkoutActionSchema, postedText } from "../domain/checkout/checkout-form.server.ts";
 import {
@@ -209,27 +209,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         step === "shipping"
           ? {
               markets: shop.markets,
-              lines: cart.lines.map(
-                ({
-                  productId,
-                  variantId,
-                  brand,
-                  category,
-                  unitPriceCents,
-                  quantity,
-                  taxClass,
-                  weightGrams,
-                }) => ({
-                  productId,
-                  variantId,
-                  brand,
-                  category,
-                  unitPriceCents,
-                  quantity,
-                  taxClass,
-                  weightGrams,
-                }),
-              ),
+              lines: pricingLines(cart.lines),
               discountCents: pricingInput.discountCents,
               offers: cart.offers,
             }

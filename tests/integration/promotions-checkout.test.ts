@@ -81,18 +81,29 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
     for (const item of items) await addToCart(t.db, { cartId, ...item });
     return cartId;
   }
-  async function place(cartId: string, email = SHIPPING.email, outcome: TestOutcome = "approve") {
-    const g = gateway();
+  /**
+   * Place Order for the cart as `email`, with a card the gateway answers `outcome` for; the total
+   * expected is the one the cart shows that shopper now, unless the test reviewed another.
+   */
+  async function place(
+    cartId: string,
+    {
+      email = SHIPPING.email,
+      outcome = "approve",
+      expectedTotalCents,
+      now,
+    }: { email?: string; outcome?: TestOutcome; expectedTotalCents?: number; now?: Date } = {},
+  ) {
     const cart = await getCart(t.db, cartId, SPEC_SHOP, { email });
-    const token = { token: mintTestToken(outcome, { secret: SECRET }), brand: "Visa", last4: "4242" };
-    const result = await placeOrder(t.db, g, {
+    const result = await placeOrder(t.db, gateway(), {
       cartId,
       idempotencyKey: randomUUID(),
       shipping: { ...SHIPPING, email },
       method: "standard",
       shop: SPEC_SHOP,
-      payment: { token: token.token, brand: token.brand, last4: token.last4 },
-      expectedTotalCents: cart.totals.totalCents,
+      payment: { token: mintTestToken(outcome, { secret: SECRET }), brand: "Visa", last4: "4242" },
+      expectedTotalCents: expectedTotalCents ?? cart.totals.totalCents,
+      ...(now ? { now } : {}),
     });
     return { cart, result };
   }
@@ -171,11 +182,10 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
   it("gives a use back when the payment is declined", async () => {
     const promotion = await insertPromotion({ type: "order-fixed", cents: 500 }, { name: "$5 off" });
     const product = await insertProduct(t.db, { priceCents: 2_000, stock: 10 });
-    const { result } = await place(
-      await cartOf([{ productId: product, quantity: 1 }]),
-      "decline@example.com",
-      "card_declined",
-    );
+    const { result } = await place(await cartOf([{ productId: product, quantity: 1 }]), {
+      email: "decline@example.com",
+      outcome: "card_declined",
+    });
     expect(result.ok).toBe(false);
     // the order was reserved with the promotion, then failed: its use is back
     const failed = await t.db
@@ -200,7 +210,9 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
       { name: "$5 off your first", perCustomerLimit: 1 },
     );
     const product = await insertProduct(t.db, { priceCents: 2_000, stock: 10 });
-    const first = await place(await cartOf([{ productId: product, quantity: 1 }]), "grace@example.com");
+    const first = await place(await cartOf([{ productId: product, quantity: 1 }]), {
+      email: "grace@example.com",
+    });
     expect(first.result.ok).toBe(true);
     expect(first.cart.totals.discountCents).toBe(500);
     // a second cart, priced before the shopper said who they are (the cart page), shows the discount…
@@ -208,22 +220,8 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
     const anonymous = await getCart(t.db, cartId, SPEC_SHOP);
     expect(anonymous.totals.discountCents).toBe(500);
     // …and Place Order, knowing the e-mail, refuses that total
-    const g = gateway();
-    const token = await g.tokenize({
-      number: "4242424242424242",
-      expMonth: 12,
-      expYear: 2035,
-      cvv: "123",
-      name: "G",
-    });
-    if (!token.ok) throw new Error("card");
-    const second = await placeOrder(t.db, g, {
-      cartId,
-      idempotencyKey: randomUUID(),
-      shipping: { ...SHIPPING, email: "GRACE@example.com" },
-      method: "standard",
-      shop: SPEC_SHOP,
-      payment: { token: token.token, brand: token.brand, last4: token.last4 },
+    const { result: second } = await place(cartId, {
+      email: "GRACE@example.com",
       expectedTotalCents: anonymous.totals.totalCents,
     });
     expect(second.ok ? "placed" : second.error.code).toBe("price-changed");
@@ -237,22 +235,7 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
     const cartId = await cartOf([{ productId: product, quantity: 1 }]);
     const reviewed = await getCart(t.db, cartId, SPEC_SHOP);
     expect(reviewed.totals.discountCents).toBe(500);
-    const g = gateway();
-    const token = await g.tokenize({
-      number: "4242424242424242",
-      expMonth: 12,
-      expYear: 2035,
-      cvv: "123",
-      name: "A",
-    });
-    if (!token.ok) throw new Error("card");
-    const result = await placeOrder(t.db, g, {
-      cartId,
-      idempotencyKey: randomUUID(),
-      shipping: SHIPPING,
-      method: "standard",
-      shop: SPEC_SHOP,
-      payment: { token: token.token, brand: token.brand, last4: token.last4 },
+    const { result } = await place(cartId, {
       expectedTotalCents: reviewed.totals.totalCents,
       now: new Date(Date.parse(endsAt) + 1),
     });

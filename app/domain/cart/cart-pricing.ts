@@ -31,6 +31,22 @@ export type PricingLine = Pick<
   | "weightGrams"
 >;
 
+/** Only what pricing reads of each line (what the browser's estimate is sent). */
+export function pricingLines(lines: readonly PricingLine[]): PricingLine[] {
+  return lines.map(
+    ({ productId, variantId, brand, category, unitPriceCents, quantity, taxClass, weightGrams }) => ({
+      productId,
+      variantId,
+      brand,
+      category,
+      unitPriceCents,
+      quantity,
+      taxClass,
+      weightGrams,
+    }),
+  );
+}
+
 /** The lines that are charged (those that can be bought now), keyed by variant. */
 export function marketLines(lines: readonly PricingLine[]): MarketLine[] {
   return lines

@@ -12,6 +12,7 @@ import type {
   PromotionCondition,
 } from "../../lib/promotions/engine.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
+import { PLACED_STATUSES } from "../orders/order-status.ts";
 
 /**
  * The shop's promotions as stored (migration 0500, decision 033): read for the engine, with what
@@ -114,7 +115,7 @@ export async function hasOrdered(db: Database, shopper: { userId?: string | null
   const row = await db
     .selectFrom("orders")
     .select("id")
-    .where("status", "in", ["paid", "shipped", "delivered", "partially_refunded", "refunded"])
+    .where("status", "in", PLACED_STATUSES)
     .where((eb) =>
       shopper.userId
         ? eb("userId", "=", shopper.userId)

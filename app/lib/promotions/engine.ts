@@ -380,6 +380,11 @@ function sameTarget(a: ItemTarget, b: ItemTarget): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** Why an order or shipping promotion took nothing: its campaign's budget, else nothing was left. */
+function tookNothing(budget: number | undefined): Refusal {
+  return budget === 0 ? { reason: "budget-spent" } : { reason: "nothing-to-discount", shortfall: null };
+}
+
 /** Prices `lines` with the shop's `promotions` (see the module's comment). */
 export function applyPromotions(
   promotions: readonly Promotion[],
@@ -427,11 +432,7 @@ export function applyPromotions(
           budget ?? Number.POSITIVE_INFINITY,
         );
         if (amount <= 0) {
-          refused.push({
-            promotion,
-            refusal:
-              budget === 0 ? { reason: "budget-spent" } : { reason: "nothing-to-discount", shortfall: null },
-          });
+          refused.push({ promotion, refusal: tookNothing(budget) });
           continue;
         }
         orderDiscount += amount;
@@ -443,11 +444,7 @@ export function applyPromotions(
             : 0;
         amount = Math.min(left, budget ?? Number.POSITIVE_INFINITY);
         if (amount <= 0) {
-          refused.push({
-            promotion,
-            refusal:
-              budget === 0 ? { reason: "budget-spent" } : { reason: "nothing-to-discount", shortfall: null },
-          });
+          refused.push({ promotion, refusal: tookNothing(budget) });
           continue;
         }
         shippingDiscount += amount;
