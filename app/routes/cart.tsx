@@ -16,6 +16,7 @@ import { COUPON_MESSAGES, normalizeCouponCode } from "../domain/coupons/coupon-r
 import { applyCouponToCart, removeCouponFromCart } from "../domain/coupons/coupons.server.ts";
 import { cartOwnerFor, serializeCartCookie } from "../http/cart-session.server.ts";
 import { parseForm } from "../http/form.server.ts";
+import { getSessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
 import { fail } from "../lib/result.ts";
 import { safeRedirectPath } from "../lib/safe-redirect.ts";
@@ -42,9 +43,12 @@ export function headers() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = servicesFrom(context);
-  const cartId = await findCartId(db, await cartOwnerFor(request, context));
+  const user = await getSessionUser(request, context);
+  const cartId = await findCartId(db, await cartOwnerFor(request, context, user));
   const shop = await shopSettingsFrom(context);
-  return { cart: cartId ? await getCart(db, cartId, shop) : emptyCart(shop) };
+  // a signed-in shopper's terms (signed-in, first-order, their uses) as the checkout will price them
+  const shopper = user ? { userId: user.id, email: user.email } : {};
+  return { cart: cartId ? await getCart(db, cartId, shop, shopper) : emptyCart(shop) };
 }
 
 /**

@@ -141,7 +141,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 
   const shop = await shopSettingsFrom(context);
-  const cart = cartId ? await getCart(db, cartId, shop) : emptyCart(shop);
+  // priced for who is buying (first-order, signed-in and per-customer terms), as Place Order will
+  const shopper = { userId: user?.id ?? null, email: state.shipping?.email ?? user?.email ?? null };
+  const cart = cartId ? await getCart(db, cartId, shop, shopper) : emptyCart(shop);
   if (cart.totalQuantity === 0) throw redirect("/cart", { headers });
   if (step !== "shipping" && !state.shipping) throw redirect(stepPath("shipping"), { headers });
   if (step === "review" && (!state.payment || !state.idempotencyKey))
@@ -261,7 +263,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "shipping": {
         const { intent: _intent, shippingMethod: method, ...shipping } = input;
         const shop = await shopSettingsFrom(context);
-        const cart = await getCart(db, cartId, shop);
+        const cart = await getCart(db, cartId, shop, { userId: user?.id ?? null, email: shipping.email });
         outcome = submitShipping(state, { shipping, method }, { shop, cart });
         break;
       }

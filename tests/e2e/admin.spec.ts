@@ -113,6 +113,8 @@ test.describe("admin navigation", () => {
       ["/admin/coupons", "Discounts"],
       ["/admin/coupons/new", "Discounts"],
       [coupon, "Discounts"],
+      ["/admin/promotions", "Promotions"],
+      ["/admin/promotions/simulate", "Promotions"],
       ["/admin/reviews", "Reviews"],
       ["/admin/audit", "Audit log"],
     ] as const) {

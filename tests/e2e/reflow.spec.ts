@@ -401,9 +401,9 @@ test.describe("reflow at 320 and 390 px", () => {
       .execute();
 
     // the demo product whose variants have the longest names, for the stock history's variant list
-    const { productId: variedProduct } = await shopDatabase()
+    const { productId: variedProduct, sku: longSku } = await shopDatabase()
       .selectFrom("productVariants")
-      .select("productId")
+      .select(["productId", "sku"])
       .orderBy(sql`length(coalesce(option1, '')) + length(coalesce(option2, '')) + length(sku)`, "desc")
       .executeTakeFirstOrThrow();
 
@@ -432,6 +432,13 @@ test.describe("reflow at 320 and 390 px", () => {
       "/admin/coupons",
       "/admin/coupons/new",
       `/admin/coupons/${coupon.id}`,
+      "/admin/promotions",
+      "/admin/promotions/new",
+      "/admin/promotions/new?type=buy-x-get-y",
+      "/admin/promotions/new?type=free-shipping",
+      "/admin/promotions/simulate",
+      // a result, its long names wrapping
+      `/admin/promotions/simulate?sku=${encodeURIComponent(longSku)}&quantity=2&country=US`,
       "/admin/reviews",
       "/admin/audit",
       "/admin/staff",

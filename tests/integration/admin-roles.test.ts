@@ -24,6 +24,10 @@ import * as adminProductStock from "../../app/routes/admin.products.$id_.stock.t
 import * as adminProductsExport from "../../app/routes/admin.products.export[.csv].tsx";
 import * as adminProductsImport from "../../app/routes/admin.products.import.tsx";
 import * as adminProductNew from "../../app/routes/admin.products.new.tsx";
+import * as adminPromotions from "../../app/routes/admin.promotions._index.tsx";
+import * as adminPromotion from "../../app/routes/admin.promotions.$id.tsx";
+import * as adminPromotionNew from "../../app/routes/admin.promotions.new.tsx";
+import * as adminPromotionsSimulate from "../../app/routes/admin.promotions.simulate.tsx";
 import * as adminReturns from "../../app/routes/admin.returns._index.tsx";
 import * as adminReturn from "../../app/routes/admin.returns.$number.tsx";
 import * as adminReviews from "../../app/routes/admin.reviews.tsx";
@@ -154,6 +158,30 @@ const ROUTES: Record<string, RouteAccess> = {
     path: "/admin/coupons/999999",
     loader: "discounts",
     actions: [post("discounts")],
+  },
+  "admin.promotions._index.tsx": {
+    module: adminPromotions,
+    path: "/admin/promotions",
+    loader: "discounts",
+    // well-formed but refused (no name), so nothing is created for the roles allowed
+    actions: [post("discounts", { campaignName: "", budget: "" })],
+  },
+  "admin.promotions.new.tsx": {
+    module: adminPromotionNew,
+    path: "/admin/promotions/new?type=order-percent",
+    loader: "discounts",
+    actions: [post("discounts", { actionType: "order-percent", name: "", percent: "10" })],
+  },
+  "admin.promotions.$id.tsx": {
+    module: adminPromotion,
+    path: "/admin/promotions/999999",
+    loader: "discounts",
+    actions: [post("discounts", { intent: "disable" })],
+  },
+  "admin.promotions.simulate.tsx": {
+    module: adminPromotionsSimulate,
+    path: "/admin/promotions/simulate",
+    loader: "discounts",
   },
   "admin.customers._index.tsx": { module: adminCustomers, path: "/admin/customers", loader: "customers" },
   "admin.customers.$id.tsx": {
@@ -334,6 +362,7 @@ describe.each(["sqlite", "postgres"] as const)("every admin route × every role,
       "Returns",
       "Customers",
       "Discounts",
+      "Promotions",
       "Reviews",
       "Audit log",
     ]);

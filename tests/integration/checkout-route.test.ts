@@ -353,3 +353,54 @@ describe("POST /orders/track", () => {
     ).toMatchObject({ status: "found" });
   });
 });
+
+describe("checkout pages price promotions for who is buying", () => {
+  it("a first-order promotion: the review prices it for the e-mail typed, and Place Order charges that total", async () => {
+    const tent = await insertProduct(db, { name: "Two-Person Tent", stock: 5, priceCents: 10_000 });
+    const at = "2026-11-01T00:00:00.000Z";
+    const { id } = await db
+      .insertInto("promotions")
+      .values({
+        name: "Welcome: $5 off your first order",
+        action: JSON.stringify({ type: "order-fixed", cents: 500 }),
+        conditions: JSON.stringify([{ type: "first-order" }]),
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    try {
+      const jar = new Jar();
+      await post(cart, "/cart", { intent: "add", productId: String(tent), quantity: "1" }, jar);
+      await post(checkout, "/checkout", { ...SHIPPING, email: "newcomer@example.com" }, jar);
+      await post(
+        checkout,
+        "/checkout",
+        { intent: "payment", cardName: "New Comer", expiryDate: "12/30", cvv: "123", cardNumber: CARD },
+        jar,
+      );
+      const review = await load("?step=review", jar);
+      // $100.00 − $5.00, tax 7 % of $95.00 ($6.65), express $9.99
+      expect(review.totals).toMatchObject({ subtotalCents: 10_000, discountCents: 500, totalCents: 11_164 });
+      const placed = (await post(
+        checkout,
+        "/checkout",
+        {
+          intent: "place-order",
+          idempotencyKey: review.idempotencyKey as string,
+          expectedTotalCents: String((review.totals as { totalCents: number }).totalCents),
+        },
+        jar,
+      )) as Response;
+      expect(placed.headers.get("Location")).toBe("/checkout?step=confirmation");
+      const order = await db
+        .selectFrom("orders")
+        .select(["totalCents", "discountCents"])
+        .where("email", "=", "newcomer@example.com")
+        .executeTakeFirstOrThrow();
+      expect(order).toEqual({ totalCents: 11_164, discountCents: 500 });
+    } finally {
+      await db.updateTable("promotions").set({ active: 0 }).where("id", "=", id).execute();
+    }
+  });
+});

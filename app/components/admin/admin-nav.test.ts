@@ -17,6 +17,10 @@ describe("currentAdminSection", () => {
     ["/admin/coupons", "Discounts"],
     ["/admin/coupons/new", "Discounts"],
     ["/admin/coupons/3", "Discounts"],
+    ["/admin/promotions", "Promotions"],
+    ["/admin/promotions/new", "Promotions"],
+    ["/admin/promotions/7", "Promotions"],
+    ["/admin/promotions/simulate", "Promotions"],
     ["/admin/reviews", "Reviews"],
     ["/admin/audit", "Audit log"],
   ];

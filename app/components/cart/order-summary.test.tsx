@@ -33,6 +33,7 @@ const CART: CartView = {
     { name: "Buy 2, get 1 free", kind: "product", amountCents: 1_000 },
     { name: "Free shipping weekend", kind: "shipping", amountCents: 499 },
   ],
+  hints: ["Add 1 more Classic Tee to get 1 free.", "Free shipping from $50.00: $12.01 to go."],
 };
 
 describe("OrderSummary with promotions", () => {
@@ -48,11 +49,20 @@ describe("OrderSummary with promotions", () => {
     expect(html).toContain("$48.15");
   });
 
+  it("lists what is within reach, each in its own sentence", () => {
+    const html = render(CART);
+    expect(html).toContain(
+      '<ul class="mt-3 space-y-1 text-sm font-medium text-green-900" data-testid="promotion-hints"><li>Add 1 more Classic Tee to get 1 free.</li><li>Free shipping from $50.00: $12.01 to go.</li></ul>',
+    );
+    expect(render({ ...CART, hints: [] })).not.toContain("promotion-hints");
+  });
+
   it("shows no promotion rows for a cart without any (the spec's summary)", () => {
     const html = render({
       ...CART,
       coupon: null,
       promotions: [],
+      hints: [],
       totals: { ...CART.totals, discountCents: 0 },
     });
     expect(html).not.toContain("summary-promotion");

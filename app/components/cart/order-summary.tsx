@@ -83,6 +83,13 @@ export function OrderSummary({ cart }: { cart: CartView }) {
           {money(freeShippingThresholdCents)}.
         </p>
       )}
+      {cart.hints.length > 0 && (
+        <ul className="mt-3 space-y-1 text-sm font-medium text-green-900" data-testid="promotion-hints">
+          {cart.hints.map((hint) => (
+            <li key={hint}>{hint}</li>
+          ))}
+        </ul>
+      )}
       <EstimateForm estimate={cart.estimate} />
 
       <CouponForm cart={cart} />

@@ -35,6 +35,11 @@ export type AuditAction =
   | "coupon.update"
   | "coupon.disable"
   | "coupon.enable"
+  | "promotion.create"
+  | "promotion.update"
+  | "promotion.disable"
+  | "promotion.enable"
+  | "campaign.create"
   | "review.keep"
   | "review.remove"
   | "staff.invite"
@@ -47,7 +52,16 @@ export type AuditAction =
 export interface AuditEntryInput {
   actor: Actor;
   action: AuditAction;
-  entityType: "product" | "order" | "coupon" | "review" | "return" | "user" | "settings";
+  entityType:
+    | "product"
+    | "order"
+    | "coupon"
+    | "promotion"
+    | "campaign"
+    | "review"
+    | "return"
+    | "user"
+    | "settings";
   entityId: string | number;
   summary: string;
   before?: unknown;

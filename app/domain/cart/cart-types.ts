@@ -74,6 +74,8 @@ export interface CartView {
   offers: CartOffers | null;
   /** what the promotions did for the estimate: each applied with its amount (none: []) */
   promotions: { name: string; kind: PromotionKind; amountCents: number }[];
+  /** what the cart could get by adding to it, in sentences (promotion-hints.ts) */
+  hints: string[];
 }
 
 /**

@@ -8,6 +8,7 @@ import { checkCoupon } from "../coupons/coupons.server.ts";
 import { customerKeyOf, hasOrdered, readPromotionState } from "../promotions/promotions.server.ts";
 import { type CartOffers, estimateDestination, priceCart, totalsFor } from "./cart-pricing.ts";
 import type { AppliedCoupon, CartEstimate, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
+import { promotionHints } from "./promotion-hints.ts";
 
 export type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 
@@ -206,6 +207,7 @@ function priced(
       kind,
       amountCents,
     })),
+    hints: promotionHints(pricedOrder.promotions, lines, shop.currency),
   };
 }
 

@@ -62,7 +62,7 @@ export const actionSchema: z.ZodType<PromotionAction> = z.discriminatedUnion("ty
   z.strictObject({ type: z.literal("free-shipping"), methods: names.min(1).nullable() }),
 ]);
 
-const conditionsSchema = z.array(conditionSchema).max(20);
+export const conditionsSchema = z.array(conditionSchema).max(20);
 
 type PromotionRow = Pick<
   PromotionsTable,
@@ -141,10 +141,21 @@ export interface PromotionState {
  */
 export async function readPromotionState(
   db: Database,
-  { now, codes, customerKey }: { now: Date; codes: readonly string[]; customerKey: string | null },
+  {
+    now,
+    codes,
+    customerKey,
+    anyWindow = false,
+  }: {
+    now: Date;
+    codes: readonly string[];
+    customerKey: string | null;
+    /** also those outside their window (the admin's simulator: the engine says which and why) */
+    anyWindow?: boolean;
+  },
 ): Promise<PromotionState> {
   const at = now.toISOString();
-  const rows = await db
+  let query = db
     .selectFrom("promotions")
     .select([
       "id",
@@ -161,9 +172,13 @@ export async function readPromotionState(
       "usedCount",
       "perCustomerLimit",
     ])
-    .where("active", "=", 1)
-    .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", at)]))
-    .where((eb) => eb.or([eb("startsAt", "is", null), eb("startsAt", "<=", at)]))
+    .where("active", "=", 1);
+  if (!anyWindow) {
+    query = query
+      .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", at)]))
+      .where((eb) => eb.or([eb("startsAt", "is", null), eb("startsAt", "<=", at)]));
+  }
+  const rows = await query
     .where((eb) =>
       codes.length > 0
         ? eb.or([eb("code", "is", null), eb("code", "in", [...codes])])

@@ -220,12 +220,16 @@ describe("what decides whether a promotion applies", () => {
     expect(price([coded], [line("a1", 1_000, 1)], { codes: ["SAVE"] }).orderDiscountCents).toBe(100);
   });
 
-  it("names the first failed condition and what is missing to meet it", () => {
+  it("names the first failed condition (the shopper's before the cart's) and what is missing to meet it", () => {
     const conditions: PromotionCondition[] = [{ type: "min-subtotal", cents: 5_000 }, { type: "signed-in" }];
-    const result = price(
-      [promotion({ type: "free-shipping", methods: null }, { conditions })],
-      [line("a1", 3_799, 1)],
-    );
+    const free = promotion({ type: "free-shipping", methods: null }, { conditions });
+    // signed out: adding to the cart would not help, so that is the reason given
+    expect(price([free], [line("a1", 3_799, 1)]).refused[0]?.refusal).toEqual({
+      reason: "condition",
+      condition: conditions[1],
+      shortfall: null,
+    });
+    const result = price([free], [line("a1", 3_799, 1)], { signedIn: true });
     expect(result.refused[0]?.refusal).toEqual({
       reason: "condition",
       condition: conditions[0],

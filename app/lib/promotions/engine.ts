@@ -204,13 +204,25 @@ interface Unit {
   left: number;
 }
 
-/** The first condition the cart fails, with what is missing; null when all hold. */
+/** Conditions on what the cart holds: adding to the cart can meet them. */
+const isCartCondition = (condition: PromotionCondition) =>
+  condition.type === "min-subtotal" || condition.type === "min-quantity" || condition.type === "items";
+
+/**
+ * The first condition the cart fails, with what is missing; null when all hold. Those about the
+ * shopper and the destination are checked first, so a refusal for what the cart holds means the
+ * rest hold (the cart's explainer can say what to add).
+ */
 function failedCondition(
   conditions: readonly PromotionCondition[],
   lines: readonly PromotionLine[],
   context: PromotionContext,
 ): Extract<Refusal, { reason: "condition" }> | null {
-  for (const condition of conditions) {
+  const ordered = [
+    ...conditions.filter((condition) => !isCartCondition(condition)),
+    ...conditions.filter(isCartCondition),
+  ];
+  for (const condition of ordered) {
     const shortfall = conditionShortfall(condition, lines, context);
     if (shortfall !== true) return { reason: "condition", condition, shortfall };
   }

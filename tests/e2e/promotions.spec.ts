@@ -1,0 +1,165 @@
+import type { Page } from "@playwright/test";
+import { expect, expectNoA11yViolations, expectNoA11yViolationsWithoutJs, test, visit } from "./fixtures.ts";
+import {
+  closeShopDatabase,
+  createTestProduct,
+  removeTestProducts,
+  shopDatabase,
+  signIn,
+  type TestProduct,
+  toast,
+} from "./shop-helpers.ts";
+
+/**
+ * Promotions in the browser, with JavaScript and without (issue 31): the owner creates an automatic
+ * buy 2 get 1 free on a product of the test's own (the form's messages first), a shopper's cart
+ * explains what is within reach and then applies it, the simulator shows it applied and another
+ * one refused with its reason, and the owner disables it. axe runs on each new page. Each
+ * promotion names only the test's own product, so no other test's cart is touched.
+ */
+const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
+
+const products: TestProduct[] = [];
+test.afterAll(async () => {
+  await shopDatabase().deleteFrom("promotions").where("name", "like", "E2E %").execute();
+  await removeTestProducts(...products);
+  await closeShopDatabase();
+});
+
+async function signInAsAdmin(page: Page, path: string) {
+  await page.goto(`/account?redirectTo=${encodeURIComponent(path)}`);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.waitForURL((url) => url.pathname === path);
+}
+
+async function skuOf(product: TestProduct): Promise<string> {
+  const variant = await shopDatabase()
+    .selectFrom("productVariants")
+    .select("sku")
+    .where("productId", "=", product.id)
+    .executeTakeFirstOrThrow();
+  return variant.sku;
+}
+
+/** The owner creates "buy 2 get 1 free" on `product` (a refused try first), and lands on the list. */
+async function createBuyTwoGetOne(page: Page, product: TestProduct, name: string, javaScript: boolean) {
+  await visit(page, "/admin/promotions", { javaScript });
+  await expect(page.getByRole("heading", { name: "Promotions", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: "New promotion" }).click();
+  await expect(page.getByText("What should it do?")).toBeVisible();
+  await (javaScript ? expectNoA11yViolations : expectNoA11yViolationsWithoutJs)(page, "promotion kinds");
+  await page.getByRole("link", { name: /^Buy X get Y/ }).click();
+  await expect(page).toHaveURL(/\/admin\/promotions\/new\?type=buy-x-get-y$/);
+  await (javaScript ? expectNoA11yViolations : expectNoA11yViolationsWithoutJs)(page, "promotion form");
+
+  const buy = page.getByRole("group", { name: "Items to buy" });
+  await buy.getByRole("textbox", { name: "Products or SKUs" }).fill(`${product.slug}, no-such-thing`);
+  await page.getByRole("button", { name: "Create promotion" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toContainText(
+    "Please correct the highlighted fields.",
+  );
+  await expect(page.getByRole("textbox", { name: "Name" })).toHaveAccessibleDescription(
+    "Enter the promotion's name (at most 120 characters).",
+  );
+
+  await page.getByRole("textbox", { name: "Name" }).fill(name);
+  await page.getByRole("button", { name: "Create promotion" }).click();
+  await expect(buy.getByRole("textbox", { name: "Products or SKUs" })).toHaveAccessibleDescription(
+    /^No product or SKU “no-such-thing”/,
+  );
+  await buy.getByRole("textbox", { name: "Products or SKUs" }).fill(product.slug);
+  await page.getByRole("button", { name: "Create promotion" }).click();
+  await expect(page).toHaveURL(/\/admin\/promotions$/);
+  await expect(toast(page, `Promotion ${name} created`)).toBeVisible();
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText("Buy 2 (1 product) get 1 free (1 product)");
+  await expect(row).toContainText("Active");
+}
+
+/** A shopper adds `quantity` of the product from its page and opens the cart. */
+async function addAndOpenCart(page: Page, product: TestProduct, quantity: number, javaScript: boolean) {
+  await visit(page, `/products/${product.slug}`, { javaScript });
+  await page.getByRole("spinbutton", { name: "Quantity" }).fill(String(quantity));
+  await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
+  await expect(toast(page, `${product.name} added to cart!`)).toBeVisible();
+  await visit(page, "/cart", { javaScript });
+}
+
+async function simulate(page: Page, sku: string, javaScript: boolean) {
+  await visit(page, "/admin/promotions/simulate", { javaScript });
+  await page.getByRole("textbox", { name: "SKU, line 1" }).fill(sku);
+  await page.getByRole("textbox", { name: "Quantity, line 1" }).fill("3");
+  await page.getByRole("button", { name: "Simulate", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Result", level: 2 })).toBeVisible();
+  await (javaScript ? expectNoA11yViolations : expectNoA11yViolationsWithoutJs)(page, "simulator result");
+}
+
+for (const javaScript of [true, false]) {
+  test(`buy 2 get 1 free: created, explained in the cart, applied, simulated, disabled (${javaScript ? "with" : "without"} JavaScript)`, async ({
+    page: jsPage,
+    noJsPage,
+    browser,
+    baseURL,
+    browserErrors,
+  }) => {
+    // a refused form answers 400
+    browserErrors.allow(/status of 400 \(Bad Request\)/);
+    const page = javaScript ? jsPage : noJsPage;
+    const product = await createTestProduct(`Promo Tee ${javaScript ? "js" : "nojs"}`, {
+      priceCents: 2_500,
+      stock: 40,
+    });
+    products.push(product);
+    const name = `E2E Tees 3 for 2 ${javaScript ? "js" : "nojs"}`;
+
+    await signInAsAdmin(page, "/admin/promotions");
+    await createBuyTwoGetOne(page, product, name, javaScript);
+
+    // a shopper of their own
+    const shopperContext = await browser.newContext({ baseURL, javaScriptEnabled: javaScript });
+    browserErrors.watchContext(shopperContext);
+    const shopper = await shopperContext.newPage();
+    try {
+      await addAndOpenCart(shopper, product, 2, javaScript);
+      await expect(shopper.getByTestId("promotion-hints")).toHaveText(
+        `Add 1 more ${product.name} to get 1 free.`,
+      );
+      await expect(shopper.getByTestId("summary-promotion")).toHaveCount(0);
+      await (javaScript ? expectNoA11yViolations : expectNoA11yViolationsWithoutJs)(
+        shopper,
+        "cart with a hint",
+      );
+
+      await addAndOpenCart(shopper, product, 1, javaScript);
+      const summary = shopper.getByTestId("order-summary");
+      await expect(summary.getByText(name)).toBeVisible();
+      await expect(shopper.getByTestId("summary-promotion")).toHaveText("−$25.00");
+      await expect(shopper.getByTestId("summary-subtotal")).toHaveText("$75.00");
+      await expect(shopper.getByTestId("promotion-hints")).toHaveCount(0);
+      await (javaScript ? expectNoA11yViolations : expectNoA11yViolationsWithoutJs)(
+        shopper,
+        "cart with a promotion",
+      );
+    } finally {
+      await shopperContext.close();
+    }
+
+    // the simulator: applied, with what it took
+    await simulate(page, await skuOf(product), javaScript);
+    const applied = page.getByRole("heading", { name: "Applied" }).locator("..");
+    await expect(applied.getByRole("listitem").filter({ hasText: name })).toContainText("−$25.00");
+
+    // disabled: the simulator no longer considers it
+    await visit(page, "/admin/promotions", { javaScript });
+    await page.getByRole("row").filter({ hasText: name }).getByRole("link", { name: /^Edit/ }).click();
+    await expect(page.getByRole("heading", { name: `Edit promotion ${name}`, level: 1 })).toBeVisible();
+    await (javaScript ? expectNoA11yViolations : expectNoA11yViolationsWithoutJs)(
+      page,
+      "promotion edit form",
+    );
+    await page.getByRole("button", { name: "Disable promotion" }).click();
+    await expect(toast(page, `Promotion ${name} disabled`)).toBeVisible();
+    await simulate(page, await skuOf(product), javaScript);
+    await expect(page.getByRole("heading", { name: "Applied" }).locator("..")).not.toContainText(name);
+  });
+}
