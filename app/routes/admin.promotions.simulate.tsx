@@ -3,12 +3,13 @@ import { adminMeta } from "../components/admin/admin-meta.ts";
 import { FieldNote, INPUT } from "../components/admin/zone-form-parts.tsx";
 import { useMoney } from "../components/shop-settings.ts";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
-import { actionText, refusalText } from "../domain/promotions/promotion-form.ts";
 import {
-  parseSimulatorQuery,
+  actionText,
+  refusalText,
   SIMULATOR_ROWS,
   type SimulatorValues,
-} from "../domain/promotions/promotion-schema.server.ts";
+} from "../domain/promotions/promotion-form.ts";
+import { parseSimulatorQuery } from "../domain/promotions/promotion-schema.server.ts";
 import { simulatePromotions } from "../domain/promotions/promotion-simulator.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { countryName } from "../lib/countries.ts";

@@ -81,7 +81,8 @@ async function addAndOpenCart(page: Page, product: TestProduct, quantity: number
   await visit(page, `/products/${product.slug}`, { javaScript });
   await page.getByRole("spinbutton", { name: "Quantity" }).fill(String(quantity));
   await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
-  await expect(toast(page, `${product.name} added to cart!`)).toBeVisible();
+  const added = quantity > 1 ? `${quantity} x ${product.name}` : product.name;
+  await expect(toast(page, `${added} added to cart!`)).toBeVisible();
   await visit(page, "/cart", { javaScript });
 }
 
@@ -146,7 +147,7 @@ for (const javaScript of [true, false]) {
 
     // the simulator: applied, with what it took
     await simulate(page, await skuOf(product), javaScript);
-    const applied = page.getByRole("heading", { name: "Applied" }).locator("..");
+    const applied = page.getByRole("heading", { name: "Applied", exact: true }).locator("..");
     await expect(applied.getByRole("listitem").filter({ hasText: name })).toContainText("−$25.00");
 
     // disabled: the simulator no longer considers it
@@ -160,6 +161,6 @@ for (const javaScript of [true, false]) {
     await page.getByRole("button", { name: "Disable promotion" }).click();
     await expect(toast(page, `Promotion ${name} disabled`)).toBeVisible();
     await simulate(page, await skuOf(product), javaScript);
-    await expect(page.getByRole("heading", { name: "Applied" }).locator("..")).not.toContainText(name);
+    await expect(page.getByRole("heading", { name: "Applied", exact: true }).locator("..")).not.toContainText(name);
   });
 }

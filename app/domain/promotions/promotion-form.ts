@@ -510,3 +510,18 @@ export function promotionRefusal(
       return { status: 400, message: M.invalid, fieldErrors: { [error.field]: [M.unknownRefs(error.refs)] } };
   }
 }
+
+/** The simulator's rows (SKU and quantity), as many as the page offers. */
+export const SIMULATOR_ROWS = 6;
+
+/** The simulator's fields as typed (its query). */
+export interface SimulatorValues {
+  sku: string[];
+  quantity: string[];
+  email: string;
+  country: string;
+  region: string;
+  method: string;
+  code: string;
+  at: string;
+}

@@ -13,6 +13,8 @@ import {
   PROMOTION_MESSAGES as M,
   type PromotionInput,
   SELECTIONS,
+  SIMULATOR_ROWS,
+  type SimulatorValues,
   type TargetInput,
 } from "./promotion-form.ts";
 
@@ -311,20 +313,6 @@ export const campaignSchema = z.looseObject({}).transform((form, ctx) => {
   if (budgetText !== "" && budgetCents === null) refusals.push([["budget"], M.budget]);
   return refusals.length > 0 ? refuseAll(ctx, refusals) : { name, budgetCents };
 });
-
-/** The simulator's rows (SKU and quantity), as many as the page offers. */
-export const SIMULATOR_ROWS = 6;
-
-export interface SimulatorValues {
-  sku: string[];
-  quantity: string[];
-  email: string;
-  country: string;
-  region: string;
-  method: string;
-  code: string;
-  at: string;
-}
 
 export type SimulatorQuery =
   | { asked: false; values: SimulatorValues }
