@@ -33,6 +33,7 @@ import * as unrecordedRefunds from "./migrations/2026-11-28T0350-unrecorded-refu
 import * as markets from "./migrations/2026-11-28T0400-markets.ts";
 import * as invoices from "./migrations/2026-11-28T0410-invoices.ts";
 import * as promotions from "./migrations/2026-11-28T0500-promotions.ts";
+import * as promotionCodes from "./migrations/2026-11-28T0600-promotion-codes.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0400-markets": markets,
   "2026-11-28T0410-invoices": invoices,
   "2026-11-28T0500-promotions": promotions,
+  "2026-11-28T0600-promotion-codes": promotionCodes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -31,8 +31,22 @@ export interface PromotionsTable {
   usageLimit: number | null;
   usedCount: Generated<number>;
   perCustomerLimit: number | null;
+  /** 1: applies only with one of its codes in promotion_codes (migration 0600) */
+  uniqueCodes: Generated<Flag>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** A single-use code of a promotion with unique codes (migration 2026-11-28T0600). */
+export interface PromotionCodesTable {
+  id: Generated<number>;
+  promotionId: number;
+  /** upper-case, unique shop-wide */
+  code: string;
+  /** the order that used it (with `usedAt`), or null */
+  orderId: number | null;
+  usedAt: Timestamp | null;
+  createdAt: Timestamp;
 }
 
 export interface PromotionRedemptionsTable {

@@ -22,6 +22,7 @@ import type {
 } from "./schema-payments.ts";
 import type {
   PromotionCampaignsTable,
+  PromotionCodesTable,
   PromotionRedemptionsTable,
   PromotionsTable,
 } from "./schema-promotions.ts";
@@ -475,6 +476,7 @@ export interface DB {
   invoices: InvoicesTable;
   promotionCampaigns: PromotionCampaignsTable;
   promotions: PromotionsTable;
+  promotionCodes: PromotionCodesTable;
   promotionRedemptions: PromotionRedemptionsTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;

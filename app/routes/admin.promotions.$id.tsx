@@ -1,6 +1,9 @@
-import { data, Form, Link } from "react-router";
+import { type SubmissionResult, useForm } from "@conform-to/react";
+import { data, Form, Link, useNavigation } from "react-router";
+import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { PromotionForm } from "../components/admin/promotion-fields.tsx";
+import { Field } from "../components/admin/zone-form-parts.tsx";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import {
   getAdminPromotion,
@@ -8,8 +11,11 @@ import {
   setPromotionActive,
   updatePromotion,
 } from "../domain/promotions/promotion-admin.server.ts";
+import { codeCounts, generateCodes } from "../domain/promotions/promotion-codes.server.ts";
 import {
   ACTION_LABELS,
+  CODE_MESSAGES_ADMIN,
+  CODES_LIMITS,
   PROMOTION_MESSAGES as M,
   promotionChoices,
   promotionFormValues,
@@ -49,6 +55,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       usedCount: promotion.usedCount,
       type: promotion.action.type,
     },
+    codes: { ...(await codeCounts(db, promotion.id)), shared: promotion.code !== null },
     values: promotionFormValues(promotion, found.refs),
     choices: promotionChoices(shop.markets.zones, await listCampaigns(db)),
     currencySymbol: CURRENCY_FORMATS[shop.currency].symbol,
@@ -70,6 +77,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ formErrors: [M.invalid] }) }, { status: 400 });
   }
   const form = submission.value;
+  if (form.intent === "codes") {
+    const made = await generateCodes(db, { promotionId: id, count: form.count, prefix: form.prefix, actor });
+    if (!made.ok) {
+      const message =
+        made.error.code === "shared-code"
+          ? CODE_MESSAGES_ADMIN.shared
+          : made.error.code === "too-many"
+            ? CODE_MESSAGES_ADMIN.tooMany
+            : M.notFound;
+      return data({ result: submission.reply({ formErrors: [message] }) }, { status: 409 });
+    }
+    return redirectWithToast(`${LIST}/${id}`, {
+      type: "success",
+      message: CODE_MESSAGES_ADMIN.made(made.value.made),
+    });
+  }
   const changed =
     form.intent === "save"
       ? await updatePromotion(db, { id, input: form.promotion, actor })
@@ -90,7 +113,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function EditPromotion({ loaderData, actionData }: Route.ComponentProps) {
-  const { promotion } = loaderData;
+  const { promotion, codes } = loaderData;
+  // the single-use codes form answers for itself (its fields are count and prefix)
+  const codesForm = actionData?.result.initialValue?.intent === "codes";
   return (
     <section aria-labelledby="promotion-heading" className="max-w-4xl">
       <p>
@@ -116,7 +141,7 @@ export default function EditPromotion({ loaderData, actionData }: Route.Componen
         </button>
       </Form>
       <PromotionForm
-        lastResult={actionData?.result}
+        lastResult={codesForm ? undefined : actionData?.result}
         defaultValue={loaderData.values}
         zones={loaderData.choices.zones}
         methods={loaderData.choices.methods}
@@ -124,6 +149,77 @@ export default function EditPromotion({ loaderData, actionData }: Route.Componen
         currencySymbol={loaderData.currencySymbol}
         submitLabel="Save promotion"
       />
+      <section aria-labelledby="codes-heading" className="mt-10 space-y-3">
+        <h2 id="codes-heading" className="text-xl font-bold">
+          Single-use codes
+        </h2>
+        <p className="text-sm text-gray-700">
+          {codes.total === 0
+            ? "None yet. Codes made here each work for one order; the promotion then applies only with one of them."
+            : `${codes.total.toLocaleString("en-US")} codes, ${codes.used.toLocaleString("en-US")} used.`}
+        </p>
+        {codes.total > 0 && (
+          <p>
+            <a
+              href={`/admin/promotions/${promotion.id}/codes.csv`}
+              className="font-semibold text-brand-700 hover:underline"
+              download
+            >
+              Download codes (CSV)
+            </a>
+          </p>
+        )}
+        {codes.shared ? (
+          <p className="text-sm text-gray-700">{CODE_MESSAGES_ADMIN.shared}</p>
+        ) : (
+          <CodesForm lastResult={codesForm ? actionData?.result : undefined} />
+        )}
+      </section>
     </section>
+  );
+}
+
+function CodesForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm<{ count: string; prefix: string }>({
+    id: "codes-form",
+    lastResult,
+    defaultValue: { count: "100", prefix: "" },
+  });
+  return (
+    <Form
+      method="post"
+      id={form.id}
+      noValidate
+      className="space-y-4 rounded-xl border border-gray-200 p-3 sm:p-6"
+    >
+      <input type="hidden" name="intent" value="codes" />
+      <AdminMessage feedback={refusal(lastResult)} />
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <Field
+          field={fields.count}
+          id="codes-count"
+          label="How many codes"
+          required
+          inputMode="numeric"
+          maxLength={8}
+          hint={`Up to ${CODES_LIMITS.perRequest.toLocaleString("en-US")} at a time.`}
+        />
+        <Field
+          field={fields.prefix}
+          id="codes-prefix"
+          label="Prefix"
+          maxLength={CODES_LIMITS.prefix}
+          hint="Letters or digits before each code, e.g. SPRING (optional)."
+        />
+      </div>
+      <button
+        type="submit"
+        disabled={busy}
+        className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
+      >
+        Make codes
+      </button>
+    </Form>
   );
 }

@@ -54,7 +54,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     promotions: promotions.map((promotion) => ({
       id: promotion.id,
       name: promotion.name,
-      code: promotion.code,
+      code: promotion.uniqueCodes ? null : promotion.code,
+      uniqueCodes: promotion.uniqueCodes,
       does: actionText(promotion.action, shop.currency),
       schedule: scheduleText(promotion.startsAt, promotion.endsAt),
       status: promotion.status,
@@ -163,7 +164,11 @@ export default function AdminPromotions({ loaderData, actionData }: Route.Compon
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} col-span-2 font-mono`}>
                     <CardLabel>Code</CardLabel>
-                    {promotion.code ?? <span className="font-sans">Automatic</span>}
+                    {promotion.code ?? (
+                      <span className="font-sans">
+                        {promotion.uniqueCodes ? "Single-use codes" : "Automatic"}
+                      </span>
+                    )}
                   </Cell>
                   <Cell className={`${STACKED_TABLE.cell} col-span-2`}>
                     <CardLabel>Runs</CardLabel>

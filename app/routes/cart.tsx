@@ -3,6 +3,7 @@ import { CartPage } from "../components/cart/cart-page.tsx";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import { addToCart } from "../domain/cart/add-item.server.ts";
 import { cartActionSchema, cartRefusalMessage } from "../domain/cart/cart-action.server.ts";
+import { applyCodeToCart } from "../domain/cart/cart-code.server.ts";
 import { findCartId, openCart } from "../domain/cart/cart-owner.server.ts";
 import { chooseCartEstimate, emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import {
@@ -13,7 +14,7 @@ import {
 } from "../domain/cart/messages.server.ts";
 import { clearCart, removeCartItem, updateCartItem } from "../domain/cart/update-item.server.ts";
 import { COUPON_MESSAGES, normalizeCouponCode } from "../domain/coupons/coupon-rules.ts";
-import { applyCouponToCart, removeCouponFromCart } from "../domain/coupons/coupons.server.ts";
+import { removeCouponFromCart } from "../domain/coupons/coupons.server.ts";
 import { cartOwnerFor, serializeCartCookie } from "../http/cart-session.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { getSessionUser } from "../http/session.server.ts";
@@ -121,16 +122,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         return redirectWithCart(backTo("/cart"), { type: "error", message: COUPON_MESSAGES.missing });
       const cartId = await existingCartId();
       const shop = await shopSettingsFrom(context);
-      const cart = cartId ? await getCart(db, cartId, shop) : emptyCart(shop);
+      const user = await getSessionUser(request, context);
+      const shopper = user ? { userId: user.id, email: user.email } : {};
+      const cart = cartId ? await getCart(db, cartId, shop, shopper) : emptyCart(shop);
       if (!cartId || cart.totalQuantity === 0) {
         return redirectWithCart(backTo("/cart"), { type: "error", message: CART_MESSAGES.couponNeedsItems });
       }
-      const result = await applyCouponToCart(db, {
-        cartId,
-        code,
-        subtotalCents: cart.totals.subtotalCents,
-        currency: shop.currency,
-      });
+      const result = await applyCodeToCart(db, { cartId, code, shop, shopper });
       return redirectWithCart(
         backTo("/cart"),
         result.ok

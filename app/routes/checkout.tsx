@@ -10,7 +10,13 @@ import { ShippingStep } from "../components/checkout/shipping-step.tsx";
 import { mailShopFrom, servicesFrom, shopSettingsFrom } from "../context.ts";
 import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
-import { priceCart, pricingLines, totalsFor } from "../domain/cart/cart-pricing.ts";
+import {
+  couponDiscountCents,
+  discountLabel,
+  priceCart,
+  pricingLines,
+  totalsFor,
+} from "../domain/cart/cart-pricing.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import { checkoutActionSchema, postedText } from "../domain/checkout/checkout-form.server.ts";
 import {
@@ -159,7 +165,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
   const pricingInput = {
     lines: cart.lines,
-    discountCents: cart.coupon?.discountCents ?? 0,
+    discountCents: couponDiscountCents(cart.coupon),
     destination,
     methodCode: state.method,
     offers: cart.offers,
@@ -194,15 +200,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         : null,
       totals: totalsFor(priced, pricingInput, ""),
       // what the discount is made of: the coupon and the promotions that took from the lines or the order
-      discountLabel:
-        [
-          cart.coupon?.label,
-          ...(priced.promotions?.applied ?? [])
-            .filter((applied) => applied.kind !== "shipping")
-            .map((applied) => applied.promotion.name),
-        ]
-          .filter(Boolean)
-          .join(", ") || null,
+      discountLabel: discountLabel(cart.coupon, priced.promotions),
       shipping,
       /** the country an address starts at: where the cart was estimated for */
       defaultCountry: COUNTRY_OPTION_VALUES[cart.estimate.country] ?? cart.estimate.country,

@@ -26,6 +26,7 @@ import * as adminProductsImport from "../../app/routes/admin.products.import.tsx
 import * as adminProductNew from "../../app/routes/admin.products.new.tsx";
 import * as adminPromotions from "../../app/routes/admin.promotions._index.tsx";
 import * as adminPromotion from "../../app/routes/admin.promotions.$id.tsx";
+import * as adminPromotionCodes from "../../app/routes/admin.promotions.$id_.codes[.csv].tsx";
 import * as adminPromotionNew from "../../app/routes/admin.promotions.new.tsx";
 import * as adminPromotionsSimulate from "../../app/routes/admin.promotions.simulate.tsx";
 import * as adminReturns from "../../app/routes/admin.returns._index.tsx";
@@ -177,6 +178,11 @@ const ROUTES: Record<string, RouteAccess> = {
     path: "/admin/promotions/999999",
     loader: "discounts",
     actions: [post("discounts", { intent: "disable" })],
+  },
+  "admin.promotions.$id_.codes[.csv].tsx": {
+    module: adminPromotionCodes,
+    path: "/admin/promotions/999999/codes.csv",
+    loader: "discounts",
   },
   "admin.promotions.simulate.tsx": {
     module: adminPromotionsSimulate,

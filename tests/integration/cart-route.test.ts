@@ -307,7 +307,12 @@ describe("POST /cart", () => {
     });
 
     const { cart } = await cartFor(cookie);
-    expect(cart.coupon).toEqual({ code: "ROUTE10", label: "ROUTE10 (10% off)", discountCents: 2_500 });
+    expect(cart.coupon).toEqual({
+      code: "ROUTE10",
+      label: "ROUTE10 (10% off)",
+      discountCents: 2_500,
+      source: "coupon",
+    });
     expect(cart.totals).toMatchObject({ subtotalCents: 24_999, discountCents: 2_500, taxCents: 1_575 });
 
     const removed = await redirected(await post({ intent: "remove-coupon" }, { cookie }));

@@ -197,6 +197,7 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
         code: second,
         label: `${second} ($7.00 off)`,
         discountCents: 700,
+        source: "coupon",
       });
 
       await removeCouponFromCart(t.db, cartId);
@@ -260,7 +261,7 @@ describe.each(ENGINES)("coupons on %s", (engine) => {
       const cartId = await cartWorth(1_999, 2);
       await applyCouponToCart(t.db, { cartId, code, subtotalCents: 3_998, currency: "USD" });
       const cart = await getCart(t.db, cartId, SPEC_SHOP);
-      expect(cart.coupon).toEqual({ code, label: `${code} (15% off)`, discountCents: 600 });
+      expect(cart.coupon).toEqual({ code, label: `${code} (15% off)`, discountCents: 600, source: "coupon" });
       expect(cart.couponProblem).toBeNull();
       expect(cart.totals).toMatchObject(specTotals(3_998, { discountCents: 600 }));
       expect(cart.totals).toMatchObject({

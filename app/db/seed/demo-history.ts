@@ -6,7 +6,7 @@ import { addAddress, listAddresses } from "../../domain/accounts/addresses.serve
 import { createOrUpdateUser } from "../../domain/accounts/users.server.ts";
 import type { StaffActor } from "../../domain/audit/audit-log.server.ts";
 import { addToCart } from "../../domain/cart/add-item.server.ts";
-import { priceCart, totalsFor } from "../../domain/cart/cart-pricing.ts";
+import { couponDiscountCents, priceCart, totalsFor } from "../../domain/cart/cart-pricing.ts";
 import { newCartId } from "../../domain/cart/cart-store.server.ts";
 import { getCart } from "../../domain/cart/get-cart.server.ts";
 import { applyCouponToCart } from "../../domain/coupons/coupons.server.ts";
@@ -305,7 +305,7 @@ export async function seedDemoHistory(
       });
     }
     const cart = await getCart(db, cartId, settings);
-    const quote = { lines: cart.lines, discountCents: cart.coupon?.discountCents ?? 0 };
+    const quote = { lines: cart.lines, discountCents: couponDiscountCents(cart.coupon) };
     const destination = { country: order.person.country, region: order.person.state };
     const priced = priceCart(settings.markets, { ...quote, destination, methodCode: order.method });
     const total = totalsFor(priced, { ...quote, destination }, "").totalCents;

@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   "promotion.update",
   "promotion.disable",
   "promotion.enable",
+  "promotion.codes",
   "campaign.create",
   "review.keep",
   "review.remove",

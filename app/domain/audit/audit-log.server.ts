@@ -39,6 +39,7 @@ export type AuditAction =
   | "promotion.update"
   | "promotion.disable"
   | "promotion.enable"
+  | "promotion.codes"
   | "campaign.create"
   | "review.keep"
   | "review.remove"

@@ -15,9 +15,32 @@ import {
   zoneFor,
 } from "../../lib/markets.ts";
 import { applyPromotions, type PromotionResult } from "../../lib/promotions/engine.ts";
-import type { CartLine, CartOffers } from "./cart-types.ts";
+import type { AppliedCoupon, CartLine, CartOffers } from "./cart-types.ts";
 
 export type { CartOffers } from "./cart-types.ts";
+
+/** The coupon's discount on the whole cart, as the calculator takes it (a promotion's code: none, the engine prices it). */
+export function couponDiscountCents(coupon: AppliedCoupon | null): number {
+  return coupon?.source === "coupon" ? coupon.discountCents : 0;
+}
+
+/** What the discount is made of, in words: the coupon or code, then the other promotions that took from lines or the order. */
+export function discountLabel(
+  coupon: AppliedCoupon | null,
+  promotions: PromotionResult | null,
+): string | null {
+  return (
+    [
+      coupon?.label,
+      ...(promotions?.applied ?? [])
+        .filter((applied) => applied.kind !== "shipping")
+        .filter((applied) => !(coupon?.source === "promotion" && applied.promotion.code === coupon.code))
+        .map((applied) => applied.promotion.name),
+    ]
+      .filter(Boolean)
+      .join(", ") || null
+  );
+}
 
 export type PricingLine = Pick<
   CartLine,

@@ -57,6 +57,11 @@ export interface AppliedCoupon {
   /** e.g. "WELCOME10 (10% off)" */
   label: string;
   discountCents: number;
+  /**
+   * a coupon (its discount is the calculator's order discount), or a promotion's code (the
+   * promotion is among the cart's offers and priced by the engine: `discountCents` only shows it)
+   */
+  source: "coupon" | "promotion";
 }
 
 export interface CartView {

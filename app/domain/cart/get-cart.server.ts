@@ -1,12 +1,21 @@
 import type { Database } from "../../db/database.server.ts";
 import { destinationProblem, type Markets, normalDestination } from "../../lib/markets.ts";
 import type { Currency } from "../../lib/money.ts";
+import type { PromotionResult } from "../../lib/promotions/engine.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { variantTitle } from "../../lib/variants.ts";
 import { optionsOfProducts } from "../catalog/product-options.server.ts";
+import { COUPON_MESSAGES } from "../coupons/coupon-rules.ts";
 import { checkCoupon } from "../coupons/coupons.server.ts";
+import { codeLabel, codeRefusalMessage } from "../promotions/code-messages.ts";
 import { customerKeyOf, hasOrdered, readPromotionState } from "../promotions/promotions.server.ts";
-import { type CartOffers, estimateDestination, priceCart, totalsFor } from "./cart-pricing.ts";
+import {
+  type CartOffers,
+  couponDiscountCents,
+  estimateDestination,
+  priceCart,
+  totalsFor,
+} from "./cart-pricing.ts";
 import type { AppliedCoupon, CartEstimate, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 import { promotionHints } from "./promotion-hints.ts";
 
@@ -17,7 +26,13 @@ export type CartShop = { currency: Currency; markets: Markets };
 
 /** The cart of a visitor who has none yet (no cookie): nothing to query. */
 export function emptyCart(shop: CartShop): CartView {
-  return priced(shop, [], { coupon: null, couponProblem: null }, { country: null, region: null }, null);
+  return priced(
+    shop,
+    [],
+    { coupon: null, couponProblem: null, promotionCode: null },
+    { country: null, region: null },
+    null,
+  );
 }
 
 /**
@@ -140,7 +155,12 @@ export async function getCart(
     .where("id", "=", cartId)
     .executeTakeFirst();
   const coupon = await cartCoupon(db, cart?.couponCode ?? null, subtotal, shop.currency);
-  const offers = cart && Number(cart.promotionsLive) ? await cartOffers(db, shopper, now) : null;
+  // a code that is no coupon may be a promotion's: read with the promotions, decided by the engine
+  const codes = coupon.promotionCode ? [coupon.promotionCode] : [];
+  const offers =
+    cart && (Number(cart.promotionsLive) || codes.length > 0)
+      ? await cartOffers(db, shopper, now, codes)
+      : null;
   return priced(
     shop,
     lines,
@@ -157,12 +177,17 @@ export interface Shopper {
 }
 
 /** The live promotions for this shopper, as plain data; null when there are none. */
-async function cartOffers(db: Database, shopper: Shopper, now: Date): Promise<CartOffers | null> {
+async function cartOffers(
+  db: Database,
+  shopper: Shopper,
+  now: Date,
+  codes: string[],
+): Promise<CartOffers | null> {
   const customerKey =
     shopper.userId || shopper.email
       ? customerKeyOf({ userId: shopper.userId, email: shopper.email ?? "" })
       : null;
-  const state = await readPromotionState(db, { now, codes: [], customerKey });
+  const state = await readPromotionState(db, { now, codes, customerKey });
   if (state.promotions.length === 0) return null;
   const asksFirstOrder = state.promotions.some((p) => p.conditions.some((c) => c.type === "first-order"));
   return {
@@ -171,7 +196,7 @@ async function cartOffers(db: Database, shopper: Shopper, now: Date): Promise<Ca
     signedIn: Boolean(shopper.userId),
     groupIds: [],
     firstOrder: asksFirstOrder && customerKey !== null && !(await hasOrdered(db, shopper)),
-    codes: [],
+    codes,
     exhausted: [...state.exhausted],
     budgets: [...state.budgets],
   };
@@ -180,13 +205,16 @@ async function cartOffers(db: Database, shopper: Shopper, now: Date): Promise<Ca
 function priced(
   shop: CartShop,
   lines: CartLine[],
-  { coupon, couponProblem }: Pick<CartView, "coupon" | "couponProblem">,
+  checked: CheckedCode,
   chosen: { country: string | null; region: string | null },
   offers: CartOffers | null,
 ): CartView {
   const destination = estimateDestination(shop.markets, chosen);
-  const input = { lines, discountCents: coupon?.discountCents ?? 0, destination, offers };
+  const input = { lines, discountCents: couponDiscountCents(checked.coupon), destination, offers };
   const pricedOrder = priceCart(shop.markets, input);
+  const { coupon, couponProblem } = checked.promotionCode
+    ? promotionCode(checked.promotionCode, offers, pricedOrder.promotions, shop.currency)
+    : checked;
   const method = pricedOrder.ok ? pricedOrder.shipping?.method : undefined;
   const estimate: CartEstimate = {
     country: destination.country,
@@ -202,14 +230,16 @@ function priced(
     totals: totalsFor(pricedOrder, input, ""),
     estimate,
     offers,
-    promotions: (pricedOrder.promotions?.applied ?? []).map(({ promotion, kind, amountCents }) => ({
-      name: promotion.name,
-      kind,
-      amountCents,
-    })),
+    promotions: (pricedOrder.promotions?.applied ?? [])
+      // the code's promotion is the coupon row
+      .filter(({ promotion }) => !(coupon?.source === "promotion" && promotion.code === coupon.code))
+      .map(({ promotion, kind, amountCents }) => ({ name: promotion.name, kind, amountCents })),
     hints: promotionHints(pricedOrder.promotions, lines, shop.currency),
   };
 }
+
+/** The cart's code checked: a coupon (or why not), or a code that may be a promotion's (decided when priced). */
+type CheckedCode = Pick<CartView, "coupon" | "couponProblem"> & { promotionCode: string | null };
 
 /** The cart's coupon re-checked against today's subtotal (it may have expired or been used up). */
 async function cartCoupon(
@@ -217,16 +247,56 @@ async function cartCoupon(
   code: string | null,
   subtotalCents: number,
   currency: Currency,
-): Promise<Pick<CartView, "coupon" | "couponProblem">> {
-  if (code === null) return { coupon: null, couponProblem: null };
+): Promise<CheckedCode> {
+  if (code === null) return { coupon: null, couponProblem: null, promotionCode: null };
   const result = await checkCoupon(db, code, subtotalCents, { currency });
-  if (!result.ok) return { coupon: null, couponProblem: { code, message: result.error.message } };
+  if (!result.ok) {
+    return result.error.code === "not-found"
+      ? { coupon: null, couponProblem: null, promotionCode: code }
+      : { coupon: null, couponProblem: { code, message: result.error.message }, promotionCode: null };
+  }
   const coupon: AppliedCoupon = {
     code: result.value.code,
     label: result.value.label,
     discountCents: result.value.discountCents,
+    source: "coupon",
   };
-  return { coupon, couponProblem: null };
+  return { coupon, couponProblem: null, promotionCode: null };
+}
+
+/**
+ * A promotion's code on the cart, as the coupon row shows it: applied (named and what it took), or
+ * why not in the coupons' words — unknown when no promotion has it.
+ */
+function promotionCode(
+  code: string,
+  offers: CartOffers | null,
+  result: PromotionResult | null,
+  currency: Currency,
+): Pick<CartView, "coupon" | "couponProblem"> {
+  const known = offers?.promotions.some((promotion) => promotion.code === code) ?? false;
+  if (!known) return { coupon: null, couponProblem: { code, message: COUPON_MESSAGES.notFound } };
+  const applied = result?.applied.find(({ promotion }) => promotion.code === code);
+  if (applied) {
+    return {
+      coupon: {
+        code,
+        label: codeLabel(applied.promotion, currency),
+        discountCents: applied.kind === "shipping" ? 0 : applied.amountCents,
+        source: "promotion",
+      },
+      couponProblem: null,
+    };
+  }
+  const refused = result?.refused.find(({ promotion }) => promotion.code === code);
+  if (!refused) return { coupon: null, couponProblem: null }; // not priced (no zone holds the destination)
+  const nameOf = (id: number) =>
+    [...result!.applied, ...result!.refused].find(({ promotion }) => promotion.id === id)?.promotion.name ??
+    "another promotion";
+  return {
+    coupon: null,
+    couponProblem: { code, message: codeRefusalMessage(refused.refusal, currency, nameOf) },
+  };
 }
 
 /**

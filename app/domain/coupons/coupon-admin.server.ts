@@ -171,7 +171,10 @@ const isUniqueViolation = (error: unknown) => {
   return e?.code === "23505" || /UNIQUE constraint failed/i.test(e?.message ?? "");
 };
 
-/** Creates an active coupon; the code must be new whatever its case (codes are kept upper-case). */
+/**
+ * Creates an active coupon; the code must be new whatever its case (codes are kept upper-case), and
+ * no promotion's.
+ */
 export async function createCoupon(
   db: Database,
   { input, actor, now = new Date() }: { input: CouponInput; actor: Actor; now?: Date },
@@ -180,6 +183,18 @@ export async function createCoupon(
   const code = input.code.toUpperCase();
   const existing = await db.selectFrom("coupons").select("id").where("code", "=", code).executeTakeFirst();
   if (existing) return taken;
+  // a promotion's code, shared or single-use: the cart reads codes from one namespace
+  const promotion = await db
+    .selectFrom("promotions")
+    .select("id")
+    .where("code", "=", code)
+    .executeTakeFirst();
+  const single = await db
+    .selectFrom("promotionCodes")
+    .select("id")
+    .where("code", "=", code)
+    .executeTakeFirst();
+  if (promotion || single) return taken;
   const at = now.toISOString();
   try {
     return await db.transaction().execute(async (trx): Promise<CouponChangeResult> => {

@@ -7,7 +7,7 @@ import { recordOrder } from "../../infra/metrics.server.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
 import type { PricedOrder } from "../../lib/markets.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { type PricedCart, priceCart } from "../cart/cart-pricing.ts";
+import { couponDiscountCents, type PricedCart, priceCart } from "../cart/cart-pricing.ts";
 import type { CartView } from "../cart/cart-types.ts";
 import { type CartShop, getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
@@ -171,7 +171,7 @@ export async function placeOrder(
     { userId: input.userId, email: input.shipping.email },
     now,
   );
-  const priced = priceOrder(input, cart, cart.coupon?.discountCents ?? 0);
+  const priced = priceOrder(input, cart, couponDiscountCents(cart.coupon));
   const problem: PlaceOrderError | null =
     cartProblem(cart) ??
     pricingProblem(priced, input.method) ??
@@ -322,7 +322,7 @@ async function reserveOrder(
   // products, then the coupon — as a cancellation gives them back)
   let discount = 0;
   let couponCode: string | null = null;
-  if (cart.coupon) {
+  if (cart.coupon?.source === "coupon") {
     const coupon = await checkCoupon(trx, cart.coupon.code, cart.totals.subtotalCents, {
       now,
       currency: input.shop.currency,

@@ -25,6 +25,8 @@ import { actionSchema, conditionsSchema } from "./promotions.server.ts";
 
 export interface AdminPromotion extends StoredPromotion {
   id: number;
+  /** applied by its single-use codes only (promotion-codes.server.ts) */
+  uniqueCodes: boolean;
   usedCount: number;
   status: PromotionStatus;
   campaignName: string | null;
@@ -52,6 +54,7 @@ const COLUMNS = [
   "promotions.usageLimit",
   "promotions.usedCount",
   "promotions.perCustomerLimit",
+  "promotions.uniqueCodes",
 ] as const;
 
 interface PromotionRow {
@@ -69,6 +72,7 @@ interface PromotionRow {
   usageLimit: number | null;
   usedCount: number;
   perCustomerLimit: number | null;
+  uniqueCodes: number;
   campaignName?: string | null;
 }
 
@@ -95,6 +99,7 @@ function toPromotion(row: PromotionRow, now: Date): AdminPromotion | null {
   return {
     ...stored,
     id: Number(row.id),
+    uniqueCodes: Number(row.uniqueCodes) === 1,
     usedCount,
     status: promotionStatus({ ...stored, usedCount }, now),
     campaignName: row.campaignName ?? null,
@@ -196,6 +201,7 @@ export async function listCampaigns(db: Database): Promise<Campaign[]> {
 export type PromotionChangeError =
   | { code: "not-found" }
   | { code: "code-taken" }
+  | { code: "single-use-codes" }
   | { code: "unknown-campaign" }
   | { code: "usage-below-used"; used: number }
   | { code: "unknown-refs"; field: string; refs: string[] };
@@ -295,13 +301,19 @@ function resolveAction(
   }
 }
 
-/** Whether `code` is a coupon's or another promotion's (codes are one namespace at the cart). */
+/** Whether `code` is a coupon's, another promotion's, or a single-use code (one namespace at the cart). */
 async function codeTaken(trx: Transaction<DB>, code: string, exceptId: number | null): Promise<boolean> {
   const coupon = await trx.selectFrom("coupons").select("id").where("code", "=", code).executeTakeFirst();
   if (coupon) return true;
   let other = trx.selectFrom("promotions").select("id").where("code", "=", code);
   if (exceptId !== null) other = other.where("id", "<>", exceptId);
-  return (await other.executeTakeFirst()) !== undefined;
+  if ((await other.executeTakeFirst()) !== undefined) return true;
+  const single = await trx
+    .selectFrom("promotionCodes")
+    .select("id")
+    .where("code", "=", code)
+    .executeTakeFirst();
+  return single !== undefined;
 }
 
 async function campaignExists(trx: Transaction<DB>, id: number | null): Promise<boolean> {
@@ -391,15 +403,17 @@ export async function updatePromotion(
         "usageLimit",
         "perCustomerLimit",
         "usedCount",
+        "uniqueCodes",
       ])
       .where("id", "=", id)
       .executeTakeFirst();
     if (!before) return fail({ code: "not-found" });
     const used = Number(before.usedCount);
     if (input.usageLimit !== null && input.usageLimit < used) return fail({ code: "usage-below-used", used });
+    if (input.code !== null && Number(before.uniqueCodes) === 1) return fail({ code: "single-use-codes" });
     const columns = await columnsFor(trx, input, id);
     if (!columns.ok) return columns;
-    const { usedCount: _used, ...old } = before;
+    const { usedCount: _used, uniqueCodes: _codes, ...old } = before;
     const oldSnapshot = snapshot({
       ...old,
       priority: Number(old.priority),

@@ -82,6 +82,7 @@ export const PROMOTION_MESSAGES = {
   name: `Enter the promotion's name (at most ${PROMOTION_LIMITS.name} characters).`,
   code: "Codes use 3–32 letters, digits, dashes or underscores.",
   codeTaken: "This code is already in use by a coupon or another promotion.",
+  singleUse: "This promotion is applied by its single-use codes: leave the code empty.",
   date: "Enter a date and time, e.g. 2026-12-01 09:00.",
   endBeforeStart: "The end must come after the start.",
   priority: `Enter a whole number from 0 to ${PROMOTION_LIMITS.priority} (higher applies first).`,
@@ -492,6 +493,7 @@ export function promotionRefusal(
   error:
     | { code: "not-found" }
     | { code: "code-taken" }
+    | { code: "single-use-codes" }
     | { code: "unknown-campaign" }
     | { code: "usage-below-used"; used: number }
     | { code: "unknown-refs"; field: string; refs: string[] },
@@ -502,6 +504,8 @@ export function promotionRefusal(
       return { status: 404, message: M.notFound };
     case "code-taken":
       return { status: 409, message: M.invalid, fieldErrors: { code: [M.codeTaken] } };
+    case "single-use-codes":
+      return { status: 409, message: M.invalid, fieldErrors: { code: [M.singleUse] } };
     case "unknown-campaign":
       return { status: 400, message: M.invalid, fieldErrors: { campaignId: [M.campaign] } };
     case "usage-below-used":
@@ -525,3 +529,15 @@ export interface SimulatorValues {
   code: string;
   at: string;
 }
+
+/** Single-use codes (promotion-codes.server.ts): how many at a time and in all, and the prefix's length. */
+export const CODES_LIMITS = { perRequest: 100_000, perPromotion: 1_000_000, prefix: 12 } as const;
+
+export const CODE_MESSAGES_ADMIN = {
+  count: `Enter how many codes to make, from 1 to ${CODES_LIMITS.perRequest.toLocaleString("en-US")}.`,
+  prefix: `Use up to ${CODES_LIMITS.prefix} letters or digits (or leave it empty).`,
+  shared:
+    "This promotion has a shared code: remove it first (a promotion is applied either by one shared code or by single-use codes).",
+  tooMany: `A promotion can have at most ${CODES_LIMITS.perPromotion.toLocaleString("en-US")} codes.`,
+  made: (count: number) => `${count.toLocaleString("en-US")} codes made`,
+} as const;

@@ -8,6 +8,8 @@ import {
   ACTION_TYPES,
   type ActionInput,
   type ActionType,
+  CODE_MESSAGES_ADMIN,
+  CODES_LIMITS,
   type ConditionInput,
   PROMOTION_LIMITS as LIMITS,
   PROMOTION_MESSAGES as M,
@@ -292,11 +294,25 @@ export const newPromotionSchema = z.looseObject({}).transform((form, ctx) => {
   return checked.ok ? checked.value : refuseAll(ctx, checked.refusals);
 });
 
-/** The edit page's forms: `save` (the promotion; its action type stays), `enable`, `disable`. */
+/**
+ * The edit page's forms: `save` (the promotion; its action type stays), `enable`, `disable`, and
+ * `codes` (make `count` single-use codes with `prefix`).
+ */
 export function promotionEditSchema(type: ActionType) {
   return z.looseObject({}).transform((form, ctx) => {
     const intent = text(form.intent) || "save";
     if (intent === "enable" || intent === "disable") return { intent } as const;
+    if (intent === "codes") {
+      const refusals: Refusals = [];
+      const count = wholeOf(text(form.count).replaceAll(",", ""), 1, CODES_LIMITS.perRequest);
+      if (count === null) refusals.push([["count"], CODE_MESSAGES_ADMIN.count]);
+      const prefix = text(form.prefix).toUpperCase();
+      if (!new RegExp(`^[A-Z0-9]{0,${CODES_LIMITS.prefix}}$`).test(prefix)) {
+        refusals.push([["prefix"], CODE_MESSAGES_ADMIN.prefix]);
+      }
+      if (refusals.length > 0 || count === null) return refuseAll(ctx, refusals);
+      return { intent, count, prefix } as const;
+    }
     if (intent !== "save") return refuseAll(ctx, [[["intent"], M.badRequest]]);
     const checked = checkPromotionForm(form, type);
     return checked.ok ? ({ intent, promotion: checked.value } as const) : refuseAll(ctx, checked.refusals);

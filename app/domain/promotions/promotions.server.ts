@@ -1,4 +1,4 @@
-import type { Transaction } from "kysely";
+import type { ExpressionBuilder, Transaction } from "kysely";
 import { z } from "zod";
 import { logger } from "../../adapters/logger.server.ts";
 import type { Database } from "../../db/database.server.ts";
@@ -155,6 +155,16 @@ export async function readPromotionState(
   },
 ): Promise<PromotionState> {
   const at = now.toISOString();
+  // single-use codes entered: their promotions are read with them, a used one as used up
+  const singleUse =
+    codes.length > 0
+      ? await db
+          .selectFrom("promotionCodes")
+          .select(["promotionId", "code", "usedAt"])
+          .where("code", "in", [...codes])
+          .execute()
+      : [];
+  const singleUseOf = new Map(singleUse.map((row) => [Number(row.promotionId), row]));
   let query = db
     .selectFrom("promotions")
     .select([
@@ -171,6 +181,7 @@ export async function readPromotionState(
       "usageLimit",
       "usedCount",
       "perCustomerLimit",
+      "uniqueCodes",
     ])
     .where("active", "=", 1);
   if (!anyWindow) {
@@ -178,17 +189,24 @@ export async function readPromotionState(
       .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", at)]))
       .where((eb) => eb.or([eb("startsAt", "is", null), eb("startsAt", "<=", at)]));
   }
+  const automatic = (eb: ExpressionBuilder<DB, "promotions">) =>
+    eb.and([eb("code", "is", null), eb("uniqueCodes", "=", 0)]);
   const rows = await query
     .where((eb) =>
-      codes.length > 0
-        ? eb.or([eb("code", "is", null), eb("code", "in", [...codes])])
-        : eb("code", "is", null),
+      eb.or([
+        automatic(eb),
+        ...(codes.length > 0 ? [eb("code", "in", [...codes])] : []),
+        ...(singleUseOf.size > 0
+          ? [eb.and([eb("uniqueCodes", "=", 1), eb("id", "in", [...singleUseOf.keys()])])]
+          : []),
+      ]),
     )
     .orderBy("id")
     .execute();
   const exhausted = new Map<number, LimitReached>();
   for (const row of rows) {
     if (row.usageLimit !== null && row.usedCount >= row.usageLimit) exhausted.set(row.id, "uses");
+    if (row.uniqueCodes === 1 && singleUseOf.get(row.id)?.usedAt) exhausted.set(row.id, "uses");
   }
   const perCustomer = rows.filter((row) => row.perCustomerLimit !== null && !exhausted.has(row.id));
   if (customerKey && perCustomer.length > 0) {
@@ -220,7 +238,13 @@ export async function readPromotionState(
       if (campaign.budgetCents !== null) budgets.set(campaign.id, campaign.budgetCents - campaign.spentCents);
     }
   }
-  const promotions = rows.flatMap((row) => promotionOf(row) ?? []);
+  const promotions = rows.flatMap((row) => {
+    const promotion = promotionOf(row);
+    if (!promotion || row.uniqueCodes !== 1) return promotion ?? [];
+    // one of its codes was entered: the engine matches it as the promotion's code
+    const entered = singleUseOf.get(row.id);
+    return entered ? { ...promotion, code: entered.code, singleUse: true } : [];
+  });
   return { promotions, exhausted, budgets };
 }
 
@@ -261,6 +285,17 @@ export async function redeemPromotions(
       if (Number(used.uses) >= counted.perCustomerLimit) {
         return fail({ code: "limit", promotionId: promotion.id, limit: "customer-uses" });
       }
+    }
+    if (promotion.singleUse && promotion.code) {
+      const taken = await trx
+        .updateTable("promotionCodes")
+        .set({ orderId, usedAt: at })
+        .where("code", "=", promotion.code)
+        .where("promotionId", "=", promotion.id)
+        .where("usedAt", "is", null)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1)
+        return fail({ code: "limit", promotionId: promotion.id, limit: "uses" });
     }
     await trx
       .insertInto("promotionRedemptions")
@@ -323,4 +358,10 @@ export async function releasePromotions(trx: Transaction<DB>, orderId: number, n
       .execute();
   }
   await trx.deleteFrom("promotionRedemptions").where("orderId", "=", orderId).execute();
+  // a single-use code the order took can be used again
+  await trx
+    .updateTable("promotionCodes")
+    .set({ orderId: null, usedAt: null })
+    .where("orderId", "=", orderId)
+    .execute();
 }

@@ -88,6 +88,8 @@ export interface Promotion {
   combines: boolean;
   /** the campaign whose budget it spends, if any */
   campaignId: number | null;
+  /** `code` is one of its single-use codes (taken by the order that uses it) */
+  singleUse?: boolean;
 }
 
 export interface PromotionLine {
