@@ -126,6 +126,16 @@ export async function hasOrdered(db: Database, shopper: { userId?: string | null
   return row !== undefined;
 }
 
+/** The single-use codes among `codes` (by the unique index), with their promotion and whether used. */
+export async function findSingleUseCodes(db: Database, codes: readonly string[]) {
+  if (codes.length === 0) return [];
+  return db
+    .selectFrom("promotionCodes")
+    .select(["promotionId", "code", "usedAt"])
+    .where("code", "in", [...codes])
+    .execute();
+}
+
 /** What the engine needs from the database: the live promotions and their limits for one shopper. */
 export interface PromotionState {
   promotions: Promotion[];
@@ -156,14 +166,7 @@ export async function readPromotionState(
 ): Promise<PromotionState> {
   const at = now.toISOString();
   // single-use codes entered: their promotions are read with them, a used one as used up
-  const singleUse =
-    codes.length > 0
-      ? await db
-          .selectFrom("promotionCodes")
-          .select(["promotionId", "code", "usedAt"])
-          .where("code", "in", [...codes])
-          .execute()
-      : [];
+  const singleUse = await findSingleUseCodes(db, codes);
   const singleUseOf = new Map(singleUse.map((row) => [Number(row.promotionId), row]));
   let query = db
     .selectFrom("promotions")

@@ -219,33 +219,38 @@ function failedCondition(
   conditions: readonly PromotionCondition[],
   lines: readonly PromotionLine[],
   context: PromotionContext,
+  totals: CartTotals,
 ): Extract<Refusal, { reason: "condition" }> | null {
-  const ordered = [
-    ...conditions.filter((condition) => !isCartCondition(condition)),
-    ...conditions.filter(isCartCondition),
-  ];
-  for (const condition of ordered) {
-    const shortfall = conditionShortfall(condition, lines, context);
-    if (shortfall !== true) return { reason: "condition", condition, shortfall };
+  for (const aboutTheCart of [false, true]) {
+    for (const condition of conditions) {
+      if (isCartCondition(condition) !== aboutTheCart) continue;
+      const shortfall = conditionShortfall(condition, lines, context, totals);
+      if (shortfall !== true) return { reason: "condition", condition, shortfall };
+    }
   }
   return null;
 }
 
 /** true when the condition holds, else what is missing (null when it cannot be counted). */
+/** The cart's subtotal and units before any discount (what conditions read), counted once per pricing. */
+interface CartTotals {
+  subtotal: number;
+  units: number;
+}
+
 function conditionShortfall(
   condition: PromotionCondition,
   lines: readonly PromotionLine[],
   context: PromotionContext,
+  totals: CartTotals,
 ): true | Shortfall | null {
   switch (condition.type) {
-    case "min-subtotal": {
-      const subtotal = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
-      return subtotal >= condition.cents ? true : { cents: condition.cents - subtotal };
-    }
-    case "min-quantity": {
-      const units = lines.reduce((sum, line) => sum + line.quantity, 0);
-      return units >= condition.quantity ? true : { units: condition.quantity - units, target: null };
-    }
+    case "min-subtotal":
+      return totals.subtotal >= condition.cents ? true : { cents: condition.cents - totals.subtotal };
+    case "min-quantity":
+      return totals.units >= condition.quantity
+        ? true
+        : { units: condition.quantity - totals.units, target: null };
     case "items": {
       const units = lines.reduce(
         (sum, line) => sum + (matches(condition.target, line) ? line.quantity : 0),
@@ -266,18 +271,34 @@ function conditionShortfall(
   }
 }
 
+/**
+ * An ISO instant in milliseconds, remembered: a cart is priced against the same few windows again
+ * and again, and parsing them was a third of the engine's time (bench: 1 000 promotions).
+ */
+const instants = new Map<string, number>();
+function instant(iso: string): number {
+  let at = instants.get(iso);
+  if (at === undefined) {
+    if (instants.size >= 10_000) instants.clear();
+    at = Date.parse(iso);
+    instants.set(iso, at);
+  }
+  return at;
+}
+
 /** Why a promotion cannot apply before its action is tried (window, limits, conditions); null: eligible. */
 function ineligibility(
   promotion: Promotion,
   lines: readonly PromotionLine[],
   context: PromotionContext,
+  totals: CartTotals,
 ): Refusal | null {
   const now = context.now.getTime();
-  if (promotion.startsAt !== null && now < Date.parse(promotion.startsAt)) return { reason: "not-started" };
-  if (promotion.endsAt !== null && now >= Date.parse(promotion.endsAt)) return { reason: "ended" };
+  if (promotion.startsAt !== null && now < instant(promotion.startsAt)) return { reason: "not-started" };
+  if (promotion.endsAt !== null && now >= instant(promotion.endsAt)) return { reason: "ended" };
   const limit = context.exhausted?.get(promotion.id);
   if (limit) return { reason: "limit", limit };
-  return failedCondition(promotion.conditions, lines, context);
+  return failedCondition(promotion.conditions, lines, context, totals);
 }
 
 /** What a product action would take, per unit (indexes into `units`), or why it takes nothing. */
@@ -287,16 +308,31 @@ function productTake(
   units: readonly Unit[],
 ): { take: Map<number, number> } | { shortfall: Shortfall | null } {
   const take = new Map<number, number>();
-  const matching = (target: ItemTarget) =>
-    units.flatMap((unit, index) => (unit.left > 0 && matches(target, lines[unit.line]!) ? [index] : []));
+  /** the units of lines the target matches (each line asked once) that still cost something */
+  const matching = (target: ItemTarget) => {
+    const lineMatches = lines.map((line) => matches(target, line));
+    const found: number[] = [];
+    for (let index = 0; index < units.length; index++) {
+      const unit = units[index]!;
+      if (unit.left > 0 && lineMatches[unit.line]) found.push(index);
+    }
+    return found;
+  };
   // cheapest first by what is left, ties by the cart's order
   const ascending = (a: number, b: number) => units[a]!.left - units[b]!.left || a - b;
   switch (action.type) {
     case "items-percent":
     case "items-fixed": {
-      const found = matching(action.target).sort(ascending);
+      const found = matching(action.target);
+      // the cheapest is the first in `ascending` order, the dearest the last (no sort needed)
+      const pick = (better: (a: number, b: number) => boolean) =>
+        found.length === 0 ? [] : [found.reduce((best, index) => (better(index, best) ? index : best))];
       const chosen =
-        action.apply === "all" ? found : action.apply === "cheapest" ? found.slice(0, 1) : found.slice(-1);
+        action.apply === "all"
+          ? found
+          : action.apply === "cheapest"
+            ? pick((a, b) => ascending(a, b) < 0)
+            : pick((a, b) => ascending(a, b) > 0);
       for (const index of chosen) {
         const left = units[index]!.left;
         const off =
@@ -419,17 +455,23 @@ export function applyPromotions(
     .filter((promotion) => promotion.code === null || context.codes.includes(promotion.code))
     .sort(byPrecedence);
   const eligible: Promotion[] = [];
+  const totals: CartTotals = {
+    subtotal: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
+    units: lines.reduce((sum, line) => sum + line.quantity, 0),
+  };
   for (const promotion of candidates) {
-    const refusal = ineligibility(promotion, lines, context);
+    const refusal = ineligibility(promotion, lines, context, totals);
     if (refusal) refused.push({ promotion, refusal });
     else eligible.push(promotion);
   }
 
   let orderDiscount = 0;
   let shippingDiscount = 0;
+  const byKind = new Map<PromotionKind, Promotion[]>(PROMOTION_KINDS.map((kind) => [kind, []]));
+  for (const promotion of eligible) byKind.get(kindOf(promotion.action))!.push(promotion);
   for (const kind of PROMOTION_KINDS) {
     const joined: Promotion[] = [];
-    for (const promotion of eligible.filter((p) => kindOf(p.action) === kind)) {
+    for (const promotion of byKind.get(kind)!) {
       const blocker = stackingBlocker(joined, promotion);
       if (blocker) {
         refused.push({ promotion, refusal: { reason: "does-not-combine", with: blocker.id } });
