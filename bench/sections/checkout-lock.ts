@@ -57,7 +57,13 @@ export async function writeLockPerOrder(db: Database, productIds: number[], orde
     const cartId = newCartId();
     await addToCart(db, { cartId, productId: productIds[i % productIds.length]!, quantity: 1 });
     const cart = await getCart(db, cartId, SHOP);
-    const quote = { lines: cart.lines, discountCents: 0, destination: { country: "US", region: "IL" } };
+    // with the shop's promotions, if the bench gave it some (BENCH_CHECKOUT_PROMOTIONS)
+    const quote = {
+      lines: cart.lines,
+      discountCents: 0,
+      destination: { country: "US", region: "IL" },
+      offers: cart.offers,
+    };
     const priced = priceCart(SHOP.markets, { ...quote, methodCode: "standard" });
     carts.push({ cartId, totalCents: totalsFor(priced, quote, "").totalCents });
   }

@@ -76,8 +76,19 @@ type PromotionRow = Pick<
   usedCount: number;
 };
 
-/** A stored promotion for the engine; null (logged) when its JSON is not one the engine knows. */
-function promotionOf(row: PromotionRow): Promotion | null {
+type ParsedTerms = { conditions: PromotionCondition[]; action: PromotionAction } | null;
+
+/**
+ * A promotion's stored JSON parsed and checked, remembered by its text: every cart read parses the
+ * same few texts (100 promotions cost ~0.9 ms a read on SQLite before, bench checkout). The values
+ * are shared between requests, never changed (the engine reads them only). A text that does not
+ * parse is remembered too, so it is logged once per process.
+ */
+const parsedTerms = new Map<string, ParsedTerms>();
+
+function termsOf(row: PromotionRow): ParsedTerms {
+  const key = `${row.conditions}\u0000${row.action}`;
+  if (parsedTerms.has(key)) return parsedTerms.get(key)!;
   let raw: { conditions: unknown; action: unknown };
   try {
     raw = { conditions: JSON.parse(row.conditions), action: JSON.parse(row.action) };
@@ -86,16 +97,24 @@ function promotionOf(row: PromotionRow): Promotion | null {
   }
   const conditions = conditionsSchema.safeParse(raw.conditions);
   const action = actionSchema.safeParse(raw.action);
-  if (!conditions.success || !action.success) {
-    logger.warn({ promotionId: row.id }, "a stored promotion does not parse; it is left out");
-    return null;
-  }
+  const terms =
+    conditions.success && action.success ? { conditions: conditions.data, action: action.data } : null;
+  if (!terms) logger.warn({ promotionId: row.id }, "a stored promotion does not parse; it is left out");
+  if (parsedTerms.size >= 5_000) parsedTerms.clear();
+  parsedTerms.set(key, terms);
+  return terms;
+}
+
+/** A stored promotion for the engine; null (logged) when its JSON is not one the engine knows. */
+function promotionOf(row: PromotionRow): Promotion | null {
+  const terms = termsOf(row);
+  if (!terms) return null;
   return {
     id: row.id,
     name: row.name,
     code: row.code,
-    conditions: conditions.data,
-    action: action.data,
+    conditions: terms.conditions,
+    action: terms.action,
     startsAt: row.startsAt,
     endsAt: row.endsAt,
     priority: row.priority,
