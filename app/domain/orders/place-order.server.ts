@@ -416,15 +416,6 @@ async function reserveOrder(
   if (couponCode && !(await redeemCoupon(trx, couponCode))) {
     throw new OrderAbort({ code: "coupon-invalid", message: "This coupon has reached its usage limit." });
   }
-  // the promotions' uses and budgets, after the coupon (the lock order a cancellation gives them
-  // back in); one used up since the cart was read: the shopper reviews the new total
-  const applied = priced.promotions?.applied ?? [];
-  if (applied.length > 0) {
-    const customerKey = customerKeyOf({ userId: input.userId, email: shipping.email });
-    const redeemed = await redeemPromotions(trx, applied, { orderId: order.id, customerKey, now });
-    if (!redeemed.ok) throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
-  }
-
   // the lines in the order they were always written: by variant, each as charged
   const charged = new Map(recomputed.lines.map((line) => [line.key, line]));
   const items = [...cart.lines]
@@ -485,6 +476,15 @@ async function reserveOrder(
     await trx.insertInto("orderItems").values(items).execute();
     if (taxLines.length > 0) await trx.insertInto("orderTaxLines").values(taxLines).execute();
     await trx.insertInto("orderEvents").values(created).execute();
+  }
+  // the promotions' uses and budgets, last (after the stock and the coupon: the lock order a
+  // cancellation gives them back in): a promotion every order uses is one hot row, held from here to
+  // the commit only; one used up since the cart was read: the shopper reviews the new total
+  const applied = priced.promotions?.applied ?? [];
+  if (applied.length > 0) {
+    const customerKey = customerKeyOf({ userId: input.userId, email: shipping.email });
+    const redeemed = await redeemPromotions(trx, applied, { orderId: order.id, customerKey, now });
+    if (!redeemed.ok) throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
   }
   // what its views are made of, as just written: the caller makes them once this commits
   return { order, written: { row: values, items, taxLines } };
