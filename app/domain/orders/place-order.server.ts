@@ -189,7 +189,7 @@ export async function placeOrder(
   try {
     reserved = await db
       .transaction()
-      .execute((trx) => reserveOrder(trx, { input, cart, now, gateway: gateway.name }));
+      .execute((trx) => reserveOrder(trx, { input, cart, now, gateway: gateway.name, quoted: priced }));
   } catch (error) {
     // A twin submission may have won the race: then this one is that order.
     const twin = await findOrderByKey(db, input.idempotencyKey);
@@ -316,7 +316,20 @@ function pricedOrThrow(
  */
 async function reserveOrder(
   trx: Transaction<DB>,
-  { input, cart, now, gateway }: { input: PlaceOrderInput; cart: CartView; now: Date; gateway: string },
+  {
+    input,
+    cart,
+    now,
+    gateway,
+    quoted,
+  }: {
+    input: PlaceOrderInput;
+    cart: CartView;
+    now: Date;
+    gateway: string;
+    /** the cart priced before the transaction, with the coupon's discount as the cart read it */
+    quoted: PricedCart;
+  },
 ): Promise<Reserved> {
   // the coupon read now, its use counted after the stock (rows are locked in one order: variants,
   // products, then the coupon — as a cancellation gives them back)
@@ -331,7 +344,12 @@ async function reserveOrder(
     discount = coupon.value.discountCents;
     couponCode = coupon.value.code;
   }
-  const priced = pricedOrThrow(priceOrder(input, cart, discount), input.method);
+  // priced again only when the coupon re-read here takes another amount (the pricing, promotions
+  // and all, stays out of the write lock otherwise)
+  const priced = pricedOrThrow(
+    discount === couponDiscountCents(cart.coupon) ? quoted : priceOrder(input, cart, discount),
+    input.method,
+  );
   const recomputed = priced.calculation;
   if (recomputed.totalCents !== input.expectedTotalCents) {
     throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
