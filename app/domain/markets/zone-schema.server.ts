@@ -4,6 +4,7 @@ import { CONFIRM_VALUE } from "../../lib/confirm.ts";
 import { countryCode, REGIONS } from "../../lib/countries.ts";
 import { type RateBand, SHIPPING_RULES, type ShippingRule, type ZoneTaxRate } from "../../lib/markets.ts";
 import { toCents } from "../../lib/money.ts";
+import { postedList as list, postedRecord as record, postedText as text } from "../../lib/posted-values.ts";
 import { gramsFromKg } from "../../lib/weight.ts";
 import {
   ZONE_LIMITS as LIMITS,
@@ -25,16 +26,6 @@ import {
 
 type Path = (string | number)[];
 type Refusals = [Path, string][];
-
-/** A posted text (Conform gives repeated names as lists; anything else is no text): trimmed. */
-const text = (value: unknown): string => (typeof value === "string" ? value.trim() : "");
-/** A posted list: a repeated name, one value, or none. */
-const list = (value: unknown): unknown[] =>
-  Array.isArray(value) ? value : value === undefined || value === null || value === "" ? [] : [value];
-const record = (value: unknown): Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 
 /** "19", "8.25", "7.5 %" → basis points (1900, 825, 750); null when not a percentage from 0 to 100. */
 export function percentToBasisPoints(value: string): number | null {

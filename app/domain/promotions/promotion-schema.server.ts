@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CATEGORIES, type CategoryId } from "../../lib/catalog-constants.ts";
 import { toCents } from "../../lib/money.ts";
+import { postedList as list, postedRecord as record, postedText as text } from "../../lib/posted-values.ts";
 import type { ItemSelection } from "../../lib/promotions/engine.ts";
 import { COUPON_CODE_PATTERN } from "../coupons/coupon-form.ts";
 import { normalizeCouponCode } from "../coupons/coupon-rules.ts";
@@ -30,15 +31,6 @@ import {
 
 type Path = (string | number)[];
 type Refusals = [Path, string][];
-
-/** A posted text (anything else is no text): trimmed. */
-const text = (value: unknown): string => (typeof value === "string" ? value.trim() : "");
-const list = (value: unknown): unknown[] =>
-  Array.isArray(value) ? value : value === undefined || value === null || value === "" ? [] : [value];
-const record = (value: unknown): Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 
 /** "19", "8.25", "7.5 %" → basis points; null unless from 0.01 to 100 (0 when `zero`). */
 function basisPointsOf(value: string, { zero = false } = {}): number | null {
