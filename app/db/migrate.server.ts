@@ -34,6 +34,7 @@ import * as markets from "./migrations/2026-11-28T0400-markets.ts";
 import * as invoices from "./migrations/2026-11-28T0410-invoices.ts";
 import * as promotions from "./migrations/2026-11-28T0500-promotions.ts";
 import * as promotionCodes from "./migrations/2026-11-28T0600-promotion-codes.ts";
+import * as promotionRevision from "./migrations/2026-11-28T0700-promotion-revision.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0410-invoices": invoices,
   "2026-11-28T0500-promotions": promotions,
   "2026-11-28T0600-promotion-codes": promotionCodes,
+  "2026-11-28T0700-promotion-revision": promotionRevision,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -58,3 +58,9 @@ export interface PromotionRedemptionsTable {
   amountCents: number;
   createdAt: Timestamp;
 }
+
+/** One row (id 1) whose revision every change to a promotion's terms moves (migration 2026-11-28T0700, triggers). */
+export interface PromotionRevisionTable {
+  id: number;
+  revision: number;
+}

@@ -24,6 +24,7 @@ import type {
   PromotionCampaignsTable,
   PromotionCodesTable,
   PromotionRedemptionsTable,
+  PromotionRevisionTable,
   PromotionsTable,
 } from "./schema-promotions.ts";
 
@@ -478,6 +479,7 @@ export interface DB {
   promotions: PromotionsTable;
   promotionCodes: PromotionCodesTable;
   promotionRedemptions: PromotionRedemptionsTable;
+  promotionRevision: PromotionRevisionTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;

@@ -5,6 +5,7 @@ import {
   mintTestToken,
   type TestOutcome,
 } from "../../app/adapters/payments/test-gateway.server.ts";
+import { createDatabase } from "../../app/db/database.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
@@ -240,5 +241,57 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
       now: new Date(Date.parse(endsAt) + 1),
     });
     expect(result.ok ? "placed" : result.error.code).toBe("price-changed");
+  });
+  it("prices a promotion changed by another process at the next cart read; an order's use changes nothing kept", async () => {
+    // a second process: its own connections, its own kept promotions
+    const other = createDatabase(t.url, { poolSize: 2 });
+    try {
+      const product = await insertProduct(t.db, { priceCents: 2_000, stock: 10 });
+      const cartId = await cartOf([{ productId: product, quantity: 1 }]);
+      const revision = async () =>
+        (await t.db.selectFrom("promotionRevision").select("revision").executeTakeFirstOrThrow()).revision;
+      const before = await revision();
+      const promotion = await insertPromotion({ type: "order-fixed", cents: 500 }, { name: "Five off" });
+      expect(await revision()).toBeGreaterThan(before);
+      expect((await getCart(other, cartId, SPEC_SHOP)).totals.discountCents).toBe(500);
+      // changed by this process (any column of its terms): the other's next read prices the change
+      await t.db
+        .updateTable("promotions")
+        .set({ action: JSON.stringify({ type: "order-fixed", cents: 700 }) })
+        .where("id", "=", promotion)
+        .execute();
+      expect((await getCart(other, cartId, SPEC_SHOP)).totals.discountCents).toBe(700);
+      // an order's use moves no revision (nothing kept is read again)…
+      const atUse = await revision();
+      const { result } = await place(cartId);
+      expect(result.ok).toBe(true);
+      expect(await usedCount(promotion)).toBe(1);
+      expect(await revision()).toBe(atUse);
+      // …but a limit reached is read live: a use limit of 1, now used, stops it everywhere
+      await t.db.updateTable("promotions").set({ usageLimit: 1 }).where("id", "=", promotion).execute();
+      const next = await cartOf([{ productId: product, quantity: 1 }]);
+      expect((await getCart(other, next, SPEC_SHOP)).totals.discountCents).toBe(0);
+      // ended by the other process, deleted: gone from this one's next read
+      await other.updateTable("promotions").set({ usageLimit: null }).where("id", "=", promotion).execute();
+      expect((await getCart(t.db, next, SPEC_SHOP)).totals.discountCents).toBe(700);
+      await other
+        .updateTable("promotions")
+        .set({ endsAt: new Date(Date.now() - 1_000).toISOString() })
+        .where("id", "=", promotion)
+        .execute();
+      expect((await getCart(t.db, next, SPEC_SHOP)).totals.discountCents).toBe(0);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it("stops pricing a kept promotion the moment its window closes, with nothing changed in between", async () => {
+    const endsAt = new Date(Date.now() + 60_000).toISOString();
+    await insertPromotion({ type: "order-fixed", cents: 500 }, { name: "Until the minute", endsAt });
+    const product = await insertProduct(t.db, { priceCents: 2_000, stock: 10 });
+    const cartId = await cartOf([{ productId: product, quantity: 1 }]);
+    expect((await getCart(t.db, cartId, SPEC_SHOP)).totals.discountCents).toBe(500);
+    const after = new Date(Date.parse(endsAt) + 1);
+    expect((await getCart(t.db, cartId, SPEC_SHOP, {}, after)).totals.discountCents).toBe(0);
   });
 });

@@ -8,7 +8,12 @@ import { optionsOfProducts } from "../catalog/product-options.server.ts";
 import { COUPON_MESSAGES } from "../coupons/coupon-rules.ts";
 import { checkCoupon } from "../coupons/coupons.server.ts";
 import { codeLabel, codeRefusalMessage } from "../promotions/code-messages.ts";
-import { customerKeyOf, hasOrdered, readPromotionState } from "../promotions/promotions.server.ts";
+import {
+  anyAutomaticLive,
+  customerKeyOf,
+  hasOrdered,
+  readPromotionState,
+} from "../promotions/promotions.server.ts";
 import {
   type CartOffers,
   couponDiscountCents,
@@ -132,34 +137,24 @@ export async function getCart(
     };
   });
   const subtotal = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const at = now.toISOString();
   const cart = await db
     .selectFrom("carts")
     .select((eb) => [
       "couponCode",
       "estimateCountry",
       "estimateRegion",
-      // whether any promotion is live: most shops, most of the time, have none to read
-      eb
-        .exists(
-          eb
-            .selectFrom("promotions")
-            .select("promotions.id")
-            .where("promotions.active", "=", 1)
-            .where((inner) =>
-              inner.or([inner("promotions.endsAt", "is", null), inner("promotions.endsAt", ">", at)]),
-            ),
-        )
-        .as("promotionsLive"),
+      // the promotions this process keeps stand while the revision does (decision 033)
+      eb.selectFrom("promotionRevision").select("revision").where("id", "=", 1).as("promotionRevision"),
     ])
     .where("id", "=", cartId)
     .executeTakeFirst();
   const coupon = await cartCoupon(db, cart?.couponCode ?? null, subtotal, shop.currency);
   // a code that is no coupon may be a promotion's: read with the promotions, decided by the engine
   const codes = coupon.promotionCode ? [coupon.promotionCode] : [];
+  const revision = Number(cart?.promotionRevision ?? 0);
   const offers =
-    cart && (Number(cart.promotionsLive) || codes.length > 0)
-      ? await cartOffers(db, shopper, now, codes)
+    cart && (codes.length > 0 || (await anyAutomaticLive(db, revision, now)))
+      ? await cartOffers(db, shopper, now, codes, revision)
       : null;
   return priced(
     shop,
@@ -182,12 +177,13 @@ async function cartOffers(
   shopper: Shopper,
   now: Date,
   codes: string[],
+  revision: number,
 ): Promise<CartOffers | null> {
   const customerKey =
     shopper.userId || shopper.email
       ? customerKeyOf({ userId: shopper.userId, email: shopper.email ?? "" })
       : null;
-  const state = await readPromotionState(db, { now, codes, customerKey });
+  const state = await readPromotionState(db, { now, codes, customerKey, revision });
   if (state.promotions.length === 0) return null;
   const asksFirstOrder = state.promotions.some((p) => p.conditions.some((c) => c.type === "first-order"));
   return {

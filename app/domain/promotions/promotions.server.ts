@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import { z } from "zod";
 import { logger } from "../../adapters/logger.server.ts";
 import type { Database } from "../../db/database.server.ts";
@@ -78,17 +78,7 @@ type PromotionRow = Pick<
 
 type ParsedTerms = { conditions: PromotionCondition[]; action: PromotionAction } | null;
 
-/**
- * A promotion's stored JSON parsed and checked, remembered by its text: every cart read parses the
- * same few texts (100 promotions cost ~0.9 ms a read on SQLite before, bench checkout). The values
- * are shared between requests, never changed (the engine reads them only). A text that does not
- * parse is remembered too, so it is logged once per process.
- */
-const parsedTerms = new Map<string, ParsedTerms>();
-
 function termsOf(row: PromotionRow): ParsedTerms {
-  const key = `${row.conditions}\u0000${row.action}`;
-  if (parsedTerms.has(key)) return parsedTerms.get(key)!;
   let raw: { conditions: unknown; action: unknown };
   try {
     raw = { conditions: JSON.parse(row.conditions), action: JSON.parse(row.action) };
@@ -97,12 +87,9 @@ function termsOf(row: PromotionRow): ParsedTerms {
   }
   const conditions = conditionsSchema.safeParse(raw.conditions);
   const action = actionSchema.safeParse(raw.action);
-  const terms =
-    conditions.success && action.success ? { conditions: conditions.data, action: action.data } : null;
-  if (!terms) logger.warn({ promotionId: row.id }, "a stored promotion does not parse; it is left out");
-  if (parsedTerms.size >= 5_000) parsedTerms.clear();
-  parsedTerms.set(key, terms);
-  return terms;
+  if (conditions.success && action.success) return { conditions: conditions.data, action: action.data };
+  logger.warn({ promotionId: row.id }, "a stored promotion does not parse; it is left out");
+  return null;
 }
 
 /** A stored promotion for the engine; null (logged) when its JSON is not one the engine knows. */
@@ -121,6 +108,80 @@ function promotionOf(row: PromotionRow): Promotion | null {
     combines: row.combines === 1,
     campaignId: row.campaignId,
   };
+}
+
+/** An active promotion as a process keeps it: its terms parsed, its limits' settings (never its count). */
+interface KeptPromotion {
+  promotion: Promotion;
+  usageLimit: number | null;
+  perCustomerLimit: number | null;
+  uniqueCodes: boolean;
+}
+
+/**
+ * The active promotions each process keeps per database while `promotion_revision` stands: the
+ * database moves it on every change of a promotion's terms (the triggers of migration 0700), never
+ * on a use, so a cart read asks for the revision in its own statement, and for counts only where a
+ * limit needs them (100 promotions read and parsed per cart cost Place Order a quarter of its
+ * orders/s, bench checkout). The values are shared between requests and never changed.
+ */
+const kept = new WeakMap<Database, { revision: number; promotions: KeptPromotion[] }>();
+
+/** The promotions' revision (see `kept`). */
+export async function promotionRevision(db: Database): Promise<number> {
+  const row = await db
+    .selectFrom("promotionRevision")
+    .select("revision")
+    .where("id", "=", 1)
+    .executeTakeFirst();
+  return row?.revision ?? 0;
+}
+
+async function activePromotions(db: Database, revision: number): Promise<KeptPromotion[]> {
+  const cached = kept.get(db);
+  if (cached?.revision === revision) return cached.promotions;
+  const rows = await db
+    .selectFrom("promotions")
+    .select([
+      "id",
+      "name",
+      "code",
+      "conditions",
+      "action",
+      "startsAt",
+      "endsAt",
+      "priority",
+      "combines",
+      "campaignId",
+      "usageLimit",
+      "usedCount",
+      "perCustomerLimit",
+      "uniqueCodes",
+    ])
+    .where("active", "=", 1)
+    .orderBy("id")
+    .execute();
+  const promotions = rows.flatMap((row): KeptPromotion[] => {
+    const promotion = promotionOf(row);
+    if (!promotion) return [];
+    const { usageLimit, perCustomerLimit } = row;
+    return [{ promotion, usageLimit, perCustomerLimit, uniqueCodes: row.uniqueCodes === 1 }];
+  });
+  kept.set(db, { revision, promotions });
+  return promotions;
+}
+
+/** Whether a promotion's window holds `at` (ISO text, as stored). */
+function inWindow({ startsAt, endsAt }: Promotion, at: string): boolean {
+  return (endsAt === null || endsAt > at) && (startsAt === null || startsAt <= at);
+}
+
+/** Whether any active promotion is automatic and in its window at `now` (a cart without codes needs no more). */
+export async function anyAutomaticLive(db: Database, revision: number, now: Date): Promise<boolean> {
+  const at = now.toISOString();
+  return (await activePromotions(db, revision)).some(
+    (kept) => kept.promotion.code === null && !kept.uniqueCodes && inWindow(kept.promotion, at),
+  );
 }
 
 /** Who a use counts against: the account when signed in, else the e-mail address. */
@@ -174,63 +235,51 @@ export async function readPromotionState(
     now,
     codes,
     customerKey,
+    revision,
     anyWindow = false,
   }: {
     now: Date;
     codes: readonly string[];
     customerKey: string | null;
+    /** the promotions' revision, when the caller read it already */
+    revision?: number;
     /** also those outside their window (the admin's simulator: the engine says which and why) */
     anyWindow?: boolean;
   },
 ): Promise<PromotionState> {
   const at = now.toISOString();
+  const active = await activePromotions(db, revision ?? (await promotionRevision(db)));
   // single-use codes entered: their promotions are read with them, a used one as used up
   const singleUse = await findSingleUseCodes(db, codes);
   const singleUseOf = new Map(singleUse.map((row) => [Number(row.promotionId), row]));
-  let query = db
-    .selectFrom("promotions")
-    .select([
-      "id",
-      "name",
-      "code",
-      "conditions",
-      "action",
-      "startsAt",
-      "endsAt",
-      "priority",
-      "combines",
-      "campaignId",
-      "usageLimit",
-      "usedCount",
-      "perCustomerLimit",
-      "uniqueCodes",
-    ])
-    .where("active", "=", 1);
-  if (!anyWindow) {
-    query = query
-      .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", at)]))
-      .where((eb) => eb.or([eb("startsAt", "is", null), eb("startsAt", "<=", at)]));
-  }
-  const automatic = (eb: ExpressionBuilder<DB, "promotions">) =>
-    eb.and([eb("code", "is", null), eb("uniqueCodes", "=", 0)]);
-  const rows = await query
-    .where((eb) =>
-      eb.or([
-        automatic(eb),
-        ...(codes.length > 0 ? [eb("code", "in", [...codes])] : []),
-        ...(singleUseOf.size > 0
-          ? [eb.and([eb("uniqueCodes", "=", 1), eb("id", "in", [...singleUseOf.keys()])])]
-          : []),
-      ]),
-    )
-    .orderBy("id")
-    .execute();
+  const chosen = active.filter(({ promotion, uniqueCodes }) => {
+    if (!anyWindow && !inWindow(promotion, at)) return false;
+    if (uniqueCodes) return singleUseOf.has(promotion.id);
+    return promotion.code === null || codes.includes(promotion.code);
+  });
   const exhausted = new Map<number, LimitReached>();
-  for (const row of rows) {
-    if (row.usageLimit !== null && row.usedCount >= row.usageLimit) exhausted.set(row.id, "uses");
-    if (row.uniqueCodes === 1 && singleUseOf.get(row.id)?.usedAt) exhausted.set(row.id, "uses");
+  const limited = chosen.filter((kept) => kept.usageLimit !== null);
+  if (limited.length > 0) {
+    const counts = await db
+      .selectFrom("promotions")
+      .select(["id", "usedCount"])
+      .where(
+        "id",
+        "in",
+        limited.map((kept) => kept.promotion.id),
+      )
+      .execute();
+    const usedCount = new Map(counts.map((row) => [row.id, row.usedCount]));
+    for (const { promotion, usageLimit } of limited) {
+      if ((usedCount.get(promotion.id) ?? 0) >= usageLimit!) exhausted.set(promotion.id, "uses");
+    }
   }
-  const perCustomer = rows.filter((row) => row.perCustomerLimit !== null && !exhausted.has(row.id));
+  for (const { promotion, uniqueCodes } of chosen) {
+    if (uniqueCodes && singleUseOf.get(promotion.id)?.usedAt) exhausted.set(promotion.id, "uses");
+  }
+  const perCustomer = chosen.filter(
+    (kept) => kept.perCustomerLimit !== null && !exhausted.has(kept.promotion.id),
+  );
   if (customerKey && perCustomer.length > 0) {
     const used = await db
       .selectFrom("promotionRedemptions")
@@ -239,16 +288,20 @@ export async function readPromotionState(
       .where(
         "promotionId",
         "in",
-        perCustomer.map((row) => row.id),
+        perCustomer.map((kept) => kept.promotion.id),
       )
       .groupBy("promotionId")
       .execute();
     const uses = new Map(used.map((row) => [row.promotionId, Number(row.uses)]));
-    for (const row of perCustomer) {
-      if ((uses.get(row.id) ?? 0) >= row.perCustomerLimit!) exhausted.set(row.id, "customer-uses");
+    for (const { promotion, perCustomerLimit } of perCustomer) {
+      if ((uses.get(promotion.id) ?? 0) >= perCustomerLimit!) exhausted.set(promotion.id, "customer-uses");
     }
   }
-  const campaignIds = [...new Set(rows.flatMap((row) => (row.campaignId === null ? [] : [row.campaignId])))];
+  const campaignIds = [
+    ...new Set(
+      chosen.flatMap(({ promotion }) => (promotion.campaignId === null ? [] : [promotion.campaignId])),
+    ),
+  ];
   const budgets = new Map<number, number>();
   if (campaignIds.length > 0) {
     const campaigns = await db
@@ -260,12 +313,10 @@ export async function readPromotionState(
       if (campaign.budgetCents !== null) budgets.set(campaign.id, campaign.budgetCents - campaign.spentCents);
     }
   }
-  const promotions = rows.flatMap((row) => {
-    const promotion = promotionOf(row);
-    if (!promotion || row.uniqueCodes !== 1) return promotion ?? [];
+  const promotions = chosen.map(({ promotion, uniqueCodes }) => {
+    if (!uniqueCodes) return promotion;
     // one of its codes was entered: the engine matches it as the promotion's code
-    const entered = singleUseOf.get(row.id);
-    return entered ? { ...promotion, code: entered.code, singleUse: true } : [];
+    return { ...promotion, code: singleUseOf.get(promotion.id)!.code, singleUse: true };
   });
   return { promotions, exhausted, budgets };
 }
