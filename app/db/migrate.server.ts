@@ -35,6 +35,7 @@ import * as invoices from "./migrations/2026-11-28T0410-invoices.ts";
 import * as promotions from "./migrations/2026-11-28T0500-promotions.ts";
 import * as promotionCodes from "./migrations/2026-11-28T0600-promotion-codes.ts";
 import * as promotionRevision from "./migrations/2026-11-28T0700-promotion-revision.ts";
+import * as shopTimeZone from "./migrations/2026-11-28T0705-shop-time-zone.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0500-promotions": promotions,
   "2026-11-28T0600-promotion-codes": promotionCodes,
   "2026-11-28T0700-promotion-revision": promotionRevision,
+  "2026-11-28T0705-shop-time-zone": shopTimeZone,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

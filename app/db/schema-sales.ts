@@ -60,4 +60,6 @@ export interface ShopSettingsTable {
   legalName: Generated<string>;
   legalAddress: Generated<string>;
   taxId: Generated<string>;
+  /** an IANA time zone name (migration 2026-11-28T0705) */
+  timeZone: Generated<string>;
 }

@@ -39,6 +39,8 @@ export interface ShopSettings {
   legalName: string;
   legalAddress: string;
   taxId: string;
+  /** an IANA time zone: the admin enters and reads promotions' schedules in it */
+  timeZone: string;
   /** where the shop sells and how it charges (read with the settings, saved on their own) */
   markets: Markets;
 }
@@ -78,6 +80,7 @@ export const DEFAULT_SHOP_SETTINGS: ShopSettings = {
   legalName: "",
   legalAddress: "",
   taxId: "",
+  timeZone: "UTC",
   markets: DEFAULT_MARKETS,
 };
 

@@ -18,17 +18,19 @@ import { saveShopSettings } from "../domain/settings/shop-settings.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
+import { timeZoneNames } from "../lib/time-zones.ts";
 import type { Route } from "./+types/admin.settings";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminMeta(matches, "Settings", "/admin/settings");
 
 /**
- * The owner's page: the shop's name and contact details, social links, currency and the legal
- * details invoices name. Tax and shipping are the zones' (Admin → Settings → Zones).
+ * The owner's page: the shop's name and contact details, social links, currency, time zone and the
+ * legal details invoices name. Tax and shipping are the zones' (Admin → Settings → Zones).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "settings");
-  return { values: settingsFormValues(await shopSettingsFrom(context)) };
+  // the zones this server's runtime knows (a browser's list may differ: the page never builds its own)
+  return { values: settingsFormValues(await shopSettingsFrom(context)), timeZones: timeZoneNames() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -81,6 +83,42 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       hint={props.hint}
     />
   );
+  const select = (
+    name: SettingsField,
+    options: readonly { value: string; label: string }[],
+    hint: string,
+  ) => (
+    <div>
+      <label htmlFor={`settings-${name}`} className="block text-sm font-semibold text-gray-900">
+        {LABELS[name]}
+        <span aria-hidden="true"> *</span>
+      </label>
+      <select
+        id={`settings-${name}`}
+        name={name}
+        required
+        defaultValue={values[name]}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `settings-${name}-error` : `settings-${name}-hint`}
+        className={`${SELECT} ${errors[name] ? "border-red-700 bg-red-50" : "border-gray-400"}`}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {errors[name] ? (
+        <p id={`settings-${name}-error`} className="mt-1 text-sm font-medium text-red-700">
+          {errors[name]}
+        </p>
+      ) : (
+        <p id={`settings-${name}-hint`} className="mt-1 text-sm text-gray-600">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
   const section = "space-y-4 rounded-xl border border-gray-200 p-4 sm:p-6";
   const legend = "px-1 text-lg font-bold";
   return (
@@ -117,37 +155,17 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           {field("youtube", { type: "url", inputMode: "url", required: false })}
         </fieldset>
         <fieldset className={section}>
-          <legend className={legend}>Currency</legend>
-          <div>
-            <label htmlFor="settings-currency" className="block text-sm font-semibold text-gray-900">
-              {LABELS.currency}
-              <span aria-hidden="true"> *</span>
-            </label>
-            <select
-              id="settings-currency"
-              name="currency"
-              required
-              defaultValue={values.currency}
-              aria-invalid={errors.currency ? true : undefined}
-              aria-describedby={errors.currency ? "settings-currency-error" : "settings-currency-hint"}
-              className={`${SELECT} ${errors.currency ? "border-red-700 bg-red-50" : "border-gray-400"}`}
-            >
-              {CURRENCY_OPTIONS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-            {errors.currency ? (
-              <p id="settings-currency-error" className="mt-1 text-sm font-medium text-red-700">
-                {errors.currency}
-              </p>
-            ) : (
-              <p id="settings-currency-hint" className="mt-1 text-sm text-gray-600">
-                Prices are shown in it; they are not converted. Orders already placed keep their currency.
-              </p>
-            )}
-          </div>
+          <legend className={legend}>Currency and time zone</legend>
+          {select(
+            "currency",
+            CURRENCY_OPTIONS,
+            "Prices are shown in it; they are not converted. Orders already placed keep their currency.",
+          )}
+          {select(
+            "timeZone",
+            loaderData.timeZones.map((zone) => ({ value: zone, label: zone.replaceAll("_", " ") })),
+            "Promotions start and end at the times you enter in this time zone.",
+          )}
         </fieldset>
         <fieldset className={section}>
           <legend className={legend}>Legal details</legend>

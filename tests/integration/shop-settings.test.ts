@@ -81,7 +81,13 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
       shopName: "Env Shop",
       contactEmail: "env@shop.example",
     });
-    expect(current).toMatchObject({ currency: "USD", legalName: "", legalAddress: "", taxId: "" });
+    expect(current).toMatchObject({
+      currency: "USD",
+      legalName: "",
+      legalAddress: "",
+      taxId: "",
+      timeZone: "UTC",
+    });
     // the spec's pricing is the one zone the migration seeds (decision 030)
     const [zone, ...others] = current.markets.zones;
     expect(others).toEqual([]);
@@ -109,7 +115,11 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
       currency: "USD",
       legalName: "",
       taxId: "",
+      timeZone: "UTC",
     });
+    const { timeZones } = page.data as unknown as { timeZones: string[] };
+    expect(timeZones[0]).toBe("UTC");
+    expect(timeZones).toEqual(expect.arrayContaining(["Europe/Berlin", "America/New_York", "Asia/Tokyo"]));
   });
 
   it("is the owner's alone: an admin is refused on the server", async () => {
@@ -127,6 +137,8 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
       [{ contactEmail: "not-an-address" }, "contactEmail", SETTINGS_MESSAGES.contactEmail],
       [{ facebook: "javascript:alert(1)" }, "facebook", SETTINGS_MESSAGES.url],
       [{ shopName: "   " }, "shopName", SETTINGS_MESSAGES.shopName],
+      [{ timeZone: "Mars/Olympus_Mons" }, "timeZone", SETTINGS_MESSAGES.timeZone],
+      [{ timeZone: "" }, "timeZone", SETTINGS_MESSAGES.timeZone],
     ] as const) {
       const answer = await save({ ...base, ...changes });
       expect(answer.status, JSON.stringify(changes)).toBe(400);
@@ -156,6 +168,7 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
         legalAddress: "Invalidenstraße 1, 10115 Berlin",
         taxId: "DE123456789",
         youtube: "",
+        timeZone: "Europe/Berlin",
       }),
     );
     expect(saved.response?.status).toBe(302);
@@ -170,6 +183,7 @@ describe.each(ENGINES)("shop settings on %s", (engine) => {
       legalName: "Settings Shop GmbH",
       legalAddress: "Invalidenstraße 1, 10115 Berlin",
       taxId: "DE123456789",
+      timeZone: "Europe/Berlin",
     });
     expect(seen.markets.currency).toBe("EUR");
     expect(seen.socialLinks.youtube).toBe("");

@@ -19,6 +19,7 @@ export const SETTINGS_FIELDS = [
   "legalName",
   "legalAddress",
   "taxId",
+  "timeZone",
 ] as const;
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
 export type SettingsFormValues = Record<SettingsField, string>;
@@ -47,6 +48,7 @@ export const SETTINGS_MESSAGES = {
   legalName: `Enter the business's legal name in at most ${SETTINGS_LIMITS.legalName} characters, or leave it empty to use the shop's name.`,
   legalAddress: `Enter the registered address in at most ${SETTINGS_LIMITS.legalAddress} characters, or leave it empty.`,
   taxId: `Enter the tax ID in at most ${SETTINGS_LIMITS.taxId} characters, or leave it empty.`,
+  timeZone: "Choose one of the listed time zones.",
 } as const;
 
 export const SETTINGS_LABELS: Record<SettingsField, string> = {
@@ -62,6 +64,7 @@ export const SETTINGS_LABELS: Record<SettingsField, string> = {
   legalName: "Legal name",
   legalAddress: "Legal address",
   taxId: "Tax ID",
+  timeZone: "Time zone",
 };
 
 export const CURRENCY_OPTIONS = CURRENCIES.map((code) => ({
@@ -81,5 +84,6 @@ export function settingsFormValues(settings: Omit<ShopSettings, "markets">): Set
     legalName: settings.legalName,
     legalAddress: settings.legalAddress,
     taxId: settings.taxId,
+    timeZone: settings.timeZone,
   };
 }

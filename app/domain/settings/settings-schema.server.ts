@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CURRENCIES } from "../../lib/money.ts";
 import type { ShopSettings } from "../../lib/shop-settings.ts";
+import { isTimeZone } from "../../lib/time-zones.ts";
 import { SETTINGS_LIMITS as LIMITS, SETTINGS_MESSAGES as M } from "./settings-form.ts";
 
 /**
@@ -49,6 +50,7 @@ export const settingsFormSchema = z
       .transform((value) => value.replace(/\r\n?/g, "\n"))
       .pipe(z.string().max(LIMITS.legalAddress, M.legalAddress)),
     taxId: optional(LIMITS.taxId, M.taxId),
+    timeZone: text().refine(isTimeZone, M.timeZone),
   })
   .transform(
     (form): Omit<ShopSettings, "markets"> => ({
@@ -61,5 +63,6 @@ export const settingsFormSchema = z
       legalName: form.legalName,
       legalAddress: form.legalAddress,
       taxId: form.taxId,
+      timeZone: form.timeZone,
     }),
   );

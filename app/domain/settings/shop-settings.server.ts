@@ -3,6 +3,7 @@ import { type Database, dataChangeStamp, engineOf } from "../../db/database.serv
 import type { DB, ShopSettingsTable } from "../../db/schema.ts";
 import { DEFAULT_CURRENCY, isCurrency } from "../../lib/money.ts";
 import { type ShopSettings, SOCIAL_NETWORKS } from "../../lib/shop-settings.ts";
+import { isTimeZone } from "../../lib/time-zones.ts";
 import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
 import { MarketsCache, marketsOf } from "../markets/markets.server.ts";
 
@@ -31,6 +32,7 @@ function fromRow(row: Selectable<ShopSettingsTable>): StoredSettings {
     legalName: row.legalName,
     legalAddress: row.legalAddress,
     taxId: row.taxId,
+    timeZone: isTimeZone(row.timeZone) ? row.timeZone : "UTC",
   };
 }
 
@@ -63,6 +65,7 @@ function toRow(
     legalName: settings.legalName,
     legalAddress: settings.legalAddress,
     taxId: settings.taxId,
+    timeZone: settings.timeZone,
     updatedAt: now.toISOString(),
   };
 }
