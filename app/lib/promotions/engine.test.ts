@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { calculateOrder, type TaxRate } from "../order-calculator.ts";
+import { calculateOrder, refundShare, type TaxRate } from "../order-calculator.ts";
 import {
   applyPromotions,
   type Promotion,
@@ -455,6 +455,23 @@ describe("properties (fast-check)", () => {
             expect(l.chargedCents).toBeGreaterThanOrEqual(0);
             // a line that is charged nothing bears no tax
             if (l.chargedCents === 0) expect(l.taxCents).toBe(0);
+          }
+          // a refund or return of a discounted line pays back its discounted share (what the line
+          // was charged, not its price): unit by unit or all at once, never more, exactly that once
+          // all its units are back
+          for (const l of calculation.lines) {
+            const quantity = lines.find((line) => line.key === l.key)!.quantity;
+            const charged = { quantity, grossCents: l.grossCents, taxCents: l.taxCents };
+            let paidBack = 0;
+            for (let unit = 0; unit < quantity; unit++) {
+              const share = refundShare(charged, unit, 1);
+              expect(share.amountCents).toBeGreaterThanOrEqual(0);
+              expect(share.amountCents).toBeLessThanOrEqual(Math.ceil(l.grossCents / quantity));
+              paidBack += share.amountCents;
+              expect(paidBack).toBeLessThanOrEqual(l.grossCents);
+            }
+            expect(paidBack).toBe(l.grossCents);
+            expect(refundShare(charged, 0, quantity).amountCents).toBe(l.grossCents);
           }
         },
       ),
