@@ -31,7 +31,8 @@ export function instantOf(local: string, zone: string): string | null {
     number,
     number,
   ];
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59) return null;
+  if (year < 2000 || year > 9998 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59)
+    return null;
   // the day must exist in its month (no February 30th rolling into March)
   if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
   const at = new TZDate(year, month - 1, day, hour, minute, zone).getTime();

@@ -56,8 +56,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       type: promotion.action.type,
     },
     codes: { ...(await codeCounts(db, promotion.id)), shared: promotion.code !== null },
-    values: promotionFormValues(promotion, found.refs),
-    choices: promotionChoices(shop.markets.zones, await listCampaigns(db)),
+    values: promotionFormValues(promotion, found.refs, shop.timeZone),
+    choices: promotionChoices(shop.markets.zones, await listCampaigns(db), shop.timeZone),
     currencySymbol: CURRENCY_FORMATS[shop.currency].symbol,
   };
 }
@@ -70,7 +70,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const found = id ? await getAdminPromotion(db, id) : null;
   if (!id || !found) throw data(null, { status: 404 });
   const actor = { id: admin.id, email: admin.email };
-  const submission = await parseForm(request, promotionEditSchema(found.promotion.action.type), {
+  const { timeZone } = await shopSettingsFrom(context);
+  const submission = await parseForm(request, promotionEditSchema(found.promotion.action.type, timeZone), {
     disableAutoCoercion: true,
   });
   if (submission.status !== "success") {
@@ -145,6 +146,7 @@ export default function EditPromotion({ loaderData, actionData }: Route.Componen
         defaultValue={loaderData.values}
         zones={loaderData.choices.zones}
         methods={loaderData.choices.methods}
+        timeZone={loaderData.choices.timeZone}
         campaigns={loaderData.choices.campaigns}
         currencySymbol={loaderData.currencySymbol}
         submitLabel="Save promotion"

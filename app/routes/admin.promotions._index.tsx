@@ -57,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       code: promotion.uniqueCodes ? null : promotion.code,
       uniqueCodes: promotion.uniqueCodes,
       does: actionText(promotion.action, shop.currency),
-      schedule: scheduleText(promotion.startsAt, promotion.endsAt),
+      schedule: scheduleText(promotion.startsAt, promotion.endsAt, shop.timeZone),
       status: promotion.status,
       usedCount: promotion.usedCount,
       usageLimit: promotion.usageLimit,

@@ -41,14 +41,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     type,
     values: emptyPromotionForm(type),
-    choices: promotionChoices(shop.markets.zones, campaigns),
+    choices: promotionChoices(shop.markets.zones, campaigns, shop.timeZone),
     currencySymbol: CURRENCY_FORMATS[shop.currency].symbol,
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "discounts");
-  const submission = await parseForm(request, newPromotionSchema, { disableAutoCoercion: true });
+  const { timeZone } = await shopSettingsFrom(context);
+  const submission = await parseForm(request, newPromotionSchema(timeZone), { disableAutoCoercion: true });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ formErrors: [M.invalid] }) }, { status: 400 });
   }
@@ -105,6 +106,7 @@ export default function NewPromotion({ loaderData, actionData }: Route.Component
             defaultValue={loaderData.values}
             zones={loaderData.choices.zones}
             methods={loaderData.choices.methods}
+            timeZone={loaderData.choices.timeZone}
             campaigns={loaderData.choices.campaigns}
             currencySymbol={loaderData.currencySymbol}
             submitLabel="Create promotion"

@@ -35,13 +35,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const methods = [
     ...new Map(markets.zones.flatMap((zone) => zone.methods.map((m) => [m.code, m.name]))).entries(),
   ];
-  const query = parseSimulatorQuery(new URL(request.url).searchParams, new Date());
+  const query = parseSimulatorQuery(new URL(request.url).searchParams, new Date(), shop.timeZone);
   const values: SimulatorValues = {
     ...query.values,
     country: query.values.country || markets.estimateCountry,
   };
   const none: Record<string, string> = {};
-  const base = { values, countries, methods };
+  const base = { values, countries, methods, timeZone: shop.timeZone };
   if (!query.asked) return { ...base, errors: none, result: null };
   if (query.errors) return { ...base, errors: query.errors, result: null };
   const simulated = await simulatePromotions(servicesFrom(context).db, markets, query.input);
@@ -124,7 +124,7 @@ function Input({
 
 export default function SimulatePromotions({ loaderData }: Route.ComponentProps) {
   const money = useMoney();
-  const { values, errors, countries, methods, result } = loaderData;
+  const { values, errors, countries, methods, result, timeZone } = loaderData;
   return (
     <section aria-labelledby="simulate-heading" className="max-w-4xl">
       <p>
@@ -231,7 +231,7 @@ export default function SimulatePromotions({ loaderData }: Route.ComponentProps)
               id="simulate-at"
               name="at"
               type="datetime-local"
-              label="At (UTC)"
+              label={`At (${timeZone})`}
               value={values.at}
               error={errors.at}
               hint="Empty: now."

@@ -5,6 +5,7 @@ import {
   type PromotionFormValues,
 } from "../../app/domain/promotions/promotion-form.ts";
 import { readPromotionState } from "../../app/domain/promotions/promotions.server.ts";
+import { saveShopSettings } from "../../app/domain/settings/shop-settings.server.ts";
 import * as promotionsRoute from "../../app/routes/admin.promotions._index.tsx";
 import * as promotionRoute from "../../app/routes/admin.promotions.$id.tsx";
 import * as newPromotionRoute from "../../app/routes/admin.promotions.new.tsx";
@@ -320,6 +321,56 @@ describe.each(ENGINES)("promotions admin on %s", (engine) => {
     expect(data.campaigns).toEqual([
       { id: expect.any(Number), name: "Black Friday", budgetCents: 50_000, spentCents: 0 },
     ]);
+  });
+
+  it("takes and shows the schedule on the shop's clocks (its time zone), stored as instants", async () => {
+    const { markets: _markets, ...settings } = await shop.services.settings.current();
+    const inBerlin = { ...settings, timeZone: "Europe/Berlin" };
+    const owner = { id: "owner", email: "owner@promotions.example" };
+    await saveShopSettings(shop.db, { settings: inBerlin, defaults: settings, actor: owner });
+    try {
+      const created = await post(
+        newPromotionRoute,
+        `${URL_BASE}/new?type=order-percent`,
+        promotionFields({
+          actionType: "order-percent",
+          name: "Winter evening",
+          active: true,
+          percent: "15",
+          startsAt: "2026-12-01T09:00",
+          endsAt: "2026-12-01T21:30",
+        }),
+      );
+      expect(created).toMatchObject({ ok: true });
+      const row = (await rows()).find((promotion) => promotion.name === "Winter evening")!;
+      // 09:00 in Berlin in winter is 08:00 UTC
+      expect(row).toMatchObject({ startsAt: "2026-12-01T08:00:00.000Z", endsAt: "2026-12-01T20:30:00.000Z" });
+      const page = await callRoute(promotionRoute, "loader", `${URL_BASE}/${row.id}`, {
+        cookie,
+        params: { id: String(row.id) },
+        context: shop.context(),
+      });
+      const loaded = page.data as unknown as { values: PromotionFormValues; choices: { timeZone: string } };
+      expect(loaded.values).toMatchObject({ startsAt: "2026-12-01T09:00", endsAt: "2026-12-01T21:30" });
+      expect(loaded.choices.timeZone).toBe("Europe/Berlin");
+      const list = await callRoute(promotionsRoute, "loader", URL_BASE, { cookie, context: shop.context() });
+      const listed = (list.data as unknown as { promotions: { name: string; schedule: string }[] })
+        .promotions;
+      expect(listed.find((promotion) => promotion.name === "Winter evening")?.schedule).toBe(
+        "Dec 1, 2026, 09:00 Europe/Berlin – Dec 1, 2026, 21:30 Europe/Berlin",
+      );
+      // the window is the instants: live at 20:29 UTC, over at 20:30 UTC
+      const live = (at: string) =>
+        readPromotionState(shop.db, { now: new Date(at), codes: [], customerKey: null }).then((state) =>
+          state.promotions.some((promotion) => promotion.id === row.id),
+        );
+      expect(await live("2026-12-01T20:29:59.999Z")).toBe(true);
+      expect(await live("2026-12-01T20:30:00.000Z")).toBe(false);
+      expect(await live("2026-12-01T07:59:59.999Z")).toBe(false);
+      await shop.db.updateTable("promotions").set({ active: 0 }).where("id", "=", row.id).execute();
+    } finally {
+      await saveShopSettings(shop.db, { settings, defaults: settings, actor: owner });
+    }
   });
 
   it("simulates a cart: what applied and what it took, what did not and why, the totals — and writes nothing", async () => {

@@ -30,6 +30,8 @@ export interface PromotionFormProps {
   /** the shipping methods' codes across zones, with their names */
   methods: { code: string; name: string }[];
   campaigns: { id: string; name: string }[];
+  /** the shop's: the start and end are typed on its clocks */
+  timeZone: string;
   currencySymbol: string;
   submitLabel: string;
 }
@@ -233,6 +235,7 @@ export function PromotionForm({
   zones,
   methods,
   campaigns,
+  timeZone,
   currencySymbol,
   submitLabel,
 }: PromotionFormProps) {
@@ -484,13 +487,13 @@ export function PromotionForm({
           <DateTimeField
             field={fields.startsAt}
             id="promotion-startsAt"
-            label="Starts (UTC)"
+            label={`Starts (${timeZone})`}
             hint="Empty: from now."
           />
           <DateTimeField
             field={fields.endsAt}
             id="promotion-endsAt"
-            label="Ends (UTC)"
+            label={`Ends (${timeZone})`}
             hint="Empty: until you end it."
           />
           <Field

@@ -7,10 +7,9 @@
  * the writes promotion-admin.server.ts's.
  *
  * Percentages are typed with up to 2 decimals and kept in basis points; amounts in the shop's
- * currency and kept in cents; the schedule in UTC, as every date of the admin area is shown.
+ * currency and kept in cents; the schedule on the shop's clocks (its time zone, Admin → Settings).
  */
 
-import { formatDateTime } from "../../infra/format.ts";
 import { CATEGORIES, type CategoryId } from "../../lib/catalog-constants.ts";
 import { type Currency, formatMoney } from "../../lib/money.ts";
 import type {
@@ -21,6 +20,7 @@ import type {
   PromotionCondition,
   Refusal,
 } from "../../lib/promotions/engine.ts";
+import { formatDateTimeIn, localOf } from "../../lib/time-zones.ts";
 
 export const PROMOTION_LIMITS = {
   name: 120,
@@ -120,7 +120,7 @@ export interface PromotionFormValues {
   name: string;
   code: string;
   active: boolean;
-  /** "YYYY-MM-DDTHH:mm" (UTC), or "" */
+  /** "YYYY-MM-DDTHH:mm" on the shop's clocks (its time zone), or "" */
   startsAt: string;
   endsAt: string;
   priority: string;
@@ -238,8 +238,8 @@ const decimal = (cents: number) => (cents / 100).toFixed(2);
 const percentText = (basisPoints: number) =>
   basisPoints % 100 === 0 ? String(basisPoints / 100) : (basisPoints / 100).toFixed(2);
 
-/** A stored instant → the form's "YYYY-MM-DDTHH:mm" (UTC). */
-export const localOf = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
+/** A stored instant → the form's "YYYY-MM-DDTHH:mm" on the shop's clocks ("" for none). */
+const localIn = (iso: string | null, timeZone: string) => (iso ? localOf(iso, timeZone) : "");
 
 /** How the form shows a stored target: its products or SKUs by `refOf` (what the admin typed). */
 function targetValues(target: ItemTarget | undefined, refOf: RefNames): TargetValues {
@@ -277,14 +277,19 @@ export interface StoredPromotion {
 }
 
 /** The edit form's first values: the stored promotion's. */
-export function promotionFormValues(stored: StoredPromotion, refOf: RefNames): PromotionFormValues {
+export function promotionFormValues(
+  stored: StoredPromotion,
+  refOf: RefNames,
+  /** the shop's: the form shows the start and end on its clocks */
+  timeZone: string,
+): PromotionFormValues {
   const values = emptyPromotionForm(stored.action.type);
   Object.assign(values, {
     name: stored.name,
     code: stored.code ?? "",
     active: stored.active,
-    startsAt: localOf(stored.startsAt),
-    endsAt: localOf(stored.endsAt),
+    startsAt: localIn(stored.startsAt, timeZone),
+    endsAt: localIn(stored.endsAt, timeZone),
     priority: String(stored.priority),
     combines: stored.combines,
     usageLimit: stored.usageLimit === null ? "" : String(stored.usageLimit),
@@ -462,20 +467,25 @@ export function refusalText(refusal: Refusal, currency: Currency, nameOf: (id: n
   }
 }
 
-/** When the list shows a promotion runs: "From Dec 1, 2026, 09:00 UTC until …", or "Always". */
-export function scheduleText(startsAt: string | null, endsAt: string | null): string {
+/** When the list shows a promotion runs, on the shop's clocks: "From Dec 1, 2026, 09:00 Europe/Berlin", or "Always". */
+export function scheduleText(startsAt: string | null, endsAt: string | null, timeZone: string): string {
+  const at = (iso: string) => formatDateTimeIn(iso, timeZone);
   if (!startsAt && !endsAt) return "Always";
-  if (!endsAt) return `From ${formatDateTime(startsAt!)}`;
-  if (!startsAt) return `Until ${formatDateTime(endsAt)}`;
-  return `${formatDateTime(startsAt)} – ${formatDateTime(endsAt)}`;
+  if (!endsAt) return `From ${at(startsAt!)}`;
+  if (!startsAt) return `Until ${at(endsAt)}`;
+  return `${at(startsAt)} – ${at(endsAt)}`;
 }
 
 export const CATEGORY_CHOICES: readonly CategoryId[] = CATEGORIES;
 
-/** The form's lists: the shop's zones, its shipping methods (by code, across zones), its campaigns. */
+/**
+ * The form's lists: the shop's zones, its shipping methods (by code, across zones), its campaigns;
+ * and the shop's time zone, on whose clocks the schedule is typed.
+ */
 export function promotionChoices(
   zones: readonly { id: number; name: string; methods: readonly { code: string; name: string }[] }[],
   campaigns: readonly { id: number; name: string }[],
+  timeZone: string,
 ) {
   const methods = new Map<string, string>();
   for (const zone of zones) {
@@ -485,6 +495,7 @@ export function promotionChoices(
     zones: zones.map((zone) => ({ id: String(zone.id), name: zone.name })),
     methods: [...methods].map(([code, name]) => ({ code, name: `${name} (${code})` })),
     campaigns: campaigns.map((campaign) => ({ id: String(campaign.id), name: campaign.name })),
+    timeZone,
   };
 }
 

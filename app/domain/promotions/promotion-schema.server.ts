@@ -3,6 +3,7 @@ import { CATEGORIES, type CategoryId } from "../../lib/catalog-constants.ts";
 import { toCents } from "../../lib/money.ts";
 import { postedList as list, postedRecord as record, postedText as text } from "../../lib/posted-values.ts";
 import type { ItemSelection } from "../../lib/promotions/engine.ts";
+import { instantOf } from "../../lib/time-zones.ts";
 import { COUPON_CODE_PATTERN } from "../coupons/coupon-form.ts";
 import { normalizeCouponCode } from "../coupons/coupon-rules.ts";
 import {
@@ -53,17 +54,6 @@ function wholeOf(value: string, min: number, max: number): number | null {
   if (!/^\d{1,7}$/.test(value)) return null;
   const n = Number(value);
   return n >= min && n <= max ? n : null;
-}
-
-/** "2026-12-01T09:00" or "2026-12-01 09:00" (UTC) → an ISO instant; null when not such a moment. */
-export function instantOf(value: string): string | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$/.exec(value);
-  if (!match) return null;
-  const iso = `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:00.000Z`;
-  const at = Date.parse(iso);
-  const year = Number(match[1]);
-  if (Number.isNaN(at) || new Date(at).toISOString() !== iso || year < 2000 || year > 9998) return null;
-  return iso;
 }
 
 const splitList = (value: string) =>
@@ -218,7 +208,12 @@ function checkConditions(form: Record<string, unknown>, refusals: Refusals): Con
 export type PromotionCheck = { ok: true; value: PromotionInput } | { ok: false; refusals: Refusals };
 
 /** The promotion form's rules, on the payload as Conform reads it (its action type is fixed by the page). */
-export function checkPromotionForm(form: Record<string, unknown>, type: ActionType): PromotionCheck {
+export function checkPromotionForm(
+  form: Record<string, unknown>,
+  type: ActionType,
+  /** the shop's: the start and end are typed on its clocks */
+  timeZone: string,
+): PromotionCheck {
   const refusals: Refusals = [];
   const refuse = (field: string, message: string) => refusals.push([[field], message]);
   const name = text(form.name);
@@ -228,7 +223,7 @@ export function checkPromotionForm(form: Record<string, unknown>, type: ActionTy
   const moment = (field: "startsAt" | "endsAt") => {
     const typed = text(form[field]);
     if (typed === "") return null;
-    const at = instantOf(typed);
+    const at = instantOf(typed, timeZone);
     if (at === null) refuse(field, M.date);
     return at;
   };
@@ -278,19 +273,21 @@ function refuseAll(ctx: z.RefinementCtx, refusals: Refusals) {
 const actionTypeOf = (value: unknown): ActionType | null =>
   (ACTION_TYPES as readonly string[]).includes(text(value)) ? (text(value) as ActionType) : null;
 
-/** The new-promotion form: the action type it was opened for, and the promotion. */
-export const newPromotionSchema = z.looseObject({}).transform((form, ctx) => {
-  const type = actionTypeOf(form.actionType);
-  if (!type) return refuseAll(ctx, [[["actionType"], M.badRequest]]);
-  const checked = checkPromotionForm(form, type);
-  return checked.ok ? checked.value : refuseAll(ctx, checked.refusals);
-});
+/** The new-promotion form: the action type it was opened for, and the promotion (its times in `timeZone`). */
+export function newPromotionSchema(timeZone: string) {
+  return z.looseObject({}).transform((form, ctx) => {
+    const type = actionTypeOf(form.actionType);
+    if (!type) return refuseAll(ctx, [[["actionType"], M.badRequest]]);
+    const checked = checkPromotionForm(form, type, timeZone);
+    return checked.ok ? checked.value : refuseAll(ctx, checked.refusals);
+  });
+}
 
 /**
  * The edit page's forms: `save` (the promotion; its action type stays), `enable`, `disable`, and
  * `codes` (make `count` single-use codes with `prefix`).
  */
-export function promotionEditSchema(type: ActionType) {
+export function promotionEditSchema(type: ActionType, timeZone: string) {
   return z.looseObject({}).transform((form, ctx) => {
     const intent = text(form.intent) || "save";
     if (intent === "enable" || intent === "disable") return { intent } as const;
@@ -306,7 +303,7 @@ export function promotionEditSchema(type: ActionType) {
       return { intent, count, prefix } as const;
     }
     if (intent !== "save") return refuseAll(ctx, [[["intent"], M.badRequest]]);
-    const checked = checkPromotionForm(form, type);
+    const checked = checkPromotionForm(form, type, timeZone);
     return checked.ok ? ({ intent, promotion: checked.value } as const) : refuseAll(ctx, checked.refusals);
   });
 }
@@ -351,7 +348,7 @@ export const SIMULATOR_MESSAGES = {
  * The simulator's query (`/admin/promotions/simulate?sku=…&quantity=…&country=…`): a GET, since
  * nothing is written; each value checked, a message per wrong field (`sku.2`, `quantity.2` for a row).
  */
-export function parseSimulatorQuery(params: URLSearchParams, now: Date): SimulatorQuery {
+export function parseSimulatorQuery(params: URLSearchParams, now: Date, timeZone: string): SimulatorQuery {
   const all = (name: string) =>
     params
       .getAll(name)
@@ -387,7 +384,7 @@ export function parseSimulatorQuery(params: URLSearchParams, now: Date): Simulat
   if (!/^[A-Z]{2}$/.test(values.country)) errors.country = SIMULATOR_MESSAGES.country;
   const code = normalizeCouponCode(values.code);
   if (code !== "" && !COUPON_CODE_PATTERN.test(code)) errors.code = M.code;
-  const at = values.at === "" ? now.toISOString() : instantOf(values.at);
+  const at = values.at === "" ? now.toISOString() : instantOf(values.at, timeZone);
   if (at === null) errors.at = M.date;
   if (Object.keys(errors).length > 0 || at === null) return { asked: true, values, errors };
   return {
