@@ -27,6 +27,7 @@ import type {
   PromotionRevisionTable,
   PromotionsTable,
 } from "./schema-promotions.ts";
+import type { GiftCardMovementsTable, GiftCardsTable } from "./schema-gift-cards.ts";
 
 import type {
   CatalogBrandsTable,
@@ -480,6 +481,8 @@ export interface DB {
   promotionCodes: PromotionCodesTable;
   promotionRedemptions: PromotionRedemptionsTable;
   promotionRevision: PromotionRevisionTable;
+  giftCards: GiftCardsTable;
+  giftCardMovements: GiftCardMovementsTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;

@@ -1,0 +1,380 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
+import type { Database } from "../../db/database.server.ts";
+import type { DB } from "../../db/schema.ts";
+import type { GiftCardKind, GiftCardMovementReason } from "../../db/schema-gift-cards.ts";
+import { type Currency, currencyOf } from "../../lib/money.ts";
+import { fail, ok, type Result } from "../../lib/result.ts";
+import { can } from "../../lib/staff-roles.ts";
+import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
+import { GIFT_CARD_LIMITS } from "./gift-card-form.ts";
+
+/**
+ * Gift cards and store credit (issue 31, migration 0730, decision 036): a balance in the shop's
+ * currency that pays for orders. This module owns every balance: each change is a guarded update
+ * (never below zero, never on a disabled or expired card) and a movement written in the same
+ * transaction, so a balance always equals the sum of its movements (`checkGiftCardLedger`).
+ *
+ * A code is 16 symbols from 32 that cannot be mistaken for each other (80 bits from the CSPRNG),
+ * shown as XXXX-XXXX-XXXX-XXXX; the shop keeps only its SHA-256 (a code is a bearer secret, and 80
+ * random bits need no slow hash) and its last four symbols to name it.
+ */
+
+/** 32 symbols: the letters but I and O, the digits but 0 and 1 */
+const SYMBOLS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const CODE_LENGTH = 16;
+
+/** A new code (unformatted): every byte's low 5 bits pick one of the 32 symbols (256 = 8 × 32: no bias). */
+function newCode(): string {
+  let code = "";
+  for (const byte of randomBytes(CODE_LENGTH)) code += SYMBOLS[byte & 31];
+  return code;
+}
+
+/** "ABCD-EFGH-JKLM-NPQR" as a shopper may type it (any case, spaces or dashes) → its 16 symbols; null when not a code. */
+export function normalizeGiftCardCode(typed: string): string | null {
+  const code = typed.toUpperCase().replace(/[\s-]/g, "");
+  if (code.length !== CODE_LENGTH) return null;
+  for (const symbol of code) if (!SYMBOLS.includes(symbol)) return null;
+  return code;
+}
+
+/** 16 symbols → "ABCD-EFGH-JKLM-NPQR". */
+export function formatGiftCardCode(code: string): string {
+  return code.match(/.{1,4}/g)!.join("-");
+}
+
+const hashOf = (code: string) => createHash("sha256").update(code).digest("hex");
+
+export interface GiftCardView {
+  id: number;
+  kind: GiftCardKind;
+  last4: string;
+  currency: Currency;
+  initialCents: number;
+  balanceCents: number;
+  expiresAt: string | null;
+  recipientEmail: string | null;
+  recipientName: string | null;
+  disabled: boolean;
+  createdAt: string;
+}
+
+const VIEW_COLUMNS = [
+  "id",
+  "kind",
+  "last4",
+  "currency",
+  "initialCents",
+  "balanceCents",
+  "expiresAt",
+  "recipientEmail",
+  "recipientName",
+  "disabledAt",
+  "createdAt",
+] as const;
+
+function viewOf(row: {
+  id: number;
+  kind: GiftCardKind;
+  last4: string;
+  currency: string;
+  initialCents: number;
+  balanceCents: number;
+  expiresAt: string | null;
+  recipientEmail: string | null;
+  recipientName: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+}): GiftCardView {
+  const { disabledAt, currency, ...rest } = row;
+  return { ...rest, currency: currencyOf(currency), disabled: disabledAt !== null };
+}
+
+export interface IssueGiftCardInput {
+  amountCents: number;
+  currency: Currency;
+  expiresAt: string | null;
+  recipientEmail: string | null;
+  recipientName: string | null;
+  message: string | null;
+}
+
+export type GiftCardError =
+  | { code: "forbidden" }
+  | { code: "not-found" }
+  | { code: "invalid"; field: string };
+
+/**
+ * Issues a gift card from the admin (permission `refunds`: it is money the shop gives): its code is
+ * in the answer only — shown once, and e-mailed to the recipient by the caller.
+ */
+export async function issueGiftCard(
+  db: Database,
+  { input, actor, now = new Date() }: { input: IssueGiftCardInput; actor: StaffActor; now?: Date },
+): Promise<Result<{ card: GiftCardView; code: string }, GiftCardError>> {
+  if (!can(actor.role, "refunds")) return fail({ code: "forbidden" });
+  const { amountCents } = input;
+  if (
+    !Number.isSafeInteger(amountCents) ||
+    amountCents < GIFT_CARD_LIMITS.minCents ||
+    amountCents > GIFT_CARD_LIMITS.maxCents
+  ) {
+    return fail({ code: "invalid", field: "amount" });
+  }
+  if (input.expiresAt !== null && input.expiresAt <= now.toISOString()) {
+    return fail({ code: "invalid", field: "expiresAt" });
+  }
+  const at = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const code = newCode();
+    const row = await trx
+      .insertInto("giftCards")
+      .values({
+        kind: "gift_card",
+        codeHash: hashOf(code),
+        last4: code.slice(-4),
+        currency: input.currency,
+        initialCents: amountCents,
+        balanceCents: amountCents,
+        expiresAt: input.expiresAt,
+        userId: null,
+        recipientEmail: input.recipientEmail,
+        recipientName: input.recipientName,
+        message: input.message,
+        issuedBy: `staff:${actor.id}`,
+        orderId: null,
+        disabledAt: null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning(VIEW_COLUMNS)
+      .executeTakeFirstOrThrow();
+    await move(trx, {
+      giftCardId: row.id,
+      amountCents,
+      reason: "issued",
+      orderId: null,
+      actor: `staff:${actor.id}`,
+      at,
+    });
+    await recordAudit(trx, {
+      actor,
+      action: "gift_card.issue",
+      entityType: "gift_card",
+      entityId: row.id,
+      summary: `Issued gift card ending ${row.last4}`,
+      after: {
+        amountCents,
+        currency: input.currency,
+        expiresAt: input.expiresAt,
+        recipientEmail: input.recipientEmail,
+      },
+      now,
+    });
+    return ok({ card: viewOf(row), code: formatGiftCardCode(code) });
+  });
+}
+
+async function move(
+  trx: Transaction<DB>,
+  movement: {
+    giftCardId: number;
+    amountCents: number;
+    reason: GiftCardMovementReason;
+    orderId: number | null;
+    actor: string;
+    at: string;
+  },
+) {
+  const { at, ...values } = movement;
+  await trx
+    .insertInto("giftCardMovements")
+    .values({ ...values, createdAt: at })
+    .execute();
+}
+
+/** Why a code cannot pay: unknown (or not a code), disabled, expired, or nothing left on it. */
+export type GiftCardRefusal = { code: "unknown" | "disabled" | "expired" | "empty" };
+
+/** A gift card as a shopper may use it now, by its code: its balance, or why not. */
+export async function findGiftCard(
+  db: Database,
+  typed: string,
+  now: Date = new Date(),
+): Promise<Result<GiftCardView, GiftCardRefusal>> {
+  const code = normalizeGiftCardCode(typed);
+  if (!code) return fail({ code: "unknown" } as const);
+  const row = await db
+    .selectFrom("giftCards")
+    .select(VIEW_COLUMNS)
+    .where("codeHash", "=", hashOf(code))
+    .where("kind", "=", "gift_card")
+    .executeTakeFirst();
+  if (!row) return fail({ code: "unknown" } as const);
+  if (row.disabledAt !== null) return fail({ code: "disabled" } as const);
+  if (row.expiresAt !== null && row.expiresAt <= now.toISOString()) return fail({ code: "expired" } as const);
+  if (row.balanceCents === 0) return fail({ code: "empty" } as const);
+  return ok(viewOf(row));
+}
+
+/**
+ * Takes `amountCents` from a card for an order, inside the order's transaction: guarded, so only
+ * while the card is live and holds that much — two checkouts racing for one balance never take more
+ * than it holds. False when it does not (the caller rolls back).
+ */
+export async function takeGiftCard(
+  trx: Transaction<DB>,
+  {
+    giftCardId,
+    orderId,
+    amountCents,
+    now,
+  }: { giftCardId: number; orderId: number; amountCents: number; now: Date },
+): Promise<boolean> {
+  if (amountCents <= 0) return true;
+  const at = now.toISOString();
+  const taken = await trx
+    .updateTable("giftCards")
+    .set((eb) => ({ balanceCents: eb("balanceCents", "-", amountCents), updatedAt: at }))
+    .where("id", "=", giftCardId)
+    .where("balanceCents", ">=", amountCents)
+    .where("disabledAt", "is", null)
+    .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", at)]))
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) !== 1) return false;
+  await move(trx, {
+    giftCardId,
+    amountCents: -amountCents,
+    reason: "redeemed",
+    orderId,
+    actor: "checkout",
+    at,
+  });
+  return true;
+}
+
+/**
+ * Gives back what an order took from gift cards and not given back yet (its payment failed, or it
+ * was cancelled before it was paid), inside that transaction. Idempotent: a second call finds
+ * nothing left to give back.
+ */
+export async function releaseGiftCards(trx: Transaction<DB>, orderId: number, now: Date): Promise<void> {
+  const rows = await trx
+    .selectFrom("giftCardMovements")
+    .select((eb) => ["giftCardId", eb.fn.sum<number>("amountCents").as("net")])
+    .where("orderId", "=", orderId)
+    .where("reason", "in", ["redeemed", "released"])
+    .groupBy("giftCardId")
+    .orderBy("giftCardId")
+    .execute();
+  const at = now.toISOString();
+  for (const { giftCardId, net } of rows) {
+    const owed = -Number(net);
+    if (owed <= 0) continue;
+    await trx
+      .updateTable("giftCards")
+      .set((eb) => ({ balanceCents: eb("balanceCents", "+", owed), updatedAt: at }))
+      .where("id", "=", giftCardId)
+      .execute();
+    await move(trx, { giftCardId, amountCents: owed, reason: "released", orderId, actor: "checkout", at });
+  }
+}
+
+/** Disables or enables a card (disabled: it cannot pay; its balance stays, shown to staff). */
+export async function setGiftCardDisabled(
+  db: Database,
+  { id, disabled, actor, now = new Date() }: { id: number; disabled: boolean; actor: StaffActor; now?: Date },
+): Promise<Result<GiftCardView, GiftCardError>> {
+  if (!can(actor.role, "refunds")) return fail({ code: "forbidden" });
+  const at = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable("giftCards")
+      .set({ disabledAt: disabled ? at : null, updatedAt: at })
+      .where("id", "=", id)
+      .returning(VIEW_COLUMNS)
+      .executeTakeFirst();
+    if (!row) return fail({ code: "not-found" } as const);
+    await recordAudit(trx, {
+      actor,
+      action: disabled ? "gift_card.disable" : "gift_card.enable",
+      entityType: "gift_card",
+      entityId: id,
+      summary: `${disabled ? "Disabled" : "Enabled"} gift card ending ${row.last4}`,
+      now,
+    });
+    return ok(viewOf(row));
+  });
+}
+
+/** The cards, newest first, a page at a time. */
+export async function listGiftCards(
+  db: Database,
+  { page, perPage = 50 }: { page: number; perPage?: number },
+): Promise<{ cards: GiftCardView[]; hasMore: boolean }> {
+  const rows = await db
+    .selectFrom("giftCards")
+    .select(VIEW_COLUMNS)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(perPage + 1)
+    .offset((page - 1) * perPage)
+    .execute();
+  return { cards: rows.slice(0, perPage).map(viewOf), hasMore: rows.length > perPage };
+}
+
+export interface GiftCardMovementView {
+  amountCents: number;
+  reason: GiftCardMovementReason;
+  orderNumber: string | null;
+  actor: string;
+  createdAt: string;
+}
+
+/** One card with its movements, oldest first. */
+export async function getGiftCard(
+  db: Database,
+  id: number,
+): Promise<{ card: GiftCardView; message: string | null; movements: GiftCardMovementView[] } | null> {
+  const row = await db
+    .selectFrom("giftCards")
+    .select([...VIEW_COLUMNS, "message"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const movements = await db
+    .selectFrom("giftCardMovements")
+    .leftJoin("orders", "orders.id", "giftCardMovements.orderId")
+    .select([
+      "giftCardMovements.amountCents",
+      "giftCardMovements.reason",
+      "orders.number as orderNumber",
+      "giftCardMovements.actor",
+      "giftCardMovements.createdAt",
+    ])
+    .where("giftCardMovements.giftCardId", "=", id)
+    .orderBy("giftCardMovements.id")
+    .execute();
+  const { message, ...card } = row;
+  return { card: viewOf(card), message, movements };
+}
+
+/** Cards whose balance is not the sum of their movements (none, unless something wrote around this module). */
+export async function checkGiftCardLedger(
+  db: Database,
+): Promise<{ id: number; balanceCents: number; ledgerCents: number }[]> {
+  const rows = await db
+    .selectFrom("giftCards")
+    .leftJoin("giftCardMovements", "giftCardMovements.giftCardId", "giftCards.id")
+    .select((eb) => [
+      "giftCards.id",
+      "giftCards.balanceCents",
+      eb.fn.coalesce(eb.fn.sum<number>("giftCardMovements.amountCents"), eb.lit(0)).as("ledgerCents"),
+    ])
+    .groupBy(["giftCards.id", "giftCards.balanceCents"])
+    .execute();
+  return rows
+    .map((row) => ({ id: row.id, balanceCents: row.balanceCents, ledgerCents: Number(row.ledgerCents) }))
+    .filter((row) => row.balanceCents !== row.ledgerCents);
+}
