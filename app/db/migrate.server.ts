@@ -36,6 +36,7 @@ import * as promotions from "./migrations/2026-11-28T0500-promotions.ts";
 import * as promotionCodes from "./migrations/2026-11-28T0600-promotion-codes.ts";
 import * as promotionRevision from "./migrations/2026-11-28T0700-promotion-revision.ts";
 import * as shopTimeZone from "./migrations/2026-11-28T0705-shop-time-zone.ts";
+import * as customerGroups from "./migrations/2026-11-28T0710-customer-groups.ts";
 import * as giftCards from "./migrations/2026-11-28T0730-gift-cards.ts";
 
 /**
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0600-promotion-codes": promotionCodes,
   "2026-11-28T0700-promotion-revision": promotionRevision,
   "2026-11-28T0705-shop-time-zone": shopTimeZone,
+  "2026-11-28T0710-customer-groups": customerGroups,
   "2026-11-28T0730-gift-cards": giftCards,
 };
 

@@ -1,6 +1,8 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { AccountsTable, SessionsTable, StaffInvitationsTable, UsersTable } from "./schema-auth.ts";
 import type { BackupRunsTable, BackupSettingsTable } from "./schema-backups.ts";
+import type { GiftCardMovementsTable, GiftCardsTable } from "./schema-gift-cards.ts";
+import type { CustomerGroupMembersTable, CustomerGroupsTable } from "./schema-groups.ts";
 import type { InvoiceCountersTable, InvoicesTable } from "./schema-invoices.ts";
 import type {
   MarketsTable,
@@ -27,7 +29,6 @@ import type {
   PromotionRevisionTable,
   PromotionsTable,
 } from "./schema-promotions.ts";
-import type { GiftCardMovementsTable, GiftCardsTable } from "./schema-gift-cards.ts";
 
 import type {
   CatalogBrandsTable,
@@ -47,6 +48,7 @@ import type {
 
 export type * from "./schema-auth.ts";
 export type * from "./schema-backups.ts";
+export type * from "./schema-groups.ts";
 export type * from "./schema-payments.ts";
 export type * from "./schema-rollups.ts";
 export type * from "./schema-sales.ts";
@@ -483,6 +485,8 @@ export interface DB {
   promotionRevision: PromotionRevisionTable;
   giftCards: GiftCardsTable;
   giftCardMovements: GiftCardMovementsTable;
+  customerGroups: CustomerGroupsTable;
+  customerGroupMembers: CustomerGroupMembersTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;

@@ -5,6 +5,7 @@ import type { Database } from "../db/database.server.ts";
 import { BACKUP_LEASE_MS, runScheduledBackup } from "../domain/backups/backup-schedule.server.ts";
 import type { BackupServices } from "../domain/backups/take-backup.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
+import { refreshGroupRules } from "../domain/customer-groups/customer-groups.server.ts";
 import { checkStockLedger } from "../domain/inventory/stock-ledger.server.ts";
 import { issueMissingDocuments } from "../domain/invoices/issue-documents.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
@@ -23,7 +24,8 @@ import { everyTurn, jobTurn, logResult } from "./job-schedule.server.ts";
  * resending order confirmations that failed (every minute), forgetting rate-limit windows that
  * ended a day ago and checkouts in progress untouched for a day (every hour), checking the stock
  * ledger against the levels (daily: drift is logged at error) and rolling up the dashboard's closed
- * days (nightly, and at start when that night's was missed). All are safe with several processes on
+ * days (nightly, and at start when that night's was missed), applying customer groups' rules (daily).
+ * All are safe with several processes on
  * one database (every settlement is a guarded transition; a resend attempt is claimed by one
  * process; a prune deletes the same rows whoever runs it), and the ones that would do the same work
  * twice run once per turn across every process (decision 027): turns are the wall clock's minutes
@@ -38,6 +40,8 @@ export const JOB_INTERVALS = {
   rollupsMs: 24 * 60 * 60_000,
   /** each hour one process looks whether the owner's daily backup is due (decision 028) */
   backupsMs: 60 * 60_000,
+  /** customer groups' rules ("spent over $X") applied again each day (decision 034) */
+  groupRulesMs: 24 * 60 * 60_000,
 } as const;
 /** the first reconciliation after start: soon, so a restarted shop settles what it left pending */
 const FIRST_PAYMENTS_RUN_MS = 2_000;
@@ -115,12 +119,17 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     const run = await runScheduledBackup((await open()).backups);
     return run.ran ? { backups: 1, backupsFailed: run.outcome.ok ? 0 : 1 } : { backups: 0 };
   });
+  // rule members of customer groups recomputed (a refund or a new order moves a customer across "spent over")
+  const groupRules = jobTurn(getDb, "customer-group-rules", { ttlMs: 60 * 60_000 }, async () =>
+    refreshGroupRules(await getDb()),
+  );
   const stops = [
     everyTurn(JOB_INTERVALS.paymentsMs, payments, { firstMs: FIRST_PAYMENTS_RUN_MS }),
     everyTurn(JOB_INTERVALS.confirmationsMs, confirmations),
     everyTurn(JOB_INTERVALS.stockLedgerMs, stockLedger, { firstMs: FIRST_DAILY_RUN_MS }),
     everyTurn(JOB_INTERVALS.rollupsMs, rollups, { firstMs: FIRST_DAILY_RUN_MS, offsetMs: ROLLUPS_OFFSET_MS }),
     everyTurn(JOB_INTERVALS.backupsMs, backups, { firstMs: FIRST_DAILY_RUN_MS }),
+    everyTurn(JOB_INTERVALS.groupRulesMs, groupRules, { firstMs: FIRST_DAILY_RUN_MS }),
   ];
   const timers = [
     setInterval(rateLimits, JOB_INTERVALS.prunesMs),
