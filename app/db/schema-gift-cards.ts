@@ -25,6 +25,8 @@ export interface GiftCardsTable {
   message: string | null;
   /** "staff:<id>", "order:<number>" or "refund:<id>" */
   issuedBy: string;
+  /** the issue form's key (one card per form shown); null for cards not issued by staff */
+  issueKey: string | null;
   orderId: number | null;
   disabledAt: Timestamp | null;
   createdAt: Timestamp;

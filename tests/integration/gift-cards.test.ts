@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   checkGiftCardLedger,
@@ -27,7 +28,7 @@ const NOW = new Date("2026-11-28T12:00:00.000Z");
 const INPUT = {
   amountCents: 10_000,
   currency: "USD" as const,
-  expiresAt: null,
+  expiresAt: null as string | null,
   recipientEmail: "friend@example.com",
   recipientName: "Friend",
   message: "Happy birthday!",
@@ -43,10 +44,14 @@ describe.each(ENGINES)("gift cards on %s", (engine) => {
     await t?.destroy();
   });
 
-  const issue = async (input: Partial<typeof INPUT> & { expiresAt?: string | null } = {}) => {
-    const issued = await issueGiftCard(t.db, { input: { ...INPUT, ...input }, actor: OWNER, now: NOW });
-    if (!issued.ok) throw new Error(JSON.stringify(issued.error));
-    return issued.value;
+  const issue = async (input: Partial<typeof INPUT> = {}) => {
+    const issued = await issueGiftCard(t.db, {
+      input: { ...INPUT, key: randomUUID(), ...input },
+      actor: OWNER,
+      now: NOW,
+    });
+    if (!issued.ok || issued.value.code === null) throw new Error(JSON.stringify(issued));
+    return { card: issued.value.card, code: issued.value.code };
   };
   const orderId = async () => {
     const number = await insertOrder(t.db, {
@@ -104,21 +109,41 @@ describe.each(ENGINES)("gift cards on %s", (engine) => {
     expect(cards.map((c) => c.id)).toEqual(expect.arrayContaining([card.id, second.card.id]));
   });
 
+  it("issues one card for one form, however often (or at once) it is sent: the code only the first time", async () => {
+    const key = randomUUID();
+    const send = () => issueGiftCard(t.db, { input: { ...INPUT, key }, actor: OWNER, now: NOW });
+    const answers = await Promise.all([send(), send(), send()]);
+    const cards = new Set(answers.map((answer) => (answer.ok ? answer.value.card.id : null)));
+    expect(cards.size).toBe(1);
+    expect(answers.filter((answer) => answer.ok && answer.value.code !== null)).toHaveLength(1);
+    const again = await send();
+    expect(again.ok && again.value.code).toBeNull();
+    expect(
+      await t.db.selectFrom("giftCards").select("id").where("issueKey", "=", key).execute(),
+    ).toHaveLength(1);
+  });
+
   it("refuses a role without the refunds permission, an amount out of range and an expiry in the past", async () => {
     const before = await t.db.selectFrom("giftCards").select("id").execute();
-    expect(await issueGiftCard(t.db, { input: INPUT, actor: STAFF, now: NOW })).toEqual({
+    expect(
+      await issueGiftCard(t.db, { input: { ...INPUT, key: randomUUID() }, actor: STAFF, now: NOW }),
+    ).toEqual({
       ok: false,
       error: { code: "forbidden" },
     });
     for (const amountCents of [0, 99, 1_000_001, 10.5]) {
-      expect(await issueGiftCard(t.db, { input: { ...INPUT, amountCents }, actor: OWNER, now: NOW })).toEqual(
-        {
-          ok: false,
-          error: { code: "invalid", field: "amount" },
-        },
-      );
+      expect(
+        await issueGiftCard(t.db, {
+          input: { ...INPUT, key: randomUUID(), amountCents },
+          actor: OWNER,
+          now: NOW,
+        }),
+      ).toEqual({
+        ok: false,
+        error: { code: "invalid", field: "amount" },
+      });
     }
-    const past = { ...INPUT, expiresAt: "2026-11-28T11:59:59.999Z" };
+    const past = { ...INPUT, key: randomUUID(), expiresAt: "2026-11-28T11:59:59.999Z" };
     expect(await issueGiftCard(t.db, { input: past, actor: OWNER, now: NOW })).toEqual({
       ok: false,
       error: { code: "invalid", field: "expiresAt" },

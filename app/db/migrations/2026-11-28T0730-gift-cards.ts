@@ -27,6 +27,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("recipient_name", "text")
     .addColumn("message", "text")
     .addColumn("issued_by", "text", (c) => c.notNull())
+    // the admin's issue form's own key: the same form sent twice issues one card
+    .addColumn("issue_key", "text", (c) => c.unique())
     .addColumn("order_id", "integer", (c) => c.references("orders.id"))
     .addColumn("disabled_at", "text")
     .addColumn("created_at", "text", (c) => c.notNull())

@@ -92,6 +92,8 @@ function viewOf(row: {
 }
 
 export interface IssueGiftCardInput {
+  /** one per form shown: the same form sent twice issues one card */
+  key: string;
   amountCents: number;
   currency: Currency;
   expiresAt: string | null;
@@ -107,13 +109,24 @@ export type GiftCardError =
 
 /**
  * Issues a gift card from the admin (permission `refunds`: it is money the shop gives): its code is
- * in the answer only — shown once, and e-mailed to the recipient by the caller.
+ * in the answer only — shown once, and e-mailed to the recipient by the caller. The same form sent
+ * again (its key) answers with the card it issued, without its code (`code: null`).
  */
 export async function issueGiftCard(
   db: Database,
   { input, actor, now = new Date() }: { input: IssueGiftCardInput; actor: StaffActor; now?: Date },
-): Promise<Result<{ card: GiftCardView; code: string }, GiftCardError>> {
+): Promise<Result<{ card: GiftCardView; code: string | null }, GiftCardError>> {
   if (!can(actor.role, "refunds")) return fail({ code: "forbidden" });
+  const issued = async () => {
+    const row = await db
+      .selectFrom("giftCards")
+      .select(VIEW_COLUMNS)
+      .where("issueKey", "=", input.key)
+      .executeTakeFirst();
+    return row ? ok({ card: viewOf(row), code: null }) : null;
+  };
+  const before = await issued();
+  if (before) return before;
   const { amountCents } = input;
   if (
     !Number.isSafeInteger(amountCents) ||
@@ -126,6 +139,24 @@ export async function issueGiftCard(
     return fail({ code: "invalid", field: "expiresAt" });
   }
   const at = now.toISOString();
+  try {
+    return await insertGiftCard(db, input, actor, now, at);
+  } catch (error) {
+    // the same form sent twice at once: the other request issued it
+    const twin = await issued();
+    if (twin) return twin;
+    throw error;
+  }
+}
+
+async function insertGiftCard(
+  db: Database,
+  input: IssueGiftCardInput,
+  actor: StaffActor,
+  now: Date,
+  at: string,
+) {
+  const { amountCents } = input;
   return db.transaction().execute(async (trx) => {
     const code = newCode();
     const row = await trx
@@ -143,6 +174,7 @@ export async function issueGiftCard(
         recipientName: input.recipientName,
         message: input.message,
         issuedBy: `staff:${actor.id}`,
+        issueKey: input.key,
         orderId: null,
         disabledAt: null,
         createdAt: at,
