@@ -7,6 +7,7 @@ import { variantTitle } from "../../lib/variants.ts";
 import { optionsOfProducts } from "../catalog/product-options.server.ts";
 import { COUPON_MESSAGES } from "../coupons/coupon-rules.ts";
 import { checkCoupon } from "../coupons/coupons.server.ts";
+import { customerGroupIds } from "../customer-groups/customer-groups.server.ts";
 import { codeLabel, codeRefusalMessage } from "../promotions/code-messages.ts";
 import {
   anyAutomaticLive,
@@ -186,11 +187,12 @@ async function cartOffers(
   const state = await readPromotionState(db, { now, codes, customerKey, revision });
   if (state.promotions.length === 0) return null;
   const asksFirstOrder = state.promotions.some((p) => p.conditions.some((c) => c.type === "first-order"));
+  const asksGroups = state.promotions.some((p) => p.conditions.some((c) => c.type === "customer-group"));
   return {
     promotions: state.promotions,
     at: now.toISOString(),
     signedIn: Boolean(shopper.userId),
-    groupIds: [],
+    groupIds: asksGroups && shopper.userId ? await customerGroupIds(db, shopper.userId) : [],
     firstOrder: asksFirstOrder && customerKey !== null && !(await hasOrdered(db, shopper)),
     codes,
     exhausted: [...state.exhausted],
