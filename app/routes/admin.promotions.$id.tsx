@@ -5,6 +5,7 @@ import { adminMeta, positiveInt } from "../components/admin/admin-meta.ts";
 import { PromotionForm } from "../components/admin/promotion-fields.tsx";
 import { Field } from "../components/admin/zone-form-parts.tsx";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
+import { groupChoices } from "../domain/customer-groups/customer-groups.server.ts";
 import {
   getAdminPromotion,
   listCampaigns,
@@ -57,7 +58,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     codes: { ...(await codeCounts(db, promotion.id)), shared: promotion.code !== null },
     values: promotionFormValues(promotion, found.refs, shop.timeZone),
-    choices: promotionChoices(shop.markets.zones, await listCampaigns(db), shop.timeZone),
+    choices: promotionChoices(
+      shop.markets.zones,
+      await listCampaigns(db),
+      shop.timeZone,
+      await groupChoices(db),
+    ),
     currencySymbol: CURRENCY_FORMATS[shop.currency].symbol,
   };
 }
@@ -148,6 +154,7 @@ export default function EditPromotion({ loaderData, actionData }: Route.Componen
         methods={loaderData.choices.methods}
         timeZone={loaderData.choices.timeZone}
         campaigns={loaderData.choices.campaigns}
+        groups={loaderData.choices.groups}
         currencySymbol={loaderData.currencySymbol}
         submitLabel="Save promotion"
       />

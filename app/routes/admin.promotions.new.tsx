@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { PromotionForm } from "../components/admin/promotion-fields.tsx";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
+import { groupChoices } from "../domain/customer-groups/customer-groups.server.ts";
 import { createPromotion, listCampaigns } from "../domain/promotions/promotion-admin.server.ts";
 import {
   ACTION_LABELS,
@@ -41,7 +42,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     type,
     values: emptyPromotionForm(type),
-    choices: promotionChoices(shop.markets.zones, campaigns, shop.timeZone),
+    choices: promotionChoices(
+      shop.markets.zones,
+      campaigns,
+      shop.timeZone,
+      await groupChoices(servicesFrom(context).db),
+    ),
     currencySymbol: CURRENCY_FORMATS[shop.currency].symbol,
   };
 }
@@ -108,6 +114,7 @@ export default function NewPromotion({ loaderData, actionData }: Route.Component
             methods={loaderData.choices.methods}
             timeZone={loaderData.choices.timeZone}
             campaigns={loaderData.choices.campaigns}
+            groups={loaderData.choices.groups}
             currencySymbol={loaderData.currencySymbol}
             submitLabel="Create promotion"
           />

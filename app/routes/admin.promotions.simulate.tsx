@@ -254,6 +254,10 @@ export default function SimulatePromotions({ loaderData }: Route.ComponentProps)
           <p className="text-sm text-gray-700">
             {result.customer.signedIn ? "A signed-in customer" : "A guest"},{" "}
             {result.customer.firstOrder ? "first order" : "has ordered before"}
+            {result.customer.signedIn &&
+              (result.customer.groups.length === 0
+                ? ", in no customer group"
+                : `, in ${result.customer.groups.length === 1 ? "group" : "groups"} ${result.customer.groups.join(", ")}`)}
             {result.shippingMethod ? `, shipping by ${result.shippingMethod}` : ""}.
           </p>
           <div>

@@ -406,7 +406,7 @@ describe.each(ENGINES)("promotions admin on %s", (engine) => {
       expect.objectContaining({ name: "Big spenders", why: "Needs a subtotal of $100.00: $40.00 to go." }),
     ]);
     expect(data.result?.totals).toMatchObject({ subtotalCents: 6000, discountCents: 2000 });
-    expect(data.result?.customer).toEqual({ signedIn: false, firstOrder: true });
+    expect(data.result?.customer).toEqual({ signedIn: false, firstOrder: true, groups: [] });
     // after its end it does not apply: the simulator says so
     await shop.db
       .updateTable("promotions")

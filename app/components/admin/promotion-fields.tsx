@@ -30,6 +30,8 @@ export interface PromotionFormProps {
   /** the shipping methods' codes across zones, with their names */
   methods: { code: string; name: string }[];
   campaigns: { id: string; name: string }[];
+  /** the customer groups a condition may name */
+  groups?: { id: string; name: string }[];
   /** the shop's: the start and end are typed on its clocks */
   timeZone: string;
   currencySymbol: string;
@@ -235,6 +237,7 @@ export function PromotionForm({
   zones,
   methods,
   campaigns,
+  groups = [],
   timeZone,
   currencySymbol,
   submitLabel,
@@ -478,6 +481,17 @@ export function PromotionForm({
           legend="Only for destinations in these zones"
           hint="None ticked: every zone."
           options={zones.map((zone) => ({ value: zone.id, label: zone.name }))}
+        />
+        <Choices
+          field={fields.groups}
+          id="promotion-groups"
+          legend="Only for signed-in members of these customer groups"
+          hint={
+            groups.length === 0
+              ? "No customer groups yet (Admin → Customer groups)."
+              : "None ticked: every customer. Ticked: a member of any of them."
+          }
+          options={groups.map((group) => ({ value: group.id, label: group.name }))}
         />
       </fieldset>
 

@@ -104,6 +104,7 @@ export const PROMOTION_MESSAGES = {
     `No product or SKU ${refs.map((ref) => `“${ref}”`).join(", ")}: use a SKU, or the product's address name (e.g. classic-tee).`,
   methods: "Choose shipping methods from the list.",
   zones: "Choose zones from the list.",
+  groups: "Choose customer groups from the list.",
   itemsTarget: "Name the products, categories or brands the cart must hold.",
   campaignName: "Enter the campaign's name (at most 120 characters).",
   budget: `Enter a budget from 0.01 to ${PROMOTION_LIMITS.amount.toLocaleString("en-US")}.00, or leave it empty for none.`,
@@ -150,6 +151,8 @@ export interface PromotionFormValues {
   firstOrder: boolean;
   signedIn: boolean;
   zones: string[];
+  /** customer groups' ids: only their signed-in members (none ticked: everyone) */
+  groups: string[];
 }
 
 export const EMPTY_TARGET: TargetValues = { refs: "", categories: [], brands: "" };
@@ -184,6 +187,7 @@ export function emptyPromotionForm(actionType: ActionType): PromotionFormValues 
     firstOrder: false,
     signedIn: false,
     zones: [],
+    groups: [],
   };
 }
 
@@ -354,6 +358,7 @@ export function promotionFormValues(
         values.zones = [...condition.zoneIds];
         break;
       case "customer-group":
+        values.groups = condition.groupIds.map(String);
         break;
     }
   }
@@ -486,6 +491,8 @@ export function promotionChoices(
   zones: readonly { id: number; name: string; methods: readonly { code: string; name: string }[] }[],
   campaigns: readonly { id: number; name: string }[],
   timeZone: string,
+  /** the customer groups a condition may name (Admin → Customer groups) */
+  groups: readonly { id: number; name: string }[] = [],
 ) {
   const methods = new Map<string, string>();
   for (const zone of zones) {
@@ -495,6 +502,7 @@ export function promotionChoices(
     zones: zones.map((zone) => ({ id: String(zone.id), name: zone.name })),
     methods: [...methods].map(([code, name]) => ({ code, name: `${name} (${code})` })),
     campaigns: campaigns.map((campaign) => ({ id: String(campaign.id), name: campaign.name })),
+    groups: groups.map((group) => ({ id: String(group.id), name: group.name })),
     timeZone,
   };
 }

@@ -202,6 +202,9 @@ function checkConditions(form: Record<string, unknown>, refusals: Refusals): Con
   const zones = [...new Set(list(form.zones).map(text))];
   if (zones.some((zone) => !/^\d{1,10}$/.test(zone))) refusals.push([["zones"], M.zones]);
   else if (zones.length > 0) conditions.push({ type: "zone", zoneIds: zones });
+  const groups = [...new Set(list(form.groups).map(text))];
+  if (groups.some((group) => !/^[1-9]\d{0,9}$/.test(group))) refusals.push([["groups"], M.groups]);
+  else if (groups.length > 0) conditions.push({ type: "customer-group", groupIds: groups.map(Number) });
   return conditions;
 }
 

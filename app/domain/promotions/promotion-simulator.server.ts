@@ -3,6 +3,7 @@ import { type Destination, destinationProblem, type Markets, type Totals } from 
 import type { AppliedPromotion, Promotion, Refusal } from "../../lib/promotions/engine.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { type PricingLine, priceCart, totalsFor } from "../cart/cart-pricing.ts";
+import { customerGroupIds } from "../customer-groups/customer-groups.server.ts";
 import { customerKeyOf, hasOrdered, readPromotionState } from "./promotions.server.ts";
 
 /**
@@ -27,7 +28,8 @@ export interface SimulationInput {
 
 export interface Simulation {
   lines: { sku: string; name: string; quantity: number; unitPriceCents: number }[];
-  customer: { signedIn: boolean; firstOrder: boolean };
+  /** `groups`: the names of the customer groups the account is in (their customer-group conditions) */
+  customer: { signedIn: boolean; firstOrder: boolean; groups: string[] };
   totals: Totals;
   shippingMethod: string | null;
   applied: { promotion: Promotion; kind: AppliedPromotion["kind"]; amountCents: number }[];
@@ -103,6 +105,17 @@ export async function simulatePromotions(
     anyWindow: true,
   });
   const firstOrder = !(await hasOrdered(db, shopper));
+  // as the cart reads them for a signed-in member: the account's groups (a guest is in none)
+  const groupIds = account ? await customerGroupIds(db, account.id) : [];
+  const groups =
+    groupIds.length === 0
+      ? []
+      : await db
+          .selectFrom("customerGroups")
+          .select("name")
+          .where("id", "in", groupIds)
+          .orderBy("name")
+          .execute();
   const pricing = {
     lines,
     discountCents: 0,
@@ -112,7 +125,7 @@ export async function simulatePromotions(
       promotions: state.promotions,
       at: input.at.toISOString(),
       signedIn: Boolean(account),
-      groupIds: [],
+      groupIds,
       firstOrder,
       codes: input.codes,
       exhausted: [...state.exhausted],
@@ -125,7 +138,7 @@ export async function simulatePromotions(
       const row = variants.get(variantId)!;
       return { sku: row.sku, name: row.name, quantity, unitPriceCents: Number(row.priceCents) };
     }),
-    customer: { signedIn: Boolean(account), firstOrder },
+    customer: { signedIn: Boolean(account), firstOrder, groups: groups.map((group) => group.name) },
     totals: totalsFor(priced, pricing, ""),
     shippingMethod: priced.ok ? (priced.shipping?.method.name ?? null) : null,
     applied: priced.promotions?.applied ?? [],
