@@ -115,6 +115,7 @@ test.describe("admin navigation", () => {
       [coupon, "Discounts"],
       ["/admin/promotions", "Promotions"],
       ["/admin/promotions/simulate", "Promotions"],
+      ["/admin/gift-cards", "Gift cards"],
       ["/admin/reviews", "Reviews"],
       ["/admin/audit", "Audit log"],
     ] as const) {

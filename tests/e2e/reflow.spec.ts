@@ -439,6 +439,8 @@ test.describe("reflow at 320 and 390 px", () => {
       "/admin/promotions/simulate",
       // a result, its long names wrapping
       `/admin/promotions/simulate?sku=${encodeURIComponent(longSku)}&quantity=2&country=US`,
+      "/admin/gift-cards",
+      "/admin/gift-cards/new",
       "/admin/reviews",
       "/admin/audit",
       "/admin/staff",

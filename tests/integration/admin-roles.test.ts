@@ -29,6 +29,9 @@ import * as adminPromotion from "../../app/routes/admin.promotions.$id.tsx";
 import * as adminPromotionCodes from "../../app/routes/admin.promotions.$id_.codes[.csv].tsx";
 import * as adminPromotionNew from "../../app/routes/admin.promotions.new.tsx";
 import * as adminPromotionsSimulate from "../../app/routes/admin.promotions.simulate.tsx";
+import * as adminGiftCards from "../../app/routes/admin.gift-cards._index.tsx";
+import * as adminGiftCard from "../../app/routes/admin.gift-cards.$id.tsx";
+import * as adminGiftCardNew from "../../app/routes/admin.gift-cards.new.tsx";
 import * as adminReturns from "../../app/routes/admin.returns._index.tsx";
 import * as adminReturn from "../../app/routes/admin.returns.$number.tsx";
 import * as adminReviews from "../../app/routes/admin.reviews.tsx";
@@ -188,6 +191,20 @@ const ROUTES: Record<string, RouteAccess> = {
     module: adminPromotionsSimulate,
     path: "/admin/promotions/simulate",
     loader: "discounts",
+  },
+  "admin.gift-cards._index.tsx": { module: adminGiftCards, path: "/admin/gift-cards", loader: "refunds" },
+  "admin.gift-cards.new.tsx": {
+    module: adminGiftCardNew,
+    path: "/admin/gift-cards/new",
+    loader: "refunds",
+    // refused (no amount), so no card is issued for the roles allowed
+    actions: [post("refunds", { key: "00000000-0000-4000-8000-000000000000", amount: "" })],
+  },
+  "admin.gift-cards.$id.tsx": {
+    module: adminGiftCard,
+    path: "/admin/gift-cards/999999",
+    loader: "refunds",
+    actions: [post("refunds", { intent: "disable" })],
   },
   "admin.customers._index.tsx": { module: adminCustomers, path: "/admin/customers", loader: "customers" },
   "admin.customers.$id.tsx": {
@@ -369,6 +386,7 @@ describe.each(["sqlite", "postgres"] as const)("every admin route × every role,
       "Customers",
       "Discounts",
       "Promotions",
+      "Gift cards",
       "Reviews",
       "Audit log",
     ]);

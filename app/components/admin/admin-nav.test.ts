@@ -21,6 +21,9 @@ describe("currentAdminSection", () => {
     ["/admin/promotions/new", "Promotions"],
     ["/admin/promotions/7", "Promotions"],
     ["/admin/promotions/simulate", "Promotions"],
+    ["/admin/gift-cards", "Gift cards"],
+    ["/admin/gift-cards/new", "Gift cards"],
+    ["/admin/gift-cards/4", "Gift cards"],
     ["/admin/reviews", "Reviews"],
     ["/admin/audit", "Audit log"],
   ];

@@ -48,6 +48,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { to: "/admin/customers", label: "Customers", paths: ["/admin/customers"], permission: "customers" },
   { to: "/admin/coupons", label: "Discounts", paths: ["/admin/coupons"], permission: "discounts" },
   { to: "/admin/promotions", label: "Promotions", paths: ["/admin/promotions"], permission: "discounts" },
+  { to: "/admin/gift-cards", label: "Gift cards", paths: ["/admin/gift-cards"], permission: "refunds" },
   { to: "/admin/reviews", label: "Reviews", paths: ["/admin/reviews"], permission: "reviews" },
   { to: "/admin/settings", label: "Settings", paths: ["/admin/settings"], permission: "settings" },
   { to: "/admin/backups", label: "Backups", paths: ["/admin/backups"], permission: "settings" },
