@@ -54,6 +54,13 @@ export const BODY_LIMITS: readonly BodyLimitRule[] = [
     what: "a CSV import: at most 5 MB",
     streamed: true,
   },
+  {
+    // a customer group's CSV of e-mails (decision 034)
+    pattern: /^\/admin\/customer-groups\/\d+\/import$/,
+    bytes: 5 * MB + 64 * KB,
+    what: "a CSV import: at most 5 MB",
+    streamed: true,
+  },
   { pattern: /^\/admin(\/|$)/, bytes: 64 * KB, what: "an admin form" },
   // Stripe's events are small; the raw body is what the signature is checked on
   { pattern: /^\/webhooks\/stripe$/, bytes: 512 * KB, what: "a webhook event", json: true },

@@ -11,6 +11,8 @@ import {
   getCustomer,
   setCustomerDisabled,
 } from "../domain/accounts/customers.server.ts";
+import { groupsOfCustomer } from "../domain/customer-groups/customer-groups.server.ts";
+import { SOURCE_LABELS } from "../domain/customer-groups/group-form.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";
@@ -26,7 +28,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "customers");
   const customer = ID.test(params.id) ? await getCustomer(servicesFrom(context).db, params.id) : null;
   if (!customer) throw data(null, { status: 404 });
-  return { customer };
+  const groups = await groupsOfCustomer(servicesFrom(context).db, customer.id);
+  return {
+    customer,
+    groups: groups.map((group) => ({ id: group.id, name: group.name, source: SOURCE_LABELS[group.source] })),
+  };
 }
 
 /** Disable (asks first: the customer is signed out everywhere and cannot sign in) or enable. */
@@ -54,7 +60,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
   const money = useMoney();
-  const { customer } = loaderData;
+  const { customer, groups } = loaderData;
   return (
     <div className="space-y-6">
       <p>
@@ -115,6 +121,25 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             />
           )}
         </div>
+      </section>
+      <section aria-labelledby="customer-groups-heading">
+        <h2 id="customer-groups-heading" className="text-xl font-bold">
+          Customer groups
+        </h2>
+        {groups.length === 0 ? (
+          <p className="mt-2 text-gray-700">In no customer group.</p>
+        ) : (
+          <ul className="mt-2 space-y-1 text-sm break-words">
+            {groups.map((group) => (
+              <li key={group.id}>
+                <Link to={`/admin/customer-groups/${group.id}`} className="text-brand-700 underline">
+                  {group.name}
+                </Link>{" "}
+                · {group.source}
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
       <section aria-labelledby="customer-orders-heading">
         <h2 id="customer-orders-heading" className="text-xl font-bold">

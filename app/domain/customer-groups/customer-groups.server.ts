@@ -56,6 +56,7 @@ export type GroupError =
   | { code: "name-taken"; name: string }
   | { code: "unknown-emails"; emails: string[] }
   | { code: "no-rule" }
+  | { code: "in-use"; promotions: string[] }
   | { code: "unreadable"; message: string };
 
 export type GroupResult<T> = Result<T, GroupError>;
@@ -302,7 +303,32 @@ export async function updateGroup(
   });
 }
 
-/** Deletes a group and its memberships (promotions naming it no longer match anyone in it). */
+/** The promotions whose customer-group condition names the group (deleting it would widen them when edited). */
+async function promotionsNaming(trx: Trx, id: number): Promise<string[]> {
+  const rows = await trx
+    .selectFrom("promotions")
+    .select(["name", "conditions"])
+    .where("conditions", "like", '%"customer-group"%')
+    .orderBy("id")
+    .execute();
+  return rows
+    .filter((row) => {
+      try {
+        const conditions = JSON.parse(row.conditions) as { type?: string; groupIds?: unknown }[];
+        return conditions.some(
+          (condition) =>
+            condition.type === "customer-group" &&
+            Array.isArray(condition.groupIds) &&
+            condition.groupIds.map(Number).includes(id),
+        );
+      } catch {
+        return false;
+      }
+    })
+    .map((row) => row.name);
+}
+
+/** Deletes a group and its memberships; refused while a promotion's condition names it. */
 export async function deleteGroup(
   db: Database,
   { id, actor, now = new Date() }: { id: number; actor: StaffActor; now?: Date },
@@ -310,6 +336,8 @@ export async function deleteGroup(
   return asManager(db, actor, async (trx) => {
     const before = await groupRow(trx, id);
     if (!before) return fail({ code: "not-found" });
+    const naming = await promotionsNaming(trx, id);
+    if (naming.length > 0) return fail({ code: "in-use", promotions: naming });
     const members = await trx
       .selectFrom("customerGroupMembers")
       .select((eb) => eb.fn.countAll<number>().as("n"))

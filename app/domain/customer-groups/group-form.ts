@@ -63,10 +63,13 @@ export const GROUP_MESSAGES = {
     `${added} ${added === 1 ? "customer" : "customers"} added from the file` +
     (problems > 0 ? `; ${problems} ${problems === 1 ? "line names" : "lines name"} no customer` : ""),
   noFile: "Choose a CSV file of e-mail addresses.",
-  tooLarge: "The file is too large for this form: at most 60 KB (split a longer list).",
+  tooLarge: "The file is too large: at most 5 MB.",
+  unreadableUpload: "The upload could not be read: choose the file again.",
   notText: "The file is not UTF-8 text: save it as CSV (UTF-8).",
   emptyFile: "The file holds no e-mail addresses.",
   unknownLine: (email: string) => `no customer has the e-mail ${email}`,
   notEmail: (text: string) => `“${text.slice(0, 60)}” is not an e-mail address`,
   noRule: "This group has no rule to apply.",
+  inUse: (promotions: readonly string[]) =>
+    `The group was not deleted: ${promotions.length === 1 ? "promotion" : "promotions"} ${promotions.join(", ")} ${promotions.length === 1 ? "is" : "are"} for this group. Take it out of their conditions first.`,
 } as const;
