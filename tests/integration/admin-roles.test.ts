@@ -10,9 +10,15 @@ import * as adminBackupDownload from "../../app/routes/admin.backups_.$name.tsx"
 import * as adminCoupons from "../../app/routes/admin.coupons._index.tsx";
 import * as adminCoupon from "../../app/routes/admin.coupons.$id.tsx";
 import * as adminCouponNew from "../../app/routes/admin.coupons.new.tsx";
+import * as adminCustomerGroups from "../../app/routes/admin.customer-groups._index.tsx";
+import * as adminCustomerGroup from "../../app/routes/admin.customer-groups.$id.tsx";
+import * as adminCustomerGroupImport from "../../app/routes/admin.customer-groups.$id_.import.tsx";
 import * as adminCustomers from "../../app/routes/admin.customers._index.tsx";
 import * as adminCustomer from "../../app/routes/admin.customers.$id.tsx";
 import * as adminDashboard from "../../app/routes/admin.dashboard.tsx";
+import * as adminGiftCards from "../../app/routes/admin.gift-cards._index.tsx";
+import * as adminGiftCard from "../../app/routes/admin.gift-cards.$id.tsx";
+import * as adminGiftCardNew from "../../app/routes/admin.gift-cards.new.tsx";
 import * as adminLowStock from "../../app/routes/admin.low-stock.tsx";
 import * as adminOrders from "../../app/routes/admin.orders._index.tsx";
 import * as adminOrder from "../../app/routes/admin.orders.$number.tsx";
@@ -29,9 +35,6 @@ import * as adminPromotion from "../../app/routes/admin.promotions.$id.tsx";
 import * as adminPromotionCodes from "../../app/routes/admin.promotions.$id_.codes[.csv].tsx";
 import * as adminPromotionNew from "../../app/routes/admin.promotions.new.tsx";
 import * as adminPromotionsSimulate from "../../app/routes/admin.promotions.simulate.tsx";
-import * as adminGiftCards from "../../app/routes/admin.gift-cards._index.tsx";
-import * as adminGiftCard from "../../app/routes/admin.gift-cards.$id.tsx";
-import * as adminGiftCardNew from "../../app/routes/admin.gift-cards.new.tsx";
 import * as adminReturns from "../../app/routes/admin.returns._index.tsx";
 import * as adminReturn from "../../app/routes/admin.returns.$number.tsx";
 import * as adminReviews from "../../app/routes/admin.reviews.tsx";
@@ -207,6 +210,28 @@ const ROUTES: Record<string, RouteAccess> = {
     actions: [post("refunds", { intent: "disable" })],
   },
   "admin.customers._index.tsx": { module: adminCustomers, path: "/admin/customers", loader: "customers" },
+  "admin.customer-groups._index.tsx": {
+    module: adminCustomerGroups,
+    path: "/admin/customer-groups",
+    loader: "customers",
+    // refused (no name), so no group is made for the roles allowed
+    actions: [post("customers", { name: "" })],
+  },
+  "admin.customer-groups.$id.tsx": {
+    module: adminCustomerGroup,
+    path: "/admin/customer-groups/999999",
+    loader: "customers",
+    actions: [
+      post("customers", { intent: "add", emails: "customer@roles.example" }),
+      post("customers", { intent: "delete", confirm: "yes" }),
+    ],
+  },
+  "admin.customer-groups.$id_.import.tsx": {
+    module: adminCustomerGroupImport,
+    path: "/admin/customer-groups/999999/import",
+    loader: "customers",
+    actions: [post("customers")],
+  },
   "admin.customers.$id.tsx": {
     module: adminCustomer,
     path: "/admin/customers/nobody",
@@ -384,6 +409,7 @@ describe.each(["sqlite", "postgres"] as const)("every admin route × every role,
       "Orders",
       "Returns",
       "Customers",
+      "Customer groups",
       "Discounts",
       "Promotions",
       "Gift cards",

@@ -46,6 +46,13 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { to: "/admin/orders", label: "Orders", paths: ["/admin/orders"], permission: "orders" },
   { to: "/admin/returns", label: "Returns", paths: ["/admin/returns"], permission: "returns" },
   { to: "/admin/customers", label: "Customers", paths: ["/admin/customers"], permission: "customers" },
+  {
+    to: "/admin/customer-groups",
+    label: "Customer groups",
+    paths: ["/admin/customer-groups"],
+    permission: "customers",
+    nested: true,
+  },
   { to: "/admin/coupons", label: "Discounts", paths: ["/admin/coupons"], permission: "discounts" },
   { to: "/admin/promotions", label: "Promotions", paths: ["/admin/promotions"], permission: "discounts" },
   { to: "/admin/gift-cards", label: "Gift cards", paths: ["/admin/gift-cards"], permission: "refunds" },
