@@ -113,6 +113,7 @@ test.describe("admin navigation", () => {
       ["/admin/coupons", "Discounts"],
       ["/admin/coupons/new", "Discounts"],
       [coupon, "Discounts"],
+      ["/admin/customer-groups", "Customer groups"],
       ["/admin/promotions", "Promotions"],
       ["/admin/promotions/simulate", "Promotions"],
       ["/admin/gift-cards", "Gift cards"],

@@ -304,6 +304,7 @@ test("axe finds nothing on any admin page at desktop width", async ({ page }) =>
     `/admin/settings/zones/${zone.id}`,
     "/admin/backups",
     "/admin/customers",
+    "/admin/customer-groups",
     "/admin/audit",
   ]) {
     await visit(page, path);

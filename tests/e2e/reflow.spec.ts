@@ -450,6 +450,7 @@ test.describe("reflow at 320 and 390 px", () => {
       `/admin/settings/zones/${zone.id}`,
       "/admin/backups",
       "/admin/customers",
+      "/admin/customer-groups",
       `/admin/orders/packing-slips?number=${number}`,
       `/admin/orders/invoices/${invoice}`,
     ]) {
