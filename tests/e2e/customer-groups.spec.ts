@@ -83,8 +83,22 @@ test("a group made, a customer added, a promotion for the group applies in that 
     await page.getByRole("button", { name: "Add to group" }).click();
     await expect(toast(page, "1 customer added")).toBeVisible();
     await expect(page.getByRole("row").filter({ hasText: member.email })).toContainText("Added by hand");
-    await expect(page.getByLabel("CSV file of e-mail addresses")).toBeVisible();
     await expectNoA11yViolations(page, "a customer group");
+
+    // a CSV: the member again (already in), and a line that names no customer
+    await page.getByLabel("CSV file of e-mail addresses").setInputFiles({
+      name: "customers.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`email\n${member.email}\nnot-a-customer@example.com\n`),
+    });
+    await page.getByRole("button", { name: "Import CSV" }).click();
+    await expect(
+      page.getByRole("heading", { name: `Import customers into ${group}`, level: 1 }),
+    ).toBeVisible();
+    await expect(page.getByRole("list", { name: "Lines that named no customer" })).toHaveText(
+      "Line 3: no customer has the e-mail not-a-customer@example.com",
+    );
+    await expectNoA11yViolations(page, "a CSV import with a line naming no customer");
 
     // a promotion for the group
     const name = `E2E ${group} 20%`;

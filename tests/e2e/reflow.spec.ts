@@ -413,6 +413,32 @@ test.describe("reflow at 320 and 390 px", () => {
       .orderBy("id")
       .executeTakeFirstOrThrow();
 
+    // a customer group with a long name and a member (its page and its CSV import)
+    const stamp = new Date().toISOString();
+    const group = await shopDatabase()
+      .insertInto("customerGroups")
+      .values({
+        name: `Reflow group ${"with-a-very-long-unbroken-name-".repeat(3)}${Date.now()}`,
+        description: "",
+        rule: JSON.stringify({ type: "spent-over", cents: 5_000_000 }),
+        createdAt: stamp,
+        updatedAt: stamp,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const member = await shopDatabase()
+      .selectFrom("users")
+      .select("id")
+      .where((eb) => eb.or([eb("role", "=", "customer"), eb("role", "is", null)]))
+      .orderBy("id")
+      .executeTakeFirst();
+    if (member) {
+      await shopDatabase()
+        .insertInto("customerGroupMembers")
+        .values({ groupId: group.id, userId: member.id, source: "hand", addedAt: stamp })
+        .execute();
+    }
+
     await page.goto("/account?redirectTo=%2Fadmin");
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === "/admin");
@@ -451,6 +477,8 @@ test.describe("reflow at 320 and 390 px", () => {
       "/admin/backups",
       "/admin/customers",
       "/admin/customer-groups",
+      `/admin/customer-groups/${group.id}`,
+      `/admin/customer-groups/${group.id}/import`,
       `/admin/orders/packing-slips?number=${number}`,
       `/admin/orders/invoices/${invoice}`,
     ]) {
