@@ -13,6 +13,7 @@ import { createDatabase, type Database, dataChangeStamp } from "./db/database.se
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { seedOnFirstStart } from "./db/seed/first-start.server.ts";
 import { setInvoiceSellerDefaults } from "./domain/invoices/issue-documents.server.ts";
+import { nextCatalogueBoundary } from "./domain/promotions/promotions.server.ts";
 import { ShopSettingsSource } from "./domain/settings/shop-settings.server.ts";
 import { type Env, getEnv } from "./env.server.ts";
 import { attachSearchIndex, detachSearchIndex } from "./infra/search-index/search-index.server.ts";
@@ -118,10 +119,16 @@ async function openServices(): Promise<AppServices> {
 
 /**
  * The app database's change stamp (`dataChangeStamp`): null before the services are open and on
- * PostgreSQL. The server's page cache keeps a page only while this stays the same.
+ * PostgreSQL. The server's page cache keeps a page only while this stays the same. It carries the
+ * next start or end of a catalogue promotion (decision 035), so it also moves when one passes: a
+ * page kept before a sale starts (or ends) is not served after.
  */
 export function dataStamp(): string | null {
-  return openDb ? dataChangeStamp(openDb) : null;
+  if (!openDb) return null;
+  const stamp = dataChangeStamp(openDb);
+  if (stamp === null) return null;
+  const boundary = nextCatalogueBoundary(openDb, Date.now());
+  return boundary === null ? stamp : `${stamp}|${boundary}`;
 }
 
 /** The app database once the services are open (the process has started); null before and after. */

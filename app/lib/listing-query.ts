@@ -1,4 +1,5 @@
 import { CATEGORY_TREE } from "./catalog-constants.ts";
+import type { Promotion } from "./promotions/engine.ts";
 import { optionFacetKey, optionValueKey } from "./variants.ts";
 
 /**
@@ -49,6 +50,11 @@ export interface ListingQuery {
   options: Record<string, string[]>;
   /** only these products (a search that named a SKU); never read from the URL */
   productIds?: number[];
+  /**
+   * the catalogue promotions live now, by precedence (decision 035): prices filter and sort as
+   * a shopper pays them; never read from the URL
+   */
+  sale?: readonly Promotion[];
 }
 
 const CATEGORY_IDS = new Set(CATEGORY_TREE.map((c) => c.id));

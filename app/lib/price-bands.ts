@@ -38,6 +38,8 @@ export interface Bands {
  * its own further conditions, such as subcategories or brands).
  */
 export function priceBands(query: ListingQuery): Bands | null {
+  // the bands hold regular prices: while a catalogue promotion is live, prices are counted one by one
+  if (query.sale && query.sale.length > 0) return null;
   if (query.search || query.featured || query.newArrival || query.bestSeller || query.deals) return null;
   if (query.productIds || Object.keys(query.options).length > 0) return null;
   if (query.minPrice % BAND_DOLLARS !== 0 || query.maxPrice % BAND_DOLLARS !== 0) return null;

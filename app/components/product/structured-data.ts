@@ -71,7 +71,7 @@ type JsonLdProduct = Pick<
   | "stock"
   | "images"
 > &
-  Partial<Pick<ProductDetail, "options" | "variants">>;
+  Partial<Pick<ProductDetail, "options" | "variants" | "saleEndsAt">>;
 
 const SCHEMA = "https://schema.org/";
 
@@ -104,6 +104,8 @@ export function productJsonLd(
     availability:
       stockLevel(stock) === "out" ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
     itemCondition: "https://schema.org/NewCondition",
+    // a catalogue promotion's price holds until its end (decision 035): the date, as schema.org asks
+    ...(product.saleEndsAt ? { priceValidUntil: product.saleEndsAt.slice(0, 10) } : {}),
   });
   const options = product.options ?? [];
   const variants = product.variants ?? [];

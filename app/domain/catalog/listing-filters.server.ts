@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool,
 import type { Engine } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { type ListingQuery, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
+import { salePriceSql } from "./listing-sale.server.ts";
 
 /** The listing's filters, search and order as SQL (both engines). */
 
@@ -150,10 +151,23 @@ export function variantMatches(
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
-/** The product's price the listing filters and sorts on: with option filters, its cheapest matching variant's. */
+/**
+ * The product's price the listing filters and sorts on: with option filters, its cheapest matching
+ * variant's; while catalogue promotions are live, as a shopper pays it (decision 035 — a
+ * promotion takes the same percentage from every variant, so the cheapest stays the cheapest).
+ */
 export function listedPrice(query: ListingQuery): Expression<number> | "products.priceCents" {
-  if (Object.keys(query.options).length === 0) return "products.priceCents";
-  return sql<number>`(select min(pv.price_cents) from product_variants pv where pv.product_id = products.id and ${variantMatches(query.options)})`;
+  const sale = query.sale ?? [];
+  if (Object.keys(query.options).length === 0) {
+    return sale.length === 0 ? "products.priceCents" : salePriceSql(sql.ref("products.price_cents"), sale);
+  }
+  return sql<number>`(select min(${variantPrice(query)}) from product_variants pv where pv.product_id = products.id and ${variantMatches(query.options)})`;
+}
+
+/** A variant `pv`'s price as a shopper pays it now (its own without live catalogue promotions). */
+export function variantPrice(query: ListingQuery): RawBuilder<number> {
+  const sale = query.sale ?? [];
+  return sale.length === 0 ? sql<number>`pv.price_cents` : salePriceSql(sql.ref("pv.price_cents"), sale);
 }
 
 /** The option filters as conditions on the products row. */

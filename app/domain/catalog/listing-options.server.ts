@@ -2,7 +2,7 @@ import type { Database, Engine } from "../../db/database.server.ts";
 import type { OptionFacet } from "../../lib/catalog-types.ts";
 import { type ListingQuery, PRICE_MAX, PRICE_MIN } from "../../lib/listing-query.ts";
 import { compareOptionValues } from "../../lib/option-order.ts";
-import { filterConditions, variantMatches } from "./listing-filters.server.ts";
+import { filterConditions, variantMatches, variantPrice } from "./listing-filters.server.ts";
 
 /**
  * The listing's option filters and option facets by SQL (decision 019): a product matches
@@ -65,7 +65,7 @@ export async function optionCountRowsBySql(
             "vo.valueKey",
             (eb) => eb.fn.min("vo.optionName").as("optionName"),
             (eb) => eb.fn.min("vo.optionValue").as("optionValue"),
-            (eb) => eb.fn.min("pv.priceCents").as("price"),
+            (eb) => eb.fn.min(variantPrice(query)).as("price"),
           ])
           .where(variantMatches(query.options, except))
           .where((eb) => eb.and(filterConditions(eb as never, withoutOptions, engine, null)))

@@ -10,7 +10,9 @@ import {
   searchWords,
   wantsOptionFacets,
 } from "../../lib/listing-query.ts";
+import { liveAt } from "../../lib/promotions/catalogue-sale.ts";
 import { SKU_TEXT } from "../../lib/variant-input.ts";
+import { cataloguePromotions } from "../promotions/promotions.server.ts";
 import { type Counts, countFromFacets, countFromProducts, hasRowFilters } from "./listing-counts.server.ts";
 import { filterConditions, orderBy } from "./listing-filters.server.ts";
 import { optionCountRowsBySql, toOptionFacets, withKnownOptions } from "./listing-options.server.ts";
@@ -33,9 +35,17 @@ const CATEGORY_NAMES = new Map(CATEGORY_TREE.map((c) => [c.id, c.name]));
  * search is answered by the in-memory search index when the database has a fresh one
  * (search-index.server.ts), else — like every other listing — by SQL.
  */
-export async function searchProducts(db: Database, parsed: ListingQuery): Promise<ListingResult> {
+export async function searchProducts(
+  db: Database,
+  parsed: ListingQuery,
+  now: Date = new Date(),
+): Promise<ListingResult> {
   const brandKeys = listBrandKeys(db);
-  const query = await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, brandKeys)));
+  const query = await withSale(
+    db,
+    await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, brandKeys))),
+    now,
+  );
   const optionFacets = wantsOptionFacets(query);
   // a search or option filters: the index answers everything; a category alone: SQL's roll-ups
   // answer the page and counts as before, the index (when fresh) the option facets
@@ -59,7 +69,7 @@ export async function searchProducts(db: Database, parsed: ListingQuery): Promis
   }
 
   return {
-    products: await toProductCards(db, rows),
+    products: await toProductCards(db, rows, now),
     total,
     page: query.page,
     pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),
@@ -117,6 +127,15 @@ async function pageFromIndex(db: Database, answer: IndexAnswer): Promise<Counts 
 }
 
 /**
+ * The catalogue promotions live at `now` (decision 035): the listing's prices filter and sort as a
+ * shopper pays them (listing-sale.server.ts); without any, the query is unchanged.
+ */
+async function withSale(db: Database, query: ListingQuery, now: Date): Promise<ListingQuery> {
+  const sale = liveAt(await cataloguePromotions(db), now);
+  return sale.length === 0 ? query : { ...query, sale };
+}
+
+/**
  * A search for one word that is a SKU (exactly, or in upper case) lists that variant's product:
  * the shop's staff and returning customers search by the code on a label or an invoice.
  */
@@ -133,9 +152,17 @@ async function withSku(db: Database, query: ListingQuery): Promise<ListingQuery>
   return variant ? { ...query, search: null, productIds: [variant.productId] } : query;
 }
 
-export async function countProducts(db: Database, parsed: ListingQuery): Promise<number> {
+export async function countProducts(
+  db: Database,
+  parsed: ListingQuery,
+  now: Date = new Date(),
+): Promise<number> {
   const engine = engineOf(db);
-  const query = await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, listBrandKeys(db))));
+  const query = await withSale(
+    db,
+    await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, listBrandKeys(db)))),
+    now,
+  );
   const row = await db
     .selectFrom("products")
     .select((eb) => eb.fn.countAll<number>().as("count"))

@@ -1,5 +1,8 @@
 import type { Database } from "../../db/database.server.ts";
 import type { ProductCardData } from "../../lib/catalog-types.ts";
+import { discountPercent } from "../../lib/money.ts";
+import { salePrice, shownPrices } from "../../lib/promotions/catalogue-sale.ts";
+import { cataloguePromotions } from "../promotions/promotions.server.ts";
 
 export type { CardImage, ProductCardData } from "../../lib/catalog-types.ts";
 
@@ -11,6 +14,7 @@ export function selectCardColumns(db: Database) {
       "products.slug",
       "products.name",
       "products.brand",
+      "products.categoryId",
       "products.priceCents",
       "products.originalPriceCents",
       "products.discountPercentage",
@@ -29,13 +33,23 @@ type CardRow = Omit<
 > & {
   newArrival: number;
   bestSeller: number;
+  /** what catalogue promotions target (decision 035) */
+  categoryId: string;
 };
 
-/** Attaches each product's first image and its variants' count and price range, one query each for the whole list. */
-export async function toProductCards(db: Database, rows: CardRow[]): Promise<ProductCardData[]> {
+/**
+ * Attaches each product's first image and its variants' count and price range, one query each for
+ * the whole list; a product a live catalogue promotion reduces shows its sale price with its
+ * regular one struck through (decision 035).
+ */
+export async function toProductCards(
+  db: Database,
+  rows: CardRow[],
+  now: Date = new Date(),
+): Promise<ProductCardData[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [images, variants] = await Promise.all([
+  const [images, variants, catalogue] = await Promise.all([
     db
       .selectFrom("productImages")
       .select(["productId", "key", "alt", "width", "height", "widths"])
@@ -54,14 +68,25 @@ export async function toProductCards(db: Database, rows: CardRow[]): Promise<Pro
       .where("archivedAt", "is", null)
       .groupBy("productId")
       .execute(),
+    cataloguePromotions(db),
   ]);
   const byProduct = new Map(images.map((i) => [i.productId, i]));
   const variantsOf = new Map(variants.map((v) => [v.productId, v]));
-  return rows.map((row) => {
+  return rows.map(({ categoryId, ...row }) => {
     const image = byProduct.get(row.id);
     const range = variantsOf.get(row.id);
+    const sale = salePrice(
+      catalogue,
+      { productId: row.id, category: categoryId, brand: row.brand, priceCents: row.priceCents },
+      now,
+    );
+    const shown = shownPrices(row, sale);
     return {
       ...row,
+      ...shown,
+      discountPercentage: sale
+        ? discountPercent(shown.priceCents, shown.originalPriceCents)
+        : row.discountPercentage,
       variantCount: Number(range?.count ?? 1),
       priceVaries: range !== undefined && Number(range.minPrice) !== Number(range.maxPrice),
       rating: Number(row.rating),

@@ -1,7 +1,10 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { CardImage } from "../../lib/catalog-types.ts";
+import { discountPercent } from "../../lib/money.ts";
+import { type SaleItem, salePrice, shownPrices } from "../../lib/promotions/catalogue-sale.ts";
 import type { ProductOption, VariantOffer } from "../../lib/variants.ts";
+import { cataloguePromotions } from "../promotions/promotions.server.ts";
 import { type ProductCardData, selectCardColumns, toProductCards } from "./product-card.server.ts";
 import { optionsOfProducts } from "./product-options.server.ts";
 
@@ -28,6 +31,11 @@ export interface ProductDetail {
   options: ProductOption[];
   /** the live variants, in their order (at least one) */
   variants: VariantOffer[];
+  /**
+   * when a catalogue promotion reduces the product (decision 035): the first end of those taken
+   * (ISO; null: open-ended), else undefined — the prices above are then the sale's
+   */
+  saleEndsAt?: string | null;
 }
 
 export interface Specification {
@@ -62,6 +70,7 @@ export function parseProductRef(value: string | undefined): ProductRef | null {
 export async function getProductDetail(
   db: Database,
   value: string | undefined,
+  now: Date = new Date(),
 ): Promise<ProductDetail | null> {
   const ref = parseProductRef(value);
   if (!ref) return null;
@@ -93,7 +102,7 @@ export async function getProductDetail(
   const row = await query.executeTakeFirst();
   if (!row) return null;
 
-  const [images, variants, options] = await Promise.all([
+  const [images, variants, options, catalogue] = await Promise.all([
     db
       .selectFrom("productImages")
       .select(["id", "key", "alt", "width", "height", "widths"])
@@ -120,7 +129,18 @@ export async function getProductDetail(
       .orderBy("id")
       .execute(),
     optionsOfProducts(db, [row.id]),
+    cataloguePromotions(db),
   ]);
+  // a live catalogue promotion: the product's and each variant's sale price (decision 035)
+  const item = (priceCents: number, variantId?: number): SaleItem => ({
+    productId: row.id,
+    variantId,
+    category: row.categoryId,
+    brand: row.brand,
+    priceCents,
+  });
+  const sale = salePrice(catalogue, item(row.priceCents), now);
+  const shown = shownPrices(row, sale);
   const imageIndex = new Map(images.map((image, index) => [image.id, index]));
 
   return {
@@ -134,9 +154,10 @@ export async function getProductDetail(
       row.subcategoryId !== null
         ? { id: row.subcategoryId, name: row.subcategoryName ?? row.subcategoryId }
         : null,
-    priceCents: row.priceCents,
-    originalPriceCents: row.originalPriceCents,
-    discountPercentage: row.discountPercentage,
+    ...shown,
+    discountPercentage: sale
+      ? discountPercent(shown.priceCents, shown.originalPriceCents)
+      : row.discountPercentage,
     rating: Number(row.rating),
     reviewCount: row.reviewCount,
     stock: row.stock,
@@ -153,11 +174,11 @@ export async function getProductDetail(
       id: v.id,
       sku: v.sku,
       values: [v.option1, v.option2, v.option3],
-      priceCents: v.priceCents,
-      originalPriceCents: v.originalPriceCents,
+      ...shownPrices(v, salePrice(catalogue, item(v.priceCents, v.id), now)),
       stock: v.stock,
       imageIndex: v.imageId === null ? null : (imageIndex.get(v.imageId) ?? null),
     })),
+    ...(sale ? { saleEndsAt: sale.endsAt } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import type { PromotionsTable } from "../../db/schema-promotions.ts";
+import { isCataloguePromotion, nextBoundary } from "../../lib/promotions/catalogue-sale.ts";
 import type {
   AppliedPromotion,
   LimitReached,
@@ -169,6 +170,37 @@ async function activePromotions(db: Database, revision: number): Promise<KeptPro
   });
   kept.set(db, { revision, promotions });
   return promotions;
+}
+
+/** The catalogue promotions (`isCataloguePromotion`, decision 035) among the active ones, per revision. */
+const catalogueKept = new WeakMap<KeptPromotion[], Promotion[]>();
+
+function catalogueOf(promotions: KeptPromotion[]): Promotion[] {
+  let catalogue = catalogueKept.get(promotions);
+  if (!catalogue) {
+    catalogue = promotions.flatMap((kept) =>
+      isCataloguePromotion(kept.promotion, kept) ? [kept.promotion] : [],
+    );
+    catalogueKept.set(promotions, catalogue);
+  }
+  return catalogue;
+}
+
+/**
+ * The active catalogue promotions (decision 035), in any window: the storefront prices with those
+ * live at its moment (`salePrice`). Kept with the active promotions, so one read of the revision.
+ */
+export async function cataloguePromotions(db: Database, revision?: number): Promise<Promotion[]> {
+  return catalogueOf(await activePromotions(db, revision ?? (await promotionRevision(db))));
+}
+
+/**
+ * The first start or end after `now` (ms) of a catalogue promotion this process last read for `db`
+ * (null: none, or none read yet): a page kept by the page cache is not served past it.
+ */
+export function nextCatalogueBoundary(db: Database, now: number): number | null {
+  const cached = kept.get(db);
+  return cached ? nextBoundary(catalogueOf(cached.promotions), now) : null;
 }
 
 /** Whether a promotion's window holds `at` (ISO text, as stored). */

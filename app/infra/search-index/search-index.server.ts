@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { logger } from "../../adapters/logger.server.ts";
 import type { Database } from "../../db/database.server.ts";
-import type { ListingQuery } from "../../lib/listing-query.ts";
+import { type ListingQuery, PRICE_MAX, PRICE_MIN } from "../../lib/listing-query.ts";
 import { recordSearchIndexBuild } from "../metrics.server.ts";
 import { buildSearchIndex, readCatalogVersion } from "./build-index.server.ts";
 import { CatalogSearchIndex } from "./catalog-index.ts";
@@ -128,8 +128,23 @@ async function freshIndex(db: Database): Promise<CatalogSearchIndex | null> {
   return null;
 }
 
+/**
+ * The index holds regular prices: while catalogue promotions are live (`query.sale`, decision 035)
+ * a listing whose answer depends on prices — price bounds, or (`sorted`) a price order — is
+ * answered by SQL, which prices as a shopper pays.
+ */
+function pricesMatter(query: ListingQuery, sorted: boolean): boolean {
+  if (!query.sale || query.sale.length === 0) return false;
+  return (
+    query.minPrice > PRICE_MIN ||
+    query.maxPrice < PRICE_MAX ||
+    (sorted && (query.sort === "price-asc" || query.sort === "price-desc"))
+  );
+}
+
 /** The listing's answer (a search or option filters) from a fresh index, else null. */
 export async function searchFromIndex(db: Database, query: ListingQuery): Promise<IndexAnswer | null> {
+  if (pricesMatter(query, true)) return null;
   return (await freshIndex(db))?.search(query) ?? null;
 }
 
@@ -138,6 +153,7 @@ export async function optionCountsFromIndex(
   db: Database,
   query: ListingQuery,
 ): Promise<OptionCountRow[] | null> {
+  if (pricesMatter(query, false)) return null;
   return (await freshIndex(db))?.optionCounts(query) ?? null;
 }
 
