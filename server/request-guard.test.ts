@@ -174,7 +174,12 @@ describe("request guard: body limits per route family", () => {
   });
 
   it("uploads keep their own limit, and are refused by their declared size without being read", async () => {
-    for (const path of ["/admin/products/new", "/admin/products/12", "/admin/products/import"]) {
+    for (const path of [
+      "/admin/products/new",
+      "/admin/products/12",
+      "/admin/products/import",
+      "/admin/customer-groups/3/import",
+    ]) {
       const rule = bodyLimitFor(path);
       expect(rule.streamed).toBe(true);
       const over = await post(path, {
@@ -189,6 +194,9 @@ describe("request guard: body limits per route family", () => {
     }
     expect(bodyLimitFor("/admin/products/new").bytes).toBeGreaterThanOrEqual(100 * 1024 * 1024);
     expect(bodyLimitFor("/admin/products/import").bytes).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+    // a customer group's page posts small forms: only its CSV import streams
+    expect(bodyLimitFor("/admin/customer-groups/3").streamed).toBeUndefined();
+    expect(bodyLimitFor("/admin/customer-groups/3/import.data").streamed).toBe(true);
   });
 
   it("applies a page's limit to its client-side submissions (React Router's .data requests)", async () => {
