@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestGateway, mintTestToken } from "../../app/adapters/payments/test-gateway.server.ts";
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { addMembers, createGroup } from "../../app/domain/customer-groups/customer-groups.server.ts";
+import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { createPromotion, getAdminPromotion } from "../../app/domain/promotions/promotion-admin.server.ts";
 import { promotionFormValues } from "../../app/domain/promotions/promotion-form.ts";
 import { checkPromotionForm } from "../../app/domain/promotions/promotion-schema.server.ts";
@@ -84,6 +86,49 @@ describe.each(ENGINES)("customer-group promotions on %s", (engine) => {
     expect((await cartFor({})).totals.discountCents).toBe(0);
   });
 
+  it("Place Order charges a member the group's price, and a non-member the full one", async () => {
+    const secret = "customer-group-promotions-secret-0123";
+    const place = async (userId: string, email: string) => {
+      const cartId = randomUUID();
+      await addToCart(t.db, { cartId, productId: product, quantity: 2 });
+      const cart = await getCart(t.db, cartId, SPEC_SHOP, { userId, email });
+      const placed = await placeOrder(t.db, createTestGateway({ processingDelayMs: 0, secret, db: t.db }), {
+        cartId,
+        userId,
+        idempotencyKey: randomUUID(),
+        shipping: {
+          firstName: "Ada",
+          lastName: "Lovelace",
+          email,
+          phone: "+1 555 0100",
+          address: "1 Analytical Way",
+          city: "Springfield",
+          state: "IL",
+          zipCode: "62701",
+          country: "US",
+        },
+        method: "standard",
+        shop: SPEC_SHOP,
+        payment: { token: mintTestToken("approve", { secret }), brand: "Visa", last4: "4242" },
+        expectedTotalCents: cart.totals.totalCents,
+      });
+      if (!placed.ok) throw new Error(placed.error.code);
+      return t.db
+        .selectFrom("orders")
+        .select(["discountCents", "subtotalCents"])
+        .where("number", "=", placed.value.order.number)
+        .executeTakeFirstOrThrow();
+    };
+    expect(await place(member, "member@group-promos.example")).toEqual({
+      discountCents: 1_000,
+      subtotalCents: 4_000,
+    });
+    expect(await place(outsider, "outsider@group-promos.example")).toEqual({
+      discountCents: 0,
+      subtotalCents: 4_000,
+    });
+  });
+
   it("the simulator reads the customer's groups from their e-mail", async () => {
     const simulate = (email: string | null) =>
       simulatePromotions(t.db, SPEC_SHOP.markets, {
@@ -96,7 +141,8 @@ describe.each(ENGINES)("customer-group promotions on %s", (engine) => {
       });
     const asMember = await simulate("Member@group-promos.example");
     if (!asMember.ok) throw new Error(asMember.error.code);
-    expect(asMember.value.customer).toEqual({ signedIn: true, firstOrder: true, groups: ["Insiders"] });
+    // (they ordered in the test before)
+    expect(asMember.value.customer).toEqual({ signedIn: true, firstOrder: false, groups: ["Insiders"] });
     expect(asMember.value.applied.map((a) => [a.promotion.name, a.amountCents])).toEqual([
       ["Insiders 25%", 1_000],
     ]);
