@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectNoA11yViolations, test, visit } from "./fixtures.ts";
+import { expect, expectNoA11yViolations, expectNoA11yViolationsWithoutJs, test, visit } from "./fixtures.ts";
 import {
   closeShopDatabase,
   createTestProduct,
@@ -126,4 +126,61 @@ test("a group made, a customer added, a promotion for the group applies in that 
     await member.context.close();
     await outsider.context.close();
   }
+});
+
+test("without JavaScript: a group made, an unknown e-mail refused beside the field, a customer added, a rule saved, a CSV imported, the group deleted", async ({
+  noJsPage: page,
+  browser,
+  baseURL,
+  browserErrors,
+}) => {
+  // refused forms answer 400 and 409
+  browserErrors.allow(/status of 40\d/);
+  const member = await customer(browser, baseURL, "group-nojs");
+  await member.context.close();
+  const group = `E2E No-JS Group ${uniqueTag()}`;
+  await page.goto(`/account?redirectTo=${encodeURIComponent("/admin/customer-groups")}`);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.waitForURL((url) => url.pathname === "/admin/customer-groups");
+  await page.getByRole("textbox", { name: "Group name" }).fill(group);
+  await page.getByRole("button", { name: "Create group" }).click();
+  await expect(page.getByRole("heading", { name: `Customer group ${group}`, level: 1 })).toBeVisible();
+  await expectNoA11yViolationsWithoutJs(page, "a customer group, without JavaScript");
+
+  const emails = page.getByRole("textbox", { name: "E-mail addresses" });
+  await emails.fill("nobody-nojs@example.com");
+  await page.getByRole("button", { name: "Add to group" }).click();
+  await expect(emails).toHaveAccessibleDescription("No customer has the e-mail nobody-nojs@example.com.");
+  await expect(emails).toHaveValue("nobody-nojs@example.com");
+  await emails.fill(member.email);
+  await page.getByRole("button", { name: "Add to group" }).click();
+  await expect(page.getByRole("row").filter({ hasText: member.email })).toContainText("Added by hand");
+
+  const rule = page.getByRole("textbox", { name: /^Rule: spent over/ });
+  await rule.fill("lots");
+  await page.getByRole("button", { name: "Save group" }).click();
+  await expect(rule).toHaveAccessibleDescription(
+    "Enter an amount like 500 or 499.99, or leave it empty for no rule.",
+  );
+  await rule.fill("1000000");
+  await page.getByRole("button", { name: "Save group" }).click();
+  await expect(page.getByText("Customers who spent over $1,000,000.00")).toBeVisible();
+  await page.getByRole("button", { name: "Refresh members" }).click();
+  await expect(page.getByRole("row").filter({ hasText: member.email })).toContainText("Added by hand");
+
+  await page.getByLabel("CSV file of e-mail addresses").setInputFiles({
+    name: "more.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("someone-else-nojs@example.com\n"),
+  });
+  await page.getByRole("button", { name: "Import CSV" }).click();
+  await expect(page.getByRole("list", { name: "Lines that named no customer" })).toHaveText(
+    "Line 1: no customer has the e-mail someone-else-nojs@example.com",
+  );
+  await page.getByRole("link", { name: `← Back to ${group}` }).click();
+
+  await page.locator("summary", { hasText: "Delete group" }).click();
+  await page.getByRole("button", { name: "Yes, delete group" }).click();
+  await expect(page).toHaveURL(/\/admin\/customer-groups$/);
+  await expect(page.getByRole("row").filter({ hasText: group })).toHaveCount(0);
 });
