@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { createRandom } from "../../app/db/seed/synthetic-catalog.ts";
 import { searchProducts } from "../../app/domain/catalog/listing.server.ts";
+import { cataloguePromotions } from "../../app/domain/promotions/promotions.server.ts";
 import { buildSearchIndex, readCatalogVersion } from "../../app/infra/search-index/build-index.server.ts";
 import {
   attachSearchIndex,
@@ -365,6 +366,63 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
     expect(found("ir").size).toBeGreaterThanOrEqual(5);
     expect(found("\n").size).toBe(0);
     expect(found("zzzz").size).toBe(0);
+  });
+
+  it("with a catalogue promotion live: the same listings as SQL, price-bound and price-sorted ones left to SQL", async () => {
+    // decision 035: the index holds regular prices; a catalogue promotion (automatic, no condition)
+    // moves no catalogue version, so the index stays fresh and answers what prices do not decide
+    const version = await readCatalogVersion(db);
+    const promotion = await db
+      .insertInto("promotions")
+      .values({
+        name: "Electronics 15 % off",
+        action: JSON.stringify({
+          type: "items-percent",
+          target: { categories: ["electronics"], brands: ["Lumen"] },
+          basisPoints: 1_500,
+          apply: "all",
+        }),
+        conditions: "[]",
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-01T00:00:00.000Z",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    try {
+      expect(await readCatalogVersion(db)).toBe(version);
+      const random = createRandom(engine === "sqlite" ? 51 : 52);
+      let byIndex = 0;
+      let bySql = 0;
+      for (let i = 0; i < 150; i++) {
+        const params =
+          i % 2 === 0 ? randomOptionListing(random) : new URLSearchParams({ search: random.pick(TERMS) });
+        if (i % 2 === 1 && random.next() < 0.4) params.set("maxPrice", String(random.pick([100, 250, 500])));
+        if (i % 2 === 1) params.set("sort", random.pick(SORT_OPTIONS).value);
+        const query = parseListingQuery(params);
+        const priced =
+          query.minPrice > 0 ||
+          query.maxPrice < 2000 ||
+          query.sort === "price-asc" ||
+          query.sort === "price-desc";
+        const indexed = await searchFromIndex(db, { ...query, sale: await cataloguePromotions(db) });
+        if (priced) {
+          expect(indexed, params.toString()).toBeNull();
+          bySql++;
+        } else {
+          expect(indexed, params.toString()).not.toBeNull();
+          byIndex++;
+        }
+        const [viaIndex, viaSql] = await Promise.all([
+          searchProducts(db, query),
+          searchProducts(sqlDb, query),
+        ]);
+        expect(viaIndex, params.toString()).toEqual(viaSql);
+      }
+      expect(byIndex).toBeGreaterThan(30);
+      expect(bySql).toBeGreaterThan(30);
+    } finally {
+      await db.deleteFrom("promotions").where("id", "=", promotion.id).execute();
+    }
   });
 
   it("is bypassed while stale: a change is found at once by SQL, then by the rebuilt index", async () => {

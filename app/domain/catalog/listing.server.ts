@@ -51,9 +51,13 @@ export async function searchProducts(
   // answer the page and counts as before, the index (when fresh) the option facets
   const indexed =
     (query.search || hasOptionFilters(query)) && !query.productIds ? await searchFromIndex(db, query) : null;
+  // the index's option counts are a listing's without search or option filters (those it answers
+  // whole, unless a live sale leaves a priced one to SQL: then SQL counts too)
+  const searchedOrOptioned = Boolean(query.search) || hasOptionFilters(query);
   const optionRows = async () =>
     toOptionFacets(
-      (await optionCountsFromIndex(db, query)) ?? (await optionCountRowsBySql(db, query, engineOf(db))),
+      (searchedOrOptioned ? null : await optionCountsFromIndex(db, query)) ??
+        (await optionCountRowsBySql(db, query, engineOf(db))),
       query.options,
     );
   const [{ rows, total, categoryCounts, brandCounts }, keys, options] = await Promise.all([
