@@ -14,7 +14,8 @@ import {
  * Promotions in the browser, with JavaScript and without (issue 31): the owner creates an automatic
  * buy 2 get 1 free on a product of the test's own (the form's messages first), a shopper's cart
  * explains what is within reach and then applies it, the simulator shows it applied and another
- * one refused with its reason, and the owner disables it. axe runs on each new page. Each
+ * one refused with its reason, and the owner disables it; free shipping from a subtotal is within
+ * reach in the cart, then free. axe runs on each new page. Each
  * promotion names only the test's own product, so no other test's cart is touched.
  */
 const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
@@ -165,6 +166,64 @@ for (const javaScript of [true, false]) {
     await expect(page.getByRole("heading", { name: "Applied", exact: true }).locator("..")).not.toContainText(
       name,
     );
+  });
+}
+
+for (const javaScript of [true, false]) {
+  test(`free shipping from a subtotal: created, within reach in the cart, then free (${javaScript ? "with" : "without"} JavaScript)`, async ({
+    page: jsPage,
+    noJsPage,
+    browser,
+    baseURL,
+    browserErrors,
+  }) => {
+    const page = javaScript ? jsPage : noJsPage;
+    // $12 a unit: under the zone's own free-shipping threshold ($50) at three units
+    const product = await createTestProduct(`Ship Free Socks ${javaScript ? "js" : "nojs"}`, {
+      priceCents: 1_200,
+      stock: 40,
+    });
+    products.push(product);
+    const name = `E2E Free shipping ${javaScript ? "js" : "nojs"}`;
+
+    await signInAsAdmin(page, "/admin/promotions");
+    await visit(page, "/admin/promotions/new?type=free-shipping", { javaScript });
+    await expect(page.getByRole("group", { name: /^What it does: Free shipping/ })).toBeVisible();
+    await page.getByRole("textbox", { name: "Name" }).fill(name);
+    await page.getByRole("textbox", { name: /^Minimum subtotal/ }).fill("30");
+    // only for carts holding the test's own product: no other test's cart ships free
+    await page
+      .getByRole("group", { name: "Items the cart must hold" })
+      .getByRole("textbox", { name: "Products or SKUs" })
+      .fill(product.slug);
+    await page.getByRole("button", { name: "Create promotion" }).click();
+    await expect(page).toHaveURL(/\/admin\/promotions$/);
+    await expect(toast(page, `Promotion ${name} created`)).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Free shipping");
+
+    const shopperContext = await browser.newContext({ baseURL, javaScriptEnabled: javaScript });
+    browserErrors.watchContext(shopperContext);
+    const shopper = await shopperContext.newPage();
+    try {
+      await addAndOpenCart(shopper, product, 1, javaScript);
+      await expect(shopper.getByTestId("promotion-hints")).toHaveText(
+        "Free shipping from $30.00: $18.00 to go.",
+      );
+      await expect(shopper.getByTestId("summary-shipping")).toHaveText("$4.99");
+
+      await addAndOpenCart(shopper, product, 2, javaScript);
+      const summary = shopper.getByTestId("order-summary");
+      await expect(summary.getByText(`Shipping (${name})`)).toBeVisible();
+      await expect(shopper.getByTestId("summary-shipping")).toHaveText("Free");
+      await expect(shopper.getByTestId("summary-subtotal")).toHaveText("$36.00");
+      await expect(shopper.getByTestId("promotion-hints")).toHaveCount(0);
+      await (javaScript ? expectNoA11yViolations : expectNoA11yViolationsWithoutJs)(
+        shopper,
+        "cart with free shipping",
+      );
+    } finally {
+      await shopperContext.close();
+    }
   });
 }
 
