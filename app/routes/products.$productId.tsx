@@ -278,7 +278,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             </div>
           </div>
 
-          <div className="flex flex-col gap-2 border-y border-gray-200 py-5">
+          <div className="flex flex-col gap-2 border-y border-gray-200 py-5" data-testid="product-price">
             <Price cents={priceCents} originalCents={originalPriceCents} size="lg" />
             {savingCents > 0 && (
               <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-green-800">
