@@ -5,7 +5,8 @@ import { closeShopDatabase, shopDatabase, signIn, toast } from "./shop-helpers.t
 /**
  * Admin → Gift cards in the browser, with JavaScript and without (issue 31): the owner issues a
  * card (a refused amount first, said beside the field), sees its code once, opens the card's page
- * and disables it. axe runs on each page. (Paying with a card at checkout is not built yet.)
+ * and disables it; a shopper checks its balance by the code. axe runs on each page. (Paying with a
+ * card at checkout is not built yet.)
  */
 const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
 
@@ -23,6 +24,8 @@ for (const javaScript of [true, false]) {
   test(`gift cards: issued with its code shown once, then disabled (${javaScript ? "with" : "without"} JavaScript)`, async ({
     page: jsPage,
     noJsPage,
+    browser,
+    baseURL,
     browserErrors,
   }) => {
     browserErrors.allow(/status of 400 \(Bad Request\)/);
@@ -53,6 +56,28 @@ for (const javaScript of [true, false]) {
     expect(code).toMatch(/^[A-HJ-NP-Z2-9]{4}(-[A-HJ-NP-Z2-9]{4}){3}$/);
     await expect(page.getByText(`The code was e-mailed to ${recipient}.`)).toBeVisible();
     await axe(page, "gift card issued");
+
+    // a shopper checks what is on it, from another browser
+    const shopperContext = await browser.newContext({ baseURL, javaScriptEnabled: javaScript });
+    browserErrors.watchContext(shopperContext);
+    const shopper = await shopperContext.newPage();
+    try {
+      await visit(shopper, "/gift-cards/balance", { javaScript });
+      await expect(shopper.getByRole("heading", { name: "Gift card balance", level: 1 })).toBeVisible();
+      await axe(shopper, "gift card balance form");
+      await shopper.getByRole("textbox", { name: "Gift card code" }).fill("ABCD-EFGH-JKLM-NPQR");
+      await shopper.getByRole("button", { name: "Check balance" }).click();
+      await expect(shopper.getByRole("textbox", { name: "Gift card code" })).toHaveAccessibleDescription(
+        "We don't know that gift card code. Please check it and try again.",
+      );
+      await shopper.getByRole("textbox", { name: "Gift card code" }).fill(code.toLowerCase());
+      await shopper.getByRole("button", { name: "Check balance" }).click();
+      await expect(shopper.getByTestId("gift-card-balance")).toHaveText("$25.00");
+      await expect(shopper.getByText("It does not expire.")).toBeVisible();
+      await axe(shopper, "gift card balance");
+    } finally {
+      await shopperContext.close();
+    }
 
     await page.getByRole("link", { name: "View the card" }).click();
     const last4 = code.slice(-4);

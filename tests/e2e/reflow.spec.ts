@@ -213,6 +213,7 @@ test.describe("reflow at 320 and 390 px", () => {
       "/contact",
       "/sitemap",
       "/orders/track",
+      "/gift-cards/balance",
     ]) {
       await check(page, path);
     }

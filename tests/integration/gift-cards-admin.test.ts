@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
-import { GIFT_CARD_MESSAGES as M } from "../../app/domain/gift-cards/gift-card-form.ts";
+import {
+  GIFT_CARD_CHECK_LIMIT,
+  GIFT_CARD_CHECK_MESSAGES,
+  GIFT_CARD_REFUSALS,
+  GIFT_CARD_MESSAGES as M,
+} from "../../app/domain/gift-cards/gift-card-form.ts";
 import { findGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import * as listRoute from "../../app/routes/admin.gift-cards._index.tsx";
 import * as cardRoute from "../../app/routes/admin.gift-cards.$id.tsx";
 import * as newRoute from "../../app/routes/admin.gift-cards.new.tsx";
+import * as balanceRoute from "../../app/routes/gift-cards.balance.tsx";
 import { ENGINES } from "../db-utils.ts";
 import { cookieHeader } from "../helpers/account-fixtures.ts";
 import { adminAction } from "../helpers/admin-route.ts";
@@ -16,7 +22,8 @@ import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop
  * Admin → Gift cards (issue 31) on each engine, through the routes as the server calls them: the
  * owner issues a card (the code shown on that answer only, e-mailed to the recipient), a refused
  * form says why beside each field and issues nothing, the same form sent again issues nothing more,
- * and the card's page shows its balance and movements and disables it.
+ * and the card's page shows its balance and movements and disables it. A shopper checks a balance
+ * by its code at /gift-cards/balance, a limited number of times per address.
  */
 const BASE = `${TEST_ORIGIN}/admin/gift-cards`;
 
@@ -162,5 +169,39 @@ describe.each(ENGINES)("gift cards admin on %s", (engine) => {
       fieldErrors: { expiresOn: M.expiresAt },
     });
     expect(await shop.db.selectFrom("giftCards").select("id").execute()).toEqual(before);
+  });
+  it("tells a shopper a card's balance by its code, the same words for every code that cannot pay, a few times per address", async () => {
+    const key = await newKey();
+    const answer = await callRoute(newRoute, "action", `${BASE}/new`, {
+      cookie,
+      fields: { key, amount: "30" },
+      context: shop.context(),
+    });
+    const code = (answer.data as unknown as { issued: { code: string } }).issued.code;
+    const check = (typed: string, clientIp: string) =>
+      callRoute(balanceRoute, "action", `${TEST_ORIGIN}/gift-cards/balance`, {
+        fields: { code: typed },
+        context: shop.context(clientIp),
+      });
+    const found = await check(code.toLowerCase().replaceAll("-", " "), "198.51.100.1");
+    expect(found.status).toBe(200);
+    expect((found.data as unknown as { card: unknown }).card).toEqual({
+      last4: code.slice(-4),
+      balance: "$30.00",
+      expires: null,
+    });
+    const refusal = (answer: { data?: unknown }) =>
+      (answer.data as unknown as { result: { error?: Record<string, string[]> } }).result.error?.code?.[0];
+    const unknown = await check("ABCD-EFGH-JKLM-NPQR", "198.51.100.1");
+    expect([unknown.status, refusal(unknown)]).toEqual([400, GIFT_CARD_REFUSALS.unknown]);
+    const empty = await check("", "198.51.100.1");
+    expect([empty.status, refusal(empty)]).toEqual([400, GIFT_CARD_CHECK_MESSAGES.required]);
+    // the limit counts every lookup from an address, found or not; another address is not held up
+    for (let n = 1; n < GIFT_CARD_CHECK_LIMIT.limit; n++) await check("ABCD-EFGH-JKLM-NPQR", "198.51.100.2");
+    expect((await check(code, "198.51.100.2")).status).toBe(200);
+    const limited = await check(code, "198.51.100.2");
+    expect(limited.status).toBe(429);
+    expect(refusal(limited)).toMatch(/^Too many checks\. Please wait \d+ minutes? and try again\.$/);
+    expect((await check(code, "198.51.100.3")).status).toBe(200);
   });
 });

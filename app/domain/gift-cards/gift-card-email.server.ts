@@ -27,6 +27,7 @@ export async function sendGiftCardEmail(
     card.expiresAt
       ? `It can be used until ${formatDateTimeIn(card.expiresAt, shop.timeZone)}.`
       : "It does not expire.",
+    `See what is left on it at any time: ${new URL("/gift-cards/balance", shop.publicUrl)}`,
     "Keep this code safe: anyone who has it can spend the card.",
     `— ${shop.shopName}`,
   ];

@@ -45,3 +45,12 @@ export const MOVEMENT_LABELS = {
   released: "Given back (order not paid)",
   refunded: "Refunded to the card",
 } as const;
+
+/** Balance checks per visitor address per 15 minutes (shared by every process through the database). */
+export const GIFT_CARD_CHECK_LIMIT = { limit: 10, windowMs: 15 * 60_000 };
+
+export const GIFT_CARD_CHECK_MESSAGES = {
+  required: "Enter the code printed on your gift card or in its e-mail.",
+  tooMany: (minutes: number) =>
+    `Too many checks. Please wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`,
+} as const;

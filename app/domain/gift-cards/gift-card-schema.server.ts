@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { toCents } from "../../lib/money.ts";
 import { instantOf } from "../../lib/time-zones.ts";
-import { GIFT_CARD_LIMITS as LIMITS, GIFT_CARD_MESSAGES as M } from "./gift-card-form.ts";
+import {
+  GIFT_CARD_CHECK_MESSAGES,
+  GIFT_CARD_REFUSALS,
+  GIFT_CARD_LIMITS as LIMITS,
+  GIFT_CARD_MESSAGES as M,
+} from "./gift-card-form.ts";
 import type { IssueGiftCardInput } from "./gift-cards.server.ts";
 
 /** A text field as the form sends it (Conform gives an empty one as undefined): trimmed. */
@@ -78,3 +83,12 @@ export function issueGiftCardSchema({
 
 /** The card page's forms: disable or enable. */
 export const giftCardActionSchema = z.object({ intent: z.enum(["disable", "enable"]) });
+
+/** The shopper's balance check: a code as typed (its form is the lookup's to judge). */
+export const giftCardBalanceSchema = z.object({
+  code: z
+    .string({ error: GIFT_CARD_CHECK_MESSAGES.required })
+    .trim()
+    .min(1, GIFT_CARD_CHECK_MESSAGES.required)
+    .max(40, GIFT_CARD_REFUSALS.unknown),
+});
