@@ -78,6 +78,16 @@ describe("productJsonLd", () => {
     expect(productJsonLd(product, [], ORIGIN, "EUR")).toMatchObject({ offers: { priceCurrency: "EUR" } });
   });
 
+  it("gives a catalogue sale's price until its end (decision 035), and no end when it has none", () => {
+    const onSale = { ...product, priceCents: 7_200, saleEndsAt: "2026-12-05T00:00:00.000Z" };
+    expect(productJsonLd(onSale, [], ORIGIN, "USD")).toMatchObject({
+      offers: { price: "72.00", priceValidUntil: "2026-12-05" },
+    });
+    const open = productJsonLd({ ...onSale, saleEndsAt: null }, [], ORIGIN, "USD");
+    expect(open.offers).not.toHaveProperty("priceValidUntil");
+    expect(productJsonLd(product, [], ORIGIN, "USD").offers).not.toHaveProperty("priceValidUntil");
+  });
+
   it("describes the product, its offer and its rating", () => {
     const data = productJsonLd(product, [], ORIGIN, "USD");
     expect(data).toMatchObject({
