@@ -14,6 +14,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { createDatabase, type Database, type Engine } from "../app/db/database.server.ts";
 import { migrateToLatest } from "../app/db/migrate.server.ts";
+import { checkGiftCardLedger } from "../app/domain/gift-cards/gift-cards.server.ts";
 import { checkStockLedger } from "../app/domain/inventory/stock-ledger.server.ts";
 
 /**
@@ -150,12 +151,17 @@ async function assertStockBalances(db: Database): Promise<void> {
   if (drift.variants.length + drift.products.length > 0) {
     throw new Error(`The stock ledger does not balance: ${JSON.stringify(drift)}`);
   }
+  // gift cards too: each balance the sum of its movements (decision 036)
+  if (!tables.some((table) => table.name === "gift_card_movements")) return;
+  const cards = await checkGiftCardLedger(db);
+  if (cards.length > 0)
+    throw new Error(`A gift card's balance is not its movements' sum: ${JSON.stringify(cards)}`);
 }
 
 /**
  * A fresh, migrated database of its own (a temp SQLite file, or a new PostgreSQL database). Its
- * stock ledger must balance when it is destroyed, unless `checkStockLedger` is false (the schema's
- * own tests, which write past the domain on purpose).
+ * stock ledger (and every gift card's balance) must balance when it is destroyed, unless
+ * `checkStockLedger` is false (the schema's own tests, which write past the domain on purpose).
  */
 export async function createTestDatabase(
   engine: Engine,

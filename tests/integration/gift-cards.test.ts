@@ -40,7 +40,7 @@ describe.each(ENGINES)("gift cards on %s", (engine) => {
     t = await createTestDatabase(engine);
   });
   afterAll(async () => {
-    expect(await checkGiftCardLedger(t.db)).toEqual([]);
+    // destroy() checks every balance against its movements (tests/db-utils.ts)
     await t?.destroy();
   });
 
