@@ -129,12 +129,21 @@ async function freshIndex(db: Database): Promise<CatalogSearchIndex | null> {
 }
 
 /**
+ * Up to this many products, SQL answers a searched or option-filtered listing in well under a
+ * second (its cost grows with the catalogue: 17–26 s for an option listing at 1M, decision 035).
+ */
+export const SALE_BY_SQL_MAX_PRODUCTS = 20_000;
+
+/**
  * The index holds regular prices: while catalogue promotions are live (`query.sale`, decision 035)
  * a listing whose answer depends on prices — price bounds, or (`sorted`) a price order — is
- * answered by SQL, which prices as a shopper pays.
+ * answered by SQL, which prices as a shopper pays, in a catalogue of up to
+ * SALE_BY_SQL_MAX_PRODUCTS. In a larger one the index answers it by regular prices (the cards
+ * still show the sale prices): a known gap, traded for not sending such listings to a SQL that
+ * takes seconds.
  */
-function pricesMatter(query: ListingQuery, sorted: boolean): boolean {
-  if (!query.sale || query.sale.length === 0) return false;
+function pricesMatter(index: CatalogSearchIndex, query: ListingQuery, sorted: boolean): boolean {
+  if (!query.sale || query.sale.length === 0 || index.size > SALE_BY_SQL_MAX_PRODUCTS) return false;
   return (
     query.minPrice > PRICE_MIN ||
     query.maxPrice < PRICE_MAX ||
@@ -144,8 +153,9 @@ function pricesMatter(query: ListingQuery, sorted: boolean): boolean {
 
 /** The listing's answer (a search or option filters) from a fresh index, else null. */
 export async function searchFromIndex(db: Database, query: ListingQuery): Promise<IndexAnswer | null> {
-  if (pricesMatter(query, true)) return null;
-  return (await freshIndex(db))?.search(query) ?? null;
+  const index = await freshIndex(db);
+  if (!index || pricesMatter(index, query, true)) return null;
+  return index.search(query);
 }
 
 /** The option facets of a listing without search or option filters from a fresh index, else null. */
@@ -153,8 +163,9 @@ export async function optionCountsFromIndex(
   db: Database,
   query: ListingQuery,
 ): Promise<OptionCountRow[] | null> {
-  if (pricesMatter(query, false)) return null;
-  return (await freshIndex(db))?.optionCounts(query) ?? null;
+  const index = await freshIndex(db);
+  if (!index || pricesMatter(index, query, false)) return null;
+  return index.optionCounts(query);
 }
 
 /** Waits for a fresh index (benchmarks and tests); null when none could be built. */
