@@ -6,7 +6,7 @@ import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { searchProducts } from "../../app/domain/catalog/listing.server.ts";
 import { getProductDetail } from "../../app/domain/catalog/product-detail.server.ts";
-import { cataloguePromotions } from "../../app/domain/promotions/promotions.server.ts";
+import { cataloguePromotions, nextCatalogueBoundary } from "../../app/domain/promotions/promotions.server.ts";
 import {
   attachSearchIndex,
   detachSearchIndex,
@@ -159,6 +159,13 @@ describe.each(ENGINES)("catalogue promotions as sale prices, on %s", (engine) =>
       ]),
     );
   }
+
+  it("knows the next start or end, which the page cache's stamp carries", async () => {
+    await cataloguePromotions(db);
+    expect(nextCatalogueBoundary(db, BEFORE.getTime())).toBe(Date.parse(START));
+    // from the start on: nothing more to come (the ended one is past)
+    expect(nextCatalogueBoundary(db, AFTER.getTime())).toBeNull();
+  });
 
   it("keeps only catalogue promotions: automatic, no code, no limit", async () => {
     const catalogue = await cataloguePromotions(db);
