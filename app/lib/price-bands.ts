@@ -38,8 +38,10 @@ export interface Bands {
  * its own further conditions, such as subcategories or brands).
  */
 export function priceBands(query: ListingQuery): Bands | null {
-  // the bands hold regular prices: while a catalogue promotion is live, prices are counted one by one
-  if (query.sale && query.sale.length > 0) return null;
+  // the bands hold regular prices: while a catalogue promotion is live, a price-bound listing is
+  // counted product by product (without bounds every band counts, whatever the price)
+  const bounded = query.minPrice > PRICE_MIN || query.maxPrice < PRICE_MAX;
+  if (query.sale && query.sale.length > 0 && bounded) return null;
   if (query.search || query.featured || query.newArrival || query.bestSeller || query.deals) return null;
   if (query.productIds || Object.keys(query.options).length > 0) return null;
   if (query.minPrice % BAND_DOLLARS !== 0 || query.maxPrice % BAND_DOLLARS !== 0) return null;

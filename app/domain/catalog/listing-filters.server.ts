@@ -2,9 +2,25 @@ import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool,
 import type { Engine } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { type ListingQuery, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
-import { salePriceSql } from "./listing-sale.server.ts";
+import { regularCeiling, salePriceSql } from "./listing-sale.server.ts";
 
 /** The listing's filters, search and order as SQL (both engines). */
+
+/**
+ * While a catalogue sale is live (decision 035), a price bound on the sale price is also one on the
+ * regular price (sale ≤ regular ≤ `regularCeiling`): stated on the column, so the price indexes
+ * narrow the rows the sale expression is computed for. Not under option filters (the listed price
+ * is then a variant's, not the row's).
+ */
+function regularPriceRange(eb: ProductsExpression, query: ListingQuery): Expression<SqlBool>[] {
+  const sale = query.sale ?? [];
+  if (sale.length === 0 || Object.keys(query.options).length > 0) return [];
+  const range: Expression<SqlBool>[] = [];
+  if (query.minPrice > PRICE_MIN) range.push(eb("products.priceCents", ">=", query.minPrice * 100));
+  const ceiling = query.maxPrice < PRICE_MAX ? regularCeiling(sale, query.maxPrice * 100) : null;
+  if (ceiling !== null) range.push(eb("products.priceCents", "<=", ceiling));
+  return range;
+}
 
 export type ProductsExpression = ExpressionBuilder<DB, "products">;
 /** Filters left out: the category facet ignores category/subcategory, the brand facet brands. */
@@ -28,6 +44,7 @@ export function filterConditions(
   const price = listedPrice(query);
   if (query.minPrice > PRICE_MIN) conditions.push(eb(price, ">=", query.minPrice * 100));
   if (query.maxPrice < PRICE_MAX) conditions.push(eb(price, "<=", query.maxPrice * 100));
+  conditions.push(...regularPriceRange(eb, query));
   if (query.productIds)
     conditions.push(eb("products.id", "in", query.productIds.length > 0 ? query.productIds : [0]));
   if (query.rating) conditions.push(eb("products.rating", ">=", query.rating));

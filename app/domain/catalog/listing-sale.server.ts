@@ -72,3 +72,17 @@ function combiningOnly(price: RawBuilder<number>, sale: readonly Promotion[], k:
   }
   return result;
 }
+
+/**
+ * The highest regular price whose sale price can be at most `cents` under `sale`, or null when any
+ * can (a 100 % promotion). Every stack leaves at least the product of the (1 − percentage)s of
+ * the promotions, less half a cent per step: sale ≥ p × factor − n, so sale ≤ c ⇒ p ≤ (c + n) /
+ * factor. With sale ≤ p it bounds a listing's regular prices to a range the products' price
+ * indexes can scan (decision 035: a price bound or sort then reads a slice, not the category).
+ */
+export function regularCeiling(sale: readonly Promotion[], cents: number): number | null {
+  let factor = 1;
+  for (const promotion of sale) factor *= (10_000 - basisPointsOf(promotion)) / 10_000;
+  if (factor <= 0) return null;
+  return Math.ceil((cents + sale.length + 1) / factor);
+}

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { IndexAnswer } from "../../infra/search-index/index-parts.ts";
 import { optionCountsFromIndex, searchFromIndex } from "../../infra/search-index/search-index.server.ts";
@@ -16,6 +17,7 @@ import { cataloguePromotions } from "../promotions/promotions.server.ts";
 import { type Counts, countFromFacets, countFromProducts, hasRowFilters } from "./listing-counts.server.ts";
 import { filterConditions, orderBy } from "./listing-filters.server.ts";
 import { optionCountRowsBySql, toOptionFacets, withKnownOptions } from "./listing-options.server.ts";
+import { regularCeiling, salePriceSql } from "./listing-sale.server.ts";
 import { selectCardColumns, toProductCards } from "./product-card.server.ts";
 
 export type { FacetCount } from "../../lib/catalog-types.ts";
@@ -97,21 +99,51 @@ type CardRows = Awaited<ReturnType<ReturnType<typeof selectCardColumns>["execute
 async function pageFromSql(db: Database, query: ListingQuery): Promise<Counts & { rows: CardRows }> {
   const engine = engineOf(db);
   const counts = hasRowFilters(query) ? countFromProducts(db, query, engine) : countFromFacets(db, query);
-  const [rows, answer] = await Promise.all([
-    selectCardColumns(db)
-      .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
-      .$call((qb) => {
-        let ordered = qb;
-        for (const [expression, direction] of orderBy(query))
-          ordered = ordered.orderBy(expression, direction);
-        return ordered;
-      })
-      .limit(PAGE_SIZE)
-      .offset((query.page - 1) * PAGE_SIZE)
-      .execute(),
-    counts,
-  ]);
+  const [bound, answer] = await Promise.all([saleSortBound(db, query), counts]);
+  const rows = await selectCardColumns(db)
+    .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
+    .$if(bound !== null, (qb) => qb.where("products.priceCents", bound!.op, bound!.cents))
+    .$call((qb) => {
+      let ordered = qb;
+      for (const [expression, direction] of orderBy(query)) ordered = ordered.orderBy(expression, direction);
+      return ordered;
+    })
+    .limit(PAGE_SIZE)
+    .offset((query.page - 1) * PAGE_SIZE)
+    .execute();
   return { rows, ...answer };
+}
+
+/**
+ * A price-sorted listing while a catalogue sale is live (decision 035) is ordered by an expression
+ * no index holds; this bounds the rows it is computed for. The first K = page × PAGE_SIZE listed
+ * products by regular price (read in index order) have sale prices; S, the largest of them
+ * (ascending) or the smallest (descending), bounds the true K-th: every product of the page then
+ * has a regular price ≤ regularCeiling(S) (ascending) or ≥ S (descending, as sale ≤ regular).
+ * Null: no sale, another order, option filters (the price is a variant's), or fewer than K listed.
+ */
+async function saleSortBound(
+  db: Database,
+  query: ListingQuery,
+): Promise<{ op: "<=" | ">="; cents: number } | null> {
+  const sale = query.sale ?? [];
+  const ascending = query.sort === "price-asc";
+  if (sale.length === 0 || (!ascending && query.sort !== "price-desc")) return null;
+  if (Object.keys(query.options).length > 0) return null;
+  const k = query.page * PAGE_SIZE;
+  const engine = engineOf(db);
+  const first = await db
+    .selectFrom("products")
+    .select(salePriceSql(sql.ref("products.price_cents"), sale).as("paid"))
+    .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
+    .orderBy("products.priceCents", ascending ? "asc" : "desc")
+    .limit(k)
+    .execute();
+  if (first.length < k) return null;
+  const paid = first.map((row) => Number(row.paid));
+  if (!ascending) return { op: ">=", cents: Math.min(...paid) };
+  const ceiling = regularCeiling(sale, Math.max(...paid));
+  return ceiling === null ? null : { op: "<=", cents: ceiling };
 }
 
 /** The index's page of ids as card rows, in its order. */
