@@ -5,7 +5,7 @@ import type { Database } from "../db/database.server.ts";
 import { BACKUP_LEASE_MS, runScheduledBackup } from "../domain/backups/backup-schedule.server.ts";
 import type { BackupServices } from "../domain/backups/take-backup.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
-import { refreshGroupRules } from "../domain/customer-groups/customer-groups.server.ts";
+import { refreshGroupRules } from "../domain/customer-groups/group-rules.server.ts";
 import { checkStockLedger } from "../domain/inventory/stock-ledger.server.ts";
 import { issueMissingDocuments } from "../domain/invoices/issue-documents.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";

@@ -15,22 +15,17 @@ import {
 import { Field, FieldNote, INPUT } from "../components/admin/zone-form-parts.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
-import {
-  addMembers,
-  deleteGroup,
-  type GroupError,
-  getGroup,
-  refreshGroup,
-  removeMember,
-  updateGroup,
-} from "../domain/customer-groups/customer-groups.server.ts";
+import { deleteGroup, getGroup, updateGroup } from "../domain/customer-groups/customer-groups.server.ts";
 import {
   GROUP_LIMITS,
   GROUP_MESSAGES as M,
   ruleText,
   SOURCE_LABELS,
 } from "../domain/customer-groups/group-form.ts";
+import { addMembers, removeMember } from "../domain/customer-groups/group-members.server.ts";
+import { refreshGroup } from "../domain/customer-groups/group-rules.server.ts";
 import { groupEditSchema } from "../domain/customer-groups/group-schema.server.ts";
+import type { GroupError } from "../domain/customer-groups/group-store.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { requirePermission } from "../http/session.server.ts";
 import { redirectWithToast } from "../http/toast.server.ts";

@@ -4,7 +4,8 @@ import { createTestGateway, mintTestToken } from "../../app/adapters/payments/te
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
-import { addMembers, createGroup } from "../../app/domain/customer-groups/customer-groups.server.ts";
+import { createGroup } from "../../app/domain/customer-groups/customer-groups.server.ts";
+import { addMembers } from "../../app/domain/customer-groups/group-members.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { createPromotion, getAdminPromotion } from "../../app/domain/promotions/promotion-admin.server.ts";
 import { promotionFormValues } from "../../app/domain/promotions/promotion-form.ts";

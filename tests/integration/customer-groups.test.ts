@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
 import {
-  addMembers,
   createGroup,
   customerGroupIds,
   deleteGroup,
   getGroup,
   groupsOfCustomer,
-  importMembersCsv,
   listGroups,
-  readEmailsCsv,
-  refreshGroup,
-  refreshGroupRules,
-  removeMember,
   updateGroup,
 } from "../../app/domain/customer-groups/customer-groups.server.ts";
+import {
+  addMembers,
+  importMembersCsv,
+  readEmailsCsv,
+  removeMember,
+} from "../../app/domain/customer-groups/group-members.server.ts";
+import { refreshGroup, refreshGroupRules } from "../../app/domain/customer-groups/group-rules.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertOrder, insertUser } from "../helpers/account-fixtures.ts";
 

@@ -1,7 +1,7 @@
 /**
  * Customer groups' words and shapes (Admin → Customer groups, issue 31, decision 034): a group's
  * limits, its rule, the messages its pages show. Pure (the pages' client code imports it); the rules
- * that read the database are customer-groups.server.ts's, the forms' schemas group-schema.server.ts's.
+ * that read the database are customer-groups.server.ts's (and its members' and rules' modules), the forms' schemas group-schema.server.ts's.
  */
 import { type Currency, formatMoney } from "../../lib/money.ts";
 
