@@ -217,8 +217,8 @@ interface WorkerFixtures {
 }
 
 interface Fixtures {
-  /** Automatic: the sign-in attempts counted so far in this worker's shop are forgotten. */
-  freshSignInLimits: undefined;
+  /** Automatic: the rate-limited attempts counted so far in this worker's shop are forgotten. */
+  freshRateLimits: undefined;
   browserErrors: BrowserErrors;
   /** A page in a fresh context with JavaScript disabled: the no-JS (progressive enhancement) path. */
   noJsPage: Page;
@@ -260,14 +260,15 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await use(shop.url);
   },
 
-  // Sign-in attempts are limited per client address (20 per 15 minutes) and every test of a worker
-  // signs in from 127.0.0.1: each test starts with none counted, so no test depends on how many
-  // sign-ins the tests before it in its worker made (the limit itself is tested within one test).
-  freshSignInLimits: [
+  // Sign-ins, order look-ups (tracking, guest returns), contact messages, password resets and gift
+  // card checks are limited per client address (e.g. 10 look-ups per 15 minutes), and every test of
+  // a worker comes from 127.0.0.1: each test starts with none counted, so no test depends on how
+  // many the tests before it in its worker made (each limit itself is tested within one test).
+  freshRateLimits: [
     async ({ shop }, use) => {
       const db = createDatabase(`file:${join(shop.dataDir, "cartwheel.db")}`);
       try {
-        await db.deleteFrom("rateLimits").where("key", "like", "sign-in:%").execute();
+        await db.deleteFrom("rateLimits").execute();
       } finally {
         await db.destroy();
       }
