@@ -38,6 +38,7 @@ import * as promotionRevision from "./migrations/2026-11-28T0700-promotion-revis
 import * as shopTimeZone from "./migrations/2026-11-28T0705-shop-time-zone.ts";
 import * as customerGroups from "./migrations/2026-11-28T0710-customer-groups.ts";
 import * as giftCards from "./migrations/2026-11-28T0730-gift-cards.ts";
+import * as giftCardPayments from "./migrations/2026-11-28T0740-gift-card-payments.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0705-shop-time-zone": shopTimeZone,
   "2026-11-28T0710-customer-groups": customerGroups,
   "2026-11-28T0730-gift-cards": giftCards,
+  "2026-11-28T0740-gift-card-payments": giftCardPayments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

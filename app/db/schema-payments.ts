@@ -65,6 +65,13 @@ export interface OrderRefundsTable {
   failure: string | null;
   /** when it succeeded or failed */
   settledAt: Timestamp | null;
+  /**
+   * what of it goes back to the order's gift cards or to store credit, not through the gateway
+   * (migration 0740); the gateway pays back amountCents − giftCardCents
+   */
+  giftCardCents: Generated<number>;
+  /** 1: the gift card part is the whole refund, as store credit on the order's account */
+  toStoreCredit: Generated<Flag>;
 }
 
 /** The lines and units a refund pays back (migration 2100): one row per line. */

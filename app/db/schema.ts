@@ -152,6 +152,8 @@ export interface CheckoutProgressTable {
   placedOrderNumber: string | null;
   /** JSON: the refused step's values and field messages (known fields only), shown once */
   feedback: string | null;
+  /** JSON array of the gift cards' ids applied at the payment step (migration 0740); never codes */
+  giftCardIds: string | null;
   updatedAt: Timestamp;
 }
 
@@ -323,6 +325,8 @@ export interface OrdersTable {
   /** set when shipped (lib/carriers.ts ids); both optional */
   carrier: string | null;
   trackingNumber: string | null;
+  /** what gift cards and store credit paid (migration 0740); the gateway took the rest */
+  giftCardCents: Generated<number>;
 }
 
 export interface OrderItemsTable {

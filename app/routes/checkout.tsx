@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { CheckoutProgress } from "../components/checkout/checkout-progress.tsx";
 import { CheckoutSummary } from "../components/checkout/checkout-summary.tsx";
 import { ConfirmationStep } from "../components/checkout/confirmation-step.tsx";
+import { GiftCardsPanel } from "../components/checkout/gift-cards-panel.tsx";
 import { PaymentStep } from "../components/checkout/payment-step.tsx";
 import { ProviderPaymentStep } from "../components/checkout/provider-payment-step.tsx";
 import { ReviewStep } from "../components/checkout/review-step.tsx";
@@ -25,12 +26,16 @@ import {
   saveCheckoutProgress,
 } from "../domain/checkout/checkout-progress.server.ts";
 import {
+  applyGiftCardCode,
+  applyStoreCredit,
   CHECKOUT_MESSAGES,
   type CheckoutStep,
   refusePayment,
   refuseShipping,
+  removeGiftCard,
   type StepOutcome,
   stepPath,
+  submitGiftCardPayment,
   submitPayment,
   submitPlaceOrder,
   submitShipping,
@@ -38,8 +43,11 @@ import {
 import { paymentDetails } from "../domain/checkout/payment-schema.server.ts";
 import { submitProviderPayment } from "../domain/checkout/provider-payment.server.ts";
 import { parseShippingMethod, SHIPPING_FIELDS } from "../domain/checkout/shipping-form.ts";
+import { GIFT_CARD_CHECK_LIMIT, GIFT_CARD_CHECK_MESSAGES } from "../domain/gift-cards/gift-card-form.ts";
+import { planGiftCards, tenderName } from "../domain/gift-cards/gift-card-plan.ts";
+import { storeCreditOf, usableTenders } from "../domain/gift-cards/gift-cards.server.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
-import { HOSTED_PAYMENT, type ProviderReturn } from "../domain/payments/charges.server.ts";
+import { GIFT_CARD_PAYMENT, HOSTED_PAYMENT, type ProviderReturn } from "../domain/payments/charges.server.ts";
 import { cartOwnerFor } from "../http/cart-session.server.ts";
 import { clearLegacyCheckoutCookie, providerCancelToken } from "../http/checkout-session.server.ts";
 import {
@@ -50,6 +58,7 @@ import {
 import { parseForm } from "../http/form.server.ts";
 import { getSessionUser, type SessionUser } from "../http/session.server.ts";
 import { createToastHeaders } from "../http/toast.server.ts";
+import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { COUNTRY_OPTION_VALUES } from "../lib/countries.ts";
 import { refusalOf } from "../lib/form-errors.ts";
 import { deliveryDays } from "../lib/markets.ts";
@@ -182,6 +191,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       quantity: line.quantity,
       lineTotalCents: line.lineTotalCents,
     }));
+  const totals = totalsFor(priced, pricingInput, "");
+  // what the applied gift cards and store credit pay, by their balances now (Place Order takes them)
+  const tenders =
+    step !== "shipping" && state.giftCards?.length
+      ? await usableTenders(db, state.giftCards, {
+          userId: user?.id ?? null,
+          currency: shop.currency,
+          now: new Date(),
+        })
+      : [];
+  const plan = planGiftCards(tenders, totals.totalCents);
+  const credit = user && step === "payment" ? await storeCreditOf(db, user.id, shop.currency) : null;
   const payment = state.payment
     ? {
         brand: state.payment.brand,
@@ -189,6 +210,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         expiry: state.payment.expiry,
         cardName: state.payment.cardName,
         hosted: state.payment.token === HOSTED_PAYMENT,
+        giftCards: state.payment.token === GIFT_CARD_PAYMENT,
       }
     : null;
   return data(
@@ -198,7 +220,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       method: chosen
         ? { code: chosen.method.code, name: chosen.method.name, days: deliveryDays(chosen.method) }
         : null,
-      totals: totalsFor(priced, pricingInput, ""),
+      totals,
+      giftCards: {
+        applied: tenders.map((card) => ({
+          id: card.id,
+          name: tenderName(card),
+          balanceCents: card.balanceCents,
+          amountCents: plan.takes.find((take) => take.id === card.id)?.amountCents ?? 0,
+        })),
+        giftCardCents: plan.giftCardCents,
+        restCents: plan.restCents,
+        /** the account's store credit, when it has some and it is not applied yet */
+        storeCreditCents:
+          credit && !tenders.some((card) => card.id === credit.id) ? credit.balanceCents : null,
+      },
       // what the discount is made of: the coupon and the promotions that took from the lines or the order
       discountLabel: discountLabel(cart.coupon, priced.promotions),
       shipping,
@@ -252,6 +287,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       outcome = refuseShipping(state, { method, refusal: { ...refusal, values } });
     } else if (payload.intent === "payment") {
       outcome = refusePayment(state, { ...refusalOf(PAYMENT_FIELDS, payload, submission.error), values });
+    } else if (typeof payload.intent === "string" && payload.intent.includes("gift-card")) {
+      outcome = { to: stepPath(state.shipping ? "payment" : "shipping"), state };
     } else {
       outcome = { to: stepPath("shipping"), state };
     }
@@ -286,6 +323,50 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "keep-payment":
         outcome = { to: stepPath(state.payment ? "review" : "payment"), state };
         break;
+      case "apply-gift-card": {
+        // codes are bearer secrets: an address may try only so many (shared with the balance check)
+        const limited = await hitRateLimit(
+          db,
+          `gift-card-check:${context.get(requestInfoContext).clientIp}`,
+          GIFT_CARD_CHECK_LIMIT,
+        );
+        outcome = limited.allowed
+          ? await applyGiftCardCode(db, state, { code: input.giftCardCode })
+          : {
+              to: stepPath("payment"),
+              state,
+              toast: {
+                type: "error",
+                message: GIFT_CARD_CHECK_MESSAGES.tooMany(Math.ceil(limited.retryAfterSeconds / 60)),
+              },
+            };
+        break;
+      }
+      case "use-store-credit":
+        outcome = await applyStoreCredit(db, state, {
+          userId: user?.id ?? null,
+          currency: (await shopSettingsFrom(context)).currency,
+        });
+        break;
+      case "remove-gift-card":
+        outcome = removeGiftCard(state, input);
+        break;
+      case "pay-with-gift-cards": {
+        const shop = await shopSettingsFrom(context);
+        const shopper = { userId: user?.id ?? null, email: state.shipping?.email ?? user?.email ?? null };
+        const cart = await getCart(db, cartId, shop, shopper);
+        const totals = checkoutTotals(shop, cart, state.shipping ?? null, state.method);
+        const plan = planGiftCards(
+          await usableTenders(db, state.giftCards ?? [], {
+            userId: user?.id ?? null,
+            currency: shop.currency,
+            now: new Date(),
+          }),
+          totals.totalCents,
+        );
+        outcome = submitGiftCardPayment(state, plan);
+        break;
+      }
       case "back-to-shipping":
         outcome = { to: stepPath("shipping"), state };
         break;
@@ -345,19 +426,29 @@ export default function Checkout({ loaderData: page }: Route.ComponentProps) {
             ) : (
               <>
                 <div className="lg:col-span-2">
-                  {page.step === "payment" &&
-                    (page.provider ? (
-                      <ProviderPaymentStep
-                        publishableKey={page.provider.publishableKey}
-                        amountCents={page.totals.totalCents}
+                  {page.step === "payment" && (
+                    <div className="space-y-6">
+                      <GiftCardsPanel
+                        giftCards={page.giftCards}
+                        value={page.values.giftCardCode}
+                        error={page.fieldErrors.giftCardCode}
                       />
-                    ) : (
-                      <PaymentStep
-                        values={page.values}
-                        fieldErrors={page.fieldErrors}
-                        savedCard={page.card}
-                      />
-                    ))}
+                      {/* no card when the gift cards pay it all */}
+                      {(page.giftCards.applied.length === 0 || page.giftCards.restCents > 0) &&
+                        (page.provider ? (
+                          <ProviderPaymentStep
+                            publishableKey={page.provider.publishableKey}
+                            amountCents={page.giftCards.restCents}
+                          />
+                        ) : (
+                          <PaymentStep
+                            values={page.values}
+                            fieldErrors={page.fieldErrors}
+                            savedCard={page.card?.giftCards ? null : page.card}
+                          />
+                        ))}
+                    </div>
+                  )}
                   {page.step === "review" &&
                     page.shipping &&
                     page.card &&
@@ -371,6 +462,7 @@ export default function Checkout({ loaderData: page }: Route.ComponentProps) {
                         method={page.method}
                         card={page.card}
                         idempotencyKey={page.idempotencyKey}
+                        giftCards={page.giftCards}
                       />
                     )}
                 </div>
@@ -379,6 +471,7 @@ export default function Checkout({ loaderData: page }: Route.ComponentProps) {
                     lines={page.lines}
                     totals={page.totals}
                     discountLabel={page.discountLabel}
+                    giftCards={page.giftCards}
                   />
                 )}
               </>
@@ -440,6 +533,26 @@ function ShippingWithSummary({
       />
     </>
   );
+}
+
+/** The cart's total for the address and method chosen so far (what gift cards are planned against). */
+function checkoutTotals(
+  shop: Awaited<ReturnType<typeof shopSettingsFrom>>,
+  cart: Awaited<ReturnType<typeof getCart>>,
+  shipping: { country: string; state: string } | null,
+  method: string | undefined,
+) {
+  const input = {
+    lines: cart.lines,
+    discountCents: couponDiscountCents(cart.coupon),
+    destination: {
+      country: shipping?.country ?? cart.estimate.country,
+      region: shipping?.state ?? cart.estimate.region,
+    },
+    methodCode: method,
+    offers: cart.offers,
+  };
+  return totalsFor(priceCart(shop.markets, input), input, "");
 }
 
 /** A signed-in shopper starts from their default address and e-mail. */

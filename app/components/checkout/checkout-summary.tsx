@@ -1,5 +1,6 @@
 import type { Totals } from "../../lib/markets.ts";
 import { type OrderLine, OrderLines, OrderTotals } from "../order/order-lines.tsx";
+import { type CheckoutGiftCards, GiftCardTotals } from "./gift-cards-panel.tsx";
 
 /** Items and totals beside every step; `discountLabel` names the coupon. */
 export function CheckoutSummary({
@@ -7,11 +8,14 @@ export function CheckoutSummary({
   totals,
   discountLabel,
   heading = "Order Summary",
+  giftCards,
 }: {
   lines: OrderLine[];
   totals: Totals;
   discountLabel: string | null;
   heading?: string;
+  /** what the gift cards applied at the payment step pay */
+  giftCards?: CheckoutGiftCards;
 }) {
   return (
     <section
@@ -23,6 +27,7 @@ export function CheckoutSummary({
       </h2>
       <OrderLines lines={lines} layout="summary" className="mt-4" />
       <OrderTotals totals={totals} discountLabel={discountLabel} />
+      {giftCards && <GiftCardTotals giftCards={giftCards} />}
     </section>
   );
 }

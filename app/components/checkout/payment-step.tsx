@@ -11,6 +11,8 @@ export interface SavedCard {
   cardName: string;
   /** the card is entered on the payment provider's own page after the review */
   hosted?: boolean;
+  /** no card: the gift cards applied pay the whole order */
+  giftCards?: boolean;
 }
 
 /**

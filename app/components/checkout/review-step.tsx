@@ -3,6 +3,7 @@ import type { ShippingDetails } from "../../domain/checkout/shipping-form.ts";
 import { countryName } from "../../lib/countries.ts";
 import type { Totals } from "../../lib/markets.ts";
 import { type OrderLine, OrderLines, OrderTotals } from "../order/order-lines.tsx";
+import { type CheckoutGiftCards, GiftCardTotals } from "./gift-cards-panel.tsx";
 import type { SavedCard } from "./payment-step.tsx";
 
 /**
@@ -18,6 +19,7 @@ export function ReviewStep({
   method,
   card,
   idempotencyKey,
+  giftCards,
 }: {
   lines: OrderLine[];
   totals: Totals;
@@ -27,6 +29,7 @@ export function ReviewStep({
   method: { name: string; days: string };
   card: SavedCard;
   idempotencyKey: string;
+  giftCards: CheckoutGiftCards;
 }) {
   const navigation = useNavigation();
   const placing = navigation.state !== "idle" && navigation.formData?.get("intent") === "place-order";
@@ -58,7 +61,12 @@ export function ReviewStep({
           </p>
         </ReviewBlock>
         <ReviewBlock title="Payment Method" editTo="/checkout?step=payment" editLabel="Edit payment method">
-          {card.hosted ? (
+          {giftCards.applied
+            .filter((applied) => applied.amountCents > 0)
+            .map((applied) => (
+              <p key={applied.id}>{applied.name}</p>
+            ))}
+          {card.giftCards ? null : card.hosted ? (
             <p>Card, entered on Stripe's secure payment page when you place the order</p>
           ) : (
             <p>
@@ -79,11 +87,13 @@ export function ReviewStep({
       <h3 className="mt-6 font-bold">Items</h3>
       <OrderLines lines={lines} layout="review" className="mt-2" />
       <OrderTotals totals={totals} discountLabel={discountLabel} />
+      <GiftCardTotals giftCards={giftCards} />
 
       <div className="mt-6 flex flex-row-reverse flex-wrap items-center justify-between gap-4">
         <Form method="post" action="/checkout">
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <input type="hidden" name="expectedTotalCents" value={totals.totalCents} />
+          <input type="hidden" name="expectedGiftCardCents" value={giftCards.giftCardCents} />
           <button
             type="submit"
             name="intent"

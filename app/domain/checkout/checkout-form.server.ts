@@ -34,6 +34,14 @@ function buildSchema(provider: boolean) {
             .transform((value) => value === "on" || value === "true"),
         }),
     z.object({ intent: z.literal("keep-payment") }),
+    // gift cards and store credit at the payment step (their refusals are the route's to word)
+    z.object({
+      intent: z.literal("apply-gift-card"),
+      giftCardCode: z.string().trim().max(100).optional().default(""),
+    }),
+    z.object({ intent: z.literal("use-store-credit") }),
+    z.object({ intent: z.literal("remove-gift-card"), giftCardId: z.coerce.number().int().positive() }),
+    z.object({ intent: z.literal("pay-with-gift-cards") }),
     z.object({ intent: z.literal("back-to-shipping") }),
     z.object({
       intent: z.literal("place-order"),
@@ -42,6 +50,10 @@ function buildSchema(provider: boolean) {
         .string()
         .optional()
         .transform((value) => Number(value ?? "")),
+      expectedGiftCardCents: z
+        .string()
+        .optional()
+        .transform((value) => Number(value ?? "0")),
     }),
   ]);
 }

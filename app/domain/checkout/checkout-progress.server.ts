@@ -29,10 +29,12 @@ export interface CheckoutState {
   idempotencyKey?: string;
   /** the number of the order just placed, for the confirmation step */
   placedOrder?: string;
+  /** the gift cards and store credit applied at the payment step (ids, in the order applied) */
+  giftCards?: number[];
 }
 
 /** The values a refused step may show again: the shipping form's, and the payment form's but the card. */
-export const FEEDBACK_VALUE_FIELDS = [...SHIPPING_FIELDS, "cardName", "expiryDate"] as const;
+export const FEEDBACK_VALUE_FIELDS = [...SHIPPING_FIELDS, "cardName", "expiryDate", "giftCardCode"] as const;
 /** The fields a message may stand beside. */
 export const FEEDBACK_ERROR_FIELDS = [
   ...SHIPPING_FIELDS,
@@ -41,6 +43,7 @@ export const FEEDBACK_ERROR_FIELDS = [
   "cardName",
   "expiryDate",
   "cvv",
+  "giftCardCode",
 ] as const;
 export type FeedbackValueField = (typeof FEEDBACK_VALUE_FIELDS)[number];
 export type FeedbackErrorField = (typeof FEEDBACK_ERROR_FIELDS)[number];
@@ -124,7 +127,8 @@ export async function readCheckoutProgress(
     row.paymentToken &&
     row.paymentBrand &&
     row.paymentLast4 &&
-    row.paymentExpiry &&
+    // a payment gift cards make whole has no expiry
+    row.paymentExpiry !== null &&
     row.cardName !== null
   ) {
     state.payment = {
@@ -138,7 +142,19 @@ export async function readCheckoutProgress(
   }
   if (row.idempotencyKey) state.idempotencyKey = row.idempotencyKey;
   if (row.placedOrderNumber) state.placedOrder = row.placedOrderNumber;
+  const giftCards = parseIds(row.giftCardIds);
+  if (giftCards.length > 0) state.giftCards = giftCards;
   return { state, feedback: row.feedback === null ? null : parseFeedback(row.feedback) };
+}
+
+function parseIds(json: string | null): number[] {
+  if (json === null) return [];
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((id): id is number => Number.isSafeInteger(id)) : [];
+  } catch {
+    return [];
+  }
 }
 
 function parseFeedback(json: string): StepFeedback | null {
@@ -188,6 +204,7 @@ export async function saveCheckoutProgress(
     saveInfo: state.payment?.saveInfo ? 1 : 0,
     idempotencyKey: state.idempotencyKey ?? null,
     placedOrderNumber: state.placedOrder ?? null,
+    giftCardIds: state.giftCards?.length ? JSON.stringify(state.giftCards) : null,
     feedback: feedback ? serializeFeedback(feedback) : null,
     updatedAt: now.toISOString(),
   };

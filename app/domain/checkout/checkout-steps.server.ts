@@ -15,9 +15,12 @@ import { couponDiscountCents, priceCart } from "../cart/cart-pricing.ts";
 import type { CartView } from "../cart/cart-types.ts";
 import type { CartShop } from "../cart/get-cart.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
+import { GIFT_CARD_CHECK_MESSAGES, GIFT_CARD_REFUSALS } from "../gift-cards/gift-card-form.ts";
+import { type GiftCardPlan, MAX_GIFT_CARDS, type Tender, tenderName } from "../gift-cards/gift-card-plan.ts";
+import { findGiftCard, storeCreditOf } from "../gift-cards/gift-cards.server.ts";
 import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";
 import { type OrderShop, placeOrder } from "../orders/place-order.server.ts";
-import type { ProviderReturn } from "../payments/charges.server.ts";
+import { GIFT_CARD_PAYMENT, type ProviderReturn } from "../payments/charges.server.ts";
 import { boundFeedback, type CheckoutState, type StepFeedback } from "./checkout-progress.server.ts";
 import {
   INVALID_FIELDS_MESSAGE,
@@ -41,6 +44,14 @@ export const CHECKOUT_MESSAGES = {
   emptyCart: "Your cart is empty",
   sessionExpired: "Your checkout session has expired. Please enter your details again.",
   methodUnavailable: "That shipping method is no longer available for your address. Please choose another.",
+  giftCardApplied: (name: string) => `${name} applied`,
+  giftCardRemoved: (name: string) => `${name} removed`,
+  giftCardAlready: "That gift card is already applied.",
+  giftCardsTooMany: `At most ${MAX_GIFT_CARDS} gift cards can pay for one order.`,
+  noStoreCredit: "You have no store credit to use.",
+  giftCardsShort: "Your gift cards do not cover the whole order. Please enter a card for the rest.",
+  giftCardChanged:
+    "Your gift card balance has changed since you reviewed your order. Please check your payment.",
 } as const;
 
 export const stepPath = (step: CheckoutStep) =>
@@ -181,6 +192,115 @@ export async function submitPayment(
   };
 }
 
+/** The payment to make again: a gift card applied or removed changes what the card pays. */
+const withoutPayment = (state: CheckoutState): CheckoutState => ({
+  ...state,
+  payment: undefined,
+  idempotencyKey: undefined,
+});
+
+/**
+ * A gift card code typed at the payment step (the caller limits how often an address may try): a
+ * live card with a balance joins the applied ones; else the refusal stands beside the field.
+ */
+export async function applyGiftCardCode(
+  db: Database,
+  state: CheckoutState,
+  { code, now = new Date() }: { code: string; now?: Date },
+): Promise<StepOutcome> {
+  if (!state.shipping) return { to: stepPath("shipping"), state };
+  const refuse = (message: string): StepOutcome => ({
+    to: stepPath("payment"),
+    state,
+    toast: { type: "error", message },
+    feedback: { values: { giftCardCode: code.slice(0, 30) }, fieldErrors: { giftCardCode: message } },
+  });
+  if (code === "") return refuse(GIFT_CARD_CHECK_MESSAGES.required);
+  const found = await findGiftCard(db, code, now);
+  if (!found.ok) return refuse(GIFT_CARD_REFUSALS[found.error.code]);
+  return addTender(state, found.value);
+}
+
+/** The signed-in shopper's store credit joins the applied cards. */
+export async function applyStoreCredit(
+  db: Database,
+  state: CheckoutState,
+  { userId, currency }: { userId: string | null; currency: string },
+): Promise<StepOutcome> {
+  if (!state.shipping) return { to: stepPath("shipping"), state };
+  const credit = userId ? await storeCreditOf(db, userId, currency) : null;
+  if (!credit)
+    return {
+      to: stepPath("payment"),
+      state,
+      toast: { type: "error", message: CHECKOUT_MESSAGES.noStoreCredit },
+    };
+  return addTender(state, credit);
+}
+
+function addTender(state: CheckoutState, card: Pick<Tender, "id" | "kind" | "last4">): StepOutcome {
+  const applied = state.giftCards ?? [];
+  if (applied.includes(card.id))
+    return {
+      to: stepPath("payment"),
+      state,
+      toast: { type: "error", message: CHECKOUT_MESSAGES.giftCardAlready },
+    };
+  if (applied.length >= MAX_GIFT_CARDS)
+    return {
+      to: stepPath("payment"),
+      state,
+      toast: { type: "error", message: CHECKOUT_MESSAGES.giftCardsTooMany },
+    };
+  return {
+    to: stepPath("payment"),
+    state: { ...withoutPayment(state), giftCards: [...applied, card.id] },
+    toast: { type: "success", message: CHECKOUT_MESSAGES.giftCardApplied(tenderName(card)) },
+  };
+}
+
+/** An applied card taken off again. */
+export function removeGiftCard(state: CheckoutState, { giftCardId }: { giftCardId: number }): StepOutcome {
+  const applied = state.giftCards ?? [];
+  if (!applied.includes(giftCardId)) return { to: stepPath("payment"), state };
+  return {
+    to: stepPath("payment"),
+    state: { ...withoutPayment(state), giftCards: applied.filter((id) => id !== giftCardId) },
+    toast: { type: "success", message: "Gift card removed" },
+  };
+}
+
+/**
+ * Step 2 when the applied cards pay the whole order (`plan`, by their balances now): no card is
+ * asked for; the review follows with the cards as the payment.
+ */
+export function submitGiftCardPayment(state: CheckoutState, plan: GiftCardPlan): StepOutcome {
+  if (!state.shipping) return { to: stepPath("shipping"), state };
+  const first = plan.takes[0];
+  if (plan.restCents > 0 || !first) {
+    return {
+      to: stepPath("payment"),
+      state,
+      toast: { type: "error", message: CHECKOUT_MESSAGES.giftCardsShort },
+    };
+  }
+  return {
+    to: stepPath("review"),
+    state: {
+      ...state,
+      payment: {
+        token: GIFT_CARD_PAYMENT,
+        brand: first.kind === "store_credit" ? "Store credit" : "Gift card",
+        last4: first.last4 || "—",
+        expiry: "",
+        cardName: "",
+        saveInfo: false,
+      },
+      idempotencyKey: randomUUID(),
+    },
+  };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -191,7 +311,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  */
 export async function submitPlaceOrder(
   state: CheckoutState,
-  { idempotencyKey: posted, expectedTotalCents }: { idempotencyKey: string; expectedTotalCents: number },
+  {
+    idempotencyKey: posted,
+    expectedTotalCents,
+    expectedGiftCardCents,
+  }: { idempotencyKey: string; expectedTotalCents: number; expectedGiftCardCents: number },
   deps: {
     db: Database;
     gateway: PaymentGateway;
@@ -221,7 +345,12 @@ export async function submitPlaceOrder(
     };
   }
   if (!state.payment || !key || !deps.cartId) return { to: stepPath("payment"), state };
-  if (!UUID.test(posted) || posted !== key || !Number.isSafeInteger(expectedTotalCents)) {
+  if (
+    !UUID.test(posted) ||
+    posted !== key ||
+    !Number.isSafeInteger(expectedTotalCents) ||
+    !Number.isSafeInteger(expectedGiftCardCents)
+  ) {
     return { to: stepPath("review"), state };
   }
 
@@ -233,6 +362,8 @@ export async function submitPlaceOrder(
     shop: deps.shop,
     payment: { token: state.payment.token, brand: state.payment.brand, last4: state.payment.last4 },
     expectedTotalCents,
+    giftCardIds: state.giftCards ?? [],
+    expectedGiftCardCents,
     userId: deps.userId ?? null,
     reservationMs: deps.reservationMs,
     provider: deps.provider,
@@ -285,6 +416,12 @@ export async function submitPlaceOrder(
         feedback: boundFeedback({ values: shipping, fieldErrors: { [field]: message } }),
       };
     }
+    case "gift-card-changed":
+      return {
+        to: stepPath("payment"),
+        state: withoutPayment(state),
+        toast: { type: "warning", message: CHECKOUT_MESSAGES.giftCardChanged },
+      };
     case "payment-declined":
       return {
         to: stepPath("payment"),

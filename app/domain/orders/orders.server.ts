@@ -6,6 +6,7 @@ import type { Totals } from "../../lib/markets.ts";
 import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseCoupon } from "../coupons/coupons.server.ts";
+import { releaseGiftCards } from "../gift-cards/gift-cards.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
 import { releasePromotions } from "../promotions/promotions.server.ts";
 import { canTransition, PLACED_STATUSES } from "./order-status.ts";
@@ -319,6 +320,8 @@ export async function moveOrder(
       .execute();
     if (order.couponCode) await releaseCoupon(trx, order.couponCode);
     await releasePromotions(trx, orderId, now);
+    // an order never paid gives its gift cards back; a paid one's come back with its refunds
+    if (from === "pending_payment") await releaseGiftCards(trx, orderId, now);
   }
   await trx
     .insertInto("orderEvents")

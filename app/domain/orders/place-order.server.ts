@@ -12,6 +12,8 @@ import type { CartView } from "../cart/cart-types.ts";
 import { type CartShop, getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { checkCoupon, redeemCoupon } from "../coupons/coupons.server.ts";
+import { type GiftCardPlan, planGiftCards } from "../gift-cards/gift-card-plan.ts";
+import { takeGiftCards, usableTenders } from "../gift-cards/gift-cards.server.ts";
 import { takeStock } from "../inventory/inventory.server.ts";
 import {
   type InvoiceFacts,
@@ -22,6 +24,7 @@ import {
 import type { IssuedDocument } from "../invoices/invoice-document.ts";
 import {
   DEFAULT_RESERVATION_MS,
+  GIFT_CARD_PAYMENT,
   ORDER_COLUMNS,
   type OrderRow,
   type ProviderReturn,
@@ -53,6 +56,10 @@ export interface PlaceOrderInput {
   provider?: ProviderReturn;
   /** the total the shopper saw on the review step */
   expectedTotalCents: number;
+  /** the gift cards and store credit applied at the payment step (ids, in the order applied) */
+  giftCardIds?: readonly number[];
+  /** what the review said they pay (the gateway is asked for the rest) */
+  expectedGiftCardCents?: number;
   userId?: string | null;
   /** how long the order holds its stock while the payment is pending (DEFAULT_RESERVATION_MS) */
   reservationMs?: number;
@@ -77,6 +84,8 @@ export type PlaceOrderError =
   | { code: "price-changed"; totalCents: number }
   | { code: "coupon-invalid"; message: string }
   | { code: "payment-declined"; message: string }
+  /** an applied gift card no longer pays what the review said (spent elsewhere, disabled, expired) */
+  | { code: "gift-card-changed" }
   /** no zone holds the address (the owner changed the zones since the shipping step) */
   | { code: "no-zone" }
   /** the method chosen is not one the address's zone offers for this cart */
@@ -172,11 +181,24 @@ export async function placeOrder(
     now,
   );
   const priced = priceOrder(input, cart, couponDiscountCents(cart.coupon));
+  // what the applied gift cards pay of the total, by the balances they hold now
+  const giftCards = planGiftCards(
+    await usableTenders(db, input.giftCardIds ?? [], {
+      userId: input.userId ?? null,
+      currency: input.shop.currency,
+      now,
+    }),
+    input.expectedTotalCents,
+  );
   const problem: PlaceOrderError | null =
     cartProblem(cart) ??
     pricingProblem(priced, input.method) ??
     (priced.ok && priced.calculation.totalCents !== input.expectedTotalCents
       ? { code: "price-changed", totalCents: priced.calculation.totalCents }
+      : null) ??
+    (giftCards.giftCardCents !== (input.expectedGiftCardCents ?? 0) ||
+    (input.payment.token === GIFT_CARD_PAYMENT && giftCards.restCents > 0)
+      ? { code: "gift-card-changed" }
       : null);
   if (problem) {
     // A twin submission may have placed this very order (emptying the cart, clearing its coupon)
@@ -189,7 +211,9 @@ export async function placeOrder(
   try {
     reserved = await db
       .transaction()
-      .execute((trx) => reserveOrder(trx, { input, cart, now, gateway: gateway.name, quoted: priced }));
+      .execute((trx) =>
+        reserveOrder(trx, { input, cart, now, gateway: gateway.name, quoted: priced, giftCards }),
+      );
   } catch (error) {
     // A twin submission may have won the race: then this one is that order.
     const twin = await findOrderByKey(db, input.idempotencyKey);
@@ -322,6 +346,7 @@ async function reserveOrder(
     now,
     gateway,
     quoted,
+    giftCards,
   }: {
     input: PlaceOrderInput;
     cart: CartView;
@@ -329,6 +354,8 @@ async function reserveOrder(
     gateway: string;
     /** the cart priced before the transaction, with the coupon's discount as the cart read it */
     quoted: PricedCart;
+    /** what the gift cards pay (of the total the shopper reviewed, which this order must have) */
+    giftCards: GiftCardPlan;
   },
 ): Promise<Reserved> {
   // the coupon read now, its use counted after the stock (rows are locked in one order: variants,
@@ -384,6 +411,7 @@ async function reserveOrder(
     totalCents: recomputed.totalCents,
     currency: input.shop.currency,
     couponCode: cart.coupon?.code ?? null,
+    giftCardCents: giftCards.giftCardCents,
     status: "pending_payment" as const,
     paymentBrand: input.payment.brand,
     paymentLast4: input.payment.last4,
@@ -503,6 +531,10 @@ async function reserveOrder(
     const customerKey = customerKeyOf({ userId: input.userId, email: shipping.email });
     const redeemed = await redeemPromotions(trx, applied, { orderId: order.id, customerKey, now });
     if (!redeemed.ok) throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
+  }
+  // the gift cards' parts, last: guarded takes, so racing checkouts never spend a balance twice
+  if (!(await takeGiftCards(trx, giftCards.takes, { orderId: order.id, now }))) {
+    throw new OrderAbort({ code: "gift-card-changed" });
   }
   // what its views are made of, as just written: the caller makes them once this commits
   return { order, written: { row: values, items, taxLines } };

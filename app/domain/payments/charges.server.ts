@@ -52,6 +52,16 @@ export interface ProviderReturn {
   cancelUrl: string;
 }
 
+/**
+ * The token (and then the payment reference) of an order its gift cards and store credit pay
+ * whole: paid without asking the gateway, and refunded to them alone.
+ */
+export const GIFT_CARD_PAYMENT = "gift-card";
+
+/** What the gateway is asked for: the total less what gift cards paid. */
+export const cardPartOf = (order: Pick<OrderRow, "totalCents" | "giftCardCents">) =>
+  order.totalCents - order.giftCardCents;
+
 /** The token of a payment the shopper makes on the provider's hosted page (no card yet). */
 export const HOSTED_PAYMENT = "hosted";
 /** A hosted page lives at least this long (Stripe refuses a shorter one). */
@@ -95,13 +105,15 @@ export async function settlePayment(
     invoice?: InvoiceDocument;
   },
 ): Promise<Settlement> {
+  // nothing left to pay by card: paid without a gateway call
+  if (cardPartOf(order) === 0) return markPaid(db, order.id, GIFT_CARD_PAYMENT, { cartId, now, invoice });
   if (token === HOSTED_PAYMENT) return startHosted(db, gateway, order, provider, description, now);
   let authorizationId: string;
   try {
     // authorized and captured in one call (the reconciliation job captures one left authorized)
     const authorization = await gateway.authorize({
       token,
-      amountCents: order.totalCents,
+      amountCents: cardPartOf(order),
       currency: currencyOf(order.currency),
       idempotencyKey: order.idempotencyKey,
       capture: true,
@@ -140,7 +152,7 @@ async function startHosted(
     const until = order.reservedUntil ? Date.parse(order.reservedUntil) : created;
     const page = await gateway.browser.startHostedPayment({
       expiresAt: new Date(Math.max(until, created + HOSTED_MINIMUM_MS + HOSTED_SLACK_MS)),
-      amountCents: order.totalCents,
+      amountCents: cardPartOf(order),
       currency: currencyOf(order.currency),
       orderNumber: order.number,
       idempotencyKey: order.idempotencyKey,
@@ -186,7 +198,7 @@ async function refundLapsed(
       orderId: order.id,
       orderKey: order.idempotencyKey,
       authorizationId,
-      amountCents: order.totalCents,
+      amountCents: cardPartOf(order),
       now,
     },
   ).catch((error: unknown) =>
@@ -439,6 +451,8 @@ async function reconcileOne(
   order: OrderRow,
   now: Date,
 ): Promise<Settlement> {
+  // paid whole by gift cards (the process died before it recorded it): nothing to ask the gateway
+  if (cardPartOf(order) === 0) return markPaid(db, order.id, GIFT_CARD_PAYMENT, { now });
   const outcome = await gateway.outcome(order.idempotencyKey);
   switch (outcome.status) {
     case "captured":

@@ -41,6 +41,7 @@ export const ORDER_COLUMNS = [
   "createdAt",
   "reservedUntil",
   "currency",
+  "giftCardCents",
 ] as const;
 
 export interface OrderRow {
@@ -58,6 +59,8 @@ export interface OrderRow {
   reservedUntil: string | null;
   /** the currency the order was placed in (a stored code; `currencyOf` reads it) */
   currency: string;
+  /** what gift cards and store credit paid of the total (the gateway is asked for the rest) */
+  giftCardCents: number;
 }
 
 /** The order a checkout's key placed (or reserved), or null. */
@@ -79,6 +82,10 @@ export interface RefundRecord {
   paymentId: string;
   idempotencyKey: string;
   failure: string | null;
+  /** what goes back to gift cards or store credit; the gateway pays back the rest */
+  giftCardCents: number;
+  /** 1: all of it as store credit on the order's account */
+  toStoreCredit: 0 | 1;
 }
 
 export const REFUND_COLUMNS = [
@@ -90,6 +97,8 @@ export const REFUND_COLUMNS = [
   "paymentId",
   "idempotencyKey",
   "failure",
+  "giftCardCents",
+  "toStoreCredit",
 ] as const;
 
 /** The refund recorded under this key, or null. */

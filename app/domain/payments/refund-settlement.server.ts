@@ -7,12 +7,13 @@ import type { DB, OrderStatus } from "../../db/schema.ts";
 import { recordRefund } from "../../infra/metrics.server.ts";
 import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { recordAudit } from "../audit/audit-log.server.ts";
+import { refundToGiftCards } from "../gift-cards/gift-cards.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
 import { issueCreditNote } from "../invoices/issue-documents.server.ts";
 import { canTransition } from "../orders/order-status.ts";
 import { renderStatusEmail } from "../orders/order-status-email.ts";
 import { moveOrder } from "../orders/orders.server.ts";
-import { gatewayKey, type RefundRecord } from "./idempotency.server.ts";
+import { gatewayKey, REFUND_COLUMNS, type RefundRecord } from "./idempotency.server.ts";
 
 /**
  * Steps 3 and 4 of a refund (refunds.server.ts, decision 025): the gateway asked outside any
@@ -41,7 +42,7 @@ export type SettleServices = Pick<RefundServices, "db" | "gateway"> &
 export async function refundById(db: Database, id: number): Promise<RefundRecord | null> {
   const row = await db
     .selectFrom("orderRefunds")
-    .select(["id", "orderId", "kind", "status", "amountCents", "paymentId", "idempotencyKey", "failure"])
+    .select(REFUND_COLUMNS)
     .where("id", "=", id)
     .executeTakeFirst();
   return row ?? null;
@@ -56,11 +57,15 @@ export async function payAndSettle(
   refund: RefundRecord,
   now: Date,
 ): Promise<RefundRecord | "pending"> {
+  const gatewayCents = refund.amountCents - refund.giftCardCents;
+  // all of it back to gift cards or store credit: nothing for the gateway to do
+  if (gatewayCents === 0)
+    return settleAndNotify(services, refund, { status: "succeeded", gatewayRefundId: "" }, now);
   let answer: Awaited<ReturnType<PaymentGateway["refund"]>>;
   try {
     answer = await services.gateway.refund({
       authorizationId: refund.paymentId,
-      amountCents: refund.amountCents,
+      amountCents: gatewayCents,
       idempotencyKey: gatewayKey.refund(refund.idempotencyKey),
     });
   } catch (error) {
@@ -144,6 +149,8 @@ export async function settleRefund(
       "returnId",
       "reason",
       "actor",
+      "giftCardCents",
+      "toStoreCredit",
     ])
     .executeTakeFirst();
   if (!refund) return null;
@@ -197,6 +204,16 @@ export async function settleRefund(
     .returning(["status", "refundedCents", "totalCents"])
     .executeTakeFirstOrThrow();
   const order = await orderOf(trx, refund.orderId);
+  // the part that goes back to the order's gift cards, or as store credit, with the refund
+  await refundToGiftCards(trx, {
+    orderId: refund.orderId,
+    amountCents: refund.giftCardCents,
+    toStoreCredit: refund.toStoreCredit === 1,
+    userId: order.userId,
+    currency: order.currency,
+    actor: refund.actor,
+    now,
+  });
   let cancelled = false;
   if (refund.kind === "cancel") {
     const done = await moveOrder(trx, {
@@ -281,7 +298,7 @@ export async function settleRefund(
 async function orderOf(db: Database, orderId: number) {
   return db
     .selectFrom("orders")
-    .select(["number", "email", "currency", "estimatedDelivery", "status"])
+    .select(["number", "email", "currency", "estimatedDelivery", "status", "userId"])
     .where("id", "=", orderId)
     .executeTakeFirstOrThrow();
 }
@@ -358,7 +375,7 @@ export async function settlePendingRefunds(
   const counts = { succeeded: 0, failed: 0, waiting: 0 };
   const pending = await services.db
     .selectFrom("orderRefunds")
-    .select(["id", "orderId", "kind", "status", "amountCents", "paymentId", "idempotencyKey", "failure"])
+    .select(REFUND_COLUMNS)
     .where("status", "=", "pending")
     .where("createdAt", "<=", new Date(now.getTime() - REFUND_SETTLE_GRACE_MS).toISOString())
     .orderBy("createdAt")
@@ -367,10 +384,14 @@ export async function settlePendingRefunds(
   for (const refund of pending) {
     let settled: RefundRecord | "pending";
     try {
-      const known = await services.gateway.refundOutcome({
-        authorizationId: refund.paymentId,
-        idempotencyKey: gatewayKey.refund(refund.idempotencyKey),
-      });
+      // none of it through the gateway: settled at once (payAndSettle asks the gateway nothing)
+      const known =
+        refund.amountCents === refund.giftCardCents
+          ? { status: "none" as const }
+          : await services.gateway.refundOutcome({
+              authorizationId: refund.paymentId,
+              idempotencyKey: gatewayKey.refund(refund.idempotencyKey),
+            });
       settled =
         known.status === "none"
           ? await payAndSettle(services, refund, now)

@@ -54,6 +54,8 @@ export interface RefundRequest {
   amountCents: number | null;
   restock: boolean;
   reason: string;
+  /** all of it as store credit on the order's account (else: the gateway first, then the gift cards) */
+  toStoreCredit?: boolean;
   actor: StaffActor;
   now?: Date;
 }
@@ -66,6 +68,8 @@ export type RefundError =
   | { code: "nothing-chosen" }
   | { code: "too-much"; leftCents: number; currency: Currency }
   | { code: "line-too-much"; name: string }
+  /** store credit asked for an order placed without an account */
+  | { code: "no-account" }
   /** the gateway refused it: nothing was paid back */
   | { code: "gateway"; message: string }
   /** the gateway's answer is not known yet: recorded, and settled by the job */
@@ -109,6 +113,7 @@ export async function refundOrder(services: RefundServices, request: RefundReque
     plusShipping: false,
     reason: request.reason,
     returnId: null,
+    toStoreCredit: request.toStoreCredit ?? false,
     actor: request.actor,
     now: request.now,
   });
@@ -134,6 +139,7 @@ export async function cancelPaidOrder(
     plusShipping: false,
     reason: "Order cancelled",
     returnId: null,
+    toStoreCredit: false,
     actor,
     now,
   });
@@ -175,6 +181,7 @@ export async function refundReturn(
     plusShipping,
     reason: `Return ${returnNumber}`,
     returnId,
+    toStoreCredit: false,
     actor,
     now,
   });
@@ -219,6 +226,8 @@ export async function refundLapsedPayment(
           includesShipping: false,
           reason: "The payment arrived after the order was given up",
           returnId: null,
+          giftCardCents: 0,
+          toStoreCredit: false,
           actor: SYSTEM,
           at: now.toISOString(),
         });
@@ -246,6 +255,9 @@ interface PlannedRefund {
   includesShipping: boolean;
   reason: string;
   returnId: number | null;
+  /** what goes back to gift cards or store credit rather than through the gateway */
+  giftCardCents: number;
+  toStoreCredit: boolean;
   actor: Actor;
   at: string;
 }
@@ -261,6 +273,7 @@ interface RunRequest {
   plusShipping: boolean;
   reason: string;
   returnId: number | null;
+  toStoreCredit: boolean;
   actor: Actor;
   now?: Date;
 }
@@ -344,6 +357,8 @@ async function recordPending(
       "refundPendingCents",
       "paymentReference",
       "currency",
+      "giftCardCents",
+      "userId",
     ])
     .where("number", "=", request.number);
   // refunds of one order take turns (SQLite's write transactions already do)
@@ -388,6 +403,8 @@ async function recordPending(
   }
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Refused({ code: "nothing-chosen" });
   if (amountCents > leftCents) throw new Refused({ code: "too-much", leftCents, currency });
+  if (request.toStoreCredit && !order.userId) throw new Refused({ code: "no-account" });
+  const giftCardCents = await giftCardPartOf(trx, order, amountCents, request.toStoreCredit);
   const id = await insertPending(trx, {
     kind: request.kind,
     key: request.key,
@@ -399,11 +416,40 @@ async function recordPending(
     includesShipping,
     reason: request.reason,
     returnId: request.returnId,
+    giftCardCents,
+    toStoreCredit: request.toStoreCredit,
     actor: request.actor,
     at: now.toISOString(),
   });
   if (id === null) throw new Refused({ code: "too-much", leftCents, currency });
   return { refund: (await refundById(trx, id))!, replayed: false };
+}
+
+/**
+ * What of a refund goes back to gift cards or store credit: all of it as store credit when staff
+ * choose so; else the gateway pays back first, up to what it took less what refunds not failed
+ * already ask of it, and the gift cards the rest (so neither ever pays back more than it took).
+ */
+async function giftCardPartOf(
+  trx: Transaction<DB>,
+  order: { id: number; totalCents: number; giftCardCents: number },
+  amountCents: number,
+  toStoreCredit: boolean,
+): Promise<number> {
+  if (toStoreCredit) return amountCents;
+  if (order.giftCardCents === 0) return 0;
+  const asked = await trx
+    .selectFrom("orderRefunds")
+    .select((eb) =>
+      eb.fn
+        .coalesce(eb.fn.sum<number>(eb("amountCents", "-", eb.ref("giftCardCents"))), eb.lit(0))
+        .as("cents"),
+    )
+    .where("orderId", "=", order.id)
+    .where("status", "!=", "failed")
+    .executeTakeFirstOrThrow();
+  const gatewayLeft = Math.max(0, order.totalCents - order.giftCardCents - Number(asked.cents));
+  return amountCents - Math.min(amountCents, gatewayLeft);
 }
 
 /** A line of a refund: its units, and what they pay back with the tax in it (null: an amount was given). */
@@ -486,6 +532,8 @@ async function insertPending(trx: Transaction<DB>, plan: PlannedRefund): Promise
       kind: plan.kind,
       returnId: plan.returnId,
       paymentId: plan.paymentId,
+      giftCardCents: plan.giftCardCents,
+      toStoreCredit: plan.toStoreCredit ? 1 : 0,
     })
     .onConflict((oc) => oc.column("idempotencyKey").doNothing())
     .returning("id")
@@ -534,6 +582,8 @@ export function refundRefusalMessage(error: RefundError): string {
       return `At most ${formatMoney(error.leftCents, error.currency)} can be refunded.`;
     case "line-too-much":
       return `More units of ${error.name} than are left to refund.`;
+    case "no-account":
+      return "This order was placed without an account, so it cannot be refunded as store credit.";
     case "gateway":
       return `The refund failed: ${error.message}`;
     case "pending":
