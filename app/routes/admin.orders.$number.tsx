@@ -71,6 +71,7 @@ const actionSchema = z.discriminatedUnion("intent", [
       .regex(/^\d{1,7}(\.\d{1,2})?$/, "Enter an amount such as 12.50.")
       .optional(),
     restock: z.literal("on").optional(),
+    storeCredit: z.literal("on").optional(),
     reason: z.string().trim().max(200).optional(),
   }),
 ]);
@@ -101,6 +102,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         lines: input.qty,
         amountCents: input.amount ? Math.round(Number(input.amount) * 100) : null,
         restock: input.restock === "on",
+        toStoreCredit: input.storeCredit === "on",
         reason: input.reason ?? "",
         actor,
       },
@@ -268,6 +270,12 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           discountLabel={order.couponCode}
           className="mt-4 ml-auto max-w-xs"
         />
+        {order.giftCardCents > 0 && (
+          <p className="mt-2 ml-auto max-w-xs text-right text-sm" data-testid="order-gift-card-part">
+            Paid by gift card or store credit: {money(order.giftCardCents)}; by card:{" "}
+            {money(order.totals.totalCents - order.giftCardCents)}
+          </p>
+        )}
       </section>
       {canRefund && order.refund && (
         <RefundForm refundKey={loaderData.refundKey} refund={order.refund} currency={order.currency} />
@@ -284,6 +292,11 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 {r.status === "pending" ? " — waiting for the payment provider" : ""}
                 {r.status === "failed" ? ` — failed${r.failure ? `: ${r.failure}` : ""}` : ""}
                 {r.restocked && r.status === "succeeded" ? " (stock restored)" : ""}
+                {r.toStoreCredit
+                  ? " (as store credit)"
+                  : r.giftCardCents > 0
+                    ? ` (${money(r.giftCardCents)} back to the gift card)`
+                    : ""}
                 {r.reason ? ` — ${r.reason}` : ""}
               </li>
             ))}

@@ -21,6 +21,7 @@ export function RefundForm({
     refundedCents: number;
     leftCents: number;
     lines: { itemId: number; name: string; variantTitle: string; quantity: number; refundable: number }[];
+    storeCredit: boolean;
   };
 }) {
   const money = useMoney(currency);
@@ -67,6 +68,12 @@ export function RefundForm({
           <input type="checkbox" name="restock" className="h-4 w-4" />
           Put the refunded units back in stock
         </label>
+        {refund.storeCredit && (
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="storeCredit" className="h-4 w-4" />
+            Refund as store credit on the customer's account (nothing goes back to the card)
+          </label>
+        )}
         <label className="block text-sm">
           Reason (shown to the customer)
           <input type="text" name="reason" maxLength={200} className={INPUT} />

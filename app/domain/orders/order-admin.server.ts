@@ -100,7 +100,11 @@ export interface AdminOrderDetail extends OrderDetails {
     refundedCents: number;
     leftCents: number;
     lines: { itemId: number; name: string; variantTitle: string; quantity: number; refundable: number }[];
+    /** the order has an account: a refund may go to its store credit */
+    storeCredit: boolean;
   } | null;
+  /** what gift cards and store credit paid of the total (the card the rest) */
+  giftCardCents: number;
   /** every refund, newest last: pending ones wait for the provider's answer, failed ones say why */
   refunds: {
     amountCents: number;
@@ -109,6 +113,9 @@ export interface AdminOrderDetail extends OrderDetails {
     createdAt: string;
     status: "pending" | "succeeded" | "failed";
     failure: string | null;
+    /** what of it went back to gift cards or store credit */
+    giftCardCents: number;
+    toStoreCredit: boolean;
   }[];
   /** when the customer's bank reported a dispute (chargeback) of the payment; null: none */
   disputedAt: string | null;
@@ -126,7 +133,7 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
     .execute();
   const money = await db
     .selectFrom("orders")
-    .select(["refundedCents", "refundPendingCents", "totalCents", "disputedAt"])
+    .select(["refundedCents", "refundPendingCents", "totalCents", "disputedAt", "giftCardCents", "userId"])
     .where("id", "=", order.id)
     .executeTakeFirstOrThrow();
   const items = await db
@@ -137,7 +144,16 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
     .execute();
   const refunds = await db
     .selectFrom("orderRefunds")
-    .select(["amountCents", "reason", "restocked", "createdAt", "status", "failure"])
+    .select([
+      "amountCents",
+      "reason",
+      "restocked",
+      "createdAt",
+      "status",
+      "failure",
+      "giftCardCents",
+      "toStoreCredit",
+    ])
     .where("orderId", "=", order.id)
     .orderBy("id")
     .execute();
@@ -159,9 +175,15 @@ export async function getAdminOrder(db: Database, number: string): Promise<Admin
               quantity: item.quantity,
               refundable: item.quantity - item.refundedQuantity,
             })),
+            storeCredit: money.userId !== null,
           }
         : null,
-    refunds: refunds.map((r) => ({ ...r, restocked: r.restocked === 1 })),
+    giftCardCents: money.giftCardCents,
+    refunds: refunds.map((r) => ({
+      ...r,
+      restocked: r.restocked === 1,
+      toStoreCredit: r.toStoreCredit === 1,
+    })),
     disputedAt: money.disputedAt,
   };
 }

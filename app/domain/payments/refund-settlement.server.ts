@@ -312,11 +312,21 @@ function refundMail(shop: { shopName: string }, { order, reason, refund }: Settl
       `We have refunded ${money} for your order ${order.number}.`,
       // a refund made at the provider has no reason the shop wrote
       reason && refund.kind !== "provider" ? `Reason: ${reason}` : "",
-      "It goes back to the card you paid with and usually shows within 5–10 business days.",
+      whereItGoes(refund, (cents) => formatMoney(cents, currencyOf(order.currency))),
     ]
       .filter(Boolean)
       .join("\n\n"),
   };
+}
+
+/** Where a refund's money goes: the card, the gift cards it was paid with, or store credit. */
+function whereItGoes(refund: RefundRecord, money: (cents: number) => string): string {
+  if (refund.toStoreCredit === 1)
+    return "It is on your account as store credit, to spend on your next order.";
+  const card = "usually shows within 5–10 business days";
+  if (refund.giftCardCents === 0) return `It goes back to the card you paid with and ${card}.`;
+  if (refund.giftCardCents === refund.amountCents) return "It goes back to the gift card you paid with.";
+  return `${money(refund.amountCents - refund.giftCardCents)} goes back to the card you paid with and ${card}; ${money(refund.giftCardCents)} goes back to your gift card.`;
 }
 
 /** The customer hears of a refund that went through (a lapsed payment's was never their order). */
