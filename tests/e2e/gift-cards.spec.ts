@@ -6,7 +6,7 @@ import { closeShopDatabase, shopDatabase, signIn, toast } from "./shop-helpers.t
  * Admin → Gift cards in the browser, with JavaScript and without (issue 31): the owner issues a
  * card (a refused amount first, said beside the field), sees its code once, opens the card's page
  * and disables it; a shopper checks its balance by the code. axe runs on each page. (Paying with a
- * card at checkout is not built yet.)
+ * card at checkout: gift-card-checkout.spec.ts.)
  */
 const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
 
