@@ -39,6 +39,7 @@ import * as shopTimeZone from "./migrations/2026-11-28T0705-shop-time-zone.ts";
 import * as customerGroups from "./migrations/2026-11-28T0710-customer-groups.ts";
 import * as giftCards from "./migrations/2026-11-28T0730-gift-cards.ts";
 import * as giftCardPayments from "./migrations/2026-11-28T0740-gift-card-payments.ts";
+import * as promotionUses from "./migrations/2026-11-28T0745-promotion-uses.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0710-customer-groups": customerGroups,
   "2026-11-28T0730-gift-cards": giftCards,
   "2026-11-28T0740-gift-card-payments": giftCardPayments,
+  "2026-11-28T0745-promotion-uses": promotionUses,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -29,6 +29,10 @@ export interface PromotionsTable {
   active: Generated<Flag>;
   campaignId: number | null;
   usageLimit: number | null;
+  /**
+   * a use limit's guard: the promotion's redemptions while it has a limit, 0 while it has none
+   * (migration 0745); its uses are its redemptions (`promotionUses`)
+   */
   usedCount: Generated<number>;
   perCustomerLimit: number | null;
   /** 1: applies only with one of its codes in promotion_codes (migration 0600) */

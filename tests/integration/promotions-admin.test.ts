@@ -14,6 +14,7 @@ import { ENGINES } from "../db-utils.ts";
 import { cookieHeader } from "../helpers/account-fixtures.ts";
 import { type AdminAnswer, adminAction } from "../helpers/admin-route.ts";
 import { ensureCategory, insertProductWithVariants } from "../helpers/catalog.ts";
+import { insertPendingOrder } from "../helpers/invoice-orders.ts";
 import { callRoute } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
@@ -261,11 +262,29 @@ describe.each(ENGINES)("promotions admin on %s", (engine) => {
     expect(last.action).toBe("promotion.update");
     expect(JSON.parse(last.beforeJson!).action.maxTimes).toBeNull();
     expect(JSON.parse(last.afterJson!).action.maxTimes).toBe(2);
-    // a limit below the uses already made is refused
-    await shop.db.updateTable("promotions").set({ usedCount: 3 }).where("id", "=", bogoId).execute();
+    // its uses are its orders' redemptions (nothing counted on the row of a promotion without a limit):
+    // shown on its page and in the list, and a limit below them is refused
+    for (let i = 0; i < 3; i++) {
+      const order = await insertPendingOrder(shop.db);
+      await shop.db
+        .insertInto("promotionRedemptions")
+        .values({
+          promotionId: bogoId,
+          orderId: order.id,
+          customerKey: `email:use-${i}@example.com`,
+          amountCents: 100,
+          createdAt: "2026-01-01T00:00:00.000Z",
+        })
+        .execute();
+    }
+    const used = await callRoute(promotionRoute, "loader", url, { cookie, params, context: shop.context() });
+    expect((used.data as unknown as { promotion: { usedCount: number } }).promotion.usedCount).toBe(3);
+    const list = await callRoute(promotionsRoute, "loader", URL_BASE, { cookie, context: shop.context() });
+    const listed = (list.data as unknown as Awaited<ReturnType<typeof promotionsRoute.loader>>).promotions;
+    expect(listed.find((p) => p.id === bogoId)).toMatchObject({ usedCount: 3, usageLimit: null });
     const below = await post(promotionRoute, url, promotionFields({ ...values, usageLimit: "2" }), params);
     expect(below).toMatchObject({ ok: false, status: 409, fieldErrors: { usageLimit: M.usageBelowUsed(3) } });
-    await shop.db.updateTable("promotions").set({ usedCount: 0 }).where("id", "=", bogoId).execute();
+    await shop.db.deleteFrom("promotionRedemptions").where("promotionId", "=", bogoId).execute();
   });
 
   it("disables and enables: a disabled promotion is read by no cart", async () => {

@@ -9,6 +9,7 @@ import { createDatabase } from "../../app/db/database.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
+import { promotionUses } from "../../app/domain/promotions/promotions.server.ts";
 import type { PromotionAction, PromotionCondition } from "../../app/lib/promotions/engine.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
@@ -51,6 +52,7 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
     extra: {
       conditions?: PromotionCondition[];
       perCustomerLimit?: number;
+      usageLimit?: number;
       endsAt?: string;
       name?: string;
     } = {},
@@ -62,6 +64,7 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
         action: JSON.stringify(action),
         conditions: JSON.stringify(extra.conditions ?? []),
         perCustomerLimit: extra.perCustomerLimit ?? null,
+        usageLimit: extra.usageLimit ?? null,
         endsAt: extra.endsAt ?? null,
         createdAt: STAMP,
         updatedAt: STAMP,
@@ -108,9 +111,15 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
     });
     return { cart, result };
   }
-  const usedCount = async (id: number) =>
-    (await t.db.selectFrom("promotions").select("usedCount").where("id", "=", id).executeTakeFirstOrThrow())
-      .usedCount;
+  /** a promotion's uses (its redemptions, as the admin reads them) */
+  const uses = async (id: number) => (await promotionUses(t.db, [id])).get(id);
+  /** what the promotion's own row counts (a use limit's guard) and when it was last written */
+  const rowOf = (id: number) =>
+    t.db
+      .selectFrom("promotions")
+      .select(["usedCount", "updatedAt"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
 
   it("prices an automatic buy 2 get 1 in the cart and charges exactly that at Place Order", async () => {
     const dear = await insertProduct(t.db, { priceCents: 3_000, stock: 10 });
@@ -195,7 +204,8 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
       .where("email", "=", "decline@example.com")
       .executeTakeFirstOrThrow();
     expect(failed).toEqual({ status: "payment_failed", discountCents: 500 });
-    expect(await usedCount(promotion)).toBe(0);
+    expect(await uses(promotion)).toBe(0);
+    expect(await rowOf(promotion)).toEqual({ usedCount: 0, updatedAt: STAMP });
     expect(
       await t.db
         .selectFrom("promotionRedemptions")
@@ -203,6 +213,55 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
         .where("promotionId", "=", promotion)
         .execute(),
     ).toEqual([]);
+  });
+
+  it("places concurrent orders with a promotion without a limit: one use each, its row never written", async () => {
+    const promotion = await insertPromotion({ type: "order-fixed", cents: 300 }, { name: "$3 off" });
+    const product = await insertProduct(t.db, { priceCents: 2_000, stock: 20 });
+    const buyers = Array.from({ length: 6 }, (_, i) => `many-${engine}-${i}@example.com`);
+    const carts = await Promise.all(buyers.map(() => cartOf([{ productId: product, quantity: 1 }])));
+    const results = await Promise.all(carts.map((cartId, i) => place(cartId, { email: buyers[i] })));
+    expect(results.map(({ cart, result }) => [cart.totals.discountCents, result.ok])).toEqual(
+      buyers.map(() => [300, true]),
+    );
+    expect(await uses(promotion)).toBe(6);
+    expect(await rowOf(promotion)).toEqual({ usedCount: 0, updatedAt: STAMP });
+  });
+
+  it("stops concurrent orders at a promotion's use limit, and a failed payment gives its use back", async () => {
+    const promotion = await insertPromotion(
+      { type: "order-fixed", cents: 300 },
+      { name: "First two", usageLimit: 2 },
+    );
+    const product = await insertProduct(t.db, { priceCents: 2_000, stock: 20 });
+    const buyers = Array.from({ length: 5 }, (_, i) => `limit-${engine}-${i}@example.com`);
+    const carts = await Promise.all(buyers.map(() => cartOf([{ productId: product, quantity: 1 }])));
+    // every cart was reviewed with the discount; two orders get it, the others are asked to review
+    const results = await Promise.all(carts.map((cartId, i) => place(cartId, { email: buyers[i] })));
+    expect(results.every(({ cart }) => cart.totals.discountCents === 300)).toBe(true);
+    const codes = results.map(({ result }) => (result.ok ? "placed" : result.error.code)).sort();
+    expect(codes).toEqual(["placed", "placed", "price-changed", "price-changed", "price-changed"]);
+    expect([(await rowOf(promotion)).usedCount, await uses(promotion)]).toEqual([2, 2]);
+    // used up: the next cart has no discount
+    const next = await cartOf([{ productId: product, quantity: 1 }]);
+    expect((await getCart(t.db, next, SPEC_SHOP)).totals.discountCents).toBe(0);
+    // a limited promotion's use, given back by a declined payment, is counted back on its row too
+    const other = await insertPromotion(
+      { type: "order-fixed", cents: 400 },
+      { name: "One only", usageLimit: 1 },
+    );
+    const declined = await place(await cartOf([{ productId: product, quantity: 1 }]), {
+      email: `declined-${engine}@example.com`,
+      outcome: "card_declined",
+    });
+    expect(declined.cart.totals.discountCents).toBe(400);
+    expect(declined.result.ok).toBe(false);
+    expect([(await rowOf(other)).usedCount, await uses(other)]).toEqual([0, 0]);
+    const again = await place(await cartOf([{ productId: product, quantity: 1 }]), {
+      email: `again-${engine}@example.com`,
+    });
+    expect([again.cart.totals.discountCents, again.result.ok]).toEqual([400, true]);
+    expect([(await rowOf(other)).usedCount, await uses(other)]).toEqual([1, 1]);
   });
 
   it("stops an order whose promotion this customer has used since, with the new total to review", async () => {
@@ -226,7 +285,7 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
       expectedTotalCents: anonymous.totals.totalCents,
     });
     expect(second.ok ? "placed" : second.error.code).toBe("price-changed");
-    expect(await usedCount(promotion)).toBe(1);
+    expect(await uses(promotion)).toBe(1);
   });
 
   it("never applies a promotion that ended between the review and Place Order", async () => {
@@ -265,9 +324,11 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
       const atUse = await revision();
       const { result } = await place(cartId);
       expect(result.ok).toBe(true);
-      expect(await usedCount(promotion)).toBe(1);
+      expect(await uses(promotion)).toBe(1);
+      expect((await rowOf(promotion)).usedCount).toBe(0);
       expect(await revision()).toBe(atUse);
-      // …but a limit reached is read live: a use limit of 1, now used, stops it everywhere
+      // …but a limit reached is read live: a use limit of 1, now used (the database counts the uses
+      // there are when a limit is set), stops it everywhere
       await t.db.updateTable("promotions").set({ usageLimit: 1 }).where("id", "=", promotion).execute();
       const next = await cartOf([{ productId: product, quantity: 1 }]);
       expect((await getCart(other, next, SPEC_SHOP)).totals.discountCents).toBe(0);

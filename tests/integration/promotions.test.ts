@@ -1,8 +1,9 @@
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/schema.ts";
 import {
   customerKeyOf,
+  promotionUses,
   readPromotionState,
   redeemPromotions,
   releasePromotions,
@@ -79,6 +80,53 @@ describe.each(ENGINES)("promotions as stored, on %s", (engine) => {
   const usedCount = async (id: number) =>
     (await t.db.selectFrom("promotions").select("usedCount").where("id", "=", id).executeTakeFirstOrThrow())
       .usedCount;
+  /** its uses as every view reads them (its redemptions), and what its own row says */
+  const uses = async (id: number) => (await promotionUses(t.db, [id])).get(id);
+  const rowOf = (id: number) =>
+    t.db
+      .selectFrom("promotions")
+      .select(["usedCount", "updatedAt"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+  const revision = async () =>
+    (await t.db.selectFrom("promotionRevision").select("revision").executeTakeFirstOrThrow()).revision;
+  /**
+   * PostgreSQL: whether an order can take a use of promotion `id` while another transaction holds
+   * that promotion's row for an update (as a concurrent order counting a use on it does): false
+   * when it waits.
+   */
+  async function redeemsPastHeldRow(id: number): Promise<boolean> {
+    const [order] = await Promise.all([insertPendingOrder(t.db)]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    const holder = inTransaction(async (trx) => {
+      // the lock an update of its columns takes (a key share, as the redemption's foreign key takes, goes past it)
+      await sql`select id from promotions where id = ${id} for no key update`.execute(trx);
+      held();
+      await released;
+    });
+    await holding;
+    try {
+      return await inTransaction(async (trx) => {
+        await sql`set local lock_timeout = '1s'`.execute(trx);
+        const result = await redeemPromotions(trx, [applied(id, 100)], {
+          orderId: order!.id,
+          customerKey: "email:held@x.example",
+          now: NOW,
+        });
+        return result.ok;
+      }).catch(() => false);
+    } finally {
+      release();
+      await holder;
+    }
+  }
   const spent = async (id: number) =>
     (
       await t.db
@@ -140,10 +188,120 @@ describe.each(ENGINES)("promotions as stored, on %s", (engine) => {
     const id = await insertPromotion({ usageLimit: 5 });
     const { won } = await race(12, () => [applied(id, 100)]);
     expect(won).toBe(5);
-    expect(await usedCount(id)).toBe(5);
+    expect([await usedCount(id), await uses(id)]).toEqual([5, 5]);
     const state = await readPromotionState(t.db, { now: NOW, codes: [], customerKey: null });
     expect(state.exhausted.get(id)).toBe("uses");
   });
+
+  it("counts the uses of a promotion without a limit as its redemptions, never on its own row", async () => {
+    const id = await insertPromotion();
+    const at = await revision();
+    const { won, orders } = await race(12, () => [applied(id, 100)]);
+    expect(won).toBe(12);
+    // 12 uses, one redemption each; the promotion's row as it was inserted, its revision unmoved
+    expect(await uses(id)).toBe(12);
+    expect(await rowOf(id)).toEqual({ usedCount: 0, updatedAt: STAMP });
+    expect(await revision()).toBe(at);
+    // one order given back, twice: one use less, the row still untouched
+    await inTransaction((trx) => releasePromotions(trx, orders[0]!.id, NOW));
+    await inTransaction((trx) => releasePromotions(trx, orders[0]!.id, NOW));
+    expect(await uses(id)).toBe(11);
+    expect(await rowOf(id)).toEqual({ usedCount: 0, updatedAt: STAMP });
+    expect((await promotionUses(t.db, [id, id + 1_000])).get(id + 1_000)).toBe(0);
+  });
+
+  it("refuses a use of a promotion disabled since the cart was read, without a limit as with one", async () => {
+    const unlimited = await insertPromotion({ active: 0 });
+    const limited = await insertPromotion({ active: 0, usageLimit: 10 });
+    expect((await race(2, (_, i) => [applied(i ? limited : unlimited, 100)])).won).toBe(0);
+    expect([await uses(unlimited), await uses(limited)]).toEqual([0, 0]);
+  });
+
+  it.runIf(engine === "postgres")(
+    "takes a use of a promotion without a limit while its row is held; one with a limit waits for it",
+    async () => {
+      const unlimited = await insertPromotion();
+      expect(await redeemsPastHeldRow(unlimited)).toBe(true);
+      expect(await uses(unlimited)).toBe(1);
+      const limited = await insertPromotion({ usageLimit: 10 });
+      expect(await redeemsPastHeldRow(limited)).toBe(false);
+      expect(await uses(limited)).toBe(0);
+    },
+  );
+
+  it("counts the uses there are when a limit is set on a promotion that had none, and none when it is removed", async () => {
+    const id = await insertPromotion();
+    expect((await race(3, () => [applied(id, 100)])).won).toBe(3);
+    const at = await revision();
+    await t.db.updateTable("promotions").set({ usageLimit: 5 }).where("id", "=", id).execute();
+    expect(await revision()).toBeGreaterThan(at);
+    expect(await rowOf(id)).toMatchObject({ usedCount: 3 });
+    // 2 uses left, however many race for them
+    expect((await race(6, () => [applied(id, 100)])).won).toBe(2);
+    expect([(await rowOf(id)).usedCount, await uses(id)]).toEqual([5, 5]);
+    // removed: nothing counted on the row; set again below the uses: refused by the schema
+    await t.db.updateTable("promotions").set({ usageLimit: null }).where("id", "=", id).execute();
+    expect(await rowOf(id)).toMatchObject({ usedCount: 0 });
+    await expect(
+      t.db.updateTable("promotions").set({ usageLimit: 4 }).where("id", "=", id).execute(),
+    ).rejects.toThrow();
+    await t.db.updateTable("promotions").set({ usageLimit: 7 }).where("id", "=", id).execute();
+    expect([(await rowOf(id)).usedCount, await uses(id)]).toEqual([5, 5]);
+  });
+
+  it.runIf(engine === "postgres")(
+    "takes no use uncounted while a limit is set on a promotion that had none",
+    async () => {
+      const id = await insertPromotion();
+      const [early, late] = await Promise.all([insertPendingOrder(t.db), insertPendingOrder(t.db)]);
+      const redeem = (orderId: number) => (trx: Transaction<DB>) =>
+        redeemPromotions(trx, [applied(id, 100)], { orderId, customerKey: `order:${orderId}`, now: NOW });
+      const gate = () => {
+        let open!: () => void;
+        const opened = new Promise<void>((resolve) => {
+          open = resolve;
+        });
+        return { open, opened };
+      };
+      // an order that took its use and has not committed when the limit is set: counted
+      const earlyTaken = gate();
+      const earlyCommit = gate();
+      const earlyOrder = inTransaction(async (trx) => {
+        const result = await redeem(early!.id)(trx);
+        earlyTaken.open();
+        await earlyCommit.opened;
+        return result.ok;
+      });
+      await earlyTaken.opened;
+      const limitSet = gate();
+      const limitCommit = gate();
+      const admin = inTransaction(async (trx) => {
+        const setting = trx.updateTable("promotions").set({ usageLimit: 10 }).where("id", "=", id).execute();
+        // the limit's count waits for the order writing a use
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        earlyCommit.open();
+        await setting;
+        limitSet.open();
+        await limitCommit.opened;
+      });
+      expect(await earlyOrder).toBe(true);
+      await limitSet.opened;
+      // an order that read the promotion without a limit, writing its use while the limit is set:
+      // it waits for it, and is refused (its cart is priced again) rather than take a use uncounted
+      const lateOrder = inTransaction(async (trx) => {
+        const result = await redeem(late!.id)(trx);
+        if (!result.ok) throw new Error("refused");
+      }).then(
+        () => true,
+        () => false,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      limitCommit.open();
+      await admin;
+      expect(await lateOrder).toBe(false);
+      expect([(await rowOf(id)).usedCount, await uses(id)]).toEqual([1, 1]);
+    },
+  );
 
   it("gives one customer one use of a once-per-customer promotion, however many checkouts race", async () => {
     const id = await insertPromotion({ perCustomerLimit: 1 });
@@ -185,10 +343,10 @@ describe.each(ENGINES)("promotions as stored, on %s", (engine) => {
       () => "user:u-2",
     );
     expect(won).toBe(1);
-    expect([await usedCount(id), await spent(campaign)]).toEqual([1, 500]);
+    expect([await usedCount(id), await uses(id), await spent(campaign)]).toEqual([1, 1, 500]);
     await inTransaction((trx) => releasePromotions(trx, orders[0]!.id, NOW));
     await inTransaction((trx) => releasePromotions(trx, orders[0]!.id, NOW));
-    expect([await usedCount(id), await spent(campaign)]).toEqual([0, 0]);
+    expect([await usedCount(id), await uses(id), await spent(campaign)]).toEqual([0, 0, 0]);
     // the use given back can be taken again, by the same customer
     expect(
       (

@@ -14,7 +14,7 @@ import {
   type StoredPromotion,
   type TargetInput,
 } from "./promotion-form.ts";
-import { actionSchema, conditionsSchema } from "./promotions.server.ts";
+import { actionSchema, conditionsSchema, promotionUses } from "./promotions.server.ts";
 
 /**
  * Promotion management (Admin → Promotions, issue 31). The cart and Place Order read the same
@@ -27,6 +27,7 @@ export interface AdminPromotion extends StoredPromotion {
   id: number;
   /** applied by its single-use codes only (promotion-codes.server.ts) */
   uniqueCodes: boolean;
+  /** its uses: its orders' redemptions (`promotionUses`), with a use limit or without */
   usedCount: number;
   status: PromotionStatus;
   campaignName: string | null;
@@ -52,7 +53,6 @@ const COLUMNS = [
   "promotions.active",
   "promotions.campaignId",
   "promotions.usageLimit",
-  "promotions.usedCount",
   "promotions.perCustomerLimit",
   "promotions.uniqueCodes",
 ] as const;
@@ -70,14 +70,13 @@ interface PromotionRow {
   active: number;
   campaignId: number | null;
   usageLimit: number | null;
-  usedCount: number;
   perCustomerLimit: number | null;
   uniqueCodes: number;
   campaignName?: string | null;
 }
 
-/** A stored row as the admin shows it; null when its JSON is not one the engine knows. */
-function toPromotion(row: PromotionRow, now: Date): AdminPromotion | null {
+/** A stored row and its uses as the admin shows them; null when its JSON is not one the engine knows. */
+function toPromotion(row: PromotionRow, usedCount: number, now: Date): AdminPromotion | null {
   const action = actionSchema.safeParse(safeJson(row.action));
   const conditions = conditionsSchema.safeParse(safeJson(row.conditions));
   if (!action.success || !conditions.success) return null;
@@ -95,7 +94,6 @@ function toPromotion(row: PromotionRow, now: Date): AdminPromotion | null {
     action: action.data,
     conditions: conditions.data,
   };
-  const usedCount = Number(row.usedCount);
   return {
     ...stored,
     id: Number(row.id),
@@ -130,10 +128,15 @@ export async function listAdminPromotions(
     .limit(ADMIN_PROMOTIONS_PAGE_SIZE + 1)
     .offset((Math.max(1, page) - 1) * ADMIN_PROMOTIONS_PAGE_SIZE)
     .execute();
+  const shown = rows.slice(0, ADMIN_PROMOTIONS_PAGE_SIZE);
+  const uses = await promotionUses(
+    db,
+    shown.map((row) => Number(row.id)),
+  );
   return {
-    promotions: rows
-      .slice(0, ADMIN_PROMOTIONS_PAGE_SIZE)
-      .flatMap((row) => toPromotion(row as PromotionRow, now) ?? []),
+    promotions: shown.flatMap(
+      (row) => toPromotion(row as PromotionRow, uses.get(Number(row.id)) ?? 0, now) ?? [],
+    ),
     page,
     hasMore: rows.length > ADMIN_PROMOTIONS_PAGE_SIZE,
   };
@@ -150,7 +153,8 @@ export async function getAdminPromotion(
     .select([...COLUMNS, "promotionCampaigns.name as campaignName"])
     .where("promotions.id", "=", id)
     .executeTakeFirst();
-  const promotion = row ? toPromotion(row as PromotionRow, now) : null;
+  const uses = row ? (await promotionUses(db, [id])).get(id)! : 0;
+  const promotion = row ? toPromotion(row as PromotionRow, uses, now) : null;
   if (!promotion) return null;
   return { promotion, refs: await refNames(db, promotion) };
 }
@@ -402,18 +406,19 @@ export async function updatePromotion(
         "campaignId",
         "usageLimit",
         "perCustomerLimit",
-        "usedCount",
         "uniqueCodes",
       ])
       .where("id", "=", id)
       .executeTakeFirst();
     if (!before) return fail({ code: "not-found" });
-    const used = Number(before.usedCount);
+    // (a limit set where there was none: the database counts the uses again as it is written, and
+    // refuses one below them — migration 0745)
+    const used = (await promotionUses(trx, [id])).get(id)!;
     if (input.usageLimit !== null && input.usageLimit < used) return fail({ code: "usage-below-used", used });
     if (input.code !== null && Number(before.uniqueCodes) === 1) return fail({ code: "single-use-codes" });
     const columns = await columnsFor(trx, input, id);
     if (!columns.ok) return columns;
-    const { usedCount: _used, uniqueCodes: _codes, ...old } = before;
+    const { uniqueCodes: _codes, ...old } = before;
     const oldSnapshot = snapshot({
       ...old,
       priority: Number(old.priority),

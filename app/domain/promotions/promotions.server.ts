@@ -1,7 +1,7 @@
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { z } from "zod";
 import { logger } from "../../adapters/logger.server.ts";
-import type { Database } from "../../db/database.server.ts";
+import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import type { PromotionsTable } from "../../db/schema-promotions.ts";
 import { isCataloguePromotion, nextBoundary } from "../../lib/promotions/catalogue-sale.ts";
@@ -18,8 +18,10 @@ import { PLACED_STATUSES } from "../orders/order-status.ts";
 /**
  * The shop's promotions as stored (migration 0500, decision 033): read for the engine, with what
  * is left of their limits and budgets; and their uses, taken in the transaction that places an order
- * and given back with it. Locks are taken in one order — promotions by id, then campaigns by id —
- * after the order's stock and coupon, as a cancellation gives them back.
+ * and given back with it. A use is the order's redemption row; only a promotion with a use limit
+ * also counts it on its own row (migration 0745). Locks are taken in one order — promotions with a
+ * limit by id, then campaigns by id — after the order's stock and coupon, as a cancellation gives
+ * them back.
  */
 
 const cents = z.number().int().min(0).max(100_000_000);
@@ -357,11 +359,38 @@ export async function readPromotionState(
 export type RedeemRefusal = { code: "limit"; promotionId: number; limit: LimitReached | "budget" };
 
 /**
- * Takes the uses of the promotions an order applied, inside the order's transaction: each
- * promotion's use counted only while under its limit, the customer's uses (counted behind the
- * promotion row's lock, so two of their checkouts at once cannot both pass), and the campaign's
- * budget spent only while it covers the amount. A refusal names the promotion: the caller rolls
- * back and prices the cart again.
+ * A promotion's uses: its rows in `promotion_redemptions` (one per order that used it, deleted when
+ * the order is given back), counted by the index that starts with `promotion_id` — the one count
+ * every view of uses reads (the admin's list and page, the limit below the uses). `used_count` is
+ * only a use limit's guard: the same count while the promotion has a limit, 0 while it has none
+ * (migration 0745).
+ */
+export async function promotionUses(
+  db: Database | Transaction<DB>,
+  ids: readonly number[],
+): Promise<Map<number, number>> {
+  const uses = new Map(ids.map((id) => [id, 0]));
+  if (ids.length === 0) return uses;
+  const rows = await db
+    .selectFrom("promotionRedemptions")
+    .select((eb) => ["promotionId", eb.fn.countAll<number>().as("uses")])
+    .where("promotionId", "in", [...new Set(ids)])
+    .groupBy("promotionId")
+    .execute();
+  for (const row of rows) uses.set(Number(row.promotionId), Number(row.uses));
+  return uses;
+}
+
+/**
+ * Takes the uses of the promotions an order applied, inside the order's transaction. Each use is
+ * the order's redemption row. A promotion with a use limit also counts it on its row, only while
+ * under the limit (a guarded update: its row is locked to the commit); one without a limit is only
+ * read — active and still without a limit, in the statement that inserts the redemption — so
+ * orders using it never wait on each other (decision 033). A customer's uses are counted behind a
+ * lock of their own (the promotion's row when it has a limit, else an advisory lock on the promotion
+ * and the customer on PostgreSQL; SQLite runs one writer at a time), so two of their checkouts at
+ * once cannot both pass; a campaign's budget is spent only while it covers the amount. A refusal
+ * names the promotion: the caller rolls back and prices the cart again.
  */
 export async function redeemPromotions(
   trx: Transaction<DB>,
@@ -370,24 +399,51 @@ export async function redeemPromotions(
 ): Promise<Result<void, RedeemRefusal>> {
   const at = now.toISOString();
   const byId = [...applied].sort((a, b) => a.promotion.id - b.promotion.id);
+  if (byId.length === 0) return ok(undefined);
+  // the limits as they stand (no lock: a promotion without a limit is checked again as its use is written)
+  const rows = await trx
+    .selectFrom("promotions")
+    .select(["id", "active", "usageLimit", "perCustomerLimit"])
+    .where(
+      "id",
+      "in",
+      byId.map(({ promotion }) => promotion.id),
+    )
+    .execute();
+  const limits = new Map(rows.map((row) => [Number(row.id), row]));
+  const postgres = engineOf<DB>(trx) === "postgres";
   for (const { promotion, amountCents } of byId) {
-    const counted = await trx
-      .updateTable("promotions")
-      .set((eb) => ({ usedCount: eb("usedCount", "+", 1) }))
-      .where("id", "=", promotion.id)
-      .where("active", "=", 1)
-      .where((eb) => eb.or([eb("usageLimit", "is", null), eb("usedCount", "<", eb.ref("usageLimit"))]))
-      .returning(["perCustomerLimit"])
-      .executeTakeFirst();
-    if (!counted) return fail({ code: "limit", promotionId: promotion.id, limit: "uses" });
-    if (counted.perCustomerLimit !== null) {
+    const refused = fail({ code: "limit", promotionId: promotion.id, limit: "uses" } as const);
+    const row = limits.get(promotion.id);
+    if (!row || Number(row.active) !== 1) return refused;
+    const limited = row.usageLimit !== null;
+    let perCustomerLimit = row.perCustomerLimit;
+    if (limited) {
+      const counted = await trx
+        .updateTable("promotions")
+        .set((eb) => ({ usedCount: eb("usedCount", "+", 1) }))
+        .where("id", "=", promotion.id)
+        .where("active", "=", 1)
+        // its limit still set (removed meanwhile: the revision moved, the cart is priced again)
+        .where((eb) => eb("usedCount", "<", eb.ref("usageLimit")))
+        .returning(["perCustomerLimit"])
+        .executeTakeFirst();
+      if (!counted) return refused;
+      perCustomerLimit = counted.perCustomerLimit;
+    } else if (perCustomerLimit !== null && postgres) {
+      // this customer's checkouts of this promotion, one at a time (others' go on)
+      await sql`select pg_advisory_xact_lock(${promotion.id}::integer, hashtext(${customerKey}))`.execute(
+        trx,
+      );
+    }
+    if (perCustomerLimit !== null) {
       const used = await trx
         .selectFrom("promotionRedemptions")
         .select((eb) => eb.fn.countAll<number>().as("uses"))
         .where("promotionId", "=", promotion.id)
         .where("customerKey", "=", customerKey)
         .executeTakeFirstOrThrow();
-      if (Number(used.uses) >= counted.perCustomerLimit) {
+      if (Number(used.uses) >= perCustomerLimit) {
         return fail({ code: "limit", promotionId: promotion.id, limit: "customer-uses" });
       }
     }
@@ -399,13 +455,35 @@ export async function redeemPromotions(
         .where("promotionId", "=", promotion.id)
         .where("usedAt", "is", null)
         .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1)
-        return fail({ code: "limit", promotionId: promotion.id, limit: "uses" });
+      if (Number(taken.numUpdatedRows) !== 1) return refused;
     }
-    await trx
-      .insertInto("promotionRedemptions")
-      .values({ promotionId: promotion.id, orderId, customerKey, amountCents, createdAt: at })
-      .execute();
+    const redemption = { promotionId: promotion.id, orderId, customerKey, amountCents, createdAt: at };
+    if (limited) {
+      await trx.insertInto("promotionRedemptions").values(redemption).execute();
+    } else {
+      // written only while the promotion is active and still has no limit: a limit set meanwhile
+      // counted the uses there were (migration 0745), and this one would not be among them
+      const inserted = await trx
+        .insertInto("promotionRedemptions")
+        .columns(["promotionId", "orderId", "customerKey", "amountCents", "createdAt"])
+        .expression((eb) =>
+          eb
+            .selectFrom("promotions")
+            .select([
+              "promotions.id",
+              eb.val(orderId).as("orderId"),
+              eb.val(customerKey).as("customerKey"),
+              eb.val(amountCents).as("amountCents"),
+              eb.val(at).as("createdAt"),
+            ])
+            .where("promotions.id", "=", redemption.promotionId)
+            .where("promotions.active", "=", 1)
+            .where("promotions.usageLimit", "is", null),
+        )
+        .returning("id")
+        .executeTakeFirst();
+      if (!inserted) return refused;
+    }
   }
   const spend = new Map<number, { amount: number; promotionId: number }>();
   for (const { promotion, amountCents } of byId) {
@@ -431,27 +509,40 @@ export async function redeemPromotions(
   return ok(undefined);
 }
 
-/** Gives back the uses (and the campaigns' spending) of an order's promotions: it was cancelled or never paid. */
+/**
+ * Gives back the uses (and the campaigns' spending) of an order's promotions: it was cancelled or
+ * never paid. Its redemptions are deleted first — the uses given back are the rows this deleted, so
+ * a second release gives nothing — then a promotion with a use limit counts one use less on its
+ * row (one without a limit has nothing counted there), and each campaign gets its amount back.
+ */
 export async function releasePromotions(trx: Transaction<DB>, orderId: number, now: Date): Promise<void> {
   const redemptions = await trx
-    .selectFrom("promotionRedemptions")
-    .innerJoin("promotions", "promotions.id", "promotionRedemptions.promotionId")
-    .select(["promotionRedemptions.promotionId", "promotionRedemptions.amountCents", "promotions.campaignId"])
-    .where("promotionRedemptions.orderId", "=", orderId)
-    .orderBy("promotionRedemptions.promotionId")
+    .deleteFrom("promotionRedemptions")
+    .where("orderId", "=", orderId)
+    .returning(["promotionId", "amountCents"])
     .execute();
   if (redemptions.length === 0) return;
   const at = now.toISOString();
-  for (const { promotionId } of redemptions) {
+  const ids = [...new Set(redemptions.map((row) => Number(row.promotionId)))].sort((a, b) => a - b);
+  const promotions = await trx
+    .selectFrom("promotions")
+    .select(["id", "campaignId", "usageLimit"])
+    .where("id", "in", ids)
+    .execute();
+  const byId = new Map(promotions.map((row) => [Number(row.id), row]));
+  for (const promotionId of ids) {
+    if (byId.get(promotionId)?.usageLimit === null) continue;
     await trx
       .updateTable("promotions")
       .set((eb) => ({ usedCount: eb("usedCount", "-", 1) }))
       .where("id", "=", promotionId)
+      .where("usageLimit", "is not", null)
       .where("usedCount", ">", 0)
       .execute();
   }
   const back = new Map<number, number>();
-  for (const { campaignId, amountCents } of redemptions) {
+  for (const { promotionId, amountCents } of redemptions) {
+    const campaignId = byId.get(Number(promotionId))?.campaignId ?? null;
     if (campaignId !== null) back.set(campaignId, (back.get(campaignId) ?? 0) + amountCents);
   }
   for (const [campaignId, amount] of [...back].sort(([a], [b]) => a - b)) {
@@ -462,7 +553,6 @@ export async function releasePromotions(trx: Transaction<DB>, orderId: number, n
       .where("spentCents", ">=", amount)
       .execute();
   }
-  await trx.deleteFrom("promotionRedemptions").where("orderId", "=", orderId).execute();
   // a single-use code the order took can be used again
   await trx
     .updateTable("promotionCodes")
