@@ -160,6 +160,7 @@ describe.each(ENGINES)("checkout in progress on %s", (engine) => {
       expiry: "12/30",
       cardName: "Ada Lovelace",
       hosted: false,
+      giftCards: false,
     });
 
     const placed = await post(
