@@ -5,6 +5,7 @@ import { createTestGateway } from "../../app/adapters/payments/test-gateway.serv
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
+import { issueGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import { checkStockLedger } from "../../app/domain/inventory/stock-ledger.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { REFUND_SETTLE_GRACE_MS, settlePendingRefunds } from "../../app/domain/payments/refunds.server.ts";
@@ -19,7 +20,9 @@ import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
  * again and again, at random moments — before the gateway is asked, while it answers, after it has
  * paid back but before the shop recorded it. Then the refund job runs once. Afterwards, for every
  * order and every payment, what the gateway paid back equals what the books say and never passes
- * what was paid, nothing is left pending, and the stock ledger balances.
+ * what was paid, nothing is left pending, and the stock ledger balances. Every other order was
+ * paid $20 by a gift card, so its refunds split (the gateway first, the rest back to the card): the
+ * cards get back exactly the refunds' gift card parts, and their balances equal their ledgers.
  */
 const SECRET = "refund-crash-test-secret-0123456789abcdef";
 const ROUNDS = 6;
@@ -87,6 +90,22 @@ describe.each(ENGINES)("kill -9 while orders are refunded and cancelled, on %s",
         name: "Crash Test",
       });
       if (!card.ok) throw new Error("tokenize failed");
+      const gift =
+        n % 2 === 0
+          ? await issueGiftCard(t.db, {
+              input: {
+                amountCents: 2_000,
+                currency: "USD",
+                expiresAt: null,
+                recipientEmail: null,
+                recipientName: null,
+                message: null,
+                key: `crash-gift-${n}`,
+              },
+              actor: { id: "owner", email: "owner@crash.example", role: "owner" },
+            })
+          : null;
+      if (gift && !gift.ok) throw new Error("gift card not issued");
       const placed = await placeOrder(t.db, gateway, {
         cartId,
         idempotencyKey: `crash-order-${n}`,
@@ -95,6 +114,8 @@ describe.each(ENGINES)("kill -9 while orders are refunded and cancelled, on %s",
         shop: SPEC_SHOP,
         payment: { token: card.token, brand: card.brand, last4: card.last4 },
         expectedTotalCents: specTotals(cart.totals.subtotalCents).totalCents,
+        giftCardIds: gift?.ok ? [gift.value.card.id] : [],
+        expectedGiftCardCents: gift ? 2_000 : 0,
       });
       if (!placed.ok) throw new Error(`order not placed: ${placed.error.code}`);
       numbers.push(placed.value.order.number);
@@ -140,6 +161,13 @@ describe.each(ENGINES)("kill -9 while orders are refunded and cancelled, on %s",
     const books = await moneyBookDifferences(t.db);
     expect(books.differences).toEqual([]);
     expect(books.refunds).toBeGreaterThan(20);
+    // and some of them went back to gift cards
+    const toCards = await t.db
+      .selectFrom("giftCardMovements")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("reason", "=", "refunded")
+      .executeTakeFirstOrThrow();
+    expect(Number(toCards.n)).toBeGreaterThan(0);
     const refundsLeft = await t.db
       .selectFrom("orderRefunds")
       .select("idempotencyKey")
