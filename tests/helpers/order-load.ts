@@ -10,7 +10,9 @@ import { createDatabase } from "../../app/db/database.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
+import { issueGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
+import { GIFT_CARD_PAYMENT } from "../../app/domain/payments/charges.server.ts";
 import { SPEC_SHOP, specTotals } from "./spec-pricing.ts";
 
 const [url, secret, ids] = process.argv.slice(2) as [string, string, string];
@@ -46,14 +48,37 @@ async function loop(worker: number) {
       name: "Load Test",
     });
     if (!card.ok) throw new Error("tokenize failed");
+    const totalCents = specTotals(cart.totals.subtotalCents, { method: "standard" }).totalCents;
+    // every third order is paid $5 by a gift card, every sixth whole by one (no gateway call)
+    const whole = n % 6 === 0;
+    const giftCents = whole ? totalCents : n % 3 === 0 ? 500 : 0;
+    const gift =
+      giftCents > 0
+        ? await issueGiftCard(db, {
+            input: {
+              amountCents: Math.max(100, giftCents),
+              currency: "USD",
+              expiresAt: null,
+              recipientEmail: null,
+              recipientName: null,
+              message: null,
+              key: `${process.pid}-${worker}-${n}`,
+            },
+            actor: { id: "owner", email: "owner@crash.example", role: "owner" },
+          })
+        : null;
     await placeOrder(db, gateway, {
       cartId,
       idempotencyKey: `${process.pid}-${worker}-${n}`,
       shipping: SHIPPING,
       method: "standard",
       shop: SPEC_SHOP,
-      payment: { token: card.token, brand: card.brand, last4: card.last4 },
-      expectedTotalCents: specTotals(cart.totals.subtotalCents, { method: "standard" }).totalCents,
+      payment: whole
+        ? { token: GIFT_CARD_PAYMENT, brand: "Gift card", last4: "TEST" }
+        : { token: card.token, brand: card.brand, last4: card.last4 },
+      expectedTotalCents: totalCents,
+      giftCardIds: gift?.ok ? [gift.value.card.id] : [],
+      expectedGiftCardCents: gift?.ok ? giftCents : 0,
     });
     ready();
   }

@@ -2,7 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestGateway } from "../../app/adapters/payments/test-gateway.server.ts";
-import { DEFAULT_RESERVATION_MS, reconcilePayments } from "../../app/domain/payments/charges.server.ts";
+import {
+  DEFAULT_RESERVATION_MS,
+  GIFT_CARD_PAYMENT,
+  reconcilePayments,
+} from "../../app/domain/payments/charges.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 
@@ -11,8 +15,9 @@ import { insertProduct } from "../helpers/catalog.ts";
  * with SIGKILL, again and again, at random moments (between the reservation and the payment, in
  * the payment, before the order is marked paid); then the reconciliation job runs once the
  * reservations have lapsed. Afterwards every captured payment has a paid order and every paid order
- * a captured payment of its total, nothing is pending, no stock is stranded or oversold, and no
- * payment was taken twice.
+ * a captured payment of its total less what its gift card paid (none when the card paid it whole),
+ * every failed order's gift card got its part back, nothing is pending, no stock is stranded or
+ * oversold, and no payment was taken twice.
  */
 const SECRET = "payment-crash-test-secret-0123456789abcdef";
 const ROUNDS = 6;
@@ -66,26 +71,50 @@ describe.each(ENGINES)("kill -9 while orders are paid, on %s", (engine) => {
 
     const orders = await t.db
       .selectFrom("orders")
-      .select(["idempotencyKey", "status", "totalCents", "paymentReference"])
+      .select(["id", "idempotencyKey", "status", "totalCents", "giftCardCents", "paymentReference"])
       .execute();
     const ledger = await t.db.selectFrom("testGatewayPayments").selectAll().execute();
     const byKey = new Map(ledger.map((row) => [row.idempotencyKey, row]));
     const paid = orders.filter((o) => o.status === "paid");
     expect(paid.length).toBeGreaterThan(0);
     expect(orders.filter((o) => o.status === "pending_payment")).toEqual([]);
-    // every paid order: a captured payment of its total under its key
+    // every paid order: a captured payment of its total less its gift card's part under its key, or
+    // none at all when the card paid it whole
     for (const order of paid) {
+      if (order.giftCardCents === order.totalCents) {
+        expect(order.paymentReference).toBe(GIFT_CARD_PAYMENT);
+        expect(byKey.get(order.idempotencyKey)).toBeUndefined();
+        continue;
+      }
       expect(byKey.get(order.idempotencyKey)).toMatchObject({
         status: "captured",
-        amountCents: order.totalCents,
+        amountCents: order.totalCents - order.giftCardCents,
         authorizationId: order.paymentReference,
       });
     }
+    // gift cards: a paid order kept its card's part, any other gave it back
+    const cardNet = await t.db
+      .selectFrom("giftCardMovements")
+      .select(["orderId", (eb) => eb.fn.sum<number | string>("amountCents").as("net")])
+      .where("orderId", "is not", null)
+      .groupBy("orderId")
+      .execute();
+    const netOf = new Map(cardNet.map((row) => [row.orderId, Number(row.net)]));
+    for (const order of orders) {
+      expect([order.idempotencyKey, 0 - (netOf.get(order.id) ?? 0) || 0]).toEqual([
+        order.idempotencyKey,
+        order.status === "paid" ? order.giftCardCents : 0,
+      ]);
+    }
+    expect(paid.filter((o) => o.giftCardCents > 0 && o.giftCardCents < o.totalCents).length).toBeGreaterThan(
+      0,
+    );
+    expect(paid.filter((o) => o.giftCardCents === o.totalCents).length).toBeGreaterThan(0);
     // every captured payment: a paid order (none was taken for an order that failed)
     const paidKeys = new Set(paid.map((o) => o.idempotencyKey));
     const captured = ledger.filter((row) => row.status === "captured" && row.refundedCents === 0);
     expect(captured.filter((row) => !paidKeys.has(row.idempotencyKey))).toEqual([]);
-    expect(captured).toHaveLength(paid.length);
+    expect(captured).toHaveLength(paid.filter((o) => o.giftCardCents < o.totalCents).length);
     // one ledger row per key: a retried payment is the same payment
     expect(new Set(ledger.map((row) => row.idempotencyKey)).size).toBe(ledger.length);
 
