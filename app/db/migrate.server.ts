@@ -40,6 +40,7 @@ import * as customerGroups from "./migrations/2026-11-28T0710-customer-groups.ts
 import * as giftCards from "./migrations/2026-11-28T0730-gift-cards.ts";
 import * as giftCardPayments from "./migrations/2026-11-28T0740-gift-card-payments.ts";
 import * as promotionUses from "./migrations/2026-11-28T0745-promotion-uses.ts";
+import * as priceLists from "./migrations/2026-11-28T0750-price-lists.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0730-gift-cards": giftCards,
   "2026-11-28T0740-gift-card-payments": giftCardPayments,
   "2026-11-28T0745-promotion-uses": promotionUses,
+  "2026-11-28T0750-price-lists": priceLists,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

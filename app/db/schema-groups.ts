@@ -24,3 +24,13 @@ export interface CustomerGroupMembersTable {
   source: GroupMemberSource;
   addedAt: Timestamp;
 }
+
+/** A customer group's own price for a variant (migration 2026-11-28T0750, decision 037). */
+export interface CustomerGroupPricesTable {
+  groupId: number;
+  variantId: number;
+  /** > 0; applies to the group's signed-in members when below the variant's price */
+  priceCents: number;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}

@@ -2,7 +2,11 @@ import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { AccountsTable, SessionsTable, StaffInvitationsTable, UsersTable } from "./schema-auth.ts";
 import type { BackupRunsTable, BackupSettingsTable } from "./schema-backups.ts";
 import type { GiftCardMovementsTable, GiftCardsTable } from "./schema-gift-cards.ts";
-import type { CustomerGroupMembersTable, CustomerGroupsTable } from "./schema-groups.ts";
+import type {
+  CustomerGroupMembersTable,
+  CustomerGroupPricesTable,
+  CustomerGroupsTable,
+} from "./schema-groups.ts";
 import type { InvoiceCountersTable, InvoicesTable } from "./schema-invoices.ts";
 import type {
   MarketsTable,
@@ -491,6 +495,7 @@ export interface DB {
   giftCardMovements: GiftCardMovementsTable;
   customerGroups: CustomerGroupsTable;
   customerGroupMembers: CustomerGroupMembersTable;
+  customerGroupPrices: CustomerGroupPricesTable;
   returns: ReturnsTable;
   returnItems: ReturnItemsTable;
   testGatewayPayments: TestGatewayPaymentsTable;
