@@ -51,6 +51,7 @@ export function ProductCard({ product, priority = false }: { product: ProductCar
             cents={product.priceCents}
             originalCents={product.originalPriceCents}
             from={product.priceVaries}
+            member={product.memberPrice}
           />
         </div>
         {product.variantCount > 1 ? (

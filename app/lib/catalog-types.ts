@@ -26,6 +26,8 @@ export interface ProductCardData {
   variantCount: number;
   /** the variants' prices differ: the card says "From" the (cheapest) price */
   priceVaries: boolean;
+  /** the price is the signed-in shopper's member price (a customer group's price list, decision 037) */
+  memberPrice?: boolean;
 }
 
 /** One filter option with how many products it would show given the other active filters. */

@@ -47,6 +47,8 @@ export interface VariantOffer {
   stock: number;
   /** its own picture's index among the product's images, else null (the product's first) */
   imageIndex: number | null;
+  /** the price is the signed-in shopper's member price (decision 037) */
+  memberPrice?: boolean;
 }
 
 const sameValues = (a: OptionValues, b: OptionValues) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];

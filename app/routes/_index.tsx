@@ -4,6 +4,7 @@ import { NewsletterForm } from "../components/newsletter-form.tsx";
 import { ProductGrid } from "../components/product-card.tsx";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import { getHomeSections } from "../domain/catalog/home-sections.server.ts";
+import { getSessionUser } from "../http/session.server.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { CATEGORY_TILES, productsUrl } from "../lib/catalog-constants.ts";
 import type { ProductCardData } from "../lib/catalog-types.ts";
@@ -24,11 +25,15 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   });
 };
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = storefrontOf(await shopSettingsFrom(context));
   const { freeShippingThresholdCents } = shop.terms;
   return {
-    ...(await getHomeSections(servicesFrom(context).db)),
+    // a signed-in member's cards show their prices (decision 037; their page is private)
+    ...(await getHomeSections(
+      servicesFrom(context).db,
+      (await getSessionUser(request, context))?.id ?? null,
+    )),
     /** the shop's shipping terms in the copy: "$50", "Free standard delivery on orders over $50, …" */
     delivery: {
       freeFrom:

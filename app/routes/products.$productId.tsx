@@ -70,7 +70,10 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db } = servicesFrom(context);
-  const product = await getProductDetail(db, params.productId);
+  // a signed-in member sees their groups' prices (decision 037); their page is private (it carries
+  // the session's cookie, decision 010), so it is never kept for anyone else
+  const user = await getSessionUser(request, context);
+  const product = await getProductDetail(db, params.productId, new Date(), user?.id ?? null);
   if (!product) throw data(null, { status: 404 });
   const url = new URL(request.url);
   // /products/1 and /products/Kestrel-X12-Smartphone live at the slug URL.
@@ -87,10 +90,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const selected = selectVariant(product.variants, {
     variantId: /^[1-9]\d{0,9}$/.test(variantParam) ? Number(variantParam) : null,
   });
-  const [reviews, related, user] = await Promise.all([
+  const [reviews, related] = await Promise.all([
     listProductReviews(db, product.id),
-    getRelatedProducts(db, product),
-    getSessionUser(request, context),
+    getRelatedProducts(db, product, undefined, user?.id ?? null),
   ]);
   const viewer = user
     ? {
@@ -238,6 +240,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   const variant = product.variants.find((v) => v.id === selectedVariantId) ?? product.variants[0];
   const priceCents = variant?.priceCents ?? product.priceCents;
   const originalPriceCents = variant ? variant.originalPriceCents : product.originalPriceCents;
+  const memberPrice = Boolean(variant ? variant.memberPrice : product.memberPrice);
   const stock = variant?.stock ?? product.stock;
   const savingCents =
     originalPriceCents !== null && originalPriceCents > priceCents ? originalPriceCents - priceCents : 0;
@@ -279,7 +282,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </div>
 
           <div className="flex flex-col gap-2 border-y border-gray-200 py-5" data-testid="product-price">
-            <Price cents={priceCents} originalCents={originalPriceCents} size="lg" />
+            <Price cents={priceCents} originalCents={originalPriceCents} size="lg" member={memberPrice} />
             {savingCents > 0 && (
               <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-green-800">
                 <span className="rounded bg-green-50 px-2 py-0.5 ring-1 ring-green-700/20">

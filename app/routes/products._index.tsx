@@ -1,6 +1,7 @@
 import { ListingPage, listingMeta } from "../components/listing/listing-page.tsx";
 import { servicesFrom } from "../context.ts";
 import { type ListingPreset, loadListing } from "../domain/catalog/listing-page.server.ts";
+import { getSessionUser } from "../http/session.server.ts";
 import { sharedPageHeaders } from "../lib/cache-control.ts";
 import type { Route } from "./+types/products._index";
 
@@ -11,8 +12,14 @@ const PRESET: ListingPreset = {
     "Browse electronics, fashion, home, beauty, toys and sports. Filter by brand, price and rating.",
 };
 
-export const loader = ({ request, context }: Route.LoaderArgs) =>
-  loadListing(servicesFrom(context).db, new URL(request.url).searchParams, PRESET);
+export const loader = async ({ request, context }: Route.LoaderArgs) =>
+  loadListing(
+    servicesFrom(context).db,
+    new URL(request.url).searchParams,
+    PRESET,
+    // a signed-in member's cards show their prices (decision 037; their page is private)
+    (await getSessionUser(request, context))?.id ?? null,
+  );
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => listingMeta(loaderData, matches);
 export const headers = sharedPageHeaders;
 

@@ -52,12 +52,13 @@ export type PricingLine = Pick<
   | "quantity"
   | "taxClass"
   | "weightGrams"
->;
+> &
+  Partial<Pick<CartLine, "excludedPromotionIds">>;
 
 /** Only what pricing reads of each line (what the browser's estimate is sent). */
 export function pricingLines(lines: readonly PricingLine[]): PricingLine[] {
   return lines.map(
-    ({ productId, variantId, brand, category, unitPriceCents, quantity, taxClass, weightGrams }) => ({
+    ({
       productId,
       variantId,
       brand,
@@ -66,6 +67,17 @@ export function pricingLines(lines: readonly PricingLine[]): PricingLine[] {
       quantity,
       taxClass,
       weightGrams,
+      excludedPromotionIds,
+    }) => ({
+      productId,
+      variantId,
+      brand,
+      category,
+      unitPriceCents,
+      quantity,
+      taxClass,
+      weightGrams,
+      ...(excludedPromotionIds && excludedPromotionIds.length > 0 ? { excludedPromotionIds } : {}),
     }),
   );
 }
@@ -119,6 +131,7 @@ export function priceCart(markets: Markets, input: CartPriceInput): PricedCart {
                 brand: line.brand,
                 unitPriceCents: line.unitPriceCents,
                 quantity: line.quantity,
+                excludedPromotionIds: line.excludedPromotionIds,
               })),
               {
                 now: new Date(offers.at),

@@ -23,8 +23,17 @@ export interface CartLine {
   brand: string;
   /** the product's category (its id, e.g. "clothing"): what promotions target */
   category: string;
-  /** today's price from the database, never from a form */
+  /**
+   * today's price from the database, never from a form: the variant's own, or the member price a
+   * signed-in shopper's groups give it (`listPrice`, decision 037)
+   */
   unitPriceCents: number;
+  /** the variant's own price (what others pay before promotions) */
+  regularPriceCents: number;
+  /** the group price list the unit price comes from; null: the regular price */
+  listPrice: { groupId: number; priceCents: number } | null;
+  /** promotions that take nothing from this line: the catalogue ones when it is at a member price */
+  excludedPromotionIds: number[];
   originalPriceCents: number | null;
   /** what can be bought now: min(quantity in the cart, stock); 0 when out of stock or unavailable */
   quantity: number;

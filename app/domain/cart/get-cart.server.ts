@@ -1,6 +1,8 @@
 import type { Database } from "../../db/database.server.ts";
 import { destinationProblem, type Markets, normalDestination } from "../../lib/markets.ts";
 import type { Currency } from "../../lib/money.ts";
+import { type ListPrice, memberPriceApplies } from "../../lib/price-lists.ts";
+import { salePrice } from "../../lib/promotions/catalogue-sale.ts";
 import type { PromotionResult } from "../../lib/promotions/engine.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { variantTitle } from "../../lib/variants.ts";
@@ -8,9 +10,11 @@ import { optionsOfProducts } from "../catalog/product-options.server.ts";
 import { COUPON_MESSAGES } from "../coupons/coupon-rules.ts";
 import { checkCoupon } from "../coupons/coupons.server.ts";
 import { customerGroupIds } from "../customer-groups/customer-groups.server.ts";
+import { memberListPrices } from "../customer-groups/price-lists.server.ts";
 import { codeLabel, codeRefusalMessage } from "../promotions/code-messages.ts";
 import {
   anyAutomaticLive,
+  cataloguePromotions,
   customerKeyOf,
   hasOrdered,
   readPromotionState,
@@ -104,9 +108,13 @@ export async function getCart(
     rows.filter((row) => row.option1 || row.option2 || row.option3).map((row) => row.productId),
   );
 
+  const members = await memberPricing(db, shopper, rows, now);
+
   const lines = rows.map((row): CartLine => {
     const status = lineStatus(row.quantity, row.stock, row.archivedAt);
     const quantity = status === "ok" || status === "reduced" ? Math.min(row.quantity, row.stock) : 0;
+    const member = members?.get(row.variantId);
+    const unitPriceCents = member ? member.listPrice.priceCents : row.priceCents;
     return {
       productId: row.productId,
       variantId: row.variantId,
@@ -116,12 +124,18 @@ export async function getCart(
       name: row.name,
       brand: row.brand,
       category: row.categoryId,
-      unitPriceCents: row.priceCents,
-      originalPriceCents: row.originalPriceCents,
+      unitPriceCents,
+      regularPriceCents: row.priceCents,
+      listPrice: member?.listPrice ?? null,
+      excludedPromotionIds: member?.excludedPromotionIds ?? [],
+      // a member price shows the regular one struck through, as a sale price does
+      originalPriceCents: member
+        ? Math.max(row.originalPriceCents ?? 0, row.priceCents)
+        : row.originalPriceCents,
       quantity,
       requestedQuantity: row.quantity,
       stock: Math.max(0, row.stock),
-      lineTotalCents: row.priceCents * quantity,
+      lineTotalCents: unitPriceCents * quantity,
       status,
       taxClass: row.taxClass,
       weightGrams: row.weightGrams,
@@ -164,6 +178,55 @@ export async function getCart(
     { country: cart?.estimateCountry ?? null, region: cart?.estimateRegion ?? null },
     offers,
   );
+}
+
+/**
+ * The lines a signed-in shopper's groups price lower (price lists, decision 037), by variant: the
+ * list price, when it is below the regular price and below what the live catalogue sale would make
+ * one unit (the shopper gets the lower of the two, never both: the line then takes no catalogue
+ * promotion). Null for a guest, or when no line is listed.
+ */
+async function memberPricing(
+  db: Database,
+  shopper: Shopper,
+  rows: readonly {
+    variantId: number;
+    productId: number;
+    categoryId: string;
+    brand: string;
+    priceCents: number;
+  }[],
+  now: Date,
+): Promise<Map<number, { listPrice: ListPrice; excludedPromotionIds: number[] }> | null> {
+  if (!shopper.userId || rows.length === 0) return null;
+  const listed = await memberListPrices(
+    db,
+    shopper.userId,
+    rows.map((row) => row.variantId),
+  );
+  if (listed.size === 0) return null;
+  const catalogue = await cataloguePromotions(db);
+  const excluded = catalogue.map((promotion) => promotion.id);
+  const priced = new Map<number, { listPrice: ListPrice; excludedPromotionIds: number[] }>();
+  for (const row of rows) {
+    const listPrice = listed.get(row.variantId);
+    if (!listPrice) continue;
+    const sale = salePrice(
+      catalogue,
+      {
+        productId: row.productId,
+        variantId: row.variantId,
+        category: row.categoryId,
+        brand: row.brand,
+        priceCents: row.priceCents,
+      },
+      now,
+    );
+    if (memberPriceApplies(listPrice.priceCents, row.priceCents, sale?.priceCents ?? null)) {
+      priced.set(row.variantId, { listPrice, excludedPromotionIds: excluded });
+    }
+  }
+  return priced;
 }
 
 /** Who is buying, as far as the cart knows. */

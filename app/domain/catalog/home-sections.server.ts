@@ -9,8 +9,11 @@ export interface HomeSections {
   bestSellers: ProductCardData[];
 }
 
-/** The three product rows of the home page, newest first within each flag. */
-export async function getHomeSections(db: Database): Promise<HomeSections> {
+/**
+ * The three product rows of the home page, newest first within each flag; a signed-in shopper's
+ * member prices shown (decision 037).
+ */
+export async function getHomeSections(db: Database, userId: string | null = null): Promise<HomeSections> {
   const section = (flag: "featured" | "newArrival" | "bestSeller") =>
     selectCardColumns(db)
       .where(`products.${flag}`, "=", 1)
@@ -18,7 +21,7 @@ export async function getHomeSections(db: Database): Promise<HomeSections> {
       .orderBy("products.id", "desc")
       .limit(HOME_SECTION_SIZE)
       .execute()
-      .then((rows) => toProductCards(db, rows));
+      .then((rows) => toProductCards(db, rows, new Date(), userId));
   const [featured, newArrivals, bestSellers] = await Promise.all([
     section("featured"),
     section("newArrival"),

@@ -11,14 +11,20 @@ export interface ListingPreset {
 }
 
 /** Shared loader body of /products, /products/new-arrivals and /products/deals. */
-export async function loadListing(db: Database, searchParams: URLSearchParams, preset: ListingPreset) {
+export async function loadListing(
+  db: Database,
+  searchParams: URLSearchParams,
+  preset: ListingPreset,
+  /** the signed-in shopper: the cards show their member prices (decision 037) */
+  userId: string | null = null,
+) {
   const query = parseListingQuery(searchParams, preset.fixed);
-  let result = await searchProducts(db, query);
+  let result = await searchProducts(db, query, new Date(), userId);
   const lastPage = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
   if (query.page > lastPage) {
     // A page past the end (an old link after products went away) shows the last page.
     query.page = lastPage;
-    result = await searchProducts(db, query);
+    result = await searchProducts(db, query, new Date(), userId);
   }
   // only the option filters the catalogue knows are the listing's (a `fbclid=` is not one)
   const known = new Set(result.facets.options.map((facet) => facet.key));

@@ -41,6 +41,8 @@ export async function searchProducts(
   db: Database,
   parsed: ListingQuery,
   now: Date = new Date(),
+  /** the signed-in shopper: the cards show their member prices (filters and sorts stay on the others', decision 037) */
+  userId: string | null = null,
 ): Promise<ListingResult> {
   const brandKeys = listBrandKeys(db);
   const query = await withSale(
@@ -75,7 +77,7 @@ export async function searchProducts(
   }
 
   return {
-    products: await toProductCards(db, rows, now),
+    products: await toProductCards(db, rows, now, userId),
     total,
     page: query.page,
     pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),

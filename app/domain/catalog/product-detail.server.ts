@@ -2,10 +2,17 @@ import { sql } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { CardImage } from "../../lib/catalog-types.ts";
 import { discountPercent } from "../../lib/money.ts";
+import { memberShownPrices } from "../../lib/price-lists.ts";
 import { type SaleItem, salePrice, shownPrices } from "../../lib/promotions/catalogue-sale.ts";
 import type { ProductOption, VariantOffer } from "../../lib/variants.ts";
+import { memberListPricesOfProducts } from "../customer-groups/price-lists.server.ts";
 import { cataloguePromotions } from "../promotions/promotions.server.ts";
-import { type ProductCardData, selectCardColumns, toProductCards } from "./product-card.server.ts";
+import {
+  memberPricesOf,
+  type ProductCardData,
+  selectCardColumns,
+  toProductCards,
+} from "./product-card.server.ts";
 import { optionsOfProducts } from "./product-options.server.ts";
 
 /** Everything the product page shows about one product (reviews and related products come separately). */
@@ -36,6 +43,8 @@ export interface ProductDetail {
    * (ISO; null: open-ended), else undefined — the prices above are then the sale's
    */
   saleEndsAt?: string | null;
+  /** the prices above are the signed-in shopper's member prices (decision 037), some or all */
+  memberPrice?: boolean;
 }
 
 export interface Specification {
@@ -71,6 +80,8 @@ export async function getProductDetail(
   db: Database,
   value: string | undefined,
   now: Date = new Date(),
+  /** the signed-in shopper: their groups' member prices are shown (decision 037) */
+  userId: string | null = null,
 ): Promise<ProductDetail | null> {
   const ref = parseProductRef(value);
   if (!ref) return null;
@@ -102,7 +113,7 @@ export async function getProductDetail(
   const row = await query.executeTakeFirst();
   if (!row) return null;
 
-  const [images, variants, options, catalogue] = await Promise.all([
+  const [images, variants, options, catalogue, listed] = await Promise.all([
     db
       .selectFrom("productImages")
       .select(["id", "key", "alt", "width", "height", "widths"])
@@ -130,7 +141,10 @@ export async function getProductDetail(
       .execute(),
     optionsOfProducts(db, [row.id]),
     cataloguePromotions(db),
+    userId ? memberListPricesOfProducts(db, userId, [row.id]) : [],
   ]);
+  // a signed-in member's prices, where lower than the regular and the sale price (decision 037)
+  const members = memberPricesOf(listed, catalogue, { category: row.categoryId, brand: row.brand }, now);
   // a live catalogue promotion: the product's and each variant's sale price (decision 035)
   const item = (priceCents: number, variantId?: number): SaleItem => ({
     productId: row.id,
@@ -140,7 +154,10 @@ export async function getProductDetail(
     priceCents,
   });
   const sale = salePrice(catalogue, item(row.priceCents), now);
-  const shown = shownPrices(row, sale);
+  const publicShown = shownPrices(row, sale);
+  const memberCents = members.size > 0 ? Math.min(...members.values()) : null;
+  const member = memberCents !== null && memberCents < publicShown.priceCents;
+  const shown = member ? memberShownPrices(row, memberCents) : publicShown;
   const imageIndex = new Map(images.map((image, index) => [image.id, index]));
 
   return {
@@ -155,9 +172,8 @@ export async function getProductDetail(
         ? { id: row.subcategoryId, name: row.subcategoryName ?? row.subcategoryId }
         : null,
     ...shown,
-    discountPercentage: sale
-      ? discountPercent(shown.priceCents, shown.originalPriceCents)
-      : row.discountPercentage,
+    discountPercentage:
+      sale || member ? discountPercent(shown.priceCents, shown.originalPriceCents) : row.discountPercentage,
     rating: Number(row.rating),
     reviewCount: row.reviewCount,
     stock: row.stock,
@@ -174,11 +190,14 @@ export async function getProductDetail(
       id: v.id,
       sku: v.sku,
       values: [v.option1, v.option2, v.option3],
-      ...shownPrices(v, salePrice(catalogue, item(v.priceCents, v.id), now)),
+      ...(members.has(v.id)
+        ? { ...memberShownPrices(v, members.get(v.id)!), memberPrice: true }
+        : shownPrices(v, salePrice(catalogue, item(v.priceCents, v.id), now))),
       stock: v.stock,
       imageIndex: v.imageId === null ? null : (imageIndex.get(v.imageId) ?? null),
     })),
     ...(sale ? { saleEndsAt: sale.endsAt } : {}),
+    ...(members.size > 0 ? { memberPrice: true } : {}),
   };
 }
 
@@ -217,6 +236,8 @@ export async function getRelatedProducts(
   db: Database,
   product: Pick<ProductDetail, "id" | "category" | "subcategory">,
   limit = RELATED_PRODUCTS_LIMIT,
+  /** the signed-in shopper (their member prices, decision 037) */
+  userId: string | null = null,
 ): Promise<ProductCardData[]> {
   const subcategoryId = product.subcategory?.id ?? null;
   const rows = await selectCardColumns(db)
@@ -230,5 +251,5 @@ export async function getRelatedProducts(
     .orderBy("products.id")
     .limit(limit)
     .execute();
-  return toProductCards(db, rows);
+  return toProductCards(db, rows, new Date(), userId);
 }

@@ -1,6 +1,7 @@
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { StockReason } from "../../db/schema.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
+import { listPriceHolds } from "../customer-groups/price-lists.server.ts";
 import { syncProductSummary } from "./product-summary.server.ts";
 
 /**
@@ -32,6 +33,13 @@ export interface StockMovement {
 export interface StockLine {
   variantId: number;
   quantity: number;
+  /**
+   * a sale's line priced from a customer group's price list (decision 037): its member price, and
+   * the regular price it was decided against — `takeStock` answers the member price when its
+   * transaction confirms it
+   */
+  listPrice?: { groupId: number; priceCents: number } | null;
+  regularPriceCents?: number;
 }
 
 /** Units per variant, lines naming one variant summed, in the lock order (variant id). */
@@ -94,7 +102,12 @@ export interface TakenVariant {
   productId: number;
   /** units left after the take */
   stock: number;
-  /** the variant's price at the moment of the take */
+  /**
+   * the price the units are sold at: the variant's at the moment of the take — or, for a line
+   * priced from a price list, that member price when this transaction confirms it (the order's
+   * account still in the group, the list still at that price, the variant's price still the one
+   * the line was decided against; decision 037)
+   */
   priceCents: number;
 }
 
@@ -110,6 +123,7 @@ export async function takeStock(
   movement: StockMovement,
 ): Promise<Result<Map<number, TakenVariant>, { code: "short"; variantId: number }>> {
   const units = perVariant(lines);
+  const listedLines = new Map(lines.filter((line) => line.listPrice).map((line) => [line.variantId, line]));
   const taken = new Map<number, TakenVariant>();
   const soldOut = new Set<number>();
   for (const [variantId, quantity] of units) {
@@ -131,7 +145,22 @@ export async function takeStock(
       .returning(["productId", "stock", "priceCents"])
       .executeTakeFirst();
     if (!row) return fail({ code: "short", variantId });
-    taken.set(variantId, row);
+    const listed = listedLines.get(variantId);
+    if (
+      listed?.listPrice &&
+      typeof movement.orderId === "number" &&
+      row.priceCents === listed.regularPriceCents &&
+      (await listPriceHolds(trx, {
+        orderId: movement.orderId,
+        groupId: listed.listPrice.groupId,
+        variantId,
+        priceCents: listed.listPrice.priceCents,
+      }))
+    ) {
+      taken.set(variantId, { ...row, priceCents: listed.listPrice.priceCents });
+    } else {
+      taken.set(variantId, row);
+    }
     if (row.stock === 0) soldOut.add(row.productId);
   }
   const now = movement.now ?? new Date();

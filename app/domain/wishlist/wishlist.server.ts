@@ -162,6 +162,8 @@ export async function listWishlist(db: Database, userId: string): Promise<Wishli
   const cards = await toProductCards(
     db,
     rows.map(({ addedAt: _addedAt, ...card }) => card),
+    new Date(),
+    userId,
   );
   return cards.map((card) => ({ ...card, addedAt: addedAt.get(card.id) ?? "" }));
 }

@@ -101,6 +101,11 @@ export interface PromotionLine {
   brand: string;
   unitPriceCents: number;
   quantity: number;
+  /**
+   * promotions whose actions take nothing from this line's units (its conditions still count it):
+   * a line at a member price is not also on a catalogue sale (price lists, decision 037)
+   */
+  excludedPromotionIds?: readonly number[];
 }
 
 /** A limit of a promotion that is used up (counted by the database before pricing). */
@@ -303,6 +308,7 @@ function ineligibility(
 
 /** What a product action would take, per unit (indexes into `units`), or why it takes nothing. */
 function productTake(
+  promotionId: number,
   action: Exclude<PromotionAction, { type: "order-percent" | "order-fixed" | "free-shipping" }>,
   lines: readonly PromotionLine[],
   units: readonly Unit[],
@@ -310,7 +316,9 @@ function productTake(
   const take = new Map<number, number>();
   /** the units of lines the target matches (each line asked once) that still cost something */
   const matching = (target: ItemTarget) => {
-    const lineMatches = lines.map((line) => matches(target, line));
+    const lineMatches = lines.map(
+      (line) => matches(target, line) && !line.excludedPromotionIds?.includes(promotionId),
+    );
     const found: number[] = [];
     for (let index = 0; index < units.length; index++) {
       const unit = units[index]!;
@@ -505,7 +513,7 @@ export function applyPromotions(
         }
         shippingDiscount += amount;
       } else {
-        const outcome = productTake(action, lines, units);
+        const outcome = productTake(promotion.id, action, lines, units);
         if (!("take" in outcome)) {
           refused.push({
             promotion,
