@@ -179,6 +179,7 @@ describe("request guard: body limits per route family", () => {
       "/admin/products/12",
       "/admin/products/import",
       "/admin/customer-groups/3/import",
+      "/admin/customer-groups/3/prices/import",
     ]) {
       const rule = bodyLimitFor(path);
       expect(rule.streamed).toBe(true);
@@ -197,6 +198,8 @@ describe("request guard: body limits per route family", () => {
     // a customer group's page posts small forms: only its CSV import streams
     expect(bodyLimitFor("/admin/customer-groups/3").streamed).toBeUndefined();
     expect(bodyLimitFor("/admin/customer-groups/3/import.data").streamed).toBe(true);
+    expect(bodyLimitFor("/admin/customer-groups/3/prices").streamed).toBeUndefined();
+    expect(bodyLimitFor("/admin/customer-groups/3/prices/import.data").streamed).toBe(true);
   });
 
   it("applies a page's limit to its client-side submissions (React Router's .data requests)", async () => {

@@ -55,8 +55,8 @@ export const BODY_LIMITS: readonly BodyLimitRule[] = [
     streamed: true,
   },
   {
-    // a customer group's CSV of e-mails (decision 034)
-    pattern: /^\/admin\/customer-groups\/\d+\/import$/,
+    // a customer group's CSV of e-mails (decision 034), or of SKUs and prices (decision 037)
+    pattern: /^\/admin\/customer-groups\/\d+(\/prices)?\/import$/,
     bytes: 5 * MB + 64 * KB,
     what: "a CSV import: at most 5 MB",
     streamed: true,

@@ -236,6 +236,20 @@ export default function AdminCustomerGroup({ loaderData, actionData }: Route.Com
         </button>
       </Form>
 
+      <section className={SECTION} aria-labelledby="price-list-heading">
+        <h2 id="price-list-heading" className="text-xl font-bold">
+          Price list
+        </h2>
+        <p className="text-sm text-gray-700">
+          The group's own prices per variant: its signed-in members pay them where they are lower.
+        </p>
+        <p>
+          <Link to={`${here}/prices`} className="font-semibold text-brand-700 hover:underline">
+            Open the price list of {group.name}
+          </Link>
+        </p>
+      </section>
+
       {group.hasRule && (
         <Form method="post" className={SECTION} aria-labelledby="refresh-heading">
           <h2 id="refresh-heading" className="text-xl font-bold">

@@ -13,6 +13,8 @@ import * as adminCouponNew from "../../app/routes/admin.coupons.new.tsx";
 import * as adminCustomerGroups from "../../app/routes/admin.customer-groups._index.tsx";
 import * as adminCustomerGroup from "../../app/routes/admin.customer-groups.$id.tsx";
 import * as adminCustomerGroupImport from "../../app/routes/admin.customer-groups.$id_.import.tsx";
+import * as adminCustomerGroupPrices from "../../app/routes/admin.customer-groups.$id_.prices.tsx";
+import * as adminCustomerGroupPricesImport from "../../app/routes/admin.customer-groups.$id_.prices_.import.tsx";
 import * as adminCustomers from "../../app/routes/admin.customers._index.tsx";
 import * as adminCustomer from "../../app/routes/admin.customers.$id.tsx";
 import * as adminDashboard from "../../app/routes/admin.dashboard.tsx";
@@ -229,6 +231,21 @@ const ROUTES: Record<string, RouteAccess> = {
   "admin.customer-groups.$id_.import.tsx": {
     module: adminCustomerGroupImport,
     path: "/admin/customer-groups/999999/import",
+    loader: "customers",
+    actions: [post("customers")],
+  },
+  "admin.customer-groups.$id_.prices.tsx": {
+    module: adminCustomerGroupPrices,
+    path: "/admin/customer-groups/999999/prices",
+    loader: "customers",
+    actions: [
+      post("customers", { intent: "set", sku: "ROLE-WALK-NONE", price: "1" }),
+      post("customers", { intent: "remove", variantId: "1" }),
+    ],
+  },
+  "admin.customer-groups.$id_.prices_.import.tsx": {
+    module: adminCustomerGroupPricesImport,
+    path: "/admin/customer-groups/999999/prices/import",
     loader: "customers",
     actions: [post("customers")],
   },
