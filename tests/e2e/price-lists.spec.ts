@@ -111,7 +111,7 @@ test("the owner sets a member price; the signed-in member sees it on the product
     // the member pays it
     await member.page.getByRole("spinbutton", { name: "Quantity" }).fill("2");
     await member.page.getByRole("button", { name: "Add to Cart", exact: true }).click();
-    await expect(toast(member.page, `${product.name} added to cart!`)).toBeVisible();
+    await expect(toast(member.page, `2 x ${product.name} added to cart!`)).toBeVisible();
     await visit(member.page, "/cart");
     await expect(member.page.getByTestId("summary-subtotal")).toHaveText("$36.00");
     await visit(member.page, "/checkout");
