@@ -41,6 +41,7 @@ import * as giftCards from "./migrations/2026-11-28T0730-gift-cards.ts";
 import * as giftCardPayments from "./migrations/2026-11-28T0740-gift-card-payments.ts";
 import * as promotionUses from "./migrations/2026-11-28T0745-promotion-uses.ts";
 import * as priceLists from "./migrations/2026-11-28T0750-price-lists.ts";
+import * as giftCardProducts from "./migrations/2026-11-28T0770-gift-card-products.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0740-gift-card-payments": giftCardPayments,
   "2026-11-28T0745-promotion-uses": promotionUses,
   "2026-11-28T0750-price-lists": priceLists,
+  "2026-11-28T0770-gift-card-products": giftCardProducts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

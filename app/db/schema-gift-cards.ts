@@ -43,3 +43,34 @@ export interface GiftCardMovementsTable {
   actor: string;
   createdAt: Timestamp;
 }
+
+/** Who a gift card amount in a cart goes to (migration 0770): one recipient per amount and cart. */
+export interface CartGiftCardRecipientsTable {
+  cartId: string;
+  variantId: number;
+  /** null: to the buyer's own e-mail address */
+  recipientEmail: string | null;
+  recipientName: string | null;
+  message: string | null;
+}
+
+/**
+ * A gift card line of an order to deliver (migration 0770): its cards are issued once the order is
+ * paid, and their codes kept only until the e-mail carrying them has gone.
+ */
+export interface GiftCardDeliveriesTable {
+  id: Generated<number>;
+  orderId: number;
+  variantId: number;
+  /** each card's amount (the variant's price) */
+  amountCents: number;
+  quantity: number;
+  recipientEmail: string | null;
+  recipientName: string | null;
+  message: string | null;
+  /** JSON array of the issued cards' codes, until sent */
+  codes: string | null;
+  issuedAt: Timestamp | null;
+  sentAt: Timestamp | null;
+  attempts: Generated<number>;
+}

@@ -1,7 +1,12 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { AccountsTable, SessionsTable, StaffInvitationsTable, UsersTable } from "./schema-auth.ts";
 import type { BackupRunsTable, BackupSettingsTable } from "./schema-backups.ts";
-import type { GiftCardMovementsTable, GiftCardsTable } from "./schema-gift-cards.ts";
+import type {
+  CartGiftCardRecipientsTable,
+  GiftCardDeliveriesTable,
+  GiftCardMovementsTable,
+  GiftCardsTable,
+} from "./schema-gift-cards.ts";
 import type {
   CustomerGroupMembersTable,
   CustomerGroupPricesTable,
@@ -97,6 +102,8 @@ export interface ProductsTable {
   variantFacets: Generated<string>;
   /** the rate its lines bear in each zone (migration 2026-11-28T0400) */
   taxClass: Generated<TaxClassColumn>;
+  /** 1: a gift card, its variants the amounts: delivered by e-mail, no shipping, no tax (migration 0770) */
+  giftCard: Generated<Flag>;
 }
 
 export interface ProductImagesTable {
@@ -493,6 +500,8 @@ export interface DB {
   promotionRevision: PromotionRevisionTable;
   giftCards: GiftCardsTable;
   giftCardMovements: GiftCardMovementsTable;
+  cartGiftCardRecipients: CartGiftCardRecipientsTable;
+  giftCardDeliveries: GiftCardDeliveriesTable;
   customerGroups: CustomerGroupsTable;
   customerGroupMembers: CustomerGroupMembersTable;
   customerGroupPrices: CustomerGroupPricesTable;

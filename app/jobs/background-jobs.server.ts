@@ -6,6 +6,7 @@ import { BACKUP_LEASE_MS, runScheduledBackup } from "../domain/backups/backup-sc
 import type { BackupServices } from "../domain/backups/take-backup.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { refreshGroupRules } from "../domain/customer-groups/group-rules.server.ts";
+import { deliverGiftCards } from "../domain/gift-cards/gift-card-delivery.server.ts";
 import { checkStockLedger } from "../domain/inventory/stock-ledger.server.ts";
 import { issueMissingDocuments } from "../domain/invoices/issue-documents.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
@@ -81,6 +82,11 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     const { db, mail, shop } = await open();
     return sendPendingConfirmations(db, mail, shop);
   });
+  // gift cards bought in paid orders, issued and e-mailed (Place Order does it at once when it can)
+  const giftCards = jobTurn(getDb, "gift-card-deliveries", { ttlMs: 10 * 60_000 }, async () => {
+    const { db, mail, shop } = await open();
+    return deliverGiftCards(db, mail, shop);
+  });
   const payments = jobTurn(getDb, "payment-reconcile", { ttlMs: 10 * 60_000 }, async () => {
     const { db, gateway, mail, shop } = await open();
     const charges = await reconcilePayments(db, gateway);
@@ -126,6 +132,7 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
   const stops = [
     everyTurn(JOB_INTERVALS.paymentsMs, payments, { firstMs: FIRST_PAYMENTS_RUN_MS }),
     everyTurn(JOB_INTERVALS.confirmationsMs, confirmations),
+    everyTurn(JOB_INTERVALS.confirmationsMs, giftCards),
     everyTurn(JOB_INTERVALS.stockLedgerMs, stockLedger, { firstMs: FIRST_DAILY_RUN_MS }),
     everyTurn(JOB_INTERVALS.rollupsMs, rollups, { firstMs: FIRST_DAILY_RUN_MS, offsetMs: ROLLUPS_OFFSET_MS }),
     everyTurn(JOB_INTERVALS.backupsMs, backups, { firstMs: FIRST_DAILY_RUN_MS }),

@@ -244,7 +244,25 @@ export interface MarketLine {
   taxClass: TaxClass;
   weightGrams: number;
   discountCents?: number;
+  /** a gift card: delivered by e-mail (nothing to ship), no tax on its sale */
+  giftCard?: boolean;
 }
+
+/**
+ * The one way an order with nothing to ship (gift cards only) is delivered: by e-mail, free, the
+ * same day — offered instead of the zone's methods.
+ */
+export const EMAIL_DELIVERY: ShippingMethodDef = {
+  id: 0,
+  code: "email",
+  name: "E-mail delivery",
+  rule: "flat",
+  flatCents: 0,
+  bands: [],
+  freeOverCents: null,
+  daysMin: 0,
+  daysMax: 0,
+};
 
 export type PricedOrder =
   | {
@@ -293,16 +311,22 @@ export function priceForDestination(
   const zone = zoneFor(markets, destination);
   if (!zone) return { ok: false, problem: "no-zone" };
   const region = normalDestination(destination)?.region ?? "";
-  const subtotalCents = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
-  const weightGrams = lines.reduce((sum, l) => sum + l.weightGrams * l.quantity, 0);
-  const quotes = shippingQuotes(zone, { subtotalCents, weightGrams });
+  // what ships: gift cards go by e-mail, and neither weigh nor count toward a method's bands
+  const shipped = lines.filter((l) => !l.giftCard);
+  const subtotalCents = shipped.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
+  const weightGrams = shipped.reduce((sum, l) => sum + l.weightGrams * l.quantity, 0);
+  const quotes =
+    lines.length > 0 && shipped.length === 0
+      ? [{ method: EMAIL_DELIVERY, priceCents: 0 }]
+      : shippingQuotes(zone, { subtotalCents, weightGrams });
   const shipping = quotes.find((q) => q.method.code === methodCode) ?? quotes[0] ?? null;
   const adjusted = adjust?.(zone, shipping);
   const calculatorLines: CalculatorLine[] = lines.map((line) => ({
     key: line.key,
     unitPriceCents: line.unitPriceCents,
     quantity: line.quantity,
-    rate: taxes.rateFor(zone, region, line.taxClass),
+    // a gift card's sale bears no tax (what it pays for does, when it is spent)
+    rate: taxes.rateFor(zone, region, line.giftCard ? "exempt" : line.taxClass),
     discountCents: (line.discountCents ?? 0) + (adjusted?.lineDiscounts.get(line.key) ?? 0),
   }));
   const calculation = calculateOrder({
@@ -375,6 +399,7 @@ export function taxRows(
 
 /** "4-6 business days", "2 business days", "1 business day". */
 export function deliveryDays({ daysMin, daysMax }: Pick<ShippingMethodDef, "daysMin" | "daysMax">): string {
+  if (daysMax === 0) return "by e-mail, once paid";
   if (daysMin === daysMax) return `${daysMin} business ${daysMin === 1 ? "day" : "days"}`;
   return `${daysMin}-${daysMax} business days`;
 }

@@ -46,6 +46,8 @@ export const productInputSchema = z.object({
   featured: z.boolean(),
   newArrival: z.boolean(),
   bestSeller: z.boolean(),
+  /** a gift card (its variants the amounts; decision 036); left out: unchanged (not a gift card when new) */
+  giftCard: z.boolean().optional(),
 });
 
 export type ProductInput = z.infer<typeof productInputSchema>;
@@ -78,5 +80,6 @@ export function productColumns(input: ProductInput) {
     featured: input.featured ? 1 : 0,
     newArrival: input.newArrival ? 1 : 0,
     bestSeller: input.bestSeller ? 1 : 0,
+    ...(input.giftCard === undefined ? {} : { giftCard: (input.giftCard ? 1 : 0) as 0 | 1 }),
   } as const;
 }

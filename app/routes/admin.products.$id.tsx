@@ -239,6 +239,7 @@ function formValues(product: Route.ComponentProps["loaderData"]["product"]): Pro
     featured: product.featured,
     newArrival: product.newArrival,
     bestSeller: product.bestSeller,
+    giftCard: product.giftCard,
   };
 }
 

@@ -78,6 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         productId: input.productId,
         variantId: input.variantId,
         quantity: input.quantity,
+        recipient: { email: input.recipientEmail, name: input.recipientName, message: input.giftMessage },
       });
       const inCart = result.ok;
       const to =

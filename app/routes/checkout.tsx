@@ -44,7 +44,7 @@ import { paymentDetails } from "../domain/checkout/payment-schema.server.ts";
 import { submitProviderPayment } from "../domain/checkout/provider-payment.server.ts";
 import { parseShippingMethod, SHIPPING_FIELDS } from "../domain/checkout/shipping-form.ts";
 import { GIFT_CARD_CHECK_LIMIT, GIFT_CARD_CHECK_MESSAGES } from "../domain/gift-cards/gift-card-form.ts";
-import { planGiftCards, tenderName } from "../domain/gift-cards/gift-card-plan.ts";
+import { giftCardGoodsCents, planGiftCards, tenderName } from "../domain/gift-cards/gift-card-plan.ts";
 import { storeCreditOf, usableTenders } from "../domain/gift-cards/gift-cards.server.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { GIFT_CARD_PAYMENT, HOSTED_PAYMENT, type ProviderReturn } from "../domain/payments/charges.server.ts";
@@ -201,7 +201,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           now: new Date(),
         })
       : [];
-  const plan = planGiftCards(tenders, totals.totalCents);
+  const plan = planGiftCards(tenders, totals.totalCents, giftCardGoodsCents(cart.lines));
   const credit = user && step === "payment" ? await storeCreditOf(db, user.id, shop.currency) : null;
   const payment = state.payment
     ? {
@@ -363,6 +363,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             now: new Date(),
           }),
           totals.totalCents,
+          giftCardGoodsCents(cart.lines),
         );
         outcome = submitGiftCardPayment(state, plan);
         break;

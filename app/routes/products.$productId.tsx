@@ -318,6 +318,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             productName={product.name}
             stock={stock}
             redirectTo={variant && product.options.length > 0 ? `${path}?variant=${variant.id}` : path}
+            giftCard={product.giftCard}
           />
 
           <ShoppingBenefits />

@@ -280,6 +280,25 @@ export function ProductFields({
           ))}
         </div>
       </fieldset>
+      <div className="flex items-start gap-2">
+        <input
+          id="product-giftCard"
+          type="checkbox"
+          name="giftCard"
+          defaultChecked={values.giftCard}
+          aria-describedby="product-giftCard-hint"
+          className="mt-0.5 size-5"
+        />
+        <div>
+          <label htmlFor="product-giftCard" className="text-sm font-semibold text-gray-900">
+            Sold as a gift card
+          </label>
+          <p id="product-giftCard-hint" className="text-sm text-gray-700">
+            Each variant's price is a card's amount. Buyers name a recipient; the code is e-mailed once the
+            order is paid. No shipping, no tax, no promotions.
+          </p>
+        </div>
+      </div>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { addToLine, resolveCartVariant, upsertCart } from "./cart-store.server.ts";
+import type { GiftCardRecipient } from "./cart-types.ts";
 
 /** The line after the add: `quantity` is its quantity now. */
 export type AddedToCart =
@@ -24,6 +25,8 @@ export interface AddToCartInput {
   variantId?: number | null;
   /** a positive integer; the line never exceeds the product's stock */
   quantity: number;
+  /** who a gift card goes to (ignored for other products); the latest add of an amount decides */
+  recipient?: GiftCardRecipient | null;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface AddToCartInput {
  */
 export async function addToCart(
   db: Database,
-  { cartId, productId, variantId, quantity }: AddToCartInput,
+  { cartId, productId, variantId, quantity, recipient }: AddToCartInput,
   now: Date = new Date(),
 ): Promise<AddToCartResult> {
   if (!Number.isSafeInteger(quantity) || quantity < 1) {
@@ -53,6 +56,18 @@ export async function addToCart(
       { cartId, variantId: variant.variantId, productId, quantity, stock: variant.stock },
       now,
     );
+    if (variant.giftCard) {
+      const to = {
+        recipientEmail: recipient?.email ?? null,
+        recipientName: recipient?.name ?? null,
+        message: recipient?.message ?? null,
+      };
+      await trx
+        .insertInto("cartGiftCardRecipients")
+        .values({ cartId, variantId: variant.variantId, ...to })
+        .onConflict((oc) => oc.columns(["cartId", "variantId"]).doUpdateSet(to))
+        .execute();
+    }
     return ok<AddedToCart>(
       line.capped
         ? { outcome: "capped", name: variant.name, quantity: line.quantity, stock: variant.stock }

@@ -32,19 +32,49 @@ const setQuantity = z
 
 const redirectTo = z.string().max(2000).optional();
 
+/** Empty (or absent): none. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((value) => (value ? value : null));
+
+/** A gift card's recipient (the product page of a gift card): none given, the card is the buyer's. */
+const giftCardFields = {
+  recipientEmail: z
+    .string()
+    .trim()
+    .max(254)
+    .optional()
+    .transform((value) => (value ? value.toLowerCase() : null))
+    .pipe(z.email().nullable()),
+  recipientName: optionalText(100),
+  giftMessage: optionalText(500),
+};
+
 /**
  * The one cart action (POST /cart), switched on `intent`. Prices are never read from the form.
  * Other pages post here too: product cards (add), the product page (add, buy-now). Read as posted
  * (parseForm with `disableAutoCoercion`): an empty quantity is a bad quantity, not the default.
  */
 export const cartActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("add"), productId, variantId, quantity: addQuantity.default(1), redirectTo }),
+  z.object({
+    intent: z.literal("add"),
+    productId,
+    variantId,
+    quantity: addQuantity.default(1),
+    redirectTo,
+    ...giftCardFields,
+  }),
   z.object({
     intent: z.literal("buy-now"),
     productId,
     variantId,
     quantity: addQuantity.default(1),
     redirectTo,
+    ...giftCardFields,
   }),
   z.object({ intent: z.literal("update"), productId, variantId, quantity: setQuantity, redirectTo }),
   z.object({ intent: z.literal("remove"), productId, variantId, redirectTo }),
@@ -66,5 +96,6 @@ export type CartAction = z.infer<typeof cartActionSchema>;
  * bad quantity gets its own, any other bad input the general one.
  */
 export function cartRefusalMessage(error: Record<string, unknown> | null | undefined): string {
+  if (error && "recipientEmail" in error) return CART_MESSAGES.invalidRecipient;
   return error && "quantity" in error ? CART_MESSAGES.invalidQuantity : CART_MESSAGES.invalidRequest;
 }

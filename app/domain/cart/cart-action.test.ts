@@ -18,16 +18,19 @@ const form = (fields: Record<string, string>) => {
   return data;
 };
 
+/** What an add without a gift card's recipient reads as. */
+const NO_RECIPIENT = { recipientEmail: null, recipientName: null, giftMessage: null };
+
 describe("parseCartAction", () => {
   it("reads an add from a product card, quantity 1 by default", () => {
     expect(parseCartAction(form({ intent: "add", productId: "12" }))).toEqual({
       ok: true,
-      action: { intent: "add", productId: 12, quantity: 1 },
+      action: { intent: "add", productId: 12, quantity: 1, ...NO_RECIPIENT },
     });
     expect(parseCartAction(form({ intent: "add", productId: "12", quantity: "3", redirectTo: "/" }))).toEqual(
       {
         ok: true,
-        action: { intent: "add", productId: 12, quantity: 3, redirectTo: "/" },
+        action: { intent: "add", productId: 12, quantity: 3, redirectTo: "/", ...NO_RECIPIENT },
       },
     );
   });
@@ -43,7 +46,44 @@ describe("parseCartAction", () => {
         unitPriceCents: "1",
       }),
     );
-    expect(parsed).toEqual({ ok: true, action: { intent: "add", productId: 12, quantity: 2 } });
+    expect(parsed).toEqual({
+      ok: true,
+      action: { intent: "add", productId: 12, quantity: 2, ...NO_RECIPIENT },
+    });
+  });
+
+  it("reads a gift card's recipient: the e-mail lower-cased, empty fields as none; a bad e-mail has its message", () => {
+    expect(
+      parseCartAction(
+        form({
+          intent: "add",
+          productId: "7",
+          recipientEmail: " Friend@Example.COM ",
+          recipientName: " Friend ",
+          giftMessage: "",
+        }),
+      ),
+    ).toEqual({
+      ok: true,
+      action: {
+        intent: "add",
+        productId: 7,
+        quantity: 1,
+        recipientEmail: "friend@example.com",
+        recipientName: "Friend",
+        giftMessage: null,
+      },
+    });
+    expect(
+      parseCartAction(form({ intent: "buy-now", productId: "7", recipientEmail: "not an e-mail" })),
+    ).toEqual({
+      ok: false,
+      message: CART_MESSAGES.invalidRecipient,
+    });
+    expect(parseCartAction(form({ intent: "add", productId: "7", giftMessage: "x".repeat(501) }))).toEqual({
+      ok: false,
+      message: CART_MESSAGES.invalidRequest,
+    });
   });
 
   it.each(["0", "-1", "1000", "1.5", "1e2", "abc", "", " ", "0x10", "99999999999"])(

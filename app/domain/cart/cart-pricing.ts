@@ -53,7 +53,7 @@ export type PricingLine = Pick<
   | "taxClass"
   | "weightGrams"
 > &
-  Partial<Pick<CartLine, "excludedPromotionIds">>;
+  Partial<Pick<CartLine, "excludedPromotionIds" | "giftCard">>;
 
 /** Only what pricing reads of each line (what the browser's estimate is sent). */
 export function pricingLines(lines: readonly PricingLine[]): PricingLine[] {
@@ -67,6 +67,7 @@ export function pricingLines(lines: readonly PricingLine[]): PricingLine[] {
       quantity,
       taxClass,
       weightGrams,
+      giftCard,
       excludedPromotionIds,
     }) => ({
       productId,
@@ -77,6 +78,7 @@ export function pricingLines(lines: readonly PricingLine[]): PricingLine[] {
       quantity,
       taxClass,
       weightGrams,
+      ...(giftCard ? { giftCard } : {}),
       ...(excludedPromotionIds && excludedPromotionIds.length > 0 ? { excludedPromotionIds } : {}),
     }),
   );
@@ -92,6 +94,7 @@ export function marketLines(lines: readonly PricingLine[]): MarketLine[] {
       quantity: line.quantity,
       taxClass: line.taxClass,
       weightGrams: line.weightGrams,
+      giftCard: line.giftCard,
     }));
 }
 
@@ -123,16 +126,19 @@ export function priceCart(markets: Markets, input: CartPriceInput): PricedCart {
         ? (zone, shipping) => {
             promotions = applyPromotions(
               offers.promotions,
-              charged.map((line) => ({
-                key: String(line.variantId),
-                productId: line.productId,
-                variantId: line.variantId,
-                category: line.category,
-                brand: line.brand,
-                unitPriceCents: line.unitPriceCents,
-                quantity: line.quantity,
-                excludedPromotionIds: line.excludedPromotionIds,
-              })),
+              // gift cards are money: no promotion takes anything off them
+              charged
+                .filter((line) => !line.giftCard)
+                .map((line) => ({
+                  key: String(line.variantId),
+                  productId: line.productId,
+                  variantId: line.variantId,
+                  category: line.category,
+                  brand: line.brand,
+                  unitPriceCents: line.unitPriceCents,
+                  quantity: line.quantity,
+                  excludedPromotionIds: line.excludedPromotionIds,
+                })),
               {
                 now: new Date(offers.at),
                 signedIn: offers.signedIn,

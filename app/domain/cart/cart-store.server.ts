@@ -14,6 +14,8 @@ export interface CartVariant {
   slug: string;
   stock: number;
   archived: boolean;
+  /** a gift card amount (delivered by e-mail to a recipient) */
+  giftCard: boolean;
 }
 
 function cartVariants(db: Database) {
@@ -26,15 +28,19 @@ function cartVariants(db: Database) {
       "products.name",
       "products.slug",
       "productVariants.stock",
+      "products.giftCard",
       eb
         .or([eb("products.archivedAt", "is not", null), eb("productVariants.archivedAt", "is not", null)])
         .as("archived"),
     ]);
 }
 
-const toCartVariant = (row: Omit<CartVariant, "archived"> & { archived: unknown }): CartVariant => ({
+const toCartVariant = (
+  row: Omit<CartVariant, "archived" | "giftCard"> & { archived: unknown; giftCard: number },
+): CartVariant => ({
   ...row,
   archived: Boolean(row.archived),
+  giftCard: row.giftCard === 1,
 });
 
 /** One variant's cart facts, if it exists. */

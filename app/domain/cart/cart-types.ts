@@ -47,6 +47,16 @@ export interface CartLine {
   taxClass: TaxClass;
   /** one unit's weight (weight-based shipping) */
   weightGrams: number;
+  /** a gift card amount: delivered by e-mail to `recipient` (none: the buyer), no shipping, no tax */
+  giftCard: boolean;
+  recipient: GiftCardRecipient | null;
+}
+
+/** Who a gift card in the cart goes to (the product page's fields). */
+export interface GiftCardRecipient {
+  email: string | null;
+  name: string | null;
+  message: string | null;
 }
 
 /** Where the cart's shipping and tax are estimated for, and what that gives. */

@@ -74,6 +74,12 @@ export async function getCart(
           ]),
         ),
     )
+    // who a gift card amount goes to
+    .leftJoin("cartGiftCardRecipients", (join) =>
+      join
+        .onRef("cartGiftCardRecipients.cartId", "=", "cartItems.cartId")
+        .onRef("cartGiftCardRecipients.variantId", "=", "cartItems.variantId"),
+    )
     .select((eb) => [
       "cartItems.productId",
       "cartItems.variantId",
@@ -91,6 +97,10 @@ export async function getCart(
       "productVariants.stock",
       "productVariants.weightGrams",
       "products.taxClass",
+      "products.giftCard",
+      "cartGiftCardRecipients.recipientEmail",
+      "cartGiftCardRecipients.recipientName",
+      "cartGiftCardRecipients.message as giftMessage",
       eb.fn.coalesce("products.archivedAt", "productVariants.archivedAt").as("archivedAt"),
       "productImages.key as imageKey",
       "productImages.alt as imageAlt",
@@ -139,6 +149,15 @@ export async function getCart(
       status,
       taxClass: row.taxClass,
       weightGrams: row.weightGrams,
+      giftCard: row.giftCard === 1,
+      recipient:
+        row.giftCard === 1
+          ? {
+              email: row.recipientEmail ?? null,
+              name: row.recipientName ?? null,
+              message: row.giftMessage ?? null,
+            }
+          : null,
       image:
         row.imageKey !== null
           ? {

@@ -18,6 +18,8 @@ export const CART_MESSAGES = {
   outOfStock: (name: string) => `Sorry, ${name} is out of stock.`,
   notInCart: "That item is no longer in your cart.",
   invalidQuantity: "Please enter a quantity between 1 and 999.",
+  invalidRecipient:
+    "Enter a valid e-mail address for the gift card's recipient, or leave it empty to receive it yourself.",
   invalidRequest: "Sorry, we could not update your cart. Please try again.",
   couponNeedsItems: "Add something to your cart before applying a coupon.",
   estimateNeedsItems: "Add something to your cart to estimate its shipping and tax.",

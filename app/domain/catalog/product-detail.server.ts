@@ -45,6 +45,8 @@ export interface ProductDetail {
   saleEndsAt?: string | null;
   /** the prices above are the signed-in shopper's member prices (decision 037), some or all */
   memberPrice?: boolean;
+  /** a gift card (its variants the amounts): the page asks who it goes to (decision 036) */
+  giftCard: boolean;
 }
 
 export interface Specification {
@@ -106,6 +108,7 @@ export async function getProductDetail(
       "products.reviewCount",
       "products.stock",
       "products.specifications",
+      "products.giftCard",
     ])
     .where("products.archivedAt", "is", null);
   query =
@@ -178,6 +181,7 @@ export async function getProductDetail(
     reviewCount: row.reviewCount,
     stock: row.stock,
     specifications: parseSpecifications(row.specifications),
+    giftCard: row.giftCard === 1,
     images: images.map((image) => ({
       key: image.key,
       alt: image.alt,

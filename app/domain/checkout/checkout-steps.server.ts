@@ -15,6 +15,7 @@ import { couponDiscountCents, priceCart } from "../cart/cart-pricing.ts";
 import type { CartView } from "../cart/cart-types.ts";
 import type { CartShop } from "../cart/get-cart.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
+import { deliverGiftCards } from "../gift-cards/gift-card-delivery.server.ts";
 import { GIFT_CARD_CHECK_MESSAGES, GIFT_CARD_REFUSALS } from "../gift-cards/gift-card-form.ts";
 import { type GiftCardPlan, MAX_GIFT_CARDS, type Tender, tenderName } from "../gift-cards/gift-card-plan.ts";
 import { findGiftCard, storeCreditOf } from "../gift-cards/gift-cards.server.ts";
@@ -377,6 +378,10 @@ export async function submitPlaceOrder(
       // invoice's PDF; the claim is durable, so a send lost with the process is the job's to redo
       runAfterResponse("order-confirmation", () =>
         sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number, confirmation),
+      );
+      // the gift cards it bought, issued and e-mailed (the background job does it for one paid later)
+      runAfterResponse("gift-card-delivery", () =>
+        deliverGiftCards(deps.db, deps.mailer, deps.mailShop, { orderId: order.id }),
       );
       if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
     }

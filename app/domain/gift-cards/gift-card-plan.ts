@@ -28,15 +28,22 @@ export interface GiftCardPlan {
   restCents: number;
 }
 
-export function planGiftCards(cards: readonly Tender[], totalCents: number): GiftCardPlan {
+export function planGiftCards(
+  cards: readonly Tender[],
+  totalCents: number,
+  /** what cards may not pay for: gift cards bought in this order (`giftCardGoodsCents`) */
+  notPayableCents = 0,
+): GiftCardPlan {
   const takes: GiftCardPlan["takes"] = [];
   let rest = Math.max(0, totalCents);
+  let payable = Math.max(0, Math.min(rest, totalCents - notPayableCents));
   for (const card of cards) {
-    if (rest === 0) break;
-    const amountCents = Math.min(card.balanceCents, rest);
+    if (payable === 0) break;
+    const amountCents = Math.min(card.balanceCents, payable);
     if (amountCents <= 0) continue;
     takes.push({ ...card, amountCents });
     rest -= amountCents;
+    payable -= amountCents;
   }
   if (rest > 0 && rest < MIN_CARD_CHARGE_CENTS) {
     // the card pays the minimum (or all of a total under it): the cards give that much back, last first
@@ -55,6 +62,13 @@ export function planGiftCards(cards: readonly Tender[], totalCents: number): Gif
     giftCardCents: paying.reduce((sum, take) => sum + take.amountCents, 0),
     restCents: rest,
   };
+}
+
+/** What a cart's gift card lines cost: gift cards cannot buy gift cards (no tax, no discount on them). */
+export function giftCardGoodsCents(
+  lines: readonly { giftCard?: boolean; unitPriceCents: number; quantity: number }[],
+): number {
+  return lines.reduce((sum, line) => sum + (line.giftCard ? line.unitPriceCents * line.quantity : 0), 0);
 }
 
 /** How a card is named to the shopper and staff: "Gift card ····ABCD" or "Store credit". */

@@ -209,6 +209,60 @@ async function insertGiftCard(
   });
 }
 
+/**
+ * A gift card bought in an order, issued once the order is paid (gift-card-delivery.server.ts), in
+ * the caller's transaction: its code is in the answer only, for the e-mail that delivers it.
+ */
+export async function issueSoldGiftCard(
+  trx: Transaction<DB>,
+  card: {
+    amountCents: number;
+    currency: string;
+    recipientEmail: string;
+    recipientName: string | null;
+    message: string | null;
+    orderId: number;
+    orderNumber: string;
+    userId: string | null;
+    now: Date;
+  },
+): Promise<{ card: GiftCardView; code: string }> {
+  const at = card.now.toISOString();
+  const code = newCode();
+  const row = await trx
+    .insertInto("giftCards")
+    .values({
+      kind: "gift_card",
+      codeHash: hashOf(code),
+      last4: code.slice(-4),
+      currency: card.currency,
+      initialCents: card.amountCents,
+      balanceCents: card.amountCents,
+      expiresAt: null,
+      userId: card.userId,
+      recipientEmail: card.recipientEmail,
+      recipientName: card.recipientName,
+      message: card.message,
+      issuedBy: `order:${card.orderNumber}`,
+      issueKey: null,
+      orderId: card.orderId,
+      disabledAt: null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning(VIEW_COLUMNS)
+    .executeTakeFirstOrThrow();
+  await move(trx, {
+    giftCardId: row.id,
+    amountCents: card.amountCents,
+    reason: "issued",
+    orderId: null,
+    actor: `order:${card.orderNumber}`,
+    at,
+  });
+  return { card: viewOf(row), code: formatGiftCardCode(code) };
+}
+
 async function move(
   trx: Transaction<DB>,
   movement: {

@@ -12,7 +12,8 @@ import type { CartView } from "../cart/cart-types.ts";
 import { type CartShop, getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { checkCoupon, redeemCoupon } from "../coupons/coupons.server.ts";
-import { type GiftCardPlan, planGiftCards } from "../gift-cards/gift-card-plan.ts";
+import { recordGiftCardDeliveries } from "../gift-cards/gift-card-delivery.server.ts";
+import { type GiftCardPlan, giftCardGoodsCents, planGiftCards } from "../gift-cards/gift-card-plan.ts";
 import { takeGiftCards, usableTenders } from "../gift-cards/gift-cards.server.ts";
 import { takeStock } from "../inventory/inventory.server.ts";
 import {
@@ -189,6 +190,7 @@ export async function placeOrder(
       now,
     }),
     input.expectedTotalCents,
+    giftCardGoodsCents(cart.lines),
   );
   const problem: PlaceOrderError | null =
     cartProblem(cart) ??
@@ -532,6 +534,24 @@ async function reserveOrder(
     const redeemed = await redeemPromotions(trx, applied, { orderId: order.id, customerKey, now });
     if (!redeemed.ok) throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
   }
+  // the gift cards bought, to issue and e-mail once the order is paid (their face value: the regular price)
+  await recordGiftCardDeliveries(
+    trx,
+    order.id,
+    items.flatMap((item) => {
+      const line = cart.lines.find((l) => l.variantId === item.variantId);
+      return line?.giftCard
+        ? [
+            {
+              variantId: line.variantId,
+              amountCents: line.regularPriceCents,
+              quantity: line.quantity,
+              recipient: line.recipient,
+            },
+          ]
+        : [];
+    }),
+  );
   // the gift cards' parts, last: guarded takes, so racing checkouts never spend a balance twice
   if (!(await takeGiftCards(trx, giftCards.takes, { orderId: order.id, now }))) {
     throw new OrderAbort({ code: "gift-card-changed" });

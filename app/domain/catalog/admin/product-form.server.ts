@@ -113,6 +113,7 @@ function checkProductValues(
     featured: values.featured,
     newArrival: values.newArrival,
     bestSeller: values.bestSeller,
+    giftCard: values.giftCard,
   } satisfies ProductInput);
   return ok(value);
 }

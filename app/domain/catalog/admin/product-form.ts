@@ -78,6 +78,7 @@ export interface ProductFormValues {
   featured: boolean;
   newArrival: boolean;
   bestSeller: boolean;
+  giftCard: boolean;
 }
 
 /** The typed product fields checked: the product, or the form's message and a message per wrong field. */
@@ -123,6 +124,7 @@ export function readProductFormValues(form: Payload): ProductFormValues {
     featured: form.featured === "on",
     newArrival: form.newArrival === "on",
     bestSeller: form.bestSeller === "on",
+    giftCard: form.giftCard === "on",
   };
 }
 
@@ -155,4 +157,5 @@ export const EMPTY_PRODUCT_FORM: ProductFormValues = {
   featured: false,
   newArrival: false,
   bestSeller: false,
+  giftCard: false,
 };

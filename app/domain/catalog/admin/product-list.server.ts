@@ -192,6 +192,7 @@ export interface AdminProductDetail {
   featured: boolean;
   newArrival: boolean;
   bestSeller: boolean;
+  giftCard: boolean;
   rating: number;
   reviewCount: number;
   createdAt: string;
@@ -257,6 +258,7 @@ export async function getAdminProduct(db: Database, id: number): Promise<AdminPr
     featured: row.featured === 1,
     newArrival: row.newArrival === 1,
     bestSeller: row.bestSeller === 1,
+    giftCard: row.giftCard === 1,
     rating: row.rating,
     reviewCount: row.reviewCount,
     createdAt: row.createdAt,
