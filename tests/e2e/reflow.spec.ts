@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { sql } from "kysely";
 import { addAddress } from "../../app/domain/accounts/addresses.server.ts";
 import { saveCard } from "../../app/domain/accounts/payment-methods.server.ts";
+import { issueGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import { issueInvoice } from "../../app/domain/invoices/issue-documents.server.ts";
 import { expect, test, visit, waitForHydration } from "./fixtures.ts";
 import {
@@ -440,6 +441,22 @@ test.describe("reflow at 320 and 390 px", () => {
         .execute();
     }
 
+    // a gift card with a long recipient, spent in part (its page lists its movements)
+    const issued = await issueGiftCard(shopDatabase(), {
+      input: {
+        key: randomUUID(),
+        amountCents: 250_000,
+        currency: "USD",
+        expiresAt: null,
+        recipientEmail: uniqueEmail("reflow.gift.recipient.with.a.rather.long.address"),
+        recipientName: "Recipient-with-a-name-that-never-ends-in-one-word",
+        message: "A message with a link https://example.com/a/very/long/link/that/never/breaks/anywhere",
+      },
+      actor: { id: "reflow", email: ADMIN.email, role: "owner" },
+    });
+    if (!issued.ok) throw new Error("gift card not issued");
+    const giftCard = issued.value.card;
+
     await page.goto("/account?redirectTo=%2Fadmin");
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === "/admin");
@@ -480,6 +497,9 @@ test.describe("reflow at 320 and 390 px", () => {
       "/admin/customer-groups",
       `/admin/customer-groups/${group.id}`,
       `/admin/customer-groups/${group.id}/import`,
+      `/admin/customer-groups/${group.id}/prices`,
+      `/admin/customer-groups/${group.id}/prices/import`,
+      `/admin/gift-cards/${giftCard.id}`,
       `/admin/orders/packing-slips?number=${number}`,
       `/admin/orders/invoices/${invoice}`,
     ]) {
@@ -495,6 +515,65 @@ test.describe("reflow at 320 and 390 px", () => {
     await check(page, "/admin/staff", { label: "admin staff" });
     await page.locator("summary", { hasText: "Cancel invitation" }).first().click();
     await expectReflow(page, "admin staff, cancel invitation question open");
+  });
+
+  test("gift cards: a gift card's product page, the payment step and review with a card applied, the balance page", async ({
+    page,
+  }) => {
+    const card = await createTestProduct("Reflow Gift Card With A Rather Long Name", {
+      priceCents: 5_000,
+      stock: 40,
+      giftCard: 1,
+    });
+    const lamp = await createTestProduct("Reflow Gift Lamp", { priceCents: 12_000, stock: 40 });
+    products.push(card, lamp);
+    const issued = await issueGiftCard(shopDatabase(), {
+      input: {
+        key: randomUUID(),
+        amountCents: 3_000,
+        currency: "USD",
+        expiresAt: null,
+        recipientEmail: null,
+        recipientName: null,
+        message: null,
+      },
+      actor: { id: "reflow", email: ADMIN.email, role: "owner" },
+    });
+    if (!issued.ok || !issued.value.code) throw new Error("gift card not issued");
+    const { code } = issued.value;
+
+    await check(page, `/products/${card.slug}`, { label: "a gift card's product page" });
+    await visit(page, `/products/${lamp.slug}`);
+    await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
+    await expect(page.getByRole("banner").getByTestId("cart-badge")).toBeVisible();
+    await visit(page, "/checkout");
+    for (const [label, value] of [
+      ["First Name", "Rita"],
+      ["Last Name", "Reflow"],
+      ["Email", uniqueEmail("reflow.gift.payer.with.a.rather.long.address")],
+      ["Phone", "+1 555 0100"],
+      ["Address", "1 Narrow Street"],
+      ["City", "Springfield"],
+      ["State / Province", "IL"],
+      ["ZIP / Postal Code", "62701"],
+    ] as const) {
+      await page.getByLabel(new RegExp(`^${label.replace(/[/]/g, "\\/")}\\s*\\*?$`)).fill(value);
+    }
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await expect(page).toHaveURL("/checkout?step=payment");
+    await page.getByRole("textbox", { name: "Gift card code" }).fill(code);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByTestId("checkout-card-part")).toBeVisible();
+    await waitForHydration(page);
+    await expectReflow(page, "checkout, payment step with a gift card applied");
+    await page.getByLabel(/^Card Number/).fill("4242424242424242");
+    await page.getByLabel(/^Cardholder Name/).fill("Rita Reflow");
+    await page.getByLabel(/^Expiry Date/).fill("12/30");
+    await page.getByLabel(/^CVV/).fill("123");
+    await page.getByRole("button", { name: "Review Order" }).click();
+    await expect(page).toHaveURL("/checkout?step=review");
+    await expectReflow(page, "checkout, review step with a gift card");
+    await check(page, "/gift-cards/balance", { label: "gift card balance" });
   });
 
   test("product cards, two to a row on a phone, show the whole price with the struck-through original", async ({
