@@ -303,6 +303,13 @@ describe.each(ENGINES)("backups and restores on %s", (engine: Engine) => {
       expect(viaCli.code, viaCli.out).toBe(2);
       expect(viaCli.out).toMatch(/Refused to restore .*Nothing was changed/);
 
+      // one changed byte of gzip's CRC-32 at the end, which a tar reader never needs to reach
+      const tail = await readFile(archive);
+      tail[tail.length - 6]! ^= 0x01;
+      const crc = join(scratch, "crc.tar.gz");
+      await writeFile(crc, tail);
+      expect(await restoreInto(crc)).toMatchObject({ ok: false, error: { code: "damaged" } });
+
       // repacked properly, but a part changed after its manifest was written
       const unpacked = join(scratch, "repack");
       await mkdir(unpacked, { recursive: true });

@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { open, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { createGzip } from "node:zlib";
+import { createGunzip, createGzip } from "node:zlib";
 import { create, extract } from "tar";
 
 /**
@@ -52,6 +52,19 @@ export async function syncFile(path: string): Promise<void> {
  * (its path and type) first; one it refuses is not written and is reported back, as is any entry
  * that is not a regular file. A damaged or cut-short archive (gzip or tar errors) rejects.
  */
+/**
+ * Reads the whole gzip stream once, so its CRC-32 and length trailer are checked: a tar reader stops
+ * at the archive's end-of-archive blocks, and a byte changed where no part's SHA-256 reaches (a
+ * header's padding, the end blocks) would otherwise go unnoticed. Throws on a damaged stream.
+ */
+export async function verifyGzip(file: string): Promise<void> {
+  await pipeline(createReadStream(file), createGunzip(), async (source: AsyncIterable<Buffer>) => {
+    for await (const _chunk of source) {
+      // read and dropped: only the stream's own checks matter here
+    }
+  });
+}
+
 export async function extractArchive(
   file: string,
   directory: string,

@@ -13,8 +13,8 @@ import type { Engine } from "../../db/database.server.ts";
  *   format);
  * - `files/<key>`: every file of the file store (product images), under its key.
  *
- * So every byte that matters is covered by a SHA-256 the restore recomputes; gzip's CRC and tar's
- * header checksums cover the rest.
+ * So every byte that matters is covered by a SHA-256 the restore recomputes; gzip's CRC (the whole
+ * stream is read before anything is extracted, `verifyGzip`) and tar's header checksums cover the rest.
  */
 export const ARCHIVE_FORMAT = "cartwheel-backup";
 export const FORMAT_VERSION = 1;

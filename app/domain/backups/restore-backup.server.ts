@@ -4,7 +4,12 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/pr
 import { basename, dirname, join, relative, sep } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { sql } from "kysely";
-import { digestFile, extractArchive, syncFile } from "../../adapters/backups/archive-file.server.ts";
+import {
+  digestFile,
+  extractArchive,
+  syncFile,
+  verifyGzip,
+} from "../../adapters/backups/archive-file.server.ts";
 import { openDestination, parseBackupLocation } from "../../adapters/backups/backup-destination.server.ts";
 import { restorePostgres } from "../../adapters/backups/database-snapshot.server.ts";
 import { createFileStore, type S3Settings } from "../../adapters/files/file-store.server.ts";
@@ -181,6 +186,7 @@ async function localArchive(input: RestoreInput, work: string): Promise<string |
 async function unpackAndVerify(file: string, into: string): Promise<Result<BackupManifest, RestoreRefusal>> {
   const notVerified = (message: string) => fail({ code: "not-verified" as const, message });
   try {
+    await verifyGzip(file);
     const { refused } = await extractArchive(file, into, isArchivePath);
     if (refused.length > 0) {
       return notVerified(
