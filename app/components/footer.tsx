@@ -26,10 +26,7 @@ export function Footer({ shop, year }: { shop: Storefront; year: number }) {
     }),
   );
   return (
-    <footer
-      id="site-footer"
-      className="mt-16 bg-gray-900 text-gray-200 print:hidden"
-    >
+    <footer id="site-footer" className="mt-16 bg-gray-900 text-gray-200 print:hidden">
       <div className="mx-auto grid max-w-7xl grid-cols-1 gap-10 px-4 py-12 md:grid-cols-4">
         <div>
           <p className="text-xl font-extrabold text-white">{shop.shopName}</p>

@@ -377,10 +377,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       </div>
 
       {related.length > 0 && (
-        <section
-          aria-labelledby="related-heading"
-          className="mt-16"
-        >
+        <section aria-labelledby="related-heading" className="mt-16">
           <h2 id="related-heading" className="mb-6 text-2xl font-bold">
             You May Also Like
           </h2>
