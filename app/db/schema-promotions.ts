@@ -30,10 +30,14 @@ export interface PromotionsTable {
   campaignId: number | null;
   usageLimit: number | null;
   /**
-   * a use limit's guard: the promotion's redemptions while it has a limit, 0 while it has none
-   * (migration 0745); its uses are its redemptions (`promotionUses`)
+   * a use limit's guard: the promotion's uses while it has a limit, 0 while it has none
+   * (migration 0745); its uses are its redemptions and its `earlierUses` (`promotionUses`)
    */
   usedCount: Generated<number>;
+  /** uses without a redemption row: a coupon's from before it became this promotion (migration 0780) */
+  earlierUses: Generated<number>;
+  /** the coupon this promotion was made from (migration 0780), else null */
+  couponId: Generated<number | null>;
   perCustomerLimit: number | null;
   /** 1: applies only with one of its codes in promotion_codes (migration 0600) */
   uniqueCodes: Generated<Flag>;

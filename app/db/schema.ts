@@ -245,24 +245,6 @@ export interface ContactMessagesTable {
   createdAt: Timestamp;
 }
 
-export type CouponKind = "percent" | "fixed";
-
-export interface CouponsTable {
-  id: Generated<number>;
-  /** upper-case */
-  code: string;
-  kind: CouponKind;
-  /** percent: 1..100; fixed: cents */
-  amount: number;
-  minSubtotalCents: Generated<number>;
-  expiresAt: Timestamp | null;
-  usageLimit: number | null;
-  usedCount: Generated<number>;
-  active: Generated<Flag>;
-  createdAt: Timestamp;
-  updatedAt: Timestamp;
-}
-
 export type OrderStatus =
   | "pending_payment"
   | "payment_failed"
@@ -475,7 +457,6 @@ export interface DB {
   catalogPriceBands: CatalogPriceBandsTable;
   catalogPriceBandTotals: CatalogPriceBandTotalsTable;
   catalogVersion: CatalogVersionTable;
-  coupons: CouponsTable;
   orders: OrdersTable;
   orderRefunds: OrderRefundsTable;
   orderRefundItems: OrderRefundItemsTable;

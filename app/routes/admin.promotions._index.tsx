@@ -39,18 +39,28 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   adminMeta(matches, "Promotions", "/admin/promotions");
 
 const LIST = "/admin/promotions";
-const pageLink = (page: number) => (page > 1 ? `${LIST}?page=${page}` : LIST);
+/** the list's address: `?with=code` keeps those a shopper applies with a code (coupons among them) */
+const listLink = (withCode: boolean, page = 1) => {
+  const query = new URLSearchParams();
+  if (withCode) query.set("with", "code");
+  if (page > 1) query.set("page", String(page));
+  const text = query.toString();
+  return text ? `${LIST}?${text}` : LIST;
+};
 
 /** The promotions in the order they apply, and the campaigns whose budgets they spend. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "discounts");
-  const page = positiveInt(new URL(request.url).searchParams.get("page"), 10_000) ?? 1;
+  const query = new URL(request.url).searchParams;
+  const page = positiveInt(query.get("page"), 10_000) ?? 1;
+  const withCode = query.get("with") === "code";
   const { db } = servicesFrom(context);
   const shop = await shopSettingsFrom(context);
-  const { promotions, hasMore } = await listAdminPromotions(db, { page });
+  const { promotions, hasMore } = await listAdminPromotions(db, { page, withCode });
   return {
     page,
     hasMore,
+    withCode,
     promotions: promotions.map((promotion) => ({
       id: promotion.id,
       name: promotion.name,
@@ -93,7 +103,7 @@ const STATUS_STYLES: Record<PromotionStatus, string> = {
 
 export default function AdminPromotions({ loaderData, actionData }: Route.ComponentProps) {
   const money = useMoney();
-  const { promotions, campaigns, page, hasMore } = loaderData;
+  const { promotions, campaigns, page, hasMore, withCode } = loaderData;
   const [form, fields] = useForm<{ campaignName: string; budget: string }>({
     id: "campaign-form",
     lastResult: actionData?.result,
@@ -121,14 +131,34 @@ export default function AdminPromotions({ loaderData, actionData }: Route.Compon
       </div>
       <p className="mt-2 max-w-3xl text-sm text-gray-700">
         Listed in the order they apply: higher priority first, then the older one. Automatic promotions apply
-        to every cart that qualifies; those with a code, when the shopper enters it. Coupons are under{" "}
-        <Link to="/admin/coupons" className="font-semibold text-brand-700 hover:underline">
-          Discounts
+        to every cart that qualifies; those with a code, when the shopper enters it in the cart's coupon field
+        — coupons are promotions with a code.
+      </p>
+      <p className="mt-3 text-sm">
+        {withCode ? (
+          <>
+            Showing promotions with a code (coupons).{" "}
+            <Link to={listLink(false)} className="font-semibold text-brand-700 hover:underline">
+              Show all promotions
+            </Link>
+          </>
+        ) : (
+          <Link to={listLink(true)} className="font-semibold text-brand-700 hover:underline">
+            Show only promotions with a code (coupons)
+          </Link>
+        )}
+        {" · "}
+        <Link
+          to="/admin/promotions/new?type=order-percent&coupon=1"
+          className="font-semibold text-brand-700 hover:underline"
+        >
+          New coupon
         </Link>
-        .
       </p>
       {promotions.length === 0 ? (
-        <p className="mt-6 text-gray-700">No promotions yet.</p>
+        <p className="mt-6 text-gray-700">
+          {withCode ? "No promotions with a code yet." : "No promotions yet."}
+        </p>
       ) : (
         <TableScroll label="Promotion list" className="mt-6">
           <StackedTable>
@@ -199,7 +229,7 @@ export default function AdminPromotions({ loaderData, actionData }: Route.Compon
           </StackedTable>
         </TableScroll>
       )}
-      <AdminPaging page={page} hasMore={hasMore} pageLink={pageLink} />
+      <AdminPaging page={page} hasMore={hasMore} pageLink={(next) => listLink(withCode, next)} />
 
       <section aria-labelledby="campaigns-heading" className="mt-10 max-w-3xl">
         <h2 id="campaigns-heading" className="text-xl font-bold">

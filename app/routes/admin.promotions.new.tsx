@@ -10,6 +10,7 @@ import {
   type ActionType,
   emptyPromotionForm,
   PROMOTION_MESSAGES as M,
+  PROMOTION_LIMITS,
   promotionChoices,
   promotionRefusal,
 } from "../domain/promotions/promotion-form.ts";
@@ -32,16 +33,25 @@ const LIST = "/admin/promotions";
 const typeOf = (value: string | null): ActionType | null =>
   (ACTION_TYPES as readonly string[]).includes(value ?? "") ? (value as ActionType) : null;
 
-/** `?type=` picks what the promotion does; without it the page lists the kinds to choose from. */
+/**
+ * `?type=` picks what the promotion does; without it the page lists the kinds to choose from.
+ * `?coupon=1` (where /admin/coupons/new leads): a coupon, a promotion with a code — set up as the
+ * coupons migration 0780 made: first among the order's promotions, combining with the others.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "discounts");
-  const type = typeOf(new URL(request.url).searchParams.get("type"));
-  if (!type) return { type: null };
+  const query = new URL(request.url).searchParams;
+  const type = typeOf(query.get("type"));
+  const coupon = query.get("coupon") === "1";
+  if (!type) return { type: null, coupon };
   const shop = await shopSettingsFrom(context);
   const campaigns = await listCampaigns(servicesFrom(context).db);
   return {
     type,
-    values: emptyPromotionForm(type),
+    coupon,
+    values: coupon
+      ? { ...emptyPromotionForm(type), priority: String(PROMOTION_LIMITS.priority) }
+      : emptyPromotionForm(type),
     choices: promotionChoices(
       shop.markets.zones,
       campaigns,
@@ -88,7 +98,7 @@ export default function NewPromotion({ loaderData, actionData }: Route.Component
             {ACTION_TYPES.map((type) => (
               <li key={type}>
                 <Link
-                  to={`?type=${type}`}
+                  to={`?type=${type}${loaderData.coupon ? "&coupon=1" : ""}`}
                   className="block rounded-xl border border-gray-300 p-4 hover:border-brand-700 hover:bg-brand-50"
                 >
                   <span className="block font-semibold text-brand-700">{ACTION_LABELS[type].label}</span>
@@ -107,6 +117,11 @@ export default function NewPromotion({ loaderData, actionData }: Route.Component
             </Link>
             . Fields marked * are required.
           </p>
+          {loaderData.coupon && (
+            <p className="mt-2 text-sm text-gray-700">
+              A coupon is a promotion with a code: enter the code shoppers type into the cart's coupon field.
+            </p>
+          )}
           <PromotionForm
             lastResult={actionData?.result}
             defaultValue={loaderData.values}

@@ -3,7 +3,7 @@ import { CartPage } from "../components/cart/cart-page.tsx";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
 import { addToCart } from "../domain/cart/add-item.server.ts";
 import { cartActionSchema, cartRefusalMessage } from "../domain/cart/cart-action.server.ts";
-import { applyCodeToCart } from "../domain/cart/cart-code.server.ts";
+import { applyCodeToCart, removeCodeFromCart } from "../domain/cart/cart-code.server.ts";
 import { findCartId, openCart } from "../domain/cart/cart-owner.server.ts";
 import { chooseCartEstimate, emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import {
@@ -14,7 +14,6 @@ import {
 } from "../domain/cart/messages.server.ts";
 import { clearCart, removeCartItem, updateCartItem } from "../domain/cart/update-item.server.ts";
 import { COUPON_MESSAGES, normalizeCouponCode } from "../domain/coupons/coupon-rules.ts";
-import { removeCouponFromCart } from "../domain/coupons/coupons.server.ts";
 import { cartOwnerFor, serializeCartCookie } from "../http/cart-session.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { getSessionUser } from "../http/session.server.ts";
@@ -139,7 +138,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "remove-coupon": {
       const cartId = await existingCartId();
-      if (cartId) await removeCouponFromCart(db, cartId);
+      if (cartId) await removeCodeFromCart(db, cartId);
       return redirectWithCart(backTo("/cart"), { type: "success", message: COUPON_MESSAGES.removed });
     }
     case "estimate": {

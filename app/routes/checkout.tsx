@@ -11,13 +11,7 @@ import { ShippingStep } from "../components/checkout/shipping-step.tsx";
 import { mailShopFrom, servicesFrom, shopSettingsFrom } from "../context.ts";
 import { findDefaultAddress } from "../domain/accounts/account-overview.server.ts";
 import { findCartId } from "../domain/cart/cart-owner.server.ts";
-import {
-  couponDiscountCents,
-  discountLabel,
-  priceCart,
-  pricingLines,
-  totalsFor,
-} from "../domain/cart/cart-pricing.ts";
+import { discountLabel, priceCart, pricingLines, totalsFor } from "../domain/cart/cart-pricing.ts";
 import { emptyCart, getCart } from "../domain/cart/get-cart.server.ts";
 import { checkoutActionSchema, postedText } from "../domain/checkout/checkout-form.server.ts";
 import {
@@ -174,7 +168,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
   const pricingInput = {
     lines: cart.lines,
-    discountCents: couponDiscountCents(cart.coupon),
     destination,
     methodCode: state.method,
     offers: cart.offers,
@@ -245,7 +238,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           ? {
               markets: shop.markets,
               lines: pricingLines(cart.lines),
-              discountCents: pricingInput.discountCents,
               offers: cart.offers,
             }
           : null,
@@ -507,7 +499,6 @@ function ShippingWithSummary({
   const [method, setMethod] = useState<string | null>(page.method?.code ?? null);
   const input = {
     lines: pricing.lines,
-    discountCents: pricing.discountCents,
     destination: place,
     methodCode: method,
     offers: pricing.offers,
@@ -545,7 +536,6 @@ function checkoutTotals(
 ) {
   const input = {
     lines: cart.lines,
-    discountCents: couponDiscountCents(cart.coupon),
     destination: {
       country: shipping?.country ?? cart.estimate.country,
       region: shipping?.state ?? cart.estimate.region,

@@ -570,12 +570,15 @@ export async function takeSnapshot(
     ? ((await db.selectFrom("shopSettings").selectAll().executeTakeFirst()) ?? null)
     : null;
 
+  // (none after migration 2026-11-28T0780: coupons are promotions with a code from then on)
   const coupons: FixtureSnapshot["coupons"] = {};
-  for (const c of await db
-    .selectFrom("coupons")
-    .select(["code", "kind", "amount", "usedCount", "active"])
-    .orderBy("code")
-    .execute()) {
+  for (const c of !has("coupons")
+    ? []
+    : await db
+        .selectFrom("coupons")
+        .select(["code", "kind", "amount", "usedCount", "active"])
+        .orderBy("code")
+        .execute()) {
     coupons[c.code] = {
       kind: c.kind,
       amount: Number(c.amount),

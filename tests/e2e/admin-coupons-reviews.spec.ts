@@ -16,10 +16,10 @@ import {
 } from "./shop-helpers.ts";
 
 /**
- * The admin's coupon and reported-review sections in the browser: an admin creates a coupon (the
- * form's messages first), a shopper uses it at the cart, the admin disables it and the cart
- * refuses it; a shopper reports two reviews, the admin keeps one and removes the other, and the
- * product's rating and count follow. axe runs on each new page.
+ * The admin's coupon and reported-review sections in the browser: Admin → Coupons leads to the
+ * promotions with a code (coupons are promotions since migration 0780; creating, editing and
+ * disabling one is promotions.spec.ts's); a shopper reports two reviews, the admin keeps one and
+ * removes the other, and the product's rating and count follow. axe runs on each new page.
  */
 const ADMIN = { email: "admin@cartwheel.example", password: "cartwheel-admin" };
 
@@ -42,183 +42,27 @@ async function shopperPage(browser: Browser) {
 }
 
 test.describe("admin coupons", () => {
-  test("create a coupon, use it at the cart, disable it and the cart refuses it", async ({
+  test("Admin → Coupons is the promotions with a code: the seed's coupons listed, a new one preset", async ({
     page,
-    browser,
-    browserErrors,
   }) => {
-    // a refused form answers 400, a code that exists 409
-    browserErrors.allow(/status of (400 \(Bad Request\)|409 \(Conflict\))/);
-    const code = `E2E${uniqueTag().toUpperCase()}`.slice(0, 20);
-    const lamp = await createTestProduct("Coupon Lamp", { priceCents: 4_000, stock: 20 });
-    products.push(lamp);
-
-    await signInAsAdmin(page, "/admin/coupons");
+    // coupons are promotions with a code (migration 0780): the old addresses lead there
+    await signInAsAdmin(page, "/admin/promotions");
     await visit(page, "/admin/coupons");
-    await expect(page.getByRole("heading", { name: "Coupons", level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/promotions\?with=code$/);
+    await expect(page.getByRole("heading", { name: "Promotions", level: 1 })).toBeVisible();
     await expect(
-      page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Discounts" }),
+      page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Promotions" }),
     ).toHaveAttribute("aria-current", "page");
-    // the seed's coupons are listed with their usage and state
-    await expect(page.getByRole("row").filter({ hasText: "SUMMER2025" })).toContainText("Expired");
+    await expect(page.getByText("Showing promotions with a code (coupons).")).toBeVisible();
+    // the seed's coupons are listed with their state
+    await expect(page.getByRole("row").filter({ hasText: "SUMMER2025" })).toContainText("Ended");
     await expect(page.getByRole("row").filter({ hasText: "WELCOME10" })).toContainText("Active");
-
-    await page.getByRole("link", { name: "New coupon" }).click();
-    await page.waitForURL("**/admin/coupons/new");
-    await expectNoA11yViolations(page, "new coupon form");
-
-    // refused: messages beside the fields, what was typed kept
-    await page.getByRole("textbox", { name: "Code" }).fill("welcome10");
-    await page.getByRole("spinbutton", { name: "Value (percent or $)" }).fill("150");
-    await page.getByRole("spinbutton", { name: "Usage limit (optional)" }).fill("0");
-    await page.getByRole("button", { name: "Create coupon" }).click();
-    await expect(page.getByRole("main").getByRole("alert")).toContainText(
-      "Please correct the highlighted fields.",
-    );
-    await expect(page.getByRole("spinbutton", { name: "Value (percent or $)" })).toHaveAccessibleDescription(
-      "Enter a whole percentage from 1 to 100.",
-    );
-    await expect(
-      page.getByRole("spinbutton", { name: "Usage limit (optional)" }),
-    ).toHaveAccessibleDescription("Enter a whole number of 1 or more, or leave it empty for no limit.");
-    await expectNoA11yViolations(page, "new coupon form with errors");
-
-    // an existing code in another case is refused once the rest is right
-    await page.getByRole("spinbutton", { name: "Value (percent or $)" }).fill("25");
-    await page.getByRole("spinbutton", { name: "Usage limit (optional)" }).fill("10");
-    await page.getByRole("button", { name: "Create coupon" }).click();
-    await expect(page.getByRole("textbox", { name: "Code" })).toHaveAccessibleDescription(
-      "A coupon with this code already exists.",
-    );
-
-    await page.getByRole("textbox", { name: "Code" }).fill(code.toLowerCase());
-    await page.getByRole("combobox", { name: "Kind" }).selectOption("fixed");
-    await page.getByRole("spinbutton", { name: "Value (percent or $)" }).fill("7.50");
-    await page.getByRole("spinbutton", { name: "Minimum subtotal ($)" }).fill("20");
-    await page.getByLabel("Valid through (optional)").fill("2099-12-31");
-    await page.getByRole("button", { name: "Create coupon" }).click();
-    await expect(toast(page, `Coupon ${code} created`)).toBeVisible();
-    await expect(page).toHaveURL(/\/admin\/coupons$/);
-    const row = page.getByRole("row").filter({ hasText: code });
-    await expect(row).toContainText("Fixed amount");
-    await expect(row).toContainText("$7.50 off");
-    await expect(row).toContainText("Dec 31, 2099");
-    await expect(row).toContainText("$20.00");
-    await expect(row).toContainText("0 / 10");
-    await expect(row).toContainText("Active");
     await expectNoA11yViolations(page, "coupon list");
 
-    // edit page
-    await row.getByRole("link", { name: `Edit ${code}` }).click();
-    await page.waitForURL(/\/admin\/coupons\/\d+$/);
-    await expect(page.getByRole("heading", { name: `Edit coupon ${code}` })).toBeVisible();
-    await expect(page.getByRole("spinbutton", { name: "Value (percent or $)" })).toHaveValue("7.50");
-    await expect(page.getByLabel("Valid through (optional)")).toHaveValue("2099-12-31");
-    await expectNoA11yViolations(page, "coupon edit page");
-    await page.getByRole("spinbutton", { name: "Value (percent or $)" }).fill("8");
-    await page.getByRole("button", { name: "Save changes" }).click();
-    await expect(toast(page, `Coupon ${code} updated`)).toBeVisible();
-    await expect(page.getByRole("spinbutton", { name: "Value (percent or $)" })).toHaveValue("8.00");
-
-    // a shopper uses it at the cart
-    const shopper = await shopperPage(browser);
-    try {
-      const cart = shopper.page;
-      await visit(cart, "/");
-      const added = await cart.request.post("/cart", {
-        form: { intent: "add", productId: String(lamp.id), quantity: "1", redirectTo: "/cart" },
-        maxRedirects: 0,
-      });
-      expect(added.status()).toBe(302);
-      await visit(cart, "/cart");
-      const summary = cart.getByRole("region", { name: "Order Summary" });
-      await summary.getByRole("textbox", { name: "Coupon code" }).fill(code.toLowerCase());
-      await summary.getByRole("button", { name: "Apply" }).click();
-      await expect(summary.getByTestId("applied-coupon")).toHaveText(`Coupon ${code} applied.`);
-      await expect(summary.getByTestId("summary-discount")).toHaveText("−$8.00");
-
-      // the admin disables it: the cart that carries it loses the discount, and it is refused
-      // one click only asks; "Keep it active" leaves it as it is
-      await page.locator("summary", { hasText: "Disable coupon" }).click();
-      await expect(
-        page.getByText(`Disable coupon ${code}? Carts that carry it lose the discount`),
-      ).toBeVisible();
-      await page.getByRole("link", { name: "Keep it active" }).click();
-      await expect(page.getByRole("button", { name: "Yes, disable coupon" })).toBeHidden();
-      await page.locator("summary", { hasText: "Disable coupon" }).click();
-      await page.getByRole("button", { name: "Yes, disable coupon" }).click();
-      await expect(toast(page, `Coupon ${code} disabled`)).toBeVisible();
-      await visit(page, "/admin/coupons");
-      await expect(page.getByRole("row").filter({ hasText: code })).toContainText("Disabled");
-      await expect(page.getByRole("button", { name: `Enable ${code}` })).toBeVisible();
-
-      await visit(cart, "/cart");
-      await expect(summary.getByTestId("summary-discount")).toHaveCount(0);
-      await expect(summary).toContainText(`${code}: This coupon code is not valid.`);
-      await summary.getByRole("textbox", { name: "Coupon code" }).fill(code);
-      await summary.getByRole("button", { name: "Apply" }).click();
-      await expect(toast(cart, "This coupon code is not valid.")).toBeVisible();
-      await expect(summary.getByTestId("summary-discount")).toHaveCount(0);
-    } finally {
-      await shopper.context.close();
-    }
-
-    // the audit log has each change
-    await visit(page, "/admin/audit");
-    await expect(page.getByText(`Created coupon ${code}`)).toBeVisible();
-    await expect(page.getByText(`Edited coupon ${code}`)).toBeVisible();
-    await expect(page.getByText(`Disabled coupon ${code}`)).toBeVisible();
-  });
-});
-
-test.describe("admin coupons without JavaScript", () => {
-  test("disable and enable are plain form posts; a refused form shows its messages", async ({
-    noJsPage: page,
-    browserErrors,
-  }) => {
-    // the refused form answers 400
-    browserErrors.allow(/status of 400 \(Bad Request\)/);
-    const code = `NOJS${uniqueTag().toUpperCase()}`.slice(0, 20);
-    const at = new Date().toISOString();
-    await shopDatabase()
-      .insertInto("coupons")
-      .values({
-        code,
-        kind: "percent",
-        amount: 5,
-        minSubtotalCents: 0,
-        expiresAt: null,
-        usageLimit: 3,
-        usedCount: 1,
-        active: 1,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    await page.goto("/account?redirectTo=%2Fadmin%2Fcoupons");
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL("**/admin/coupons");
-    const row = page.getByRole("row").filter({ hasText: code });
-    await expect(row).toContainText("1 / 3");
-    // the confirm step without JavaScript: the toggle opens the question, "Keep it active" reloads
-    // the page with it closed, "Yes, disable coupon" posts
-    await row.locator("summary", { hasText: `Disable ${code}` }).click();
-    await expect(row.getByText(`Disable coupon ${code}?`)).toBeVisible();
-    await row.getByRole("link", { name: "Keep it active" }).click();
-    await expect(row.getByText(`Disable coupon ${code}?`)).toBeHidden();
-    await expect(row).toContainText("Active");
-    await row.locator("summary", { hasText: `Disable ${code}` }).click();
-    await row.getByRole("button", { name: "Yes, disable coupon" }).click();
-    await expect(page.getByText(`Coupon ${code} disabled`)).toBeVisible();
-    await expect(row).toContainText("Disabled");
-    await row.getByRole("button", { name: `Enable ${code}` }).click();
-    await expect(page.getByText(`Coupon ${code} enabled`)).toBeVisible();
-    await expect(row).toContainText("Active");
-
-    await visit(page, "/admin/coupons/new", { javaScript: false });
-    await page.getByRole("button", { name: "Create coupon" }).click();
-    await expect(page.getByRole("textbox", { name: "Code" })).toHaveAccessibleDescription("Enter a code.");
-    await expect(page.getByText("Please correct the highlighted fields.")).toBeVisible();
+    await visit(page, "/admin/coupons/new");
+    await expect(page).toHaveURL(/\/admin\/promotions\/new\?type=order-percent&coupon=1$/);
+    await expect(page.getByText("A coupon is a promotion with a code")).toBeVisible();
+    await expectNoA11yViolations(page, "new coupon form");
   });
 });
 

@@ -91,13 +91,15 @@ test.describe("admin navigation", () => {
       .getByRole("link", { name: /^Edit / })
       .first()
       .getAttribute("href");
+    // Admin → Coupons is the promotions with a code (migration 0780)
     await page.goto("/admin/coupons");
+    await expect(page).toHaveURL(/\/admin\/promotions\?with=code$/);
     const coupon = await page
       .getByRole("link", { name: /^Edit / })
       .first()
       .getAttribute("href");
     expect(product).toMatch(/^\/admin\/products\/\d+$/);
-    expect(coupon).toMatch(/^\/admin\/coupons\/\d+$/);
+    expect(coupon).toMatch(/^\/admin\/promotions\/\d+$/);
     const nav = page.getByRole("navigation", { name: "Admin" });
     const current = nav.locator('[aria-current="page"]');
     for (const [path, label] of [
@@ -110,9 +112,9 @@ test.describe("admin navigation", () => {
       ["/admin/dashboard", "Dashboard"],
       ["/admin/orders", "Orders"],
       ["/admin/low-stock", "Low stock"],
-      ["/admin/coupons", "Discounts"],
-      ["/admin/coupons/new", "Discounts"],
-      [coupon, "Discounts"],
+      ["/admin/promotions?with=code", "Promotions"],
+      ["/admin/promotions/new?type=order-percent&coupon=1", "Promotions"],
+      [coupon, "Promotions"],
       ["/admin/customer-groups", "Customer groups"],
       ["/admin/promotions", "Promotions"],
       ["/admin/promotions/simulate", "Promotions"],

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../app/db/database.server.ts";
 import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
 import { recordAudit } from "../../app/domain/audit/audit-log.server.ts";
 import * as auditRoute from "../../app/routes/admin.audit.tsx";
-import * as couponsRoute from "../../app/routes/admin.coupons._index.tsx";
+import * as promotionsRoute from "../../app/routes/admin.promotions._index.tsx";
 import * as reviewsRoute from "../../app/routes/admin.reviews.tsx";
 import { ENGINES } from "../db-utils.ts";
 import { cookieHeader, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { insertCoupon } from "../helpers/coupons.ts";
 import { callRoute, type RouteModule } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
@@ -41,183 +41,84 @@ async function load<T>(shop: TestShop, cookie: string, module: RouteModule, path
   return { status: answer.status, data: answer.data as unknown as T };
 }
 
-describe.each(ENGINES)("the admin's coupon list on %s", (engine) => {
+describe.each(ENGINES)("the admin's coupon list (the promotions with a code) on %s", (engine) => {
   let shop: TestShop;
   let cookie = "";
-  const ids: Record<string, number> = {};
 
   type Page = {
-    coupons: { code: string; state: string }[];
+    promotions: { name: string; code: string | null; status: string; usedCount: number }[];
     page: number;
     hasMore: boolean;
-    search: string;
-    state: string | null;
-    kind: string | null;
-    sort: string;
+    withCode: boolean;
   };
-  const codes = async (query: string) => {
-    const { status, data } = await load<Page>(shop, cookie, couponsRoute, `/admin/coupons${query}`);
+  const list = async (query: string) => {
+    const { status, data } = await load<Page>(shop, cookie, promotionsRoute, `/admin/promotions${query}`);
     expect(status, query).toBe(200);
-    return data.coupons.map((c) => c.code);
+    return data;
   };
-
-  async function insertCoupon(
-    db: Database,
-    code: string,
-    terms: {
-      kind: "percent" | "fixed";
-      amount: number;
-      expiresAt?: string | null;
-      usageLimit?: number | null;
-      usedCount?: number;
-      active?: 0 | 1;
-    },
-  ) {
-    const at = "2026-11-01T00:00:00.000Z";
-    const row = await db
-      .insertInto("coupons")
-      .values({
-        code,
-        kind: terms.kind,
-        amount: terms.amount,
-        minSubtotalCents: 0,
-        expiresAt: terms.expiresAt ?? null,
-        usageLimit: terms.usageLimit ?? null,
-        usedCount: terms.usedCount ?? 0,
-        active: terms.active ?? 1,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    ids[code] = row.id;
-  }
 
   beforeAll(async () => {
     ({ shop, cookie } = await adminShop(engine, "boss@coupon-list.example"));
-    // one coupon per state; values, uses and expiry all different
-    await insertCoupon(shop.db, "ALPHA10", { kind: "percent", amount: 10, usedCount: 3 });
-    await insertCoupon(shop.db, "BRAVO5", {
+    // one coupon per state as the cart sees it, and an automatic promotion (not a coupon)
+    await insertCoupon(shop.db, { code: "ALPHA10", usedCount: 3 });
+    await insertCoupon(shop.db, {
+      code: "BRAVO5",
       kind: "fixed",
       amount: 500,
       expiresAt: "2099-01-01T00:00:00.000Z",
     });
-    await insertCoupon(shop.db, "CHARLIE", {
-      kind: "percent",
+    await insertCoupon(shop.db, {
+      code: "CHARLIE",
       amount: 25,
       expiresAt: "2020-01-01T00:00:00.000Z",
       usedCount: 7,
     });
-    await insertCoupon(shop.db, "DELTA", { kind: "fixed", amount: 2000, usageLimit: 5, usedCount: 5 });
-    await insertCoupon(shop.db, "ECHO", {
-      kind: "percent",
-      amount: 50,
-      expiresAt: "2099-06-01T00:00:00.000Z",
-      usedCount: 1,
-      active: 0,
-    });
+    await insertCoupon(shop.db, { code: "DELTA", kind: "fixed", amount: 2_000, usageLimit: 5, usedCount: 5 });
+    await insertCoupon(shop.db, { code: "ECHO", amount: 50, usedCount: 1, active: 0 });
+    await shop.db
+      .insertInto("promotions")
+      .values({
+        name: "Automatic",
+        action: JSON.stringify({ type: "order-percent", basisPoints: 500 }),
+        active: 0,
+        createdAt: "2026-11-01T00:00:00.000Z",
+        updatedAt: "2026-11-01T00:00:00.000Z",
+      })
+      .execute();
   });
 
   afterAll(async () => {
     await shop?.destroy();
   });
 
-  it("filters by state (as the cart sees it), kind and part of the code", async () => {
-    expect(await codes("")).toEqual(["ALPHA10", "BRAVO5", "CHARLIE", "DELTA", "ECHO"]);
-    expect(await codes("?state=active")).toEqual(["ALPHA10", "BRAVO5"]);
-    expect(await codes("?state=expired")).toEqual(["CHARLIE"]);
-    expect(await codes("?state=used-up")).toEqual(["DELTA"]);
-    expect(await codes("?state=disabled")).toEqual(["ECHO"]);
-    expect(await codes("?kind=percent")).toEqual(["ALPHA10", "CHARLIE", "ECHO"]);
-    expect(await codes("?kind=fixed&state=active")).toEqual(["BRAVO5"]);
-    expect(await codes("?search=ha")).toEqual(["ALPHA10", "CHARLIE"]);
-    expect(await codes("?search=%20delta%20")).toEqual(["DELTA"]);
-    // like's wildcards are searched for as typed
-    expect(await codes("?search=%25")).toEqual([]);
-    expect(await codes("?search=A_")).toEqual([]);
-    const { data } = await load<Page>(
-      shop,
-      cookie,
-      couponsRoute,
-      "/admin/coupons?state=expired&kind=percent",
-    );
-    expect(data.coupons.map((c) => [c.code, c.state])).toEqual([["CHARLIE", "expired"]]);
-    expect([data.state, data.kind, data.sort, data.page]).toEqual(["expired", "percent", "code", 1]);
+  it("lists the coupons with their uses and states (as the cart sees them), and no automatic promotion", async () => {
+    const page = await list("?with=code");
+    expect(page.withCode).toBe(true);
+    expect(page.promotions.map((p) => [p.code, p.usedCount, p.status])).toEqual([
+      ["ALPHA10", 3, "active"],
+      ["BRAVO5", 0, "active"],
+      ["CHARLIE", 7, "ended"],
+      ["DELTA", 5, "used-up"],
+      ["ECHO", 1, "disabled"],
+    ]);
+    expect((await list("")).promotions.map((p) => p.name)).toContain("Automatic");
+    // a malformed filter is the whole list
+    expect((await list("?with=nonsense")).withCode).toBe(false);
   });
 
-  it("sorts by code, value (percentages, then amounts), uses and expiry (no expiry last)", async () => {
-    expect(await codes("?sort=code-desc")).toEqual(["ECHO", "DELTA", "CHARLIE", "BRAVO5", "ALPHA10"]);
-    expect(await codes("?sort=value-asc")).toEqual(["ALPHA10", "CHARLIE", "ECHO", "BRAVO5", "DELTA"]);
-    expect(await codes("?sort=value-desc")).toEqual(["ECHO", "CHARLIE", "ALPHA10", "DELTA", "BRAVO5"]);
-    expect(await codes("?sort=uses-desc")).toEqual(["CHARLIE", "DELTA", "ALPHA10", "ECHO", "BRAVO5"]);
-    expect(await codes("?sort=uses-asc")).toEqual(["BRAVO5", "ECHO", "ALPHA10", "DELTA", "CHARLIE"]);
-    expect(await codes("?sort=expiry-asc")).toEqual(["CHARLIE", "BRAVO5", "ECHO", "ALPHA10", "DELTA"]);
-    expect(await codes("?sort=expiry-desc")).toEqual(["ECHO", "BRAVO5", "CHARLIE", "ALPHA10", "DELTA"]);
-  });
-
-  it("answers malformed query values with the defaults, never an error", async () => {
-    const all = ["ALPHA10", "BRAVO5", "CHARLIE", "DELTA", "ECHO"];
-    for (const query of [
-      "?sort=bogus&state=nope&kind=free&page=-3",
-      "?page=0",
-      "?page=1.5",
-      "?page=9999999999999",
-      "?page=abc&sort=",
-      "?state[]=active&kind[]=fixed&sort[]=uses-desc",
-    ]) {
-      const { status, data } = await load<Page>(shop, cookie, couponsRoute, `/admin/coupons${query}`);
-      expect(status, query).toBe(200);
-      expect([data.state, data.kind, data.sort, data.page], query).toEqual([null, null, "code", 1]);
-      expect(
-        data.coupons.map((c) => c.code),
-        query,
-      ).toEqual(all);
-    }
-    // a repeated name: the last value counts (as URLSearchParams → object does)
-    expect(await codes("?state=disabled&state=used-up")).toEqual(["DELTA"]);
-    // a page past the end is empty, not an error
-    const past = await load<Page>(shop, cookie, couponsRoute, "/admin/coupons?page=100000");
-    expect([past.status, past.data.coupons, past.data.hasMore]).toEqual([200, [], false]);
-    // broken percent-encoding is searched for as decoded (nothing matches)
-    expect(await codes("?search=%FF%E0%A4%")).toEqual([]);
-    // a search longer than a code is cut to 32 characters
-    const long = await load<Page>(shop, cookie, couponsRoute, `/admin/coupons?search=${"a".repeat(300)}`);
-    expect(long.data.search).toHaveLength(32);
-  });
-
-  it("disabling and enabling from a filtered list goes back to that list", async () => {
-    const post = (intent: string, query: string) =>
-      callRoute(couponsRoute, "action", `${TEST_ORIGIN}/admin/coupons?index&${query}`, {
-        cookie,
-        fields: { intent, couponId: String(ids.BRAVO5), confirm: "yes" },
-        context: shop.context(),
+  it("pages by 50, keeping the filter", async () => {
+    for (let n = 0; n < 48; n++) {
+      await insertCoupon(shop.db, {
+        code: `PAGE${String(n).padStart(2, "0")}`,
+        kind: "fixed",
+        amount: 100 + n,
       });
-    const disabled = await post("disable", "state=active&sort=uses-desc&page=abc");
-    expect(disabled.response?.status).toBe(302);
-    expect(disabled.response?.headers.get("Location")).toBe("/admin/coupons?state=active&sort=uses-desc");
-    expect(await codes("?state=disabled")).toEqual(["BRAVO5", "ECHO"]);
-    const enabled = await post("enable", "state=disabled&search=bra");
-    expect(enabled.response?.headers.get("Location")).toBe("/admin/coupons?search=bra&state=disabled");
-    expect(await codes("?state=active")).toEqual(["ALPHA10", "BRAVO5"]);
-  });
-
-  it("pages by 50, keeping the filters and the sort", async () => {
-    for (let n = 0; n < 53; n++) {
-      await insertCoupon(shop.db, `PAGE${String(n).padStart(2, "0")}`, { kind: "fixed", amount: 100 + n });
     }
-    const first = await load<Page>(shop, cookie, couponsRoute, "/admin/coupons?search=page&sort=value-desc");
-    const second = await load<Page>(
-      shop,
-      cookie,
-      couponsRoute,
-      "/admin/coupons?search=page&sort=value-desc&page=2",
-    );
-    expect([first.data.coupons.length, first.data.hasMore, first.data.page]).toEqual([50, true, 1]);
-    expect([second.data.coupons.length, second.data.hasMore, second.data.page]).toEqual([3, false, 2]);
-    const expected = Array.from({ length: 53 }, (_, n) => `PAGE${String(52 - n).padStart(2, "0")}`);
-    expect([...first.data.coupons, ...second.data.coupons].map((c) => c.code)).toEqual(expected);
-    // every other coupon is still there, on page 2 of the whole list (58 by code)
-    expect((await codes("?page=2")).slice(-5)).toEqual(["PAGE48", "PAGE49", "PAGE50", "PAGE51", "PAGE52"]);
+    const first = await list("?with=code");
+    const second = await list("?with=code&page=2");
+    expect([first.promotions.length, first.hasMore, first.page]).toEqual([50, true, 1]);
+    expect([second.promotions.length, second.hasMore, second.page]).toEqual([3, false, 2]);
+    expect([...first.promotions, ...second.promotions].every((p) => p.code !== null)).toBe(true);
   });
 });
 

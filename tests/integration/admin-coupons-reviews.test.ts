@@ -4,17 +4,12 @@ import { listAuditLog } from "../../app/domain/audit/audit-list.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
-import {
-  createCoupon,
-  getAdminCoupon,
-  listAdminCoupons,
-  setCouponActive,
-  updateCoupon,
-} from "../../app/domain/coupons/coupon-admin.server.ts";
-import { COUPON_FORM_MESSAGES } from "../../app/domain/coupons/coupon-form.ts";
 import { COUPON_MESSAGES } from "../../app/domain/coupons/coupon-rules.ts";
-import { couponActionSchema, couponFormSchema } from "../../app/domain/coupons/coupon-schema.server.ts";
-import { applyCouponToCart } from "../../app/domain/coupons/coupons.server.ts";
+import {
+  getAdminPromotion,
+  listAdminPromotions,
+  setPromotionActive,
+} from "../../app/domain/promotions/promotion-admin.server.ts";
 import { listProductReviews } from "../../app/domain/reviews/list-reviews.server.ts";
 import {
   listReportedReviews,
@@ -27,6 +22,7 @@ import { saveReview } from "../../app/domain/reviews/write-review.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { applyCoupon, insertCoupon } from "../helpers/coupons.ts";
 import { SPEC_SHOP } from "../helpers/spec-pricing.ts";
 
 const ACTOR = { id: "admin-user-1", email: "admin@example.com" };
@@ -47,16 +43,7 @@ async function moderateFromForm(db: TestDatabase["db"], fields: Record<string, s
   return moderateReview(db, { ...submission.value, actor: ACTOR });
 }
 
-const COUPON = {
-  code: "Autumn-20",
-  kind: "percent",
-  value: "20",
-  minSubtotal: "10.00",
-  usageLimit: "5",
-  validThrough: "2099-12-31",
-};
-
-describe.each(ENGINES)("admin coupons on %s", (engine) => {
+describe.each(ENGINES)("coupons in the admin (promotions with a code) on %s", (engine) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase(engine);
@@ -65,28 +52,6 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
     await t?.destroy();
   });
 
-  /**
-   * The new-coupon form as /admin/coupons/new reads it (the form's schema), then created. The
-   * route's statuses and messages for each refusal: admin-coupons-reviews-routes.test.ts.
-   */
-  async function create(fields: Record<string, string> = COUPON) {
-    const submission = parseWithZod(form(fields), { schema: couponFormSchema });
-    if (submission.status !== "success") {
-      const fieldErrors = Object.fromEntries(
-        Object.entries(submission.error ?? {}).map(([field, messages]) => [field, messages?.[0]]),
-      );
-      return { ok: false, error: { code: "invalid", fieldErrors } } as const;
-    }
-    return createCoupon(t.db, { input: submission.value, actor: ACTOR });
-  }
-  /** The edit page's forms as /admin/coupons/:id reads them, then applied. */
-  async function edit(fields: Record<string, string>, id: number) {
-    const submission = parseWithZod(form(fields), { schema: couponActionSchema });
-    if (submission.status !== "success") throw new Error(`refused: ${JSON.stringify(submission.error)}`);
-    const value = submission.value;
-    if (value.intent === "update") return updateCoupon(t.db, { id, input: value.terms, actor: ACTOR });
-    return setCouponActive(t.db, { id, active: value.intent === "enable", actor: ACTOR });
-  }
   async function cartWorth(priceCents: number) {
     const productId = await insertProduct(t.db, { priceCents, stock: 50 });
     const cartId = newCartId();
@@ -97,161 +62,45 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
     return cartId;
   }
 
-  it("creates a coupon (code upper-cased), lists it with its usage, and records it", async () => {
-    const outcome = await create();
-    expect(outcome).toMatchObject({ ok: true, value: { code: "AUTUMN-20" } });
-    if (!outcome.ok) return;
-    expect(COUPON_FORM_MESSAGES.created(outcome.value.code)).toBe("Coupon AUTUMN-20 created");
-    const coupon = await getAdminCoupon(t.db, outcome.value.id);
-    expect(coupon).toMatchObject({
-      code: "AUTUMN-20",
-      kind: "percent",
-      amount: 20,
-      minSubtotalCents: 1_000,
-      usageLimit: 5,
-      usedCount: 0,
-      expiresAt: "2100-01-01T00:00:00.000Z",
-      active: true,
-      state: "active",
-    });
-    const { coupons } = await listAdminCoupons(t.db);
-    expect(coupons.map((c) => c.code)).toContain("AUTUMN-20");
-    const { entries } = await listAuditLog(t.db, {
-      entity: { type: "coupon", id: String(outcome.value.id) },
-    });
-    expect(entries).toMatchObject([
-      { action: "coupon.create", actorEmail: ACTOR.email, summary: "Created coupon AUTUMN-20" },
+  it("lists the coupons among the promotions with a code, with their uses (Admin → Coupons)", async () => {
+    await insertCoupon(t.db, { code: "AUTUMN-20", amount: 20, usageLimit: 5, usedCount: 2 });
+    await t.db
+      .insertInto("promotions")
+      .values({
+        name: "Automatic ten",
+        code: null,
+        action: JSON.stringify({ type: "order-percent", basisPoints: 1_000 }),
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-01T00:00:00.000Z",
+      })
+      .execute();
+    const { promotions } = await listAdminPromotions(t.db, { withCode: true });
+    expect(promotions.map((p) => [p.code, p.usedCount, p.usageLimit, p.status])).toEqual([
+      ["AUTUMN-20", 2, 5, "active"],
     ]);
-    expect(JSON.parse(entries[0]?.after ?? "{}")).toMatchObject({
-      code: "AUTUMN-20",
-      amount: 20,
-      active: true,
-    });
-
-    // and a shopper can use it at once
-    const cartId = await cartWorth(5_000);
-    expect(
-      await applyCouponToCart(t.db, { cartId, code: "autumn-20", subtotalCents: 5_000, currency: "USD" }),
-    ).toMatchObject({
-      ok: true,
-      value: { discountCents: 1_000 },
-    });
-  });
-
-  it("refuses a code that exists, whatever its case, beside the code field; nothing is written", async () => {
-    const before = await listAdminCoupons(t.db);
-    for (const code of ["AUTUMN-20", "autumn-20", " Autumn-20 "]) {
-      const outcome = await create({ ...COUPON, code });
-      // 409 with the message beside the code, shown upper-cased: the routes test
-      expect(outcome).toMatchObject({ ok: false, error: { code: "code-taken" } });
-    }
-    expect((await listAdminCoupons(t.db)).coupons).toHaveLength(before.coupons.length);
-  });
-
-  it("refuses invalid fields with messages beside them and writes nothing", async () => {
-    const outcome = await create({
-      code: "x",
-      kind: "fixed",
-      value: "0",
-      minSubtotal: "-1",
-      usageLimit: "0",
-      validThrough: "2027-02-30",
-    });
-    expect(outcome).toMatchObject({
-      ok: false,
-      error: {
-        code: "invalid",
-        fieldErrors: {
-          code: COUPON_FORM_MESSAGES.codeFormat,
-          value: COUPON_FORM_MESSAGES.fixed,
-          minSubtotal: COUPON_FORM_MESSAGES.minSubtotal,
-          usageLimit: COUPON_FORM_MESSAGES.usageLimit,
-          validThrough: COUPON_FORM_MESSAGES.expiry,
-        },
-      },
-    });
-    const audit = await listAuditLog(t.db);
-    expect(audit.entries.filter((e) => e.action === "coupon.create")).toHaveLength(1);
-  });
-
-  it("edits the terms (not the code), audited with before and after", async () => {
-    const created = await create({ ...COUPON, code: "EDIT-ME" });
-    if (!created.ok) throw new Error("not created");
-    const outcome = await edit(
-      {
-        intent: "update",
-        code: "HIJACK",
-        kind: "fixed",
-        value: "7.50",
-        minSubtotal: "",
-        usageLimit: "",
-        validThrough: "",
-      },
-      created.value.id,
-    );
-    expect(outcome).toMatchObject({ ok: true, value: { code: "EDIT-ME" } });
-    expect(await getAdminCoupon(t.db, created.value.id)).toMatchObject({
-      code: "EDIT-ME",
-      kind: "fixed",
-      amount: 750,
-      minSubtotalCents: 0,
-      usageLimit: null,
-      expiresAt: null,
-    });
-    const { entries } = await listAuditLog(t.db, {
-      entity: { type: "coupon", id: String(created.value.id) },
-    });
-    expect(entries[0]).toMatchObject({ action: "coupon.update", summary: "Edited coupon EDIT-ME" });
-    expect(JSON.parse(entries[0]?.before ?? "{}")).toMatchObject({ kind: "percent", amount: 20 });
-    expect(JSON.parse(entries[0]?.after ?? "{}")).toMatchObject({ kind: "fixed", amount: 750 });
-
-    // a limit below the uses already made is refused beside the field
-    await t.db.updateTable("coupons").set({ usedCount: 3 }).where("id", "=", created.value.id).execute();
-    expect(await edit({ ...COUPON, intent: "update", usageLimit: "2" }, created.value.id)).toMatchObject({
-      ok: false,
-      error: { code: "usage-below-used", used: 3 },
-    });
-    expect(COUPON_FORM_MESSAGES.usageBelowUsed(3)).toBe(
-      "This coupon has been used 3 times; the limit cannot be lower.",
-    );
-    expect(await edit({ ...COUPON, intent: "update" }, 999_999)).toMatchObject({
-      ok: false,
-      error: { code: "not-found" },
-    });
+    const all = await listAdminPromotions(t.db);
+    expect(all.promotions.map((p) => p.name)).toEqual(["Coupon AUTUMN-20", "Automatic ten"]);
+    await t.db.deleteFrom("promotions").where("name", "=", "Automatic ten").execute();
   });
 
   it("a disabled coupon is refused at the cart, and a cart that carried it loses the discount", async () => {
-    const created = await create({ ...COUPON, code: "SOON-OFF", minSubtotal: "0" });
-    if (!created.ok) throw new Error("not created");
+    const id = await insertCoupon(t.db, { code: "SOON-OFF", amount: 20 });
     const carrying = await cartWorth(4_000);
-    expect(
-      (
-        await applyCouponToCart(t.db, {
-          cartId: carrying,
-          code: "SOON-OFF",
-          subtotalCents: 4_000,
-          currency: "USD",
-        })
-      ).ok,
-    ).toBe(true);
+    expect((await applyCoupon(t.db, { cartId: carrying, code: "SOON-OFF" })).ok).toBe(true);
     expect((await getCart(t.db, carrying, SPEC_SHOP)).totals.discountCents).toBe(800);
 
-    // disabled (from the list, the routes test: couponId in the form)
-    const disabled = await edit({ intent: "disable", confirm: "yes" }, created.value.id);
-    expect(disabled).toMatchObject({ ok: true, value: { code: "SOON-OFF", changed: true } });
-    expect(await getAdminCoupon(t.db, created.value.id)).toMatchObject({ active: false, state: "disabled" });
+    // disabled (Admin → Promotions, the promotion's page)
+    const disabled = await setPromotionActive(t.db, { id, active: false, actor: ACTOR });
+    expect(disabled).toMatchObject({ ok: true, value: { name: "Coupon SOON-OFF", changed: true } });
+    expect((await getAdminPromotion(t.db, id))?.promotion).toMatchObject({
+      active: false,
+      status: "disabled",
+    });
 
     const fresh = await cartWorth(4_000);
-    expect(
-      await applyCouponToCart(t.db, {
-        cartId: fresh,
-        code: "soon-off",
-        subtotalCents: 4_000,
-        currency: "USD",
-      }),
-    ).toEqual({
+    expect(await applyCoupon(t.db, { cartId: fresh, code: "soon-off" })).toEqual({
       ok: false,
-      error: { code: "not-found", message: COUPON_MESSAGES.notFound },
+      error: { code: "refused", message: COUPON_MESSAGES.notFound },
     });
     const cart = await getCart(t.db, carrying, SPEC_SHOP);
     expect(cart.coupon).toBeNull();
@@ -259,30 +108,20 @@ describe.each(ENGINES)("admin coupons on %s", (engine) => {
     expect(cart.totals.discountCents).toBe(0);
 
     // disabling again changes and records nothing; enabling brings it back
-    expect(await edit({ intent: "disable", confirm: "yes" }, created.value.id)).toMatchObject({
+    expect(await setPromotionActive(t.db, { id, active: false, actor: ACTOR })).toMatchObject({
       ok: true,
       value: { changed: false },
     });
-    expect(await edit({ intent: "enable" }, created.value.id)).toMatchObject({
+    expect(await setPromotionActive(t.db, { id, active: true, actor: ACTOR })).toMatchObject({
       ok: true,
-      value: { code: "SOON-OFF", changed: true },
+      value: { changed: true },
     });
-    expect(
-      (
-        await applyCouponToCart(t.db, {
-          cartId: fresh,
-          code: "SOON-OFF",
-          subtotalCents: 4_000,
-          currency: "USD",
-        })
-      ).ok,
-    ).toBe(true);
-    const { entries } = await listAuditLog(t.db, {
-      entity: { type: "coupon", id: String(created.value.id) },
-    });
-    expect(entries.map((e) => e.action)).toEqual(["coupon.enable", "coupon.disable", "coupon.create"]);
+    expect((await applyCoupon(t.db, { cartId: fresh, code: "SOON-OFF" })).ok).toBe(true);
+    const { entries } = await listAuditLog(t.db, { entity: { type: "promotion", id: String(id) } });
+    expect(entries.map((e) => e.action)).toEqual(["promotion.enable", "promotion.disable"]);
   });
-  // unknown intents and coupons: admin-coupons-reviews-routes.test.ts (statuses 400 and 404)
+  // creating and editing one: promotions-admin.test.ts (the form is the promotions'); the old
+  // addresses' redirects: admin-coupons-reviews-routes.test.ts
 });
 
 describe.each(ENGINES)("reported reviews on %s", (engine) => {

@@ -153,20 +153,20 @@ const ROUTES: Record<string, RouteAccess> = {
   "admin.coupons._index.tsx": {
     module: adminCoupons,
     path: "/admin/coupons",
+    // a redirect to the promotions (coupons are promotions with a code): no action
     loader: "discounts",
-    actions: [post("discounts")],
   },
   "admin.coupons.new.tsx": {
     module: adminCouponNew,
     path: "/admin/coupons/new",
+    // a redirect to the promotions (coupons are promotions with a code): no action
     loader: "discounts",
-    actions: [post("discounts")],
   },
   "admin.coupons.$id.tsx": {
     module: adminCoupon,
     path: "/admin/coupons/999999",
+    // a redirect to the promotions (coupons are promotions with a code): no action
     loader: "discounts",
-    actions: [post("discounts")],
   },
   "admin.promotions._index.tsx": {
     module: adminPromotions,
@@ -427,7 +427,6 @@ describe.each(["sqlite", "postgres"] as const)("every admin route × every role,
       "Returns",
       "Customers",
       "Customer groups",
-      "Discounts",
       "Promotions",
       "Gift cards",
       "Reviews",

@@ -4,6 +4,7 @@ import * as toasts from "../../app/http/toast.server.ts";
 import * as root from "../../app/root.tsx";
 import * as route from "../../app/routes/cart.tsx";
 import { insertProduct } from "../helpers/catalog.ts";
+import { insertCoupon } from "../helpers/coupons.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 /**
@@ -257,28 +258,11 @@ describe("POST /cart", () => {
   });
 
   it("applies and removes a coupon, with a clear message for each refusal", async () => {
-    const now = new Date().toISOString();
-    const coupon = (code: string, extra: Record<string, unknown> = {}) => ({
-      code,
-      kind: "percent" as const,
-      amount: 10,
-      minSubtotalCents: 0,
-      expiresAt: null,
-      usageLimit: null,
-      usedCount: 0,
-      createdAt: now,
-      updatedAt: now,
-      ...extra,
-    });
-    await db
-      .insertInto("coupons")
-      .values([
-        coupon("ROUTE10"),
-        coupon("ROUTEOLD", { expiresAt: "2020-01-01T00:00:00.000Z" }),
-        coupon("ROUTEBIG", { minSubtotalCents: 10_000_000 }),
-        coupon("ROUTEGONE", { usageLimit: 1, usedCount: 1 }),
-      ])
-      .execute();
+    // coupons are promotions with a code (migration 0780)
+    await insertCoupon(db, { code: "ROUTE10" });
+    await insertCoupon(db, { code: "ROUTEOLD", expiresAt: "2020-01-01T00:00:00.000Z" });
+    await insertCoupon(db, { code: "ROUTEBIG", minSubtotalCents: 10_000_000 });
+    await insertCoupon(db, { code: "ROUTEGONE", usageLimit: 1, usedCount: 1 });
 
     const empty = await redirected(await post({ intent: "apply-coupon", code: "ROUTE10" }));
     expect(empty.toast).toEqual({
@@ -311,7 +295,6 @@ describe("POST /cart", () => {
       code: "ROUTE10",
       label: "ROUTE10 (10% off)",
       discountCents: 2_500,
-      source: "coupon",
     });
     expect(cart.totals).toMatchObject({ subtotalCents: 24_999, discountCents: 2_500, taxCents: 1_575 });
 

@@ -221,7 +221,6 @@ describe.each(ENGINES)("invoices and credit notes on %s", (engine) => {
     const destination = { country: "DE", region: "" };
     const priced = priceCart(shop.markets, {
       lines: cart.lines,
-      discountCents: 0,
       destination,
       methodCode: "dhl",
     });

@@ -10,7 +10,6 @@ import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import type { ShippingDetails } from "../../app/domain/checkout/shipping-form.ts";
 import { COUPON_MESSAGES } from "../../app/domain/coupons/coupon-rules.ts";
-import { applyCouponToCart } from "../../app/domain/coupons/coupons.server.ts";
 import {
   findOrderForTracking,
   getOrderByNumber,
@@ -24,6 +23,11 @@ import {
   insertProductWithVariants,
   setVariantFields,
 } from "../helpers/catalog.ts";
+import {
+  applyCoupon as applyCouponAtCart,
+  couponUses,
+  insertCoupon as insertCouponPromotion,
+} from "../helpers/coupons.ts";
 import { SPEC_SHOP, type SpecMethod, type SpecTotals, specTotals } from "../helpers/spec-pricing.ts";
 
 const SECRET = "orders-integration-test-secret-0123456789";
@@ -147,40 +151,19 @@ describe.each(ENGINES)("orders on %s", (engine) => {
     }> = {},
   ): Promise<string> {
     const code = overrides.code ?? `C${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
-    await t.db
-      .insertInto("coupons")
-      .values({
-        code,
-        kind: overrides.kind ?? "percent",
-        amount: overrides.amount ?? 10,
-        minSubtotalCents: overrides.minSubtotalCents ?? 0,
-        expiresAt: overrides.expiresAt ?? null,
-        usageLimit: overrides.usageLimit ?? null,
-        usedCount: overrides.usedCount ?? 0,
-        active: overrides.active ?? 1,
-        createdAt: "2026-01-01T00:00:00.000Z",
-        updatedAt: "2026-01-01T00:00:00.000Z",
-      })
-      .execute();
+    // a coupon is a promotion with its code (migration 0780)
+    await insertCouponPromotion(t.db, { ...overrides, code });
     return code;
   }
 
   async function applyCoupon(cartId: string, code: string) {
-    const cart = await getCart(t.db, cartId, SPEC_SHOP);
-    const result = await applyCouponToCart(t.db, {
-      cartId,
-      code,
-      subtotalCents: cart.totals.subtotalCents,
-      currency: "USD",
-    });
+    const result = await applyCouponAtCart(t.db, { cartId, code });
     expect(result.ok).toBe(true);
   }
 
   const stockOf = async (id: number) =>
     (await t.db.selectFrom("products").select("stock").where("id", "=", id).executeTakeFirstOrThrow()).stock;
-  const usedCount = async (code: string) =>
-    (await t.db.selectFrom("coupons").select("usedCount").where("code", "=", code).executeTakeFirstOrThrow())
-      .usedCount;
+  const usedCount = (code: string) => couponUses(t.db, code);
   const cartLines = (cartId: string) =>
     t.db
       .selectFrom("cartItems")
@@ -752,8 +735,8 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       await applyCoupon(cartId, code);
       const request = await input(cartId);
       await t.db
-        .updateTable("coupons")
-        .set({ expiresAt: new Date(Date.now() - 60_000).toISOString() })
+        .updateTable("promotions")
+        .set({ endsAt: new Date(Math.min(Date.now(), NOW.getTime()) - 60_000).toISOString() })
         .where("code", "=", code)
         .execute();
       const before = await rowCounts();
@@ -1130,7 +1113,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
               await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(t.db)
             ).rows.map((r) => r.name);
       expect(tables).toEqual(
-        expect.arrayContaining(["orders", "order_items", "order_events", "carts", "coupons"]),
+        expect.arrayContaining(["orders", "order_items", "order_events", "carts", "promotions"]),
       );
       let dumped = 0;
       for (const table of tables) {

@@ -4,7 +4,6 @@ import { createTestGateway, mintTestToken } from "../../app/adapters/payments/te
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { newCartId } from "../../app/domain/cart/cart-store.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
-import { applyCouponToCart } from "../../app/domain/coupons/coupons.server.ts";
 import { type PlaceOrderInput, placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import {
   EXPIRED_MESSAGE,
@@ -13,6 +12,7 @@ import {
 } from "../../app/domain/payments/charges.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
+import { applyCoupon, couponUses, insertCoupon } from "../helpers/coupons.ts";
 import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 
 /**
@@ -88,13 +88,7 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
     const cartId = newCartId();
     await addToCart(t.db, { cartId, productId, quantity });
     if (coupon) {
-      const cart = await getCart(t.db, cartId, SPEC_SHOP);
-      const applied = await applyCouponToCart(t.db, {
-        cartId,
-        code: coupon,
-        subtotalCents: cart.totals.subtotalCents,
-        currency: "USD",
-      });
+      const applied = await applyCoupon(t.db, { cartId, code: coupon });
       expect(applied.ok).toBe(true);
     }
     const cart = await getCart(t.db, cartId, SPEC_SHOP);
@@ -169,21 +163,8 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
   });
 
   it("leaves the order pending and its stock held when the gateway cannot be reached, and fails it once the reservation lapses", async () => {
-    await t.db
-      .insertInto("coupons")
-      .values({
-        code: `HOLD${engine.toUpperCase()}`,
-        kind: "percent",
-        amount: 10,
-        minSubtotalCents: 0,
-        expiresAt: null,
-        usageLimit: 5,
-        usedCount: 0,
-        active: 1,
-        createdAt: NOW.toISOString(),
-        updatedAt: NOW.toISOString(),
-      })
-      .execute();
+    // a coupon with a use limit (a promotion with its code, migration 0780)
+    await insertCoupon(t.db, { code: `HOLD${engine.toUpperCase()}`, usageLimit: 5 }, NOW.toISOString());
     const { productId, cartId, input } = await checkout(5, 2, `HOLD${engine.toUpperCase()}`);
     const result = await placeOrder(t.db, failingAt(gateway, "authorize"), input);
     expect(result).toEqual({
@@ -192,12 +173,7 @@ describe.each(ENGINES)("the payment workflow on %s", (engine) => {
     });
     expect(await orderOf(input.idempotencyKey)).toMatchObject({ status: "pending_payment" });
     expect(await stockOf(productId)).toBe(3);
-    const uses = () =>
-      t.db
-        .selectFrom("coupons")
-        .select("usedCount")
-        .where("code", "=", `HOLD${engine.toUpperCase()}`)
-        .executeTakeFirstOrThrow();
+    const uses = async () => ({ usedCount: await couponUses(t.db, `HOLD${engine.toUpperCase()}`) });
     expect(await uses()).toEqual({ usedCount: 1 });
     // inside its grace time nobody touches it; after it, the gateway never saw it: it waits for its reservation
     expect(await reconcilePayments(t.db, gateway, { now: NOW })).toMatchObject({ paid: 0, failed: 0 });

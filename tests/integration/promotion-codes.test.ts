@@ -105,7 +105,6 @@ describe.each(ENGINES)("promotion codes, on %s", (engine) => {
       code: "SPRING20",
       label: "SPRING20 (20% off)",
       discountCents: 1_600,
-      source: "promotion",
     });
     expect(cart.couponProblem).toBeNull();
     // the code's promotion is the coupon row, not a second one

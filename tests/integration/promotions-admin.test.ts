@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
 import {
   PROMOTION_MESSAGES as M,
@@ -14,6 +14,7 @@ import { ENGINES } from "../db-utils.ts";
 import { cookieHeader } from "../helpers/account-fixtures.ts";
 import { type AdminAnswer, adminAction } from "../helpers/admin-route.ts";
 import { ensureCategory, insertProductWithVariants } from "../helpers/catalog.ts";
+import { insertCoupon } from "../helpers/coupons.ts";
 import { insertPendingOrder } from "../helpers/invoice-orders.ts";
 import { callRoute } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
@@ -112,22 +113,6 @@ describe.each(ENGINES)("promotions admin on %s", (engine) => {
       options: [{ name: "Size", values: ["One"] }],
       variants: [{ values: ["One"], sku: "SOCK-1", priceCents: 800, stock: 50 }],
     });
-    await shop.db
-      .insertInto("coupons")
-      .values({
-        code: "WELCOME10",
-        kind: "percent",
-        amount: 10,
-        minSubtotalCents: 0,
-        expiresAt: null,
-        usageLimit: null,
-        usedCount: 0,
-        active: 1,
-        createdAt: "2026-01-01T00:00:00.000Z",
-        updatedAt: "2026-01-01T00:00:00.000Z",
-      })
-      .onConflict((oc) => oc.column("code").doNothing())
-      .execute();
   });
   afterAll(async () => {
     await shop?.destroy();
@@ -187,6 +172,11 @@ describe.each(ENGINES)("promotions admin on %s", (engine) => {
   });
 
   it("refuses bad values beside their fields, and writes nothing", async () => {
+    // a coupon: a promotion with its code (migration 0780), taken away at the end
+    const couponId = await insertCoupon(shop.db, { code: "WELCOME10" });
+    onTestFinished(async () => {
+      await shop.db.deleteFrom("promotions").where("id", "=", couponId).execute();
+    });
     const before = { rows: await rows(), audits: await audits() };
     const refused = await post(
       newPromotionRoute,

@@ -175,19 +175,17 @@ describe.each(ENGINES)("zones admin on %s", (engine) => {
     const lines = cart.lines;
     const heavy = priceCart(settings.markets, {
       lines: lines.map((line) => ({ ...line, quantity: 2 })),
-      discountCents: 0,
       destination: { country: "DE" },
       methodCode: "dhl",
     });
     expect(heavy.ok && heavy.shipping).toMatchObject({ priceCents: 1_490, method: { code: "dhl" } });
     const tooHeavy = priceCart(settings.markets, {
       lines: lines.map((line) => ({ ...line, quantity: 30 })),
-      discountCents: 0,
       destination: { country: "DE" },
     });
     expect(tooHeavy.ok && tooHeavy.shipping).toBeNull();
     // the United States keep the shop's zone: 7 %, standard shipping free over $50
-    const us = priceCart(settings.markets, { lines, discountCents: 0, destination: { country: "US" } });
+    const us = priceCart(settings.markets, { lines, destination: { country: "US" } });
     expect(us.ok && us.calculation.taxCents).toBe(770);
     expect(us.ok && us.shipping?.priceCents).toBe(0);
   });
@@ -355,7 +353,6 @@ describe.each(ENGINES)("zones admin on %s", (engine) => {
           weightGrams: 100,
         },
       ],
-      discountCents: 0,
       destination: { country: "CA", region: "Quebec" },
     });
     // Quebec's 14.98 % on $100 and on the $5.90 shipping (taxed at the region's standard rate)
@@ -373,7 +370,6 @@ describe.each(ENGINES)("zones admin on %s", (engine) => {
           weightGrams: 100,
         },
       ],
-      discountCents: 0,
       destination: { country: "CA", region: "ON" },
     });
     // elsewhere in Canada the zone's 5 % (529.5 rounded half up)
@@ -436,9 +432,7 @@ describe.each(ENGINES)("zones admin on %s", (engine) => {
     // Germany no longer ships: the other process refuses it
     const settings = await z.otherSource.current();
     expect(settings.markets.zones).toHaveLength(1);
-    expect(
-      priceCart(settings.markets, { lines: [], discountCents: 0, destination: { country: "DE" } }),
-    ).toEqual({
+    expect(priceCart(settings.markets, { lines: [], destination: { country: "DE" } })).toEqual({
       ok: false,
       problem: "no-zone",
       promotions: null,

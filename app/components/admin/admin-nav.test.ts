@@ -14,9 +14,10 @@ describe("currentAdminSection", () => {
     ["/admin/orders", "Orders"],
     ["/admin/orders/CW-ABC123", "Orders"],
     ["/admin/low-stock", "Low stock"],
-    ["/admin/coupons", "Discounts"],
-    ["/admin/coupons/new", "Discounts"],
-    ["/admin/coupons/3", "Discounts"],
+    // coupons are promotions with a code: their old addresses redirect there
+    ["/admin/coupons", "Promotions"],
+    ["/admin/coupons/new", "Promotions"],
+    ["/admin/coupons/3", "Promotions"],
     ["/admin/customers/abc", "Customers"],
     ["/admin/customer-groups", "Customer groups"],
     ["/admin/customer-groups/3", "Customer groups"],

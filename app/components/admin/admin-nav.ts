@@ -53,8 +53,13 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     permission: "customers",
     nested: true,
   },
-  { to: "/admin/coupons", label: "Discounts", paths: ["/admin/coupons"], permission: "discounts" },
-  { to: "/admin/promotions", label: "Promotions", paths: ["/admin/promotions"], permission: "discounts" },
+  // coupons are promotions with a code (migration 0780): /admin/coupons leads to them
+  {
+    to: "/admin/promotions",
+    label: "Promotions",
+    paths: ["/admin/promotions", "/admin/coupons"],
+    permission: "discounts",
+  },
   { to: "/admin/gift-cards", label: "Gift cards", paths: ["/admin/gift-cards"], permission: "refunds" },
   { to: "/admin/reviews", label: "Reviews", paths: ["/admin/reviews"], permission: "reviews" },
   { to: "/admin/settings", label: "Settings", paths: ["/admin/settings"], permission: "settings" },

@@ -8,7 +8,12 @@ import { TAX_CLASS_LABELS, TAX_CLASSES } from "../../lib/markets.ts";
 import { CURRENCY_FORMATS } from "../../lib/money.ts";
 import { FormField } from "../checkout/form-field.tsx";
 import { useShopSettings } from "../shop-settings.ts";
-import type { FieldState } from "./coupon-fields.tsx";
+
+/** What the fields read of a field of Conform's `useForm`: its errors (the values come apart). */
+export interface FieldState {
+  initialValue?: unknown;
+  errors?: string[];
+}
 
 const PRODUCT_FIELDS: readonly ProductField[] = [
   "name",

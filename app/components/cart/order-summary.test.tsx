@@ -13,7 +13,7 @@ function render(cart: CartView): string {
 
 const CART: CartView = {
   lines: [],
-  coupon: { code: "WELCOME10", label: "WELCOME10 (10% off)", discountCents: 500, source: "coupon" },
+  coupon: { code: "WELCOME10", label: "WELCOME10 (10% off)", discountCents: 500 },
   couponProblem: null,
   totalQuantity: 3,
   totals: {

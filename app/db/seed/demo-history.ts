@@ -6,10 +6,10 @@ import { addAddress, listAddresses } from "../../domain/accounts/addresses.serve
 import { createOrUpdateUser } from "../../domain/accounts/users.server.ts";
 import type { StaffActor } from "../../domain/audit/audit-log.server.ts";
 import { addToCart } from "../../domain/cart/add-item.server.ts";
-import { couponDiscountCents, priceCart, totalsFor } from "../../domain/cart/cart-pricing.ts";
+import { applyCodeToCart } from "../../domain/cart/cart-code.server.ts";
+import { priceCart, totalsFor } from "../../domain/cart/cart-pricing.ts";
 import { newCartId } from "../../domain/cart/cart-store.server.ts";
 import { getCart } from "../../domain/cart/get-cart.server.ts";
-import { applyCouponToCart } from "../../domain/coupons/coupons.server.ts";
 import { adjustStockLevel } from "../../domain/inventory/inventory.server.ts";
 import { advanceOrder } from "../../domain/orders/order-admin.server.ts";
 import { sendPlacedOrderConfirmation } from "../../domain/orders/order-confirmation.server.ts";
@@ -19,7 +19,6 @@ import { moveReturn, requestReturn } from "../../domain/returns/returns.server.t
 import { saveReview } from "../../domain/reviews/write-review.server.ts";
 import type { ShopSettingsSource } from "../../domain/settings/shop-settings.server.ts";
 import type { Env } from "../../env.server.ts";
-import { currencyOf } from "../../lib/money.ts";
 import { mailShop } from "../../lib/shop-settings.ts";
 import type { Database } from "../database.server.ts";
 import { DEMO_PRODUCTS } from "./demo-catalog.ts";
@@ -296,16 +295,11 @@ export async function seedDemoHistory(
       }
     }
     if (order.coupon) {
-      const cart = await getCart(db, cartId, settings);
-      await applyCouponToCart(db, {
-        cartId,
-        code: "WELCOME10",
-        subtotalCents: cart.totals.subtotalCents,
-        currency: currencyOf(settings.currency),
-      });
+      // WELCOME10, a promotion with a code (demo-coupons.ts): priced by the promotions below
+      await applyCodeToCart(db, { cartId, code: "WELCOME10", shop: settings, shopper: {} });
     }
     const cart = await getCart(db, cartId, settings);
-    const quote = { lines: cart.lines, discountCents: couponDiscountCents(cart.coupon) };
+    const quote = { lines: cart.lines, offers: cart.offers };
     const destination = { country: order.person.country, region: order.person.state };
     const priced = priceCart(settings.markets, { ...quote, destination, methodCode: order.method });
     const total = totalsFor(priced, { ...quote, destination }, "").totalCents;

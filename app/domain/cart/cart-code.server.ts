@@ -1,31 +1,19 @@
 import type { Database } from "../../db/database.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { COUPON_MESSAGES } from "../coupons/coupon-rules.ts";
-import { applyCouponToCart, findCoupon } from "../coupons/coupons.server.ts";
 import { type CartShop, getCart, type Shopper } from "./get-cart.server.ts";
 
 /**
- * A code typed into the cart's coupon field: a coupon's (checked against the cart's subtotal, as
- * the spec says), else a promotion's — shared or single-use (issue 31) — kept on the cart only when
- * its promotion applies to the cart as the shopper would check it out; otherwise the cart keeps no
- * code and the shopper is told why, in the coupons' words.
+ * A code typed into the cart's coupon field: a promotion's — a shared code (today's coupons are
+ * promotions with a code, migration 0780) or a single-use one (issue 31) — kept on the cart only
+ * when its promotion applies to the cart as the shopper would check it out; otherwise the cart keeps
+ * the code it had and the shopper is told why, in the coupons' words.
  */
 export async function applyCodeToCart(
   db: Database,
   { cartId, code, shop, shopper }: { cartId: string; code: string; shop: CartShop; shopper: Shopper },
 ): Promise<Result<{ code: string }, { code: "refused"; message: string }>> {
-  if (await findCoupon(db, code)) {
-    const cart = await getCart(db, cartId, shop, shopper);
-    const result = await applyCouponToCart(db, {
-      cartId,
-      code,
-      subtotalCents: cart.totals.subtotalCents,
-      currency: shop.currency,
-    });
-    return result.ok
-      ? ok({ code: result.value.code })
-      : fail({ code: "refused", message: result.error.message });
-  }
+  if (code === "" || code.length > 64) return fail({ code: "refused", message: COUPON_MESSAGES.notFound });
   const known = await isPromotionCode(db, code);
   if (!known) return fail({ code: "refused", message: COUPON_MESSAGES.notFound });
   const previous = await db
@@ -50,6 +38,11 @@ async function isPromotionCode(db: Database, code: string): Promise<boolean> {
     .where("code", "=", code)
     .executeTakeFirst();
   return single !== undefined;
+}
+
+/** The cart keeps no code. */
+export async function removeCodeFromCart(db: Database, cartId: string): Promise<void> {
+  await setCode(db, cartId, null);
 }
 
 function setCode(db: Database, cartId: string, code: string | null) {

@@ -19,11 +19,6 @@ import type { AppliedCoupon, CartLine, CartOffers } from "./cart-types.ts";
 
 export type { CartOffers } from "./cart-types.ts";
 
-/** The coupon's discount on the whole cart, as the calculator takes it (a promotion's code: none, the engine prices it). */
-export function couponDiscountCents(coupon: AppliedCoupon | null): number {
-  return coupon?.source === "coupon" ? coupon.discountCents : 0;
-}
-
 /** What the discount is made of, in words: the coupon or code, then the other promotions that took from lines or the order. */
 export function discountLabel(
   coupon: AppliedCoupon | null,
@@ -34,7 +29,7 @@ export function discountLabel(
       coupon?.label,
       ...(promotions?.applied ?? [])
         .filter((applied) => applied.kind !== "shipping")
-        .filter((applied) => !(coupon?.source === "promotion" && applied.promotion.code === coupon.code))
+        .filter((applied) => !(coupon && applied.promotion.code === coupon.code))
         .map((applied) => applied.promotion.name),
     ]
       .filter(Boolean)
@@ -100,8 +95,6 @@ export function marketLines(lines: readonly PricingLine[]): MarketLine[] {
 
 export interface CartPriceInput {
   lines: readonly PricingLine[];
-  /** the coupon's discount on the whole cart */
-  discountCents: number;
   destination: Destination;
   /** the method chosen (a code of the destination's zone); else its first that can carry the cart */
   methodCode?: string | null;
@@ -118,7 +111,6 @@ export function priceCart(markets: Markets, input: CartPriceInput): PricedCart {
   let promotions: PromotionResult | null = null;
   const priced = priceForDestination(markets, {
     lines: marketLines(charged),
-    orderDiscountCents: input.discountCents,
     destination: input.destination,
     methodCode: input.methodCode,
     adjust:
@@ -164,13 +156,12 @@ export function priceCart(markets: Markets, input: CartPriceInput): PricedCart {
 export function totalsFor(priced: PricedOrder, input: CartPriceInput, fallbackLabel: string): Totals {
   if (priced.ok) return totalsOf(priced.calculation, priced.zone.taxLabel);
   const subtotalCents = marketLines(input.lines).reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
-  const discountCents = Math.min(input.discountCents, subtotalCents);
   return {
     subtotalCents,
-    discountCents,
+    discountCents: 0,
     shippingCents: 0,
     taxCents: 0,
-    totalCents: subtotalCents - discountCents,
+    totalCents: subtotalCents,
     taxIncluded: false,
     taxLabel: fallbackLabel,
     taxLines: [],

@@ -71,16 +71,15 @@ export interface CartEstimate {
   freeShippingThresholdCents: number | null;
 }
 
+/**
+ * The code on the cart, applied: a promotion's (coupons are promotions with a code, migration 0780),
+ * among the cart's offers and priced by the engine — `discountCents` only shows what it took.
+ */
 export interface AppliedCoupon {
   code: string;
   /** e.g. "WELCOME10 (10% off)" */
   label: string;
   discountCents: number;
-  /**
-   * a coupon (its discount is the calculator's order discount), or a promotion's code (the
-   * promotion is among the cart's offers and priced by the engine: `discountCents` only shows it)
-   */
-  source: "coupon" | "promotion";
 }
 
 export interface CartView {

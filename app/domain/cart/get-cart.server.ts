@@ -8,7 +8,6 @@ import { fail, ok, type Result } from "../../lib/result.ts";
 import { variantTitle } from "../../lib/variants.ts";
 import { optionsOfProducts } from "../catalog/product-options.server.ts";
 import { COUPON_MESSAGES } from "../coupons/coupon-rules.ts";
-import { checkCoupon } from "../coupons/coupons.server.ts";
 import { customerGroupIds } from "../customer-groups/customer-groups.server.ts";
 import { memberListPrices } from "../customer-groups/price-lists.server.ts";
 import { codeLabel, codeRefusalMessage } from "../promotions/code-messages.ts";
@@ -19,14 +18,8 @@ import {
   hasOrdered,
   readPromotionState,
 } from "../promotions/promotions.server.ts";
-import {
-  type CartOffers,
-  couponDiscountCents,
-  estimateDestination,
-  priceCart,
-  totalsFor,
-} from "./cart-pricing.ts";
-import type { AppliedCoupon, CartEstimate, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
+import { type CartOffers, estimateDestination, priceCart, totalsFor } from "./cart-pricing.ts";
+import type { CartEstimate, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 import { promotionHints } from "./promotion-hints.ts";
 
 export type { AppliedCoupon, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
@@ -36,13 +29,7 @@ export type CartShop = { currency: Currency; markets: Markets };
 
 /** The cart of a visitor who has none yet (no cookie): nothing to query. */
 export function emptyCart(shop: CartShop): CartView {
-  return priced(
-    shop,
-    [],
-    { coupon: null, couponProblem: null, promotionCode: null },
-    { country: null, region: null },
-    null,
-  );
+  return priced(shop, [], null, { country: null, region: null }, null);
 }
 
 /**
@@ -170,7 +157,6 @@ export async function getCart(
           : null,
     };
   });
-  const subtotal = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
   const cart = await db
     .selectFrom("carts")
     .select((eb) => [
@@ -182,9 +168,10 @@ export async function getCart(
     ])
     .where("id", "=", cartId)
     .executeTakeFirst();
-  const coupon = await cartCoupon(db, cart?.couponCode ?? null, subtotal, shop.currency);
-  // a code that is no coupon may be a promotion's: read with the promotions, decided by the engine
-  const codes = coupon.promotionCode ? [coupon.promotionCode] : [];
+  // the cart's code is a promotion's (issue 31: coupons are promotions with a code), read with the
+  // automatic ones and decided by the engine
+  const code = cart?.couponCode ?? null;
+  const codes = code ? [code] : [];
   const revision = Number(cart?.promotionRevision ?? 0);
   const offers =
     cart && (codes.length > 0 || (await anyAutomaticLive(db, revision, now)))
@@ -193,7 +180,7 @@ export async function getCart(
   return priced(
     shop,
     lines,
-    coupon,
+    code,
     { country: cart?.estimateCountry ?? null, region: cart?.estimateRegion ?? null },
     offers,
   );
@@ -285,16 +272,16 @@ async function cartOffers(
 function priced(
   shop: CartShop,
   lines: CartLine[],
-  checked: CheckedCode,
+  code: string | null,
   chosen: { country: string | null; region: string | null },
   offers: CartOffers | null,
 ): CartView {
   const destination = estimateDestination(shop.markets, chosen);
-  const input = { lines, discountCents: couponDiscountCents(checked.coupon), destination, offers };
+  const input = { lines, destination, offers };
   const pricedOrder = priceCart(shop.markets, input);
-  const { coupon, couponProblem } = checked.promotionCode
-    ? promotionCode(checked.promotionCode, offers, pricedOrder.promotions, shop.currency)
-    : checked;
+  const { coupon, couponProblem } = code
+    ? promotionCode(code, offers, pricedOrder.promotions, shop.currency)
+    : { coupon: null, couponProblem: null };
   const method = pricedOrder.ok ? pricedOrder.shipping?.method : undefined;
   const estimate: CartEstimate = {
     country: destination.country,
@@ -312,36 +299,10 @@ function priced(
     offers,
     promotions: (pricedOrder.promotions?.applied ?? [])
       // the code's promotion is the coupon row
-      .filter(({ promotion }) => !(coupon?.source === "promotion" && promotion.code === coupon.code))
+      .filter(({ promotion }) => !(coupon && promotion.code === coupon.code))
       .map(({ promotion, kind, amountCents }) => ({ name: promotion.name, kind, amountCents })),
     hints: promotionHints(pricedOrder.promotions, lines, shop.currency),
   };
-}
-
-/** The cart's code checked: a coupon (or why not), or a code that may be a promotion's (decided when priced). */
-type CheckedCode = Pick<CartView, "coupon" | "couponProblem"> & { promotionCode: string | null };
-
-/** The cart's coupon re-checked against today's subtotal (it may have expired or been used up). */
-async function cartCoupon(
-  db: Database,
-  code: string | null,
-  subtotalCents: number,
-  currency: Currency,
-): Promise<CheckedCode> {
-  if (code === null) return { coupon: null, couponProblem: null, promotionCode: null };
-  const result = await checkCoupon(db, code, subtotalCents, { currency });
-  if (!result.ok) {
-    return result.error.code === "not-found"
-      ? { coupon: null, couponProblem: null, promotionCode: code }
-      : { coupon: null, couponProblem: { code, message: result.error.message }, promotionCode: null };
-  }
-  const coupon: AppliedCoupon = {
-    code: result.value.code,
-    label: result.value.label,
-    discountCents: result.value.discountCents,
-    source: "coupon",
-  };
-  return { coupon, couponProblem: null, promotionCode: null };
 }
 
 /**
@@ -363,7 +324,6 @@ function promotionCode(
         code,
         label: codeLabel(applied.promotion, currency),
         discountCents: applied.kind === "shipping" ? 0 : applied.amountCents,
-        source: "promotion",
       },
       couponProblem: null,
     };

@@ -11,7 +11,7 @@ import { formatExpiry, type PaymentDetails, type PaymentField } from "../../lib/
 import type { MailShop } from "../../lib/shop-settings.ts";
 import type { Toast } from "../../lib/toast.ts";
 import { saveCard } from "../accounts/payment-methods.server.ts";
-import { couponDiscountCents, priceCart } from "../cart/cart-pricing.ts";
+import { priceCart } from "../cart/cart-pricing.ts";
 import type { CartView } from "../cart/cart-types.ts";
 import type { CartShop } from "../cart/get-cart.server.ts";
 import { CART_MESSAGES } from "../cart/messages.server.ts";
@@ -92,7 +92,6 @@ export function submitShipping(
   if (problem) return refuse(problem.field, problem.message);
   const priced = priceCart(shop.markets, {
     lines: cart.lines,
-    discountCents: couponDiscountCents(cart.coupon),
     destination,
     methodCode: method,
     offers: cart.offers,

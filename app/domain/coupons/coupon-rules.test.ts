@@ -1,12 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { specTotals } from "../../../tests/helpers/spec-pricing.ts";
-import {
-  COUPON_MESSAGES,
-  type CouponTerms,
-  couponDiscountCents,
-  evaluateCoupon,
-  normalizeCouponCode,
-} from "./coupon-rules.ts";
+import type { Currency } from "../../lib/money.ts";
+import { applyPromotions, type Promotion } from "../../lib/promotions/engine.ts";
+import { codeLabel, codeRefusalMessage } from "../promotions/code-messages.ts";
+import { COUPON_MESSAGES, normalizeCouponCode } from "./coupon-rules.ts";
+
+/**
+ * A coupon's rules, now that a coupon is a promotion with its code (migration 0780): the coupon's
+ * terms made into the promotion the migration makes, priced by the engine and said by the cart's
+ * code messages — the same amounts, labels and refusals the coupon rules gave.
+ */
+interface CouponTerms {
+  code: string;
+  kind: "percent" | "fixed";
+  amount: number;
+  minSubtotalCents: number;
+  expiresAt: string | null;
+  usageLimit: number | null;
+  usedCount: number;
+  active: 0 | 1;
+}
 
 const now = new Date("2026-11-22T12:00:00Z");
 const coupon = (overrides: Partial<CouponTerms> = {}): CouponTerms => ({
@@ -21,7 +34,77 @@ const coupon = (overrides: Partial<CouponTerms> = {}): CouponTerms => ({
   ...overrides,
 });
 
-describe("couponDiscountCents", () => {
+/** The promotion migration 0780 makes of a coupon. */
+const promotionOf = (
+  terms: Pick<CouponTerms, "code" | "kind" | "amount"> & Partial<CouponTerms>,
+): Promotion => ({
+  id: 1,
+  name: `Coupon ${terms.code}`,
+  code: terms.code,
+  conditions: terms.minSubtotalCents ? [{ type: "min-subtotal", cents: terms.minSubtotalCents }] : [],
+  action:
+    terms.kind === "percent"
+      ? { type: "order-percent", basisPoints: terms.amount * 100 }
+      : { type: "order-fixed", cents: terms.amount },
+  startsAt: null,
+  endsAt: terms.expiresAt ?? null,
+  priority: 1_000,
+  combines: true,
+  campaignId: null,
+});
+
+/** What the cart says of `terms` (null: no such code, or disabled) on a cart of `subtotal`. */
+function evaluateCoupon(
+  terms: CouponTerms | null,
+  subtotal: number,
+  { now, currency }: { now: Date; currency: Currency },
+) {
+  if (terms?.active !== 1) return { ok: false as const, error: { message: COUPON_MESSAGES.notFound } };
+  const promotion = promotionOf(terms);
+  const usedUp = terms.usageLimit !== null && terms.usedCount >= terms.usageLimit;
+  const result = applyPromotions(
+    [promotion],
+    subtotal > 0
+      ? [
+          {
+            key: "1",
+            productId: 1,
+            variantId: 1,
+            category: "c",
+            brand: "b",
+            unitPriceCents: subtotal,
+            quantity: 1,
+          },
+        ]
+      : [],
+    {
+      now,
+      signedIn: false,
+      groupIds: [],
+      firstOrder: false,
+      zoneId: "1",
+      shipping: null,
+      codes: [terms.code],
+      exhausted: new Map(usedUp ? [[1, "uses" as const]] : []),
+    },
+  );
+  const applied = result.applied[0];
+  if (applied) {
+    return {
+      ok: true as const,
+      value: { discountCents: applied.amountCents, label: codeLabel(applied.promotion, currency) },
+    };
+  }
+  const refused = result.refused[0]!;
+  return { ok: false as const, error: { message: codeRefusalMessage(refused.refusal, currency, () => "") } };
+}
+
+const couponDiscountCents = (terms: Pick<CouponTerms, "kind" | "amount">, subtotal: number) => {
+  const result = evaluateCoupon(coupon(terms), subtotal, { now, currency: "USD" });
+  return result.ok ? result.value.discountCents : 0;
+};
+
+describe("a coupon's discount (the engine's order action)", () => {
   it.each([
     ["10% of $100.00", { kind: "percent", amount: 10 }, 10_000, 1_000],
     ["10% of $0.05 rounds half up", { kind: "percent", amount: 10 }, 5, 1],
@@ -36,7 +119,7 @@ describe("couponDiscountCents", () => {
   });
 });
 
-describe("evaluateCoupon", () => {
+describe("a coupon's code at the cart", () => {
   it.each([
     ["unknown code", null, 5_000, COUPON_MESSAGES.notFound],
     ["disabled coupon", coupon({ active: 0 }), 5_000, COUPON_MESSAGES.notFound],

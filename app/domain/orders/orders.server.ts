@@ -5,7 +5,6 @@ import { type Tracking, trackingOf } from "../../lib/carriers.ts";
 import type { Totals } from "../../lib/markets.ts";
 import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { releaseCoupon } from "../coupons/coupons.server.ts";
 import { releaseGiftCards } from "../gift-cards/gift-cards.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
 import { releasePromotions } from "../promotions/promotions.server.ts";
@@ -210,7 +209,7 @@ export async function findOrderForTracking(
   return order;
 }
 
-/** Moving into these gives the stock and the coupon use back: a cancelled order, a payment that failed. */
+/** Moving into these gives the stock and the promotions' uses back: a cancelled order, a payment that failed. */
 const RELEASES_STOCK: readonly OrderStatus[] = ["cancelled", "payment_failed"];
 
 export type OrderTransitionFields = Partial<
@@ -251,7 +250,7 @@ export interface OrderMove {
 /**
  * Moves an order along the transition table inside the caller's transaction. Cancelling (or a
  * failed payment) gives back, through the inventory, the units not given back already (a refund's
- * restock, a return) and the coupon use. The status update is guarded, so two staff acting at once
+ * restock, a return) and its promotions' uses (its code's among them). The status update is guarded, so two staff acting at once
  * cannot both succeed; an order whose cancellation is being refunded does not ship meanwhile.
  */
 export async function moveOrder(
@@ -261,12 +260,8 @@ export async function moveOrder(
   const releases = RELEASES_STOCK.includes(to);
   const order =
     expected && !releases
-      ? { status: expected, couponCode: null }
-      : await trx
-          .selectFrom("orders")
-          .select(["status", "couponCode"])
-          .where("id", "=", orderId)
-          .executeTakeFirst();
+      ? { status: expected }
+      : await trx.selectFrom("orders").select(["status"]).where("id", "=", orderId).executeTakeFirst();
   if (!order) return fail({ code: "not-found" });
   const from = order.status;
   if (!canTransition(from, to)) return fail({ code: "not-allowed", from });
@@ -318,7 +313,6 @@ export async function moveOrder(
       .set((eb) => ({ restockedQuantity: eb.ref("quantity") }))
       .where("orderId", "=", orderId)
       .execute();
-    if (order.couponCode) await releaseCoupon(trx, order.couponCode);
     await releasePromotions(trx, orderId, now);
     // an order never paid gives its gift cards back; a paid one's come back with its refunds
     if (from === "pending_payment") await releaseGiftCards(trx, orderId, now);

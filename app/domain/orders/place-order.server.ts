@@ -6,12 +6,12 @@ import type { DB } from "../../db/schema.ts";
 import { recordOrder } from "../../infra/metrics.server.ts";
 import { estimatedDeliveryDate } from "../../lib/delivery.ts";
 import type { PricedOrder } from "../../lib/markets.ts";
+import type { Refusal } from "../../lib/promotions/engine.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { couponDiscountCents, type PricedCart, priceCart } from "../cart/cart-pricing.ts";
+import { type PricedCart, priceCart } from "../cart/cart-pricing.ts";
 import type { CartView } from "../cart/cart-types.ts";
 import { type CartShop, getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
-import { checkCoupon, redeemCoupon } from "../coupons/coupons.server.ts";
 import { recordGiftCardDeliveries } from "../gift-cards/gift-card-delivery.server.ts";
 import { type GiftCardPlan, giftCardGoodsCents, planGiftCards } from "../gift-cards/gift-card-plan.ts";
 import { takeGiftCards, usableTenders } from "../gift-cards/gift-cards.server.ts";
@@ -33,6 +33,7 @@ import {
   settleReturning,
 } from "../payments/charges.server.ts";
 import { findOrderByKey } from "../payments/idempotency.server.ts";
+import { codeRefusalMessage } from "../promotions/code-messages.ts";
 import { customerKeyOf, redeemPromotions } from "../promotions/promotions.server.ts";
 import { type OrderDetails, type OrderDetailsRow, orderDetailsOf } from "./orders.server.ts";
 
@@ -159,10 +160,11 @@ export function newOrderNumber(): string {
  *    priced from the database, and anything short, a coupon that stopped applying, or a total
  *    other than the one the shopper reviewed stops here;
  * 2. one short transaction reserves: the order is written `pending_payment` with its item
- *    snapshots, the stock is taken with guarded updates (never below 0) and the coupon use counted;
+ *    snapshots, the stock is taken with guarded updates (never below 0) and the promotions' uses
+ *    (its code's among them) counted;
  * 3. outside any transaction the gateway authorizes and captures, with the order's idempotency key;
  * 4. one short transaction marks the order `paid` and empties the cart — or, on a decline,
- *    `payment_failed`, giving the stock and the coupon use back.
+ *    `payment_failed`, giving the stock and the promotions' uses back.
  * An order left pending (the process died between 2 and 4) is settled by `reconcilePayments`.
  */
 export async function placeOrder(
@@ -181,7 +183,7 @@ export async function placeOrder(
     { userId: input.userId, email: input.shipping.email },
     now,
   );
-  const priced = priceOrder(input, cart, couponDiscountCents(cart.coupon));
+  const priced = priceOrder(input, cart);
   // what the applied gift cards pay of the total, by the balances they hold now
   const giftCards = planGiftCards(
     await usableTenders(db, input.giftCardIds ?? [], {
@@ -302,15 +304,10 @@ function cartProblem(cart: CartView): PlaceOrderError | null {
   return null;
 }
 
-/** The cart priced for the order's address and method, with the coupon's discount as given and its promotions. */
-function priceOrder(
-  input: PlaceOrderInput,
-  cart: Pick<CartView, "lines" | "offers">,
-  discountCents: number,
-): PricedCart {
+/** The cart priced for the order's address and method, with its promotions (its code's among them). */
+function priceOrder(input: PlaceOrderInput, cart: Pick<CartView, "lines" | "offers">): PricedCart {
   return priceCart(input.shop.markets, {
     lines: cart.lines,
-    discountCents,
     destination: { country: input.shipping.country, region: input.shipping.state },
     methodCode: input.method,
     offers: cart.offers,
@@ -338,7 +335,7 @@ function pricedOrThrow(
 
 /**
  * Step 2: the order as `pending_payment`, its stock taken (through the inventory, at the prices the
- * shopper reviewed) and its coupon use counted.
+ * shopper reviewed) and its promotions' uses (its code's among them) counted.
  */
 async function reserveOrder(
   trx: Transaction<DB>,
@@ -354,31 +351,15 @@ async function reserveOrder(
     cart: CartView;
     now: Date;
     gateway: string;
-    /** the cart priced before the transaction, with the coupon's discount as the cart read it */
+    /** the cart priced before the transaction, its promotions as the cart read them */
     quoted: PricedCart;
     /** what the gift cards pay (of the total the shopper reviewed, which this order must have) */
     giftCards: GiftCardPlan;
   },
 ): Promise<Reserved> {
-  // the coupon read now, its use counted after the stock (rows are locked in one order: variants,
-  // products, then the coupon — as a cancellation gives them back)
-  let discount = 0;
-  let couponCode: string | null = null;
-  if (cart.coupon?.source === "coupon") {
-    const coupon = await checkCoupon(trx, cart.coupon.code, cart.totals.subtotalCents, {
-      now,
-      currency: input.shop.currency,
-    });
-    if (!coupon.ok) throw new OrderAbort({ code: "coupon-invalid", message: coupon.error.message });
-    discount = coupon.value.discountCents;
-    couponCode = coupon.value.code;
-  }
-  // priced again only when the coupon re-read here takes another amount (the pricing, promotions
-  // and all, stays out of the write lock otherwise)
-  const priced = pricedOrThrow(
-    discount === couponDiscountCents(cart.coupon) ? quoted : priceOrder(input, cart, discount),
-    input.method,
-  );
+  // the price quoted just before (the pricing, promotions and all, stays out of the write lock); the
+  // promotions' uses — the code's among them — are taken last, guarded, and refuse what ran out since
+  const priced = pricedOrThrow(quoted, input.method);
   const recomputed = priced.calculation;
   if (recomputed.totalCents !== input.expectedTotalCents) {
     throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
@@ -455,14 +436,11 @@ async function reserveOrder(
       ...line,
       unitPriceCents: taken.value.get(line.variantId)?.priceCents ?? 0,
     }));
-    const repriced = priceOrder(input, { lines, offers: cart.offers }, discount);
+    const repriced = priceOrder(input, { lines, offers: cart.offers });
     throw new OrderAbort({
       code: "price-changed",
       totalCents: repriced.ok ? repriced.calculation.totalCents : 0,
     });
-  }
-  if (couponCode && !(await redeemCoupon(trx, couponCode))) {
-    throw new OrderAbort({ code: "coupon-invalid", message: "This coupon has reached its usage limit." });
   }
   // the lines in the order they were always written: by variant, each as charged
   const charged = new Map(recomputed.lines.map((line) => [line.key, line]));
@@ -525,14 +503,26 @@ async function reserveOrder(
     if (taxLines.length > 0) await trx.insertInto("orderTaxLines").values(taxLines).execute();
     await trx.insertInto("orderEvents").values(created).execute();
   }
-  // the promotions' uses and budgets, last (after the stock and the coupon: the lock order a
-  // cancellation gives them back in): a promotion every order uses is one hot row, held from here to
-  // the commit only; one used up since the cart was read: the shopper reviews the new total
+  // the promotions' uses and budgets, last (after the stock: the lock order a cancellation gives them
+  // back in): a promotion every order uses is one hot row, held from here to the commit only
   const applied = priced.promotions?.applied ?? [];
   if (applied.length > 0) {
     const customerKey = customerKeyOf({ userId: input.userId, email: shipping.email });
     const redeemed = await redeemPromotions(trx, applied, { orderId: order.id, customerKey, now });
-    if (!redeemed.ok) throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
+    if (!redeemed.ok) {
+      // the shopper's code ran out since the review: said as the cart says it ("This coupon has
+      // reached its usage limit."); another promotion: the shopper reviews the new total
+      const { promotionId, limit } = redeemed.error;
+      const code = applied.find(({ promotion }) => promotion.id === promotionId)?.promotion.code;
+      if (code && code === cart.coupon?.code) {
+        const refusal: Refusal = limit === "budget" ? { reason: "budget-spent" } : { reason: "limit", limit };
+        throw new OrderAbort({
+          code: "coupon-invalid",
+          message: codeRefusalMessage(refusal, input.shop.currency, () => ""),
+        });
+      }
+      throw new OrderAbort({ code: "price-changed", totalCents: recomputed.totalCents });
+    }
   }
   // the gift cards bought, to issue and e-mail once the order is paid (their face value: the regular price)
   await recordGiftCardDeliveries(

@@ -114,15 +114,21 @@ function safeJson(text: string): unknown {
 
 export const ADMIN_PROMOTIONS_PAGE_SIZE = 50;
 
-/** The promotions in the order they apply (priority, then age), one page. */
+/**
+ * The promotions in the order they apply (priority, then age), one page; `withCode`: only those a
+ * shopper applies with a code, shared or single-use (today's coupons among them, migration 0780).
+ */
 export async function listAdminPromotions(
   db: Database,
-  { page = 1, now = new Date() }: { page?: number; now?: Date } = {},
+  { page = 1, now = new Date(), withCode = false }: { page?: number; now?: Date; withCode?: boolean } = {},
 ): Promise<{ promotions: AdminPromotion[]; page: number; hasMore: boolean }> {
   const rows = await db
     .selectFrom("promotions")
     .leftJoin("promotionCampaigns", "promotionCampaigns.id", "promotions.campaignId")
     .select([...COLUMNS, "promotionCampaigns.name as campaignName"])
+    .$if(withCode, (q) =>
+      q.where((eb) => eb.or([eb("promotions.code", "is not", null), eb("promotions.uniqueCodes", "=", 1)])),
+    )
     .orderBy("promotions.priority", "desc")
     .orderBy("promotions.id")
     .limit(ADMIN_PROMOTIONS_PAGE_SIZE + 1)
@@ -140,6 +146,16 @@ export async function listAdminPromotions(
     page,
     hasMore: rows.length > ADMIN_PROMOTIONS_PAGE_SIZE,
   };
+}
+
+/** The promotion a coupon became (migration 0780 keeps the coupon's id), or null. */
+export async function promotionOfCoupon(db: Database, couponId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom("promotions")
+    .select("id")
+    .where("couponId", "=", couponId)
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
 }
 
 export async function getAdminPromotion(
@@ -305,10 +321,8 @@ function resolveAction(
   }
 }
 
-/** Whether `code` is a coupon's, another promotion's, or a single-use code (one namespace at the cart). */
+/** Whether `code` is another promotion's or a single-use code (one namespace at the cart). */
 async function codeTaken(trx: Transaction<DB>, code: string, exceptId: number | null): Promise<boolean> {
-  const coupon = await trx.selectFrom("coupons").select("id").where("code", "=", code).executeTakeFirst();
-  if (coupon) return true;
   let other = trx.selectFrom("promotions").select("id").where("code", "=", code);
   if (exceptId !== null) other = other.where("id", "<>", exceptId);
   if ((await other.executeTakeFirst()) !== undefined) return true;

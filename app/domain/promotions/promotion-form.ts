@@ -81,7 +81,7 @@ export const PROMOTION_MESSAGES = {
   badRequest: "Unknown action.",
   name: `Enter the promotion's name (at most ${PROMOTION_LIMITS.name} characters).`,
   code: "Codes use 3–32 letters, digits, dashes or underscores.",
-  codeTaken: "This code is already in use by a coupon or another promotion.",
+  codeTaken: "This code is already in use by another promotion.",
   singleUse: "This promotion is applied by its single-use codes: leave the code empty.",
   date: "Enter a date and time, e.g. 2026-12-01 09:00.",
   endBeforeStart: "The end must come after the start.",

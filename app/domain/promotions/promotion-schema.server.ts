@@ -4,8 +4,7 @@ import { toCents } from "../../lib/money.ts";
 import { postedList as list, postedRecord as record, postedText as text } from "../../lib/posted-values.ts";
 import type { ItemSelection } from "../../lib/promotions/engine.ts";
 import { instantOf } from "../../lib/time-zones.ts";
-import { COUPON_CODE_PATTERN } from "../coupons/coupon-form.ts";
-import { normalizeCouponCode } from "../coupons/coupon-rules.ts";
+import { COUPON_CODE_PATTERN, normalizeCouponCode } from "../coupons/coupon-rules.ts";
 import {
   ACTION_TYPES,
   type ActionInput,

@@ -20,8 +20,7 @@ import { PLACED_STATUSES } from "../orders/order-status.ts";
  * is left of their limits and budgets; and their uses, taken in the transaction that places an order
  * and given back with it. A use is the order's redemption row; only a promotion with a use limit
  * also counts it on its own row (migration 0745). Locks are taken in one order — promotions with a
- * limit by id, then campaigns by id — after the order's stock and coupon, as a cancellation gives
- * them back.
+ * limit by id, then campaigns by id — after the order's stock, as a cancellation gives them back.
  */
 
 const cents = z.number().int().min(0).max(100_000_000);
@@ -259,9 +258,10 @@ export interface PromotionState {
 }
 
 /**
- * The active promotions live at `now` (automatic ones, and those with one of `codes`), with their
- * limits as they stand for `customerKey` (null: not known yet — per-customer limits are then
- * decided at Place Order).
+ * The active promotions for a cart at `now` — automatic ones in their window, and those with one of
+ * `codes` in any (the engine refuses one outside its window with the reason) — with their limits as
+ * they stand for `customerKey` (null: not known yet — per-customer limits are then decided at Place
+ * Order).
  */
 export async function readPromotionState(
   db: Database,
@@ -287,9 +287,11 @@ export async function readPromotionState(
   const singleUse = await findSingleUseCodes(db, codes);
   const singleUseOf = new Map(singleUse.map((row) => [Number(row.promotionId), row]));
   const chosen = active.filter(({ promotion, uniqueCodes }) => {
-    if (!anyWindow && !inWindow(promotion, at)) return false;
+    // a code the shopper entered is read in any window: the engine says why it does not apply
+    // ("This coupon has expired.", as a coupon said it)
     if (uniqueCodes) return singleUseOf.has(promotion.id);
-    return promotion.code === null || codes.includes(promotion.code);
+    if (promotion.code !== null) return codes.includes(promotion.code);
+    return anyWindow || inWindow(promotion, at);
   });
   const exhausted = new Map<number, LimitReached>();
   const limited = chosen.filter((kept) => kept.usageLimit !== null);
@@ -360,9 +362,10 @@ export type RedeemRefusal = { code: "limit"; promotionId: number; limit: LimitRe
 
 /**
  * A promotion's uses: its rows in `promotion_redemptions` (one per order that used it, deleted when
- * the order is given back), counted by the index that starts with `promotion_id` — the one count
- * every view of uses reads (the admin's list and page, the limit below the uses). `used_count` is
- * only a use limit's guard: the same count while the promotion has a limit, 0 while it has none
+ * the order is given back), counted by the index that starts with `promotion_id`, and its
+ * `earlier_uses` (a coupon's uses from before it became the promotion, migration 0780) — the one
+ * count every view of uses reads (the admin's list and page, the limit below the uses). `used_count`
+ * is only a use limit's guard: the same count while the promotion has a limit, 0 while it has none
  * (migration 0745).
  */
 export async function promotionUses(
@@ -371,13 +374,22 @@ export async function promotionUses(
 ): Promise<Map<number, number>> {
   const uses = new Map(ids.map((id) => [id, 0]));
   if (ids.length === 0) return uses;
+  const unique = [...new Set(ids)];
   const rows = await db
     .selectFrom("promotionRedemptions")
     .select((eb) => ["promotionId", eb.fn.countAll<number>().as("uses")])
-    .where("promotionId", "in", [...new Set(ids)])
+    .where("promotionId", "in", unique)
     .groupBy("promotionId")
     .execute();
   for (const row of rows) uses.set(Number(row.promotionId), Number(row.uses));
+  const earlier = await db
+    .selectFrom("promotions")
+    .select(["id", "earlierUses"])
+    .where("id", "in", unique)
+    .where("earlierUses", ">", 0)
+    .execute();
+  for (const row of earlier)
+    uses.set(Number(row.id), (uses.get(Number(row.id)) ?? 0) + Number(row.earlierUses));
   return uses;
 }
 
