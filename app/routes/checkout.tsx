@@ -39,7 +39,7 @@ import { submitProviderPayment } from "../domain/checkout/provider-payment.serve
 import { parseShippingMethod, SHIPPING_FIELDS } from "../domain/checkout/shipping-form.ts";
 import { GIFT_CARD_CHECK_LIMIT, GIFT_CARD_CHECK_MESSAGES } from "../domain/gift-cards/gift-card-form.ts";
 import { giftCardGoodsCents, planGiftCards, tenderName } from "../domain/gift-cards/gift-card-plan.ts";
-import { storeCreditOf, usableTenders } from "../domain/gift-cards/gift-cards.server.ts";
+import { storeCreditOf, usableTenders } from "../domain/gift-cards/gift-card-spending.server.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { GIFT_CARD_PAYMENT, HOSTED_PAYMENT, type ProviderReturn } from "../domain/payments/charges.server.ts";
 import { cartOwnerFor } from "../http/cart-session.server.ts";

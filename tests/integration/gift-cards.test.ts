@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { releaseGiftCards, takeGiftCard } from "../../app/domain/gift-cards/gift-card-spending.server.ts";
 import {
   checkGiftCardLedger,
   findGiftCard,
@@ -8,9 +9,7 @@ import {
   issueGiftCard,
   listGiftCards,
   normalizeGiftCardCode,
-  releaseGiftCards,
   setGiftCardDisabled,
-  takeGiftCard,
 } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";

@@ -14,7 +14,7 @@ import { type CartShop, getCart } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { recordGiftCardDeliveries } from "../gift-cards/gift-card-delivery.server.ts";
 import { type GiftCardPlan, giftCardGoodsCents, planGiftCards } from "../gift-cards/gift-card-plan.ts";
-import { takeGiftCards, usableTenders } from "../gift-cards/gift-cards.server.ts";
+import { takeGiftCards, usableTenders } from "../gift-cards/gift-card-spending.server.ts";
 import { takeStock } from "../inventory/inventory.server.ts";
 import {
   type InvoiceFacts,

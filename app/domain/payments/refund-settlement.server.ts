@@ -7,7 +7,7 @@ import type { DB, OrderStatus } from "../../db/schema.ts";
 import { recordRefund } from "../../infra/metrics.server.ts";
 import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { recordAudit } from "../audit/audit-log.server.ts";
-import { refundToGiftCards } from "../gift-cards/gift-cards.server.ts";
+import { refundToGiftCards } from "../gift-cards/gift-card-spending.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
 import { issueCreditNote } from "../invoices/issue-documents.server.ts";
 import { canTransition } from "../orders/order-status.ts";
