@@ -21,13 +21,23 @@ import { insertProduct } from "../helpers/catalog.ts";
  */
 const SECRET = "payment-crash-test-secret-0123456789abcdef";
 const ROUNDS = 6;
-const STOCK = 150;
+// more than six rounds of six loops can sell on a fast machine (they sold ~90 units a round of the
+// 600 there were when this was 150 a product, and a sold-out load never said "ready")
+const STOCK = 5_000;
+
+// a load still running when the test ends (it timed out, say) is killed, never left to spin on a
+// core through the rest of the suite
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL");
+});
 
 async function runAndKill(args: string[], afterReadyMs: number): Promise<void> {
   const child: ChildProcess = spawn(process.execPath, ["tests/helpers/order-load.ts", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const exited = once(child, "exit");
+  running.add(child);
+  const exited = once(child, "exit").finally(() => running.delete(child));
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       if (chunk.toString().includes("ready")) resolve();

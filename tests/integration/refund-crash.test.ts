@@ -38,6 +38,13 @@ const SHIPPING = {
   country: "US",
 };
 
+// a load still running when the test ends (it timed out, say) is killed, never left to spin on a
+// core through the rest of the suite
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 async function runAndKill(
   args: string[],
   afterReadyMs: number,
@@ -47,7 +54,8 @@ async function runAndKill(
   const child: ChildProcess = spawn(process.execPath, ["tests/helpers/refund-load.ts", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const exited = once(child, "exit");
+  running.add(child);
+  const exited = once(child, "exit").finally(() => running.delete(child));
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       if (chunk.toString().includes("ready")) resolve();
