@@ -10,6 +10,12 @@ import { giftCardGoodsCents, planGiftCards } from "../../app/domain/gift-cards/g
 import { usableTenders } from "../../app/domain/gift-cards/gift-card-spending.server.ts";
 import { findGiftCard, issueGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
+import { GIFT_CARD_PAYMENT } from "../../app/domain/payments/charges.server.ts";
+import {
+  cancelPaidOrder,
+  refundOrder,
+  refundRefusalMessage,
+} from "../../app/domain/payments/refunds.server.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { moneyBookDifferences } from "../helpers/money-books.ts";
@@ -247,5 +253,106 @@ describe.each(ENGINES)("gift cards sold as a product on %s", (engine) => {
       expectedGiftCardCents: 5_000,
     });
     expect(placed).toMatchObject({ ok: false, error: { code: "gift-card-changed" } });
+  });
+
+  it("refunding a gift card line takes its card back: an unused card is disabled; a used one, or one not issued yet, is not refunded", async () => {
+    const services = () => ({
+      db: shop.db,
+      gateway: shop.services.gateway,
+      mail: shop.services.mail,
+      shop: SHOP,
+    });
+    async function buyCards(quantity: number) {
+      const cartId = newCartId();
+      await addToCart(shop.db, { cartId, productId: card50, quantity });
+      const placed = await placeOrder(shop.db, shop.services.gateway, {
+        cartId,
+        idempotencyKey: randomUUID(),
+        shipping: { ...SHIPPING, email: "refund@giftprod.example" },
+        method: "email",
+        shop: SPEC_SHOP,
+        payment: await cardToken(),
+        expectedTotalCents: 5_000 * quantity,
+      });
+      if (!placed.ok) throw new Error(placed.error.code);
+      const { id, number } = placed.value.order;
+      const item = await shop.db
+        .selectFrom("orderItems")
+        .select("id")
+        .where("orderId", "=", id)
+        .executeTakeFirstOrThrow();
+      return { id, number, itemId: item.id };
+    }
+    const cardsOf = (orderId: number) =>
+      shop.db
+        .selectFrom("giftCards")
+        .select(["id", "balanceCents", "disabledAt"])
+        .where("orderId", "=", orderId)
+        .orderBy("id")
+        .execute();
+    const refundOne = (order: { number: string; itemId: number }) =>
+      refundOrder(services(), {
+        number: order.number,
+        key: randomUUID(),
+        lines: [{ itemId: order.itemId, quantity: 1 }],
+        amountCents: null,
+        restock: false,
+        reason: "changed their mind",
+        actor: OWNER,
+      });
+
+    const two = await buyCards(2);
+    await deliverGiftCards(shop.db, shop.services.mail, mailShop(), { orderId: two.id });
+    expect(await refundOne(two)).toMatchObject({ ok: true, value: { amountCents: 5_000 } });
+    const [taken, kept] = await cardsOf(two.id);
+    expect(taken).toMatchObject({ balanceCents: 5_000, disabledAt: expect.any(String) });
+    expect(kept).toMatchObject({ balanceCents: 5_000, disabledAt: null });
+    // the card taken back can no longer pay; the other one can
+    const tenders = await usableTenders(shop.db, [taken!.id, kept!.id], {
+      userId: null,
+      currency: "USD",
+      now: new Date(),
+    });
+    expect(tenders.map((t) => t.id)).toEqual([kept!.id]);
+
+    // the other card pays for a lamp: it is used, so its line is not refunded (nothing is)
+    const cartId = newCartId();
+    await addToCart(shop.db, { cartId, productId: lamp, quantity: 1 });
+    const spent = await placeOrder(shop.db, shop.services.gateway, {
+      cartId,
+      idempotencyKey: randomUUID(),
+      shipping: SHIPPING,
+      method: "standard",
+      shop: SPEC_SHOP,
+      payment: { token: GIFT_CARD_PAYMENT, brand: "Gift card", last4: "TEST" },
+      expectedTotalCents: 2_639,
+      giftCardIds: [kept!.id],
+      expectedGiftCardCents: 2_639,
+    });
+    expect(spent.ok).toBe(true);
+    const refused = await refundOne(two);
+    expect(refused).toMatchObject({ ok: false, error: { code: "gift-card-used", name: "Gift Card $50" } });
+    if (!refused.ok) expect(refundRefusalMessage(refused.error)).toContain("Gift Card $50");
+    const order = await shop.db
+      .selectFrom("orders")
+      .select(["refundedCents", "refundPendingCents", "status"])
+      .where("id", "=", two.id)
+      .executeTakeFirstOrThrow();
+    expect(order).toMatchObject({
+      refundedCents: 5_000,
+      refundPendingCents: 0,
+      status: "partially_refunded",
+    });
+
+    // a card not issued yet cannot be taken back: the cancellation waits for it, then takes it
+    const one = await buyCards(1);
+    const cancel = () =>
+      cancelPaidOrder(services(), { number: one.number, orderKey: randomUUID(), actor: OWNER });
+    expect(await cancel()).toMatchObject({ ok: false, error: { code: "gift-card-used" } });
+    await deliverGiftCards(shop.db, shop.services.mail, mailShop(), { orderId: one.id });
+    expect(await cancel()).toMatchObject({ ok: true, value: { status: "cancelled" } });
+    expect(await cardsOf(one.id)).toEqual([
+      { id: expect.any(Number), balanceCents: 5_000, disabledAt: expect.any(String) },
+    ]);
   });
 });

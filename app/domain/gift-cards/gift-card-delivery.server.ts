@@ -198,3 +198,71 @@ async function sendDelivery(
     .execute();
   return true;
 }
+
+/**
+ * A refund of gift card lines takes their cards back, in the refund's own transaction: for each
+ * unit, one card the order issued at that line's amount and never used (its whole balance, not
+ * disabled) is disabled, so a card paid back can no longer pay. A line whose cards are not issued
+ * yet, or were used, cannot be refunded: its order item's id is the answer (the caller rolls back).
+ * Lines that are not gift cards are left alone.
+ */
+export async function takeBackSoldGiftCards(
+  trx: Transaction<DB>,
+  {
+    orderId,
+    lines,
+    at,
+  }: { orderId: number; lines: readonly { itemId: number; quantity: number }[]; at: string },
+): Promise<{ itemId: number } | null> {
+  if (lines.length === 0) return null;
+  const sold = await trx
+    .selectFrom("orderItems")
+    .innerJoin("giftCardDeliveries", (join) =>
+      join
+        .onRef("giftCardDeliveries.orderId", "=", "orderItems.orderId")
+        .onRef("giftCardDeliveries.variantId", "=", "orderItems.variantId"),
+    )
+    .select(["orderItems.id", "giftCardDeliveries.amountCents", "giftCardDeliveries.issuedAt"])
+    .where("orderItems.orderId", "=", orderId)
+    .where(
+      "orderItems.id",
+      "in",
+      lines.map((line) => line.itemId),
+    )
+    .orderBy("orderItems.id")
+    .execute();
+  for (const item of sold) {
+    const units = lines
+      .filter((line) => line.itemId === item.id)
+      .reduce((sum, line) => sum + line.quantity, 0);
+    if (units === 0) continue;
+    if (item.issuedAt === null) return { itemId: item.id };
+    // cards of one amount are alike: any untouched one of the order's at that amount stands for the unit
+    const untouched = await trx
+      .selectFrom("giftCards")
+      .select("id")
+      .where("orderId", "=", orderId)
+      .where("kind", "=", "gift_card")
+      .where("initialCents", "=", item.amountCents)
+      .where((eb) => eb("balanceCents", "=", eb.ref("initialCents")))
+      .where("disabledAt", "is", null)
+      .orderBy("id")
+      .limit(units)
+      .execute();
+    if (untouched.length < units) return { itemId: item.id };
+    const disabled = await trx
+      .updateTable("giftCards")
+      .set({ disabledAt: at, updatedAt: at })
+      .where(
+        "id",
+        "in",
+        untouched.map((card) => card.id),
+      )
+      // a checkout may have taken from one meanwhile (PostgreSQL checks this again under the row lock)
+      .where((eb) => eb("balanceCents", "=", eb.ref("initialCents")))
+      .where("disabledAt", "is", null)
+      .executeTakeFirst();
+    if (Number(disabled.numUpdatedRows) !== units) return { itemId: item.id };
+  }
+  return null;
+}

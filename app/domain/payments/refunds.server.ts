@@ -6,6 +6,7 @@ import { refundShare } from "../../lib/order-calculator.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { can, type Permission } from "../../lib/staff-roles.ts";
 import type { Actor, StaffActor } from "../audit/audit-log.server.ts";
+import { takeBackSoldGiftCards } from "../gift-cards/gift-card-delivery.server.ts";
 import { canTransition, ORDER_STATUS_LABELS } from "../orders/order-status.ts";
 import { findRefundByKey, type RefundRecord, refundKeyOf } from "./idempotency.server.ts";
 import {
@@ -70,6 +71,8 @@ export type RefundError =
   | { code: "line-too-much"; name: string }
   /** store credit asked for an order placed without an account */
   | { code: "no-account" }
+  /** a gift card line whose cards were used (or are not issued yet): they cannot be taken back */
+  | { code: "gift-card-used"; name: string }
   /** the gateway refused it: nothing was paid back */
   | { code: "gateway"; message: string }
   /** the gateway's answer is not known yet: recorded, and settled by the job */
@@ -404,6 +407,13 @@ async function recordPending(
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Refused({ code: "nothing-chosen" });
   if (amountCents > leftCents) throw new Refused({ code: "too-much", leftCents, currency });
   if (request.toStoreCredit && !order.userId) throw new Refused({ code: "no-account" });
+  // gift cards the order sold come back with their lines (a cancellation: all that is left of them)
+  const cardsBack = await takeBackSoldGiftCards(trx, {
+    orderId: order.id,
+    lines: request.kind === "cancel" ? await unitsLeft(trx, order.id) : lines,
+    at: now.toISOString(),
+  });
+  if (cardsBack) throw new Refused({ code: "gift-card-used", name: await itemName(trx, cardsBack.itemId) });
   const giftCardCents = await giftCardPartOf(trx, order, amountCents, request.toStoreCredit);
   const id = await insertPending(trx, {
     kind: request.kind,
@@ -450,6 +460,23 @@ async function giftCardPartOf(
     .executeTakeFirstOrThrow();
   const gatewayLeft = Math.max(0, order.totalCents - order.giftCardCents - Number(asked.cents));
   return amountCents - Math.min(amountCents, gatewayLeft);
+}
+
+/** Every line's units not refunded yet (what a cancellation takes back). */
+async function unitsLeft(trx: Transaction<DB>, orderId: number): Promise<LineUnits[]> {
+  const items = await trx
+    .selectFrom("orderItems")
+    .select(["id", "quantity", "refundedQuantity"])
+    .where("orderId", "=", orderId)
+    .execute();
+  return items
+    .map((item) => ({ itemId: item.id, quantity: item.quantity - item.refundedQuantity }))
+    .filter((line) => line.quantity > 0);
+}
+
+async function itemName(trx: Transaction<DB>, itemId: number): Promise<string> {
+  const item = await trx.selectFrom("orderItems").select("name").where("id", "=", itemId).executeTakeFirst();
+  return item?.name ?? String(itemId);
 }
 
 /** A line of a refund: its units, and what they pay back with the tax in it (null: an amount was given). */
@@ -584,6 +611,8 @@ export function refundRefusalMessage(error: RefundError): string {
       return `More units of ${error.name} than are left to refund.`;
     case "no-account":
       return "This order was placed without an account, so it cannot be refunded as store credit.";
+    case "gift-card-used":
+      return `A gift card bought as ${error.name} was already used or is not issued yet, so it cannot be taken back and refunded.`;
     case "gateway":
       return `The refund failed: ${error.message}`;
     case "pending":
