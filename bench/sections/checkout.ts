@@ -621,6 +621,7 @@ async function startEngineShop(
   databaseUrl: string,
   dataDir: string,
   extraArgs: string[] = [],
+  promotions = PROMOTIONS,
 ): Promise<{ shop: ShopServer; db: Database; productIds: number[] }> {
   const build = await ctx.build();
   const shop = await startShop(ctx.root, build.dir, dataDir, extraArgs, {
@@ -637,10 +638,10 @@ async function startEngineShop(
   const db = createDatabase(databaseUrl);
   try {
     const productIds = await insertBenchProducts(db);
-    await insertBenchPromotions(db, productIds, PROMOTIONS);
+    await insertBenchPromotions(db, productIds, promotions);
     ctx.log(
       `  ${LABEL[engine]}: shop ready at ${shop.url}; ${PRODUCTS} products with stock ${STOCK} inserted${
-        PROMOTIONS > 0 ? `, ${PROMOTIONS} active promotions` : ""
+        promotions > 0 ? `, ${promotions} active promotions` : ""
       }`,
     );
     return { shop, db, productIds };
@@ -1052,7 +1053,9 @@ export const checkout: Section = {
           return result && "closedLoop" in result ? [[engine, result.closedLoop.ordersPerSec]] : [];
         }),
       ) as Partial<Record<Engine, number>>;
-      if (Object.keys(ordersPerSec).length > 0) rows.push(...(await baselineRows(ctx, ordersPerSec)));
+      if (BASELINE === NO_PROMOTIONS) {
+        for (const engine of engines) rows.push(...(await interleavedRows(ctx, engine)));
+      } else if (Object.keys(ordersPerSec).length > 0) rows.push(...(await baselineRows(ctx, ordersPerSec)));
     }
     if (ctx.opts.profile) {
       // after every measurement, so the profiled shops never share the machine with a measured one
@@ -1225,6 +1228,110 @@ async function baselineRows(ctx: BenchContext, ours: Partial<Record<Engine, numb
         value: null,
         unit: "×",
         note: "baseline could not run",
+      },
+    ];
+  }
+}
+
+// ── no-promotions: the same build with and without promotions, interleaved in one run ───────
+
+/** Orders a burst places; bursts per shop (BENCH_CHECKOUT_BURSTS, even). */
+const BURST_ORDERS = 300;
+const BURSTS = Math.max(2, 2 * Math.round(Number(process.env.BENCH_CHECKOUT_BURSTS ?? 12) / 2));
+
+/**
+ * Issue 31's figure: Place Order with BENCH_CHECKOUT_PROMOTIONS active promotions against the same
+ * build without any, as two shops up at once (their own databases) whose closed loops take turns in
+ * short bursts — with, without, without, with, … — so the minutes-long swings of this shared VM
+ * (a whole checkout bench moved by ±30 % from one run to the next, more than the difference looked
+ * for) fall on both alike. Each shop is warmed up first; only one is loaded at a time. The figure is
+ * each shop's orders over its own busy seconds, and the median of the bursts' pairwise ratios beside it.
+ */
+async function interleavedRows(ctx: BenchContext, engine: Engine): Promise<Row[]> {
+  const label = LABEL[engine];
+  const C = ctx.opts.connections;
+  type Side = { shop: ShopServer; db: Database; buyers: Buyer[]; orders: number; seconds: number };
+  const start = async (name: "with" | "without", url: string, promotions: number): Promise<Side> => {
+    const dir = join(ctx.tmpDir, `interleaved-${engine}-${name}`);
+    mkdirSync(dir, { recursive: true });
+    const { shop, db, productIds } = await startEngineShop(ctx, engine, url, dir, [], promotions);
+    const warm = await prepareBuyers(ctx, shop.url, 0, WARMUP_BUYERS, productIds);
+    await closedLoop(shop.url, warm.buyers, C);
+    const { buyers } = await prepareBuyers(ctx, shop.url, WARMUP_BUYERS, BURSTS * BURST_ORDERS, productIds);
+    return { shop, db, buyers, orders: 0, seconds: 0 };
+  };
+  const urlOf = (name: string) => `file:${join(ctx.tmpDir, `interleaved-${engine}-${name}`, "cartwheel.db")}`;
+  const compare = async (withUrl: string, withoutUrl: string): Promise<Row[]> => {
+    ctx.log(
+      `  ${label}: interleaved, ${PROMOTIONS} promotions vs none: ${BURSTS} bursts of ${BURST_ORDERS} orders each…`,
+    );
+    const sides: Side[] = [];
+    try {
+      sides.push(await start("with", withUrl, PROMOTIONS));
+      sides.push(await start("without", withoutUrl, 0));
+      const [promoted, plain] = sides as [Side, Side];
+      const ratios: number[] = [];
+      let failed = 0;
+      for (let burst = 0; burst < BURSTS; burst++) {
+        const order = burst % 2 === 0 ? [promoted, plain] : [plain, promoted];
+        const rates = new Map<Side, number>();
+        for (const side of order) {
+          const slice = side.buyers.slice(burst * BURST_ORDERS, (burst + 1) * BURST_ORDERS);
+          const run = await closedLoop(side.shop.url, slice, C);
+          side.orders += run.placed;
+          side.seconds += run.seconds;
+          failed += run.failed;
+          rates.set(side, run.ordersPerSec);
+        }
+        ratios.push(rates.get(promoted)! / rates.get(plain)!);
+      }
+      const withRate = promoted.orders / promoted.seconds;
+      const withoutRate = plain.orders / plain.seconds;
+      const ratio = withRate / withoutRate;
+      const middle = median(ratios);
+      ctx.log(
+        `  ${label}: ${Math.round(withRate)} orders/s with ${PROMOTIONS} promotions, ${Math.round(withoutRate)} without: ${ratio.toFixed(2)}× (burst ratios ${ratios.map((r) => r.toFixed(2)).join(", ")}; median ${middle?.toFixed(2)}×), ${failed} failed`,
+      );
+      return [
+        {
+          section: S,
+          metric: `${label} Place Order throughput without promotions, interleaved (same build, same run)`,
+          value: withoutRate,
+          unit: "orders/s",
+          digits: 0,
+          note: `${plain.orders} orders in ${plain.seconds.toFixed(1)} s`,
+        },
+        {
+          section: S,
+          metric: `${label} Place Order throughput with ${PROMOTIONS} promotions / without, interleaved`,
+          value: ratio,
+          unit: "×",
+          digits: 2,
+          target: { op: ">=", value: 0.9 },
+          note: `${Math.round(withRate)}/${Math.round(withoutRate)} orders/s over ${BURSTS} bursts each; median burst ratio ${middle?.toFixed(2)}× (${ratios[0]?.toFixed(2)}…); ${failed} failed`,
+        },
+      ];
+    } finally {
+      for (const side of sides) {
+        await side.db.destroy();
+        await side.shop.stop();
+      }
+    }
+  };
+  try {
+    if (engine === "sqlite") return await compare(urlOf("with"), urlOf("without"));
+    return await withPostgresDatabase(ctx, (withUrl) =>
+      withPostgresDatabase(ctx, (withoutUrl) => compare(withUrl, withoutUrl)),
+    );
+  } catch (error) {
+    ctx.log(`  ${label} interleaved FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    return [
+      {
+        section: S,
+        metric: `${label} Place Order with promotions / without, interleaved`,
+        value: null,
+        unit: "×",
+        note: "could not run",
       },
     ];
   }

@@ -412,19 +412,30 @@ export async function redeemPromotions(
   const at = now.toISOString();
   const byId = [...applied].sort((a, b) => a.promotion.id - b.promotion.id);
   if (byId.length === 0) return ok(undefined);
+  // the common case in one statement: each promotion still active and without any limit (checked as
+  // its use is written) takes its use; the others — a limit, a single-use code, gone — below
+  const unlimited = await redeemUnlimited(
+    trx,
+    byId.filter(({ promotion }) => !(promotion.singleUse && promotion.code)),
+    { orderId, customerKey, at },
+  );
+  const limitedOnes = byId.filter(({ promotion }) => !unlimited.has(promotion.id));
   // the limits as they stand (no lock: a promotion without a limit is checked again as its use is written)
-  const rows = await trx
-    .selectFrom("promotions")
-    .select(["id", "active", "usageLimit", "perCustomerLimit"])
-    .where(
-      "id",
-      "in",
-      byId.map(({ promotion }) => promotion.id),
-    )
-    .execute();
+  const rows =
+    limitedOnes.length === 0
+      ? []
+      : await trx
+          .selectFrom("promotions")
+          .select(["id", "active", "usageLimit", "perCustomerLimit"])
+          .where(
+            "id",
+            "in",
+            limitedOnes.map(({ promotion }) => promotion.id),
+          )
+          .execute();
   const limits = new Map(rows.map((row) => [Number(row.id), row]));
   const postgres = engineOf<DB>(trx) === "postgres";
-  for (const { promotion, amountCents } of byId) {
+  for (const { promotion, amountCents } of limitedOnes) {
     const refused = fail({ code: "limit", promotionId: promotion.id, limit: "uses" } as const);
     const row = limits.get(promotion.id);
     if (!row || Number(row.active) !== 1) return refused;
@@ -519,6 +530,55 @@ export async function redeemPromotions(
     if (Number(spent.numUpdatedRows) !== 1) return fail({ code: "limit", promotionId, limit: "budget" });
   }
   return ok(undefined);
+}
+
+/**
+ * The uses of the promotions among `applied` that are active and have no limit of any kind, as the
+ * order's redemption rows, in one INSERT … SELECT (the check and the write are one statement, so a
+ * limit set meanwhile is seen: that promotion is left out, for the caller's guarded path). Answers
+ * the ids it wrote a use for.
+ */
+async function redeemUnlimited(
+  trx: Transaction<DB>,
+  applied: readonly AppliedPromotion[],
+  { orderId, customerKey, at }: { orderId: number; customerKey: string; at: string },
+): Promise<Set<number>> {
+  if (applied.length === 0) return new Set();
+  const written = await trx
+    .insertInto("promotionRedemptions")
+    .columns(["promotionId", "orderId", "customerKey", "amountCents", "createdAt"])
+    .expression((eb) =>
+      eb
+        .selectFrom("promotions")
+        .select((sb) => {
+          // each promotion's amount (integers the calculator made, written as literals)
+          const [first, ...others] = applied;
+          let amount = sb
+            .case()
+            .when("promotions.id", "=", sb.lit(first!.promotion.id))
+            .then(sb.lit(first!.amountCents));
+          for (const { promotion, amountCents } of others)
+            amount = amount.when("promotions.id", "=", sb.lit(promotion.id)).then(sb.lit(amountCents));
+          return [
+            "promotions.id",
+            sb.val(orderId).as("orderId"),
+            sb.val(customerKey).as("customerKey"),
+            amount.else(sb.lit(0)).end().as("amountCents"),
+            sb.val(at).as("createdAt"),
+          ];
+        })
+        .where(
+          "promotions.id",
+          "in",
+          applied.map(({ promotion }) => promotion.id),
+        )
+        .where("promotions.active", "=", 1)
+        .where("promotions.usageLimit", "is", null)
+        .where("promotions.perCustomerLimit", "is", null),
+    )
+    .returning("promotionId")
+    .execute();
+  return new Set(written.map((row) => Number(row.promotionId)));
 }
 
 /**
