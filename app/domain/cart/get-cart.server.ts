@@ -18,7 +18,13 @@ import {
   hasOrdered,
   readPromotionState,
 } from "../promotions/promotions.server.ts";
-import { type CartOffers, estimateDestination, priceCart, totalsFor } from "./cart-pricing.ts";
+import {
+  type CartOffers,
+  estimateDestination,
+  type PricedCart,
+  priceCart,
+  totalsFor,
+} from "./cart-pricing.ts";
 import type { CartEstimate, CartLine, CartLineStatus, CartView } from "./cart-types.ts";
 import { promotionHints } from "./promotion-hints.ts";
 
@@ -29,7 +35,7 @@ export type CartShop = { currency: Currency; markets: Markets };
 
 /** The cart of a visitor who has none yet (no cookie): nothing to query. */
 export function emptyCart(shop: CartShop): CartView {
-  return priced(shop, [], null, { country: null, region: null }, null);
+  return priced(shop, [], null, { country: null, region: null }, null).view;
 }
 
 /**
@@ -46,6 +52,38 @@ export async function getCart(
   shopper: Shopper = {},
   now: Date = new Date(),
 ): Promise<CartView> {
+  const read = await readCart(db, cartId, shopper, now);
+  return priced(shop, read.lines, read.code, read.chosen, read.offers).view;
+}
+
+/**
+ * The cart as Place Order sees it: priced once, for the order's address and method (not the cart's
+ * estimate), with that pricing beside the view — the one Place Order checks and charges.
+ */
+export async function getCartForOrder(
+  db: Database,
+  cartId: string,
+  shop: CartShop,
+  shopper: Shopper,
+  now: Date,
+  at: { country: string; region: string; methodCode: string },
+): Promise<{ cart: CartView; priced: PricedCart }> {
+  const read = await readCart(db, cartId, shopper, now);
+  const { view, pricing } = priced(shop, read.lines, read.code, read.chosen, read.offers, at);
+  return { cart: view, priced: pricing };
+}
+
+async function readCart(
+  db: Database,
+  cartId: string,
+  shopper: Shopper,
+  now: Date,
+): Promise<{
+  lines: CartLine[];
+  code: string | null;
+  chosen: { country: string | null; region: string | null };
+  offers: CartOffers | null;
+}> {
   const rows = await db
     .selectFrom("cartItems")
     .innerJoin("productVariants", "productVariants.id", "cartItems.variantId")
@@ -177,13 +215,12 @@ export async function getCart(
     cart && (codes.length > 0 || (await anyAutomaticLive(db, revision, now)))
       ? await cartOffers(db, shopper, now, codes, revision)
       : null;
-  return priced(
-    shop,
+  return {
     lines,
     code,
-    { country: cart?.estimateCountry ?? null, region: cart?.estimateRegion ?? null },
+    chosen: { country: cart?.estimateCountry ?? null, region: cart?.estimateRegion ?? null },
     offers,
-  );
+  };
 }
 
 /**
@@ -275,9 +312,13 @@ function priced(
   code: string | null,
   chosen: { country: string | null; region: string | null },
   offers: CartOffers | null,
-): CartView {
-  const destination = estimateDestination(shop.markets, chosen);
-  const input = { lines, destination, offers };
+  /** an order's address and method: priced for them instead of the estimate */
+  at?: { country: string; region: string; methodCode: string },
+): { view: CartView; pricing: PricedCart } {
+  const destination = at
+    ? { country: at.country, region: at.region }
+    : estimateDestination(shop.markets, chosen);
+  const input = { lines, destination, offers, methodCode: at?.methodCode };
   const pricedOrder = priceCart(shop.markets, input);
   const { coupon, couponProblem } = code
     ? promotionCode(code, offers, pricedOrder.promotions, shop.currency)
@@ -289,7 +330,7 @@ function priced(
     methodName: method?.name ?? null,
     freeShippingThresholdCents: method?.freeOverCents ?? null,
   };
-  return {
+  const view: CartView = {
     lines,
     coupon,
     couponProblem,
@@ -303,6 +344,7 @@ function priced(
       .map(({ promotion, kind, amountCents }) => ({ name: promotion.name, kind, amountCents })),
     hints: promotionHints(pricedOrder.promotions, lines, shop.currency),
   };
+  return { view, pricing: pricedOrder };
 }
 
 /**

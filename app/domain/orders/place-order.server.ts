@@ -10,7 +10,7 @@ import type { Refusal } from "../../lib/promotions/engine.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { type PricedCart, priceCart } from "../cart/cart-pricing.ts";
 import type { CartView } from "../cart/cart-types.ts";
-import { type CartShop, getCart } from "../cart/get-cart.server.ts";
+import { type CartShop, getCartForOrder } from "../cart/get-cart.server.ts";
 import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { recordGiftCardDeliveries } from "../gift-cards/gift-card-delivery.server.ts";
 import { type GiftCardPlan, giftCardGoodsCents, planGiftCards } from "../gift-cards/gift-card-plan.ts";
@@ -176,14 +176,15 @@ export async function placeOrder(
   if (replay) return answerFor(db, gateway, replay, input);
 
   const now = input.now ?? new Date();
-  const cart = await getCart(
+  // read and priced once, for the order's address and method
+  const { cart, priced } = await getCartForOrder(
     db,
     input.cartId,
     input.shop,
     { userId: input.userId, email: input.shipping.email },
     now,
+    { country: input.shipping.country, region: input.shipping.state, methodCode: input.method },
   );
-  const priced = priceOrder(input, cart);
   // what the applied gift cards pay of the total, by the balances they hold now
   const giftCards = planGiftCards(
     await usableTenders(db, input.giftCardIds ?? [], {
