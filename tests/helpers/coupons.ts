@@ -2,7 +2,7 @@ import type { Database } from "../../app/db/database.server.ts";
 import { applyCodeToCart } from "../../app/domain/cart/cart-code.server.ts";
 import type { CartShop, Shopper } from "../../app/domain/cart/get-cart.server.ts";
 import { normalizeCouponCode } from "../../app/domain/coupons/coupon-rules.ts";
-import { promotionUses } from "../../app/domain/promotions/promotions.server.ts";
+import { promotionUses } from "../../app/domain/promotions/promotion-redemptions.server.ts";
 import { SPEC_SHOP } from "./spec-pricing.ts";
 
 /**

@@ -16,7 +16,7 @@ import {
   exportCodesCsv,
   generateCodes,
 } from "../../app/domain/promotions/promotion-codes.server.ts";
-import { promotionUses } from "../../app/domain/promotions/promotions.server.ts";
+import { promotionUses } from "../../app/domain/promotions/promotion-redemptions.server.ts";
 import type { PromotionAction, PromotionCondition } from "../../app/lib/promotions/engine.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";

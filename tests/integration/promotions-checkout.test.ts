@@ -9,7 +9,7 @@ import { createDatabase } from "../../app/db/database.server.ts";
 import { addToCart } from "../../app/domain/cart/add-item.server.ts";
 import { getCart } from "../../app/domain/cart/get-cart.server.ts";
 import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
-import { promotionUses } from "../../app/domain/promotions/promotions.server.ts";
+import { promotionUses } from "../../app/domain/promotions/promotion-redemptions.server.ts";
 import type { PromotionAction, PromotionCondition } from "../../app/lib/promotions/engine.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";

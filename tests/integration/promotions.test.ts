@@ -2,12 +2,11 @@ import { sql, type Transaction } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/db/schema.ts";
 import {
-  customerKeyOf,
   promotionUses,
-  readPromotionState,
   redeemPromotions,
   releasePromotions,
-} from "../../app/domain/promotions/promotions.server.ts";
+} from "../../app/domain/promotions/promotion-redemptions.server.ts";
+import { customerKeyOf, readPromotionState } from "../../app/domain/promotions/promotions.server.ts";
 import type { AppliedPromotion, Promotion, PromotionAction } from "../../app/lib/promotions/engine.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { insertPendingOrder } from "../helpers/invoice-orders.ts";

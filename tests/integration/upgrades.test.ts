@@ -22,7 +22,7 @@ import { placeOrder } from "../../app/domain/orders/place-order.server.ts";
 import { reconcilePayments } from "../../app/domain/payments/charges.server.ts";
 import { refundOrder, settlePendingRefunds } from "../../app/domain/payments/refunds.server.ts";
 import { getAdminPromotion } from "../../app/domain/promotions/promotion-admin.server.ts";
-import { promotionUses } from "../../app/domain/promotions/promotions.server.ts";
+import { promotionUses } from "../../app/domain/promotions/promotion-redemptions.server.ts";
 import { getReturn } from "../../app/domain/returns/returns.server.ts";
 import { readShopSettings } from "../../app/domain/settings/shop-settings.server.ts";
 import { DEFAULT_SHOP_SETTINGS } from "../../app/lib/shop-settings.ts";

@@ -7,7 +7,7 @@ import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseGiftCards } from "../gift-cards/gift-card-spending.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
-import { releasePromotions } from "../promotions/promotions.server.ts";
+import { releasePromotions } from "../promotions/promotion-redemptions.server.ts";
 import { canTransition, PLACED_STATUSES } from "./order-status.ts";
 
 export interface OrderDetails {

@@ -34,7 +34,8 @@ import {
 } from "../payments/charges.server.ts";
 import { findOrderByKey } from "../payments/idempotency.server.ts";
 import { codeRefusalMessage } from "../promotions/code-messages.ts";
-import { customerKeyOf, redeemPromotions } from "../promotions/promotions.server.ts";
+import { redeemPromotions } from "../promotions/promotion-redemptions.server.ts";
+import { customerKeyOf } from "../promotions/promotions.server.ts";
 import { type OrderDetails, type OrderDetailsRow, orderDetailsOf } from "./orders.server.ts";
 
 export interface PlaceOrderInput {

@@ -14,7 +14,8 @@ import {
   type StoredPromotion,
   type TargetInput,
 } from "./promotion-form.ts";
-import { actionSchema, conditionsSchema, promotionUses } from "./promotions.server.ts";
+import { promotionUses } from "./promotion-redemptions.server.ts";
+import { actionSchema, conditionsSchema } from "./promotions.server.ts";
 
 /**
  * Promotion management (Admin → Promotions, issue 31). The cart and Place Order read the same
