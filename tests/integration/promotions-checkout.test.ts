@@ -228,6 +228,25 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
     expect(await rowOf(promotion)).toEqual({ usedCount: 0, updatedAt: STAMP });
   });
 
+  it("takes one use of each promotion an order applied, with a limit and without, and gives both back", async () => {
+    const product = await insertProduct(t.db, { priceCents: 2_000, stock: 20 });
+    const free = await insertPromotion({ type: "order-fixed", cents: 300 }, { name: "$3 off" });
+    const limited = await insertPromotion(
+      { type: "items-percent", target: { productIds: [product] }, basisPoints: 1_000, apply: "all" },
+      { name: "10% off, ten orders", usageLimit: 10 },
+    );
+    const { cart, result } = await place(await cartOf([{ productId: product, quantity: 2 }]));
+    expect([cart.totals.discountCents, result.ok]).toEqual([700, true]);
+    expect([await uses(free), await uses(limited)]).toEqual([1, 1]);
+    expect([(await rowOf(free)).usedCount, (await rowOf(limited)).usedCount]).toEqual([0, 1]);
+    // declined: neither use is kept
+    const declined = await place(await cartOf([{ productId: product, quantity: 2 }]), {
+      outcome: "card_declined",
+    });
+    expect(declined.result.ok).toBe(false);
+    expect([await uses(free), await uses(limited), (await rowOf(limited)).usedCount]).toEqual([1, 1, 1]);
+  });
+
   it("stops concurrent orders at a promotion's use limit, and a failed payment gives its use back", async () => {
     const promotion = await insertPromotion(
       { type: "order-fixed", cents: 300 },

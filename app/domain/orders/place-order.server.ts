@@ -34,7 +34,7 @@ import {
 } from "../payments/charges.server.ts";
 import { findOrderByKey } from "../payments/idempotency.server.ts";
 import { codeRefusalMessage } from "../promotions/code-messages.ts";
-import { redeemPromotions } from "../promotions/promotion-redemptions.server.ts";
+import { redeemPromotions, unlimitedRedemptions } from "../promotions/promotion-redemptions.server.ts";
 import { customerKeyOf } from "../promotions/promotions.server.ts";
 import { type OrderDetails, type OrderDetailsRow, orderDetailsOf } from "./orders.server.ts";
 
@@ -488,29 +488,46 @@ async function reserveOrder(
     actor: "checkout",
     createdAt,
   };
+  // the promotions' uses and budgets, after the stock (the lock order a cancellation gives them back
+  // in): a promotion with a limit is one hot row, held from its guarded update to the commit only
+  const applied = priced.promotions?.applied ?? [];
+  const customerKey = customerKeyOf({ userId: input.userId, email: shipping.email });
+  let unlimited: Set<number> | undefined;
   if (engineOf<DB>(trx) === "postgres") {
-    // the lines, the tax lines and the order's first event in one statement (round trips saved on
-    // the checkout's hottest path; SQLite has no data-modifying WITH, and no round trips to save)
-    let statement = trx.with("lines", (db) =>
-      db.insertInto("orderItems").values(items).returning("orderItems.id"),
-    );
+    // the lines, the tax lines, the order's first event and the uses of promotions without a limit in
+    // one statement (round trips saved on the checkout's hottest path; SQLite has no data-modifying
+    // WITH, and no round trips to save); the others' uses are taken below, guarded
+    let statement = trx
+      .with("lines", (db) => db.insertInto("orderItems").values(items).returning("orderItems.id"))
+      .with("events", (db) => db.insertInto("orderEvents").values(created).returning("orderEvents.id"));
     if (taxLines.length > 0) {
       statement = statement.with("taxes", (db) =>
         db.insertInto("orderTaxLines").values(taxLines).returning("orderTaxLines.id"),
       ) as unknown as typeof statement;
     }
-    await statement.insertInto("orderEvents").values(created).execute();
+    const uses = unlimitedRedemptions(trx, applied, {
+      orderId: order.id,
+      customerKey,
+      at: now.toISOString(),
+    });
+    if (uses === null) {
+      await statement.selectFrom("events").select("events.id").execute();
+      unlimited = new Set();
+    } else {
+      const rows = await statement
+        .with("uses", () => uses)
+        .selectFrom("uses")
+        .select("uses.promotionId")
+        .execute();
+      unlimited = new Set(rows.map((row) => Number(row.promotionId)));
+    }
   } else {
     await trx.insertInto("orderItems").values(items).execute();
     if (taxLines.length > 0) await trx.insertInto("orderTaxLines").values(taxLines).execute();
     await trx.insertInto("orderEvents").values(created).execute();
   }
-  // the promotions' uses and budgets, last (after the stock: the lock order a cancellation gives them
-  // back in): a promotion every order uses is one hot row, held from here to the commit only
-  const applied = priced.promotions?.applied ?? [];
   if (applied.length > 0) {
-    const customerKey = customerKeyOf({ userId: input.userId, email: shipping.email });
-    const redeemed = await redeemPromotions(trx, applied, { orderId: order.id, customerKey, now });
+    const redeemed = await redeemPromotions(trx, applied, { orderId: order.id, customerKey, now, unlimited });
     if (!redeemed.ok) {
       // the shopper's code ran out since the review: said as the cart says it ("This coupon has
       // reached its usage limit."); another promotion: the shopper reviews the new total

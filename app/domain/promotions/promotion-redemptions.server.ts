@@ -1,4 +1,4 @@
-import { sql, type Transaction } from "kysely";
+import { type QueryCreator, sql, type Transaction } from "kysely";
 import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import type { AppliedPromotion, LimitReached } from "../../lib/promotions/engine.ts";
@@ -62,18 +62,30 @@ export async function promotionUses(
 export async function redeemPromotions(
   trx: Transaction<DB>,
   applied: readonly AppliedPromotion[],
-  { orderId, customerKey, now }: { orderId: number; customerKey: string; now: Date },
+  {
+    orderId,
+    customerKey,
+    now,
+    unlimited: written,
+  }: {
+    orderId: number;
+    customerKey: string;
+    now: Date;
+    /** the uses `unlimitedRedemptions` already wrote in the caller's own statement, by promotion */
+    unlimited?: ReadonlySet<number>;
+  },
 ): Promise<Result<void, RedeemRefusal>> {
   const at = now.toISOString();
   const byId = [...applied].sort((a, b) => a.promotion.id - b.promotion.id);
   if (byId.length === 0) return ok(undefined);
   // the common case in one statement: each promotion still active and without any limit (checked as
   // its use is written) takes its use; the others — a limit, a single-use code, gone — below
-  const unlimited = await redeemUnlimited(
-    trx,
-    byId.filter(({ promotion }) => !(promotion.singleUse && promotion.code)),
-    { orderId, customerKey, at },
-  );
+  let unlimited = written;
+  if (!unlimited) {
+    const statement = unlimitedRedemptions(trx, byId, { orderId, customerKey, at });
+    const rows = statement ? await statement.execute() : [];
+    unlimited = new Set(rows.map((row) => Number(row.promotionId)));
+  }
   const limitedOnes = byId.filter(({ promotion }) => !unlimited.has(promotion.id));
   // the limits as they stand (no lock: a promotion without a limit is checked again as its use is written)
   const rows =
@@ -188,18 +200,21 @@ export async function redeemPromotions(
 }
 
 /**
- * The uses of the promotions among `applied` that are active and have no limit of any kind, as the
- * order's redemption rows, in one INSERT … SELECT (the check and the write are one statement, so a
- * limit set meanwhile is seen: that promotion is left out, for the caller's guarded path). Answers
- * the ids it wrote a use for.
+ * The statement that writes the uses of the promotions among `applied` that are active and have no
+ * limit of any kind (a single-use code always has one), as the order's redemption rows, in one
+ * INSERT … SELECT returning their promotions' ids: the check and the write are one statement, so a
+ * limit set meanwhile is seen and that promotion is left out, for `redeemPromotions`' guarded path.
+ * Place Order runs it inside the statement that writes the order's lines on PostgreSQL (a
+ * data-modifying WITH, one round trip); null when no promotion could qualify.
  */
-async function redeemUnlimited(
-  trx: Transaction<DB>,
+export function unlimitedRedemptions(
+  db: QueryCreator<DB>,
   applied: readonly AppliedPromotion[],
   { orderId, customerKey, at }: { orderId: number; customerKey: string; at: string },
-): Promise<Set<number>> {
-  if (applied.length === 0) return new Set();
-  const written = await trx
+) {
+  const candidates = applied.filter(({ promotion }) => !(promotion.singleUse && promotion.code));
+  if (candidates.length === 0) return null;
+  return db
     .insertInto("promotionRedemptions")
     .columns(["promotionId", "orderId", "customerKey", "amountCents", "createdAt"])
     .expression((eb) =>
@@ -207,7 +222,7 @@ async function redeemUnlimited(
         .selectFrom("promotions")
         .select((sb) => {
           // each promotion's amount (integers the calculator made, written as literals)
-          const [first, ...others] = applied;
+          const [first, ...others] = candidates;
           let amount = sb
             .case()
             .when("promotions.id", "=", sb.lit(first!.promotion.id))
@@ -225,15 +240,13 @@ async function redeemUnlimited(
         .where(
           "promotions.id",
           "in",
-          applied.map(({ promotion }) => promotion.id),
+          candidates.map(({ promotion }) => promotion.id),
         )
         .where("promotions.active", "=", 1)
         .where("promotions.usageLimit", "is", null)
         .where("promotions.perCustomerLimit", "is", null),
     )
-    .returning("promotionId")
-    .execute();
-  return new Set(written.map((row) => Number(row.promotionId)));
+    .returning("promotionRedemptions.promotionId");
 }
 
 /**
