@@ -926,11 +926,16 @@ const PROFILED_FUNCTIONS = [
   "placeOrder",
   "findByIdempotencyKey",
   "getCart",
+  "getCartForOrder",
+  "readCart",
+  "cartOffers",
+  "anyAutomaticLive",
   "priceCart",
   "applyPromotions",
   "promotionHints",
   "readPromotionState",
   "redeemPromotions",
+  "unlimitedRedemptions",
   "reserveOrder",
   "writeOrder",
   "sendConfirmation",
@@ -1243,7 +1248,7 @@ async function baselineRows(ctx: BenchContext, ours: Partial<Record<Engine, numb
 
 /** Orders a burst places; bursts per shop (BENCH_CHECKOUT_BURSTS, even). */
 const BURST_ORDERS = 300;
-const BURSTS = Math.max(2, 2 * Math.round(Number(process.env.BENCH_CHECKOUT_BURSTS ?? 12) / 2));
+const BURSTS = Math.max(2, 2 * Math.round(Number(process.env.BENCH_CHECKOUT_BURSTS ?? 24) / 2));
 
 /**
  * Issue 31's figure: Place Order with BENCH_CHECKOUT_PROMOTIONS active promotions against the same
