@@ -11,6 +11,7 @@ import {
   ServerRouter,
 } from "react-router";
 import { logger } from "./adapters/logger.server.ts";
+import { createApi } from "./api/api.server.ts";
 import { InlineCssProvider } from "./components/document-styles.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
 import { getServices, openedDatabase } from "./composition.server.ts";
@@ -32,6 +33,13 @@ export { closeServices, dataStamp, getServices, setSearchIndexWorker } from "./c
 export { requestInfoContext } from "./lib/request-context.ts";
 
 export const streamTimeout = 5_000;
+
+/** The REST API under /api/v1 (server/app.ts hands it every request there), over the app's services. */
+let api: ReturnType<typeof createApi> | null = null;
+export function handleApi(request: Request): Response | Promise<Response> {
+  api ??= createApi(getServices);
+  return api.fetch(request);
+}
 
 /** Housekeeping timers on the app's own database (server/main.ts starts them); returns their stop. */
 export function startBackgroundJobs(): () => void {

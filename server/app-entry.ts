@@ -21,4 +21,6 @@ export interface AppEntry {
   /** housekeeping timers (confirmation resends, rate-limit pruning); returns their stop */
   startBackgroundJobs(): () => void;
   requestInfoContext: RouterContext<RequestInfo>;
+  /** the REST API: every request under /api/v1 */
+  handleApi(request: Request): Response | Promise<Response>;
 }

@@ -103,6 +103,10 @@ export function createServerApp({
 
   if (metricsToken) app.get("/metrics", metricsHandler(metricsToken));
 
+  // the REST API (issue 32): JSON, its own errors (problem+json), never the page cache
+  app.all("/api/v1", (c) => entry.handleApi(c.req.raw));
+  app.all("/api/v1/*", (c) => entry.handleApi(c.req.raw));
+
   // Vite's hashed assets never change under the same name: cache them for a year.
   app.use("/assets/*", staticFiles(clientDir, IMMUTABLE, true));
   app.get("/images/:key{[a-z0-9][a-z0-9/_.-]*\\.webp}", async (c) => {

@@ -43,6 +43,7 @@ import * as promotionUses from "./migrations/2026-11-28T0745-promotion-uses.ts";
 import * as priceLists from "./migrations/2026-11-28T0750-price-lists.ts";
 import * as giftCardProducts from "./migrations/2026-11-28T0770-gift-card-products.ts";
 import * as couponsToPromotions from "./migrations/2026-11-28T0780-coupons-to-promotions.ts";
+import * as apiKeys from "./migrations/2026-11-29T0800-api-keys.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -91,6 +92,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0750-price-lists": priceLists,
   "2026-11-28T0770-gift-card-products": giftCardProducts,
   "2026-11-28T0780-coupons-to-promotions": couponsToPromotions,
+  "2026-11-29T0800-api-keys": apiKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,6 +12,7 @@ import type {
   CustomerGroupPricesTable,
   CustomerGroupsTable,
 } from "./schema-groups.ts";
+import type { ApiKeysTable } from "./schema-integrations.ts";
 import type { InvoiceCountersTable, InvoicesTable } from "./schema-invoices.ts";
 import type {
   MarketsTable,
@@ -498,6 +499,7 @@ export interface DB {
   jobTurns: JobTurnsTable;
   backupSettings: BackupSettingsTable;
   backupRuns: BackupRunsTable;
+  apiKeys: ApiKeysTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;

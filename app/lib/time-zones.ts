@@ -51,3 +51,18 @@ export function formatDateTimeIn(iso: string, zone: string): string {
   const local = localOf(iso, zone);
   return `${formatShortDate(local.slice(0, 10))}, ${local.slice(11)} ${zone}`;
 }
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * The end of the day "YYYY-MM-DD" on `zone`'s clocks, as an instant (the start of the day after):
+ * something that expires on a day works through it. Null for a day that does not exist.
+ */
+export function endOfDayIn(day: string, zone: string): string | null {
+  const match = DAY.exec(day);
+  if (!match) return null;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  if (date.toISOString().slice(0, 10) !== day) return null;
+  date.setUTCDate(date.getUTCDate() + 1);
+  return instantOf(`${date.toISOString().slice(0, 10)}T00:00`, zone);
+}

@@ -4,6 +4,7 @@ import { ADMIN_SECTIONS, sectionsFor } from "../../app/components/admin/admin-na
 import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
 import { can, type Permission, ROLES, type Role } from "../../app/lib/staff-roles.ts";
 import * as adminIndex from "../../app/routes/admin._index.tsx";
+import * as adminApiKeys from "../../app/routes/admin.api-keys.tsx";
 import * as adminAudit from "../../app/routes/admin.audit.tsx";
 import * as adminBackups from "../../app/routes/admin.backups.tsx";
 import * as adminBackupDownload from "../../app/routes/admin.backups_.$name.tsx";
@@ -297,6 +298,16 @@ const ROUTES: Record<string, RouteAccess> = {
     module: adminBackupDownload,
     path: "/admin/backups/cartwheel-backup-2026-01-01T000000Z-000000.tar.gz",
     loader: "settings",
+  },
+  "admin.api-keys.tsx": {
+    module: adminApiKeys,
+    path: "/admin/api-keys",
+    loader: "settings",
+    // refused forms (no name; a revoke not confirmed), so no key is made or revoked for the owner
+    actions: [
+      post("settings", { intent: "create", name: "", kind: "secret", scopes: "orders:read" }),
+      post("settings", { intent: "revoke", id: "1" }),
+    ],
   },
   "admin.reviews.tsx": {
     module: adminReviews,

@@ -31,6 +31,7 @@ describe("currentAdminSection", () => {
     ["/admin/gift-cards/4", "Gift cards"],
     ["/admin/reviews", "Reviews"],
     ["/admin/audit", "Audit log"],
+    ["/admin/api-keys", "API keys"],
   ];
 
   it.each(PAGES)("%s is %s", (path, label) => {

@@ -49,6 +49,8 @@ export const AUDIT_ACTIONS = [
   "customer.disable",
   "customer.enable",
   "settings.update",
+  "api_key.create",
+  "api_key.revoke",
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

@@ -61,7 +61,9 @@ export type AuditAction =
   | "staff.remove"
   | "customer.disable"
   | "customer.enable"
-  | "settings.update";
+  | "settings.update"
+  | "api_key.create"
+  | "api_key.revoke";
 
 export interface AuditEntryInput {
   actor: Actor;
@@ -77,7 +79,8 @@ export interface AuditEntryInput {
     | "review"
     | "return"
     | "user"
-    | "settings";
+    | "settings"
+    | "api_key";
   entityId: string | number;
   summary: string;
   before?: unknown;

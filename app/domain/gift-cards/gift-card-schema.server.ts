@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { toCents } from "../../lib/money.ts";
-import { instantOf } from "../../lib/time-zones.ts";
+import { endOfDayIn } from "../../lib/time-zones.ts";
 import {
   GIFT_CARD_CHECK_MESSAGES,
   GIFT_CARD_REFUSALS,
@@ -17,17 +17,6 @@ const text = () =>
     .transform((value) => (value ?? "").trim());
 
 const AMOUNT = /^\d{1,5}(\.\d{1,2})?$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** The day after "YYYY-MM-DD" (a card expiring on a day works through it). */
-function dayAfter(day: string): string | null {
-  const match = DAY.exec(day);
-  if (!match) return null;
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  if (date.toISOString().slice(0, 10) !== day) return null;
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString().slice(0, 10);
-}
 
 /**
  * The admin's issue form (Admin → Gift cards → Issue): an amount in the shop's currency, an optional
@@ -51,8 +40,7 @@ export function issueGiftCardSchema({
       expiresOn: text().pipe(
         z.string().transform((day, ctx) => {
           if (day === "") return null;
-          const next = dayAfter(day);
-          const at = next ? instantOf(`${next}T00:00`, timeZone) : null;
+          const at = endOfDayIn(day, timeZone);
           if (!at) {
             ctx.addIssue({ code: "custom", message: M.expiresAt });
             return z.NEVER;

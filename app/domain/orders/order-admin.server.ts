@@ -46,13 +46,30 @@ export interface AdminOrderQuery {
   payment?: OrderPaymentFilter | null;
   sort?: OrderSort;
   page?: number;
+  /** keyset paging (the API's cursor): the rows after this one in the sort's order, instead of a page */
+  after?: OrderCursor | null;
+  /** rows per page (ADMIN_ORDERS_PAGE_SIZE unless said) */
+  limit?: number;
 }
+
+/** Where a keyset page ends: the last row's sort value (its time or total) and its id. */
+export type OrderCursor = { value: string | number; id: number };
 
 /** The orders list: filtered by status, search, the day placed and the payment's state; sorted. */
 export async function listAdminOrders(
   db: Database,
-  { status, search = "", from, to, payment, sort = "newest", page = 1 }: AdminOrderQuery = {},
-): Promise<{ orders: AdminOrderRow[]; page: number; hasMore: boolean }> {
+  {
+    status,
+    search = "",
+    from,
+    to,
+    payment,
+    sort = "newest",
+    page = 1,
+    after = null,
+    limit = ADMIN_ORDERS_PAGE_SIZE,
+  }: AdminOrderQuery = {},
+): Promise<{ orders: AdminOrderRow[]; page: number; hasMore: boolean; next: OrderCursor | null }> {
   let query = db
     .selectFrom("orders")
     .select(["id", "number", "email", "status", "totalCents", "currency", "createdAt"]);
@@ -73,6 +90,17 @@ export async function listAdminOrders(
       ]),
     );
   }
+  const column = sort === "total-desc" || sort === "total-asc" ? "totalCents" : "createdAt";
+  const ascending = sort === "oldest" || sort === "total-asc";
+  if (after) {
+    const beyond = ascending ? ">" : "<";
+    query = query.where((eb) =>
+      eb.or([
+        eb(column, beyond, after.value as never),
+        eb.and([eb(column, "=", after.value as never), eb("id", beyond, after.id)]),
+      ]),
+    );
+  }
   const ordered =
     sort === "oldest"
       ? query.orderBy("createdAt", "asc").orderBy("id", "asc")
@@ -82,13 +110,17 @@ export async function listAdminOrders(
           ? query.orderBy("totalCents", "asc").orderBy("id", "asc")
           : query.orderBy("createdAt", "desc").orderBy("id", "desc");
   const rows = await ordered
-    .limit(ADMIN_ORDERS_PAGE_SIZE + 1)
-    .offset((Math.max(1, page) - 1) * ADMIN_ORDERS_PAGE_SIZE)
+    .limit(limit + 1)
+    .offset(after ? 0 : (Math.max(1, page) - 1) * limit)
     .execute();
+  const orders = rows.slice(0, limit);
+  const last = orders.at(-1);
+  const hasMore = rows.length > limit;
   return {
-    orders: rows.slice(0, ADMIN_ORDERS_PAGE_SIZE),
+    orders,
     page,
-    hasMore: rows.length > ADMIN_ORDERS_PAGE_SIZE,
+    hasMore,
+    next: hasMore && last ? { value: last[column], id: Number(last.id) } : null,
   };
 }
 

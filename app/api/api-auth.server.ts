@@ -1,0 +1,64 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppServices } from "../context.ts";
+import type { Database } from "../db/database.server.ts";
+import { type ApiCaller, authenticateApiKey } from "../domain/integrations/api-keys.server.ts";
+import { hitRateLimit } from "../infra/rate-limit.server.ts";
+import { type ApiAccess, type ApiArea, scopeAllows } from "../lib/api-scopes.ts";
+import { problem } from "./problem.ts";
+
+export type ApiEnv = { Variables: { caller: ApiCaller; services: AppServices; db: Database } };
+
+/** Requests a key may make in a minute, counted in the database so every process shares them. */
+export const API_RATE_LIMIT = { limit: 600, windowMs: 60_000 };
+
+const REFUSALS = {
+  missing: "Send an API key as Authorization: Bearer <key>.",
+  unknown: "This API key is not valid.",
+  revoked: "This API key has been revoked.",
+  expired: "This API key has expired.",
+} as const;
+
+/**
+ * Who is calling: the key in `Authorization: Bearer …`, checked against the database on every
+ * request (a revoked key stops everywhere at once), then its rate limit. 401 without a working key,
+ * 429 with `Retry-After` past the limit.
+ */
+export function authenticate(getServices: () => Promise<AppServices>): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const header = c.req.header("Authorization") ?? "";
+    // no header: none sent; a header that is not one bearer token: not a key of ours
+    const secret = header ? (/^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? "") : null;
+    const services = await getServices();
+    const database = services.db;
+    const caller = await authenticateApiKey(database, secret);
+    if (!caller.ok) {
+      const refused = problem(401, REFUSALS[caller.error.code]);
+      refused.headers.set("WWW-Authenticate", 'Bearer realm="cartwheel"');
+      return refused;
+    }
+    const limited = await hitRateLimit(database, `api-key:${caller.value.id}`, API_RATE_LIMIT);
+    if (!limited.allowed) {
+      const refused = problem(429, "Too many requests with this API key; try again shortly.");
+      refused.headers.set("Retry-After", String(limited.retryAfterSeconds));
+      return refused;
+    }
+    c.set("caller", caller.value);
+    c.set("services", services);
+    c.set("db", database);
+    await next();
+  };
+}
+
+/** The Admin API's operations in `area`: a secret key holding the scope (403 without it). */
+export function requireScope(area: ApiArea, access: ApiAccess): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const caller = c.get("caller");
+    if (caller.kind !== "secret") {
+      return problem(403, "A publishable key reaches the Store API only.");
+    }
+    if (!scopeAllows(caller.scopes, area, access)) {
+      return problem(403, `This API key lacks the ${area}:${access} scope.`);
+    }
+    await next();
+  };
+}

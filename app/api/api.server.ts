@@ -1,0 +1,72 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { etag } from "hono/etag";
+import { logger } from "../adapters/logger.server.ts";
+import type { AppServices } from "../context.ts";
+import { type ApiEnv, authenticate } from "./api-auth.server.ts";
+import { registerOrders } from "./orders.api.ts";
+import { problem, validationProblem } from "./problem.ts";
+import { registerStoreCatalog } from "./store-catalog.api.ts";
+
+/** Where the API lives; its OpenAPI document is `${API_BASE}/openapi.json`. */
+export const API_BASE = "/api/v1";
+
+/**
+ * The REST API (issue 32, decision 038): JSON over HTTP under /api/v1, each operation a route
+ * declared with the zod schemas it parses (`createRoute`), so the OpenAPI 3.1 document is generated
+ * from what the code checks. Operations call the same domain functions as the pages. Every
+ * operation but the document needs a key (`authenticate`); the Admin API's also a scope.
+ */
+export function createApi(getServices: () => Promise<AppServices>) {
+  const api = new OpenAPIHono<ApiEnv>({
+    // a request the operation's schema refuses: 400 with each field's message, as problem+json
+    defaultHook: (result) => (result.success ? undefined : validationProblem(result.error)),
+  }).basePath(API_BASE);
+
+  api.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "An API key made in Admin → API keys: a secret key (cw_sk_…) for the Admin API within its scopes, or a publishable key (cw_pk_…) for the Store API.",
+  });
+  api.get("/openapi.json", (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.json(document(api));
+  });
+
+  // reads carry an ETag (weak: compression may change the bytes, not the meaning) and answer 304 to
+  // If-None-Match; a key's answers are its own: private, revalidated each time
+  api.use("*", etag({ weak: true }), async (c, next) => {
+    await next();
+    if (c.req.method === "GET" && c.res.ok && !c.res.headers.has("Cache-Control")) {
+      c.res.headers.set("Cache-Control", "private, no-cache");
+    }
+  });
+  api.use("/admin/*", authenticate(getServices));
+  api.use("/store/*", authenticate(getServices));
+  registerOrders(api);
+  registerStoreCatalog(api);
+
+  api.notFound(() => problem(404, "There is no such API operation."));
+  api.onError((error, c) => {
+    logger.error({ err: error, path: c.req.path }, "API operation failed");
+    return problem(500, "The shop could not answer this request.");
+  });
+  return api;
+}
+
+function document(api: OpenAPIHono<ApiEnv>) {
+  return api.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: "Cartwheel API",
+      version: "1.0.0",
+      description:
+        "The shop's Admin API (orders, catalogue, stock… within a secret key's scopes) and Store API (catalogue, cart and checkout for headless storefronts). Errors are RFC 9457 problem details; money is integer minor units with its currency; lists are paged by cursor.",
+    },
+  });
+}
+
+/** The OpenAPI document of this API (the typed client is generated from it). */
+export function openApiDocument(): unknown {
+  return document(createApi(() => Promise.reject(new Error("no services: the document only"))));
+}

@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApi } from "../../app/api/api.server.ts";
+import { API_RATE_LIMIT } from "../../app/api/api-auth.server.ts";
+import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
+import { loadListing } from "../../app/domain/catalog/listing-page.server.ts";
+import {
+  type ApiKeyInput,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from "../../app/domain/integrations/api-keys.server.ts";
+import { listAdminOrders } from "../../app/domain/orders/order-admin.server.ts";
+import { getOrderByNumber } from "../../app/domain/orders/orders.server.ts";
+import { hitRateLimit } from "../../app/infra/rate-limit.server.ts";
+import { ENGINES } from "../db-utils.ts";
+import { insertOrder } from "../helpers/account-fixtures.ts";
+import { insertProduct } from "../helpers/catalog.ts";
+import { createTestShop, type TestShop } from "../helpers/test-shop.ts";
+
+const OWNER: StaffActor = { id: "owner-1", email: "owner@example.com", role: "owner" };
+const ADMIN: StaffActor = { id: "admin-1", email: "admin@example.com", role: "admin" };
+
+describe.each(ENGINES)("the REST API, on %s", (engine) => {
+  let shop: TestShop;
+  let api: ReturnType<typeof createApi>;
+  const numbers: string[] = [];
+
+  beforeAll(async () => {
+    shop = await createTestShop(engine);
+    api = createApi(async () => shop.services);
+    for (let i = 0; i < 7; i++) {
+      numbers.push(
+        await insertOrder(shop.db, {
+          userId: null,
+          createdAt: new Date(Date.UTC(2026, 10, 1 + (i % 3), 12)).toISOString(),
+          status: i % 2 ? "paid" : "shipped",
+        }),
+      );
+    }
+    for (let i = 0; i < 30; i++) await insertProduct(shop.db, { priceCents: 1_000 + i * 100 });
+  });
+  afterAll(async () => {
+    await shop?.destroy();
+  });
+
+  async function keyFor(input: Partial<ApiKeyInput> = {}) {
+    const made = await createApiKey(shop.db, {
+      actor: OWNER,
+      input: { name: "Warehouse", kind: "secret", scopes: ["orders:read"], expiresAt: null, ...input },
+    });
+    if (!made.ok) throw new Error(made.error.code);
+    return made.value;
+  }
+  const get = (path: string, secret?: string) =>
+    api.request(`/api/v1${path}`, { headers: secret ? { Authorization: `Bearer ${secret}` } : {} });
+  async function problemOf(response: Response) {
+    expect(response.headers.get("Content-Type")).toContain("application/problem+json");
+    return (await response.json()) as { status: number; title: string; detail?: string; errors?: unknown[] };
+  }
+
+  it("serves an OpenAPI 3.1 document naming every operation, its key and its errors", async () => {
+    const response = await get("/openapi.json");
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
+      components: { securitySchemes: Record<string, { scheme: string }> };
+    };
+    expect(doc.openapi).toBe("3.1.0");
+    const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+    expect(operations.map((op) => op.operationId).sort()).toEqual([
+      "getOrder",
+      "listOrders",
+      "listStoreProducts",
+    ]);
+    for (const op of operations)
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "401"]));
+    expect(doc.components.securitySchemes.apiKey?.scheme).toBe("bearer");
+  });
+
+  it("shows a key's secret once and keeps only its hash; only the owner makes or revokes keys", async () => {
+    const { key, secret } = await keyFor({ name: "Accounting" });
+    expect(secret).toMatch(/^cw_sk_[A-Za-z0-9_-]{43}$/);
+    expect(secret.startsWith(key.prefix)).toBe(true);
+    const stored = await shop.db
+      .selectFrom("apiKeys")
+      .selectAll()
+      .where("id", "=", key.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect((await listApiKeys(shop.db)).find((k) => k.id === key.id)?.scopes).toEqual(["orders:read"]);
+    const refused = await createApiKey(shop.db, {
+      actor: ADMIN,
+      input: { name: "Sneaky", kind: "secret", scopes: ["orders:write"], expiresAt: null },
+    });
+    expect(refused).toEqual({ ok: false, error: { code: "forbidden" } });
+    expect(await revokeApiKey(shop.db, { id: key.id, actor: ADMIN })).toEqual({
+      ok: false,
+      error: { code: "forbidden" },
+    });
+    const audit = await shop.db
+      .selectFrom("auditLog")
+      .select(["action", "actorEmail"])
+      .where("entityType", "=", "api_key")
+      .where("entityId", "=", String(key.id))
+      .execute();
+    expect(audit).toEqual([{ action: "api_key.create", actorEmail: OWNER.email }]);
+  });
+
+  it("refuses every operation without a working key (401) and without the scope (403)", async () => {
+    const orders = await keyFor();
+    const products = await keyFor({ scopes: ["products:read"] });
+    const publishable = await keyFor({ kind: "publishable", scopes: ["orders:write"] });
+    const expired = await keyFor({ expiresAt: new Date(Date.now() - 1_000) });
+    const revoked = await keyFor();
+    expect((await revokeApiKey(shop.db, { id: revoked.key.id, actor: OWNER })).ok).toBe(true);
+    expect(publishable.key.scopes).toEqual([]);
+    const paths = ["/admin/orders", `/admin/orders/${numbers[0]}`, "/store/products"];
+    for (const path of paths) {
+      for (const [secret, detail] of [
+        [undefined, "Send an API key as Authorization: Bearer <key>."],
+        ["cw_sk_not-a-key", "This API key is not valid."],
+        ["Basic abc", "This API key is not valid."],
+        [expired.secret, "This API key has expired."],
+        [revoked.secret, "This API key has been revoked."],
+      ] as const) {
+        const response = await get(path, secret);
+        expect(response.status, `${path} ${secret}`).toBe(401);
+        expect(response.headers.get("WWW-Authenticate")).toContain("Bearer");
+        expect((await problemOf(response)).detail).toBe(detail);
+      }
+    }
+    for (const path of paths.slice(0, 2)) {
+      const wrongScope = await get(path, products.secret);
+      expect(wrongScope.status).toBe(403);
+      expect((await problemOf(wrongScope)).detail).toBe("This API key lacks the orders:read scope.");
+      const store = await get(path, publishable.secret);
+      expect(store.status).toBe(403);
+      expect((await problemOf(store)).detail).toBe("A publishable key reaches the Store API only.");
+      expect((await get(path, orders.secret)).status).toBe(200);
+    }
+    // the Store API takes either kind
+    expect((await get("/store/products", publishable.secret)).status).toBe(200);
+    expect((await get("/store/products", orders.secret)).status).toBe(200);
+    // used: its last use is shown
+    const used = (await listApiKeys(shop.db)).find((k) => k.id === orders.key.id);
+    expect(used?.lastUsedAt).not.toBeNull();
+  });
+
+  it("pages the orders by cursor in the admin list's order and filters, each order as the order page reads it", async () => {
+    const { secret } = await keyFor();
+    for (const sort of ["newest", "oldest", "total-desc"] as const) {
+      for (const status of [undefined, "paid"] as const) {
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const query = new URLSearchParams({ limit: "2", sort, ...(status ? { status } : {}) });
+          if (cursor) query.set("cursor", cursor);
+          const response = await get(`/admin/orders?${query}`, secret);
+          expect(response.status).toBe(200);
+          const page = (await response.json()) as { data: { number: string }[]; nextCursor: string | null };
+          expect(page.data.length).toBeLessThanOrEqual(2);
+          seen.push(...page.data.map((o) => o.number));
+          cursor = page.nextCursor;
+        } while (cursor);
+        const listed = await listAdminOrders(shop.db, { sort, status: status ?? null, limit: 100 });
+        expect(seen, `${sort} ${status}`).toEqual(listed.orders.map((o) => o.number));
+      }
+    }
+    const response = await get(`/admin/orders/${numbers[1]}`, secret);
+    const order = (await response.json()) as {
+      total: { amount: number; currency: string };
+      items: unknown[];
+    };
+    const page = await getOrderByNumber(shop.db, numbers[1]!);
+    expect(order.total).toEqual({ amount: page!.totals.totalCents, currency: page!.currency });
+    expect(order.items).toHaveLength(page!.items.length);
+    const missing = await get("/admin/orders/CW-NOSUCH", secret);
+    expect(missing.status).toBe(404);
+    expect((await problemOf(missing)).detail).toBe("No order has that number.");
+  });
+
+  it("answers malformed parameters with 400 and the field's message, never a 5xx", async () => {
+    const { secret } = await keyFor();
+    for (const query of [
+      "limit=0",
+      "limit=101",
+      "limit=abc",
+      "status=lost",
+      "sort=sideways",
+      "from=yesterday",
+      "cursor=%%%",
+      "cursor=eyJ2YWx1ZSI6W119",
+      `search=${"x".repeat(300)}`,
+    ]) {
+      const response = await get(`/admin/orders?${query}`, secret);
+      expect(response.status, query).toBe(400);
+      const body = await problemOf(response);
+      expect(body.status).toBe(400);
+    }
+    const invalid = await problemOf(await get("/admin/orders?limit=0", secret));
+    expect(invalid.errors).toEqual([{ field: "limit", message: expect.any(String) }]);
+    for (const query of ["rating=9", "sort=cheapest", "category=boats", "cursor=e30"]) {
+      expect((await get(`/store/products?${query}`, secret)).status, query).toBe(400);
+    }
+    expect((await get("/admin/nothing", secret)).status).toBe(404);
+  });
+
+  it("lists the catalogue as the /products page does, page by page", async () => {
+    const { secret } = await keyFor({ kind: "publishable" });
+    for (const query of ["", "sort=price-desc", "category=electronics&sort=price-asc&minPrice=15"]) {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      let total = 0;
+      do {
+        const params = new URLSearchParams(query);
+        if (cursor) params.set("cursor", cursor);
+        const response = await get(`/store/products?${params}`, secret);
+        expect(response.status).toBe(200);
+        const page = (await response.json()) as {
+          data: { id: number; price: { currency: string } }[];
+          total: number;
+          nextCursor: string | null;
+        };
+        ids.push(...page.data.map((p) => p.id));
+        total = page.total;
+        cursor = page.nextCursor;
+      } while (cursor);
+      const pages: number[] = [];
+      for (let n = 1; ; n++) {
+        const params = new URLSearchParams(query);
+        params.set("page", String(n));
+        const { result } = await loadListing(shop.db, params, {
+          path: "/products",
+          title: "",
+          description: "",
+        });
+        pages.push(...result.products.map((p) => p.id));
+        if (n >= result.pageCount) break;
+      }
+      expect(ids, query).toEqual(pages);
+      expect(ids).toHaveLength(total);
+    }
+  });
+
+  it("answers a read with an ETag, and 304 to If-None-Match while it is unchanged", async () => {
+    const { secret } = await keyFor();
+    const first = await get(`/admin/orders/${numbers[2]}`, secret);
+    const tag = first.headers.get("ETag");
+    expect(tag).toMatch(/^W\/"/);
+    expect(first.headers.get("Cache-Control")).toBe("private, no-cache");
+    const again = await api.request(`/api/v1/admin/orders/${numbers[2]}`, {
+      headers: { Authorization: `Bearer ${secret}`, "If-None-Match": tag! },
+    });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    await shop.db
+      .updateTable("orders")
+      .set({ status: "delivered" })
+      .where("number", "=", numbers[2]!)
+      .execute();
+    const changed = await api.request(`/api/v1/admin/orders/${numbers[2]}`, {
+      headers: { Authorization: `Bearer ${secret}`, "If-None-Match": tag! },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("ETag")).not.toBe(tag);
+  });
+
+  it("stops a key past its rate limit with 429 and Retry-After, shared through the database", async () => {
+    const { key, secret } = await keyFor();
+    for (let i = 0; i < API_RATE_LIMIT.limit; i++) {
+      await hitRateLimit(shop.db, `api-key:${key.id}`, API_RATE_LIMIT);
+    }
+    const response = await get("/admin/orders", secret);
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // another key is not held back
+    expect((await get("/admin/orders", (await keyFor()).secret)).status).toBe(200);
+  });
+});
