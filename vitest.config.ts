@@ -9,6 +9,7 @@ export default defineConfig({
       "cli/**/*.test.ts",
       "tests/integration/**/*.test.ts",
       "tests/support/**/*.test.ts",
+      "clients/**/*.test.ts",
     ],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     environment: "node",

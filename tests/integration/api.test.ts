@@ -12,6 +12,7 @@ import {
 import { listAdminOrders } from "../../app/domain/orders/order-admin.server.ts";
 import { getOrderByNumber } from "../../app/domain/orders/orders.server.ts";
 import { hitRateLimit } from "../../app/infra/rate-limit.server.ts";
+import { cartwheelClient } from "../../clients/typescript/client.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
@@ -147,37 +148,45 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
     expect(used?.lastUsedAt).not.toBeNull();
   });
 
-  it("pages the orders by cursor in the admin list's order and filters, each order as the order page reads it", async () => {
+  it("pages the orders by cursor in the admin list's order and filters, each order as the order page reads it (typed client)", async () => {
     const { secret } = await keyFor();
+    const client = cartwheelClient({
+      baseUrl: "http://shop.test",
+      apiKey: secret,
+      fetch: async (request) => api.request(request),
+    });
     for (const sort of ["newest", "oldest", "total-desc"] as const) {
       for (const status of [undefined, "paid"] as const) {
         const seen: string[] = [];
-        let cursor: string | null = null;
+        let cursor: string | undefined;
         do {
-          const query = new URLSearchParams({ limit: "2", sort, ...(status ? { status } : {}) });
-          if (cursor) query.set("cursor", cursor);
-          const response = await get(`/admin/orders?${query}`, secret);
+          const { data, response } = await client.GET("/api/v1/admin/orders", {
+            params: {
+              query: { limit: 2, sort, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) },
+            },
+          });
           expect(response.status).toBe(200);
-          const page = (await response.json()) as { data: { number: string }[]; nextCursor: string | null };
-          expect(page.data.length).toBeLessThanOrEqual(2);
-          seen.push(...page.data.map((o) => o.number));
-          cursor = page.nextCursor;
+          expect(data!.data.length).toBeLessThanOrEqual(2);
+          seen.push(...data!.data.map((o) => o.number));
+          cursor = data!.nextCursor ?? undefined;
         } while (cursor);
         const listed = await listAdminOrders(shop.db, { sort, status: status ?? null, limit: 100 });
         expect(seen, `${sort} ${status}`).toEqual(listed.orders.map((o) => o.number));
       }
     }
-    const response = await get(`/admin/orders/${numbers[1]}`, secret);
-    const order = (await response.json()) as {
-      total: { amount: number; currency: string };
-      items: unknown[];
-    };
+    const { data: order } = await client.GET("/api/v1/admin/orders/{number}", {
+      params: { path: { number: numbers[1]! } },
+    });
     const page = await getOrderByNumber(shop.db, numbers[1]!);
-    expect(order.total).toEqual({ amount: page!.totals.totalCents, currency: page!.currency });
-    expect(order.items).toHaveLength(page!.items.length);
-    const missing = await get("/admin/orders/CW-NOSUCH", secret);
-    expect(missing.status).toBe(404);
-    expect((await problemOf(missing)).detail).toBe("No order has that number.");
+    expect(order!.total).toEqual({ amount: page!.totals.totalCents, currency: page!.currency });
+    expect(order!.items.map((item) => [item.name, item.quantity])).toEqual(
+      page!.items.map((item) => [item.name, item.quantity]),
+    );
+    const missing = await client.GET("/api/v1/admin/orders/{number}", {
+      params: { path: { number: "CW-NOSUCH" } },
+    });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error).toMatchObject({ status: 404, detail: "No order has that number." });
   });
 
   it("answers malformed parameters with 400 and the field's message, never a 5xx", async () => {
