@@ -5,6 +5,7 @@ import type { AppServices } from "../context.ts";
 import { type ApiEnv, authenticate } from "./api-auth.server.ts";
 import { registerOrders } from "./orders.api.ts";
 import { problem, validationProblem } from "./problem.ts";
+import { registerProducts } from "./products.api.ts";
 import { registerStoreCatalog } from "./store-catalog.api.ts";
 
 /** Where the API lives; its OpenAPI document is `${API_BASE}/openapi.json`. */
@@ -14,7 +15,8 @@ export const API_BASE = "/api/v1";
  * The REST API (issue 32, decision 038): JSON over HTTP under /api/v1, each operation a route
  * declared with the zod schemas it parses (`createRoute`), so the OpenAPI 3.1 document is generated
  * from what the code checks. Operations call the same domain functions as the pages. Every
- * operation but the document needs a key (`authenticate`); the Admin API's also a scope.
+ * operation but the document needs a key (`authenticate`); the Admin API's also a scope, which the
+ * document names in each operation's `x-scope` ("store": any key).
  */
 export function createApi(getServices: () => Promise<AppServices>) {
   const api = new OpenAPIHono<ApiEnv>({
@@ -44,6 +46,7 @@ export function createApi(getServices: () => Promise<AppServices>) {
   api.use("/admin/*", authenticate(getServices));
   api.use("/store/*", authenticate(getServices));
   registerOrders(api);
+  registerProducts(api);
   registerStoreCatalog(api);
 
   api.notFound(() => problem(404, "There is no such API operation."));

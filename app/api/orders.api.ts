@@ -90,6 +90,7 @@ const listOrders = createRoute({
   tags: ["Admin: orders"],
   summary: "The orders, filtered and sorted as in the admin's list",
   security: [{ apiKey: [] }],
+  "x-scope": "orders:read",
   middleware: [requireScope("orders", "read")] as const,
   request: { query: listQuery },
   responses: {
@@ -105,6 +106,7 @@ const getOrder = createRoute({
   tags: ["Admin: orders"],
   summary: "One order, as the order page shows it",
   security: [{ apiKey: [] }],
+  "x-scope": "orders:read",
   middleware: [requireScope("orders", "read")] as const,
   request: { params: z.object({ number: z.string().min(1).max(40) }) },
   responses: {

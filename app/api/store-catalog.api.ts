@@ -73,6 +73,7 @@ const listProducts = createRoute({
   tags: ["Store: catalogue"],
   summary: "The catalogue as the /products listing shows it: filters, facets, sort and search",
   security: [{ apiKey: [] }],
+  "x-scope": "store",
   request: { query: listingQuery },
   responses: {
     200: {

@@ -40,6 +40,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The products, filtered and sorted as in the admin's list */
+        get: operations["listProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One product with its variants, as its edit page shows it */
+        get: operations["getProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/store/products": {
         parameters: {
             query?: never;
@@ -137,6 +171,44 @@ export interface components {
             tax: components["schemas"]["Money"];
             total: components["schemas"]["Money"];
             taxIncluded: boolean;
+        };
+        ProductSummary: {
+            id: number;
+            slug: string;
+            name: string;
+            brand: string;
+            category: string;
+            price: components["schemas"]["Money"];
+            /** @description over its variants */
+            stock: number;
+        };
+        Product: {
+            id: number;
+            slug: string;
+            name: string;
+            description: string;
+            brand: string;
+            category: string;
+            subcategory: string | null;
+            options: {
+                name: string;
+                values: string[];
+            }[];
+            variants: components["schemas"]["Variant"][];
+            stock: number;
+            archived: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        Variant: {
+            id: number;
+            sku: string;
+            title: string;
+            price: components["schemas"]["Money"];
+            originalPrice: components["schemas"]["Money"] & (Record<string, never> | null);
+            stock: number;
+            barcode: string | null;
+            weightGrams: number;
         };
         ProductListing: {
             data: components["schemas"]["ProductCard"][];
@@ -271,6 +343,145 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                /** @description a substring of name, brand, slug or category, or the id */
+                search?: string;
+                category?: "electronics" | "clothing" | "home" | "beauty" | "toys" | "sports" | "books" | "health";
+                stock?: "in" | "low" | "out";
+                /** @description the archived products instead */
+                archived?: "true" | "false";
+                sort?: "newest" | "name" | "price-asc" | "price-desc" | "stock-asc";
+                /** @description the nextCursor of the page before; absent for the first page */
+                cursor?: string;
+                /** @description items per page, 1–100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProductSummary"][];
+                        total: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
                 };
             };
             /** @description The parameters or body are invalid */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../app/api/api.server.ts";
 import { API_RATE_LIMIT } from "../../app/api/api-auth.server.ts";
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
+import { getAdminProduct, listAdminProducts } from "../../app/domain/catalog/admin/product-list.server.ts";
 import { loadListing } from "../../app/domain/catalog/listing-page.server.ts";
 import {
   type ApiKeyInput,
@@ -71,7 +72,9 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
     expect(operations.map((op) => op.operationId).sort()).toEqual([
       "getOrder",
+      "getProduct",
       "listOrders",
+      "listProducts",
       "listStoreProducts",
     ]);
     for (const op of operations)
@@ -187,6 +190,33 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
     });
     expect(missing.response.status).toBe(404);
     expect(missing.error).toMatchObject({ status: 404, detail: "No order has that number." });
+  });
+
+  it("pages the products as the admin's list does, each product with its variants as its edit page reads it", async () => {
+    const { secret } = await keyFor({ scopes: ["products:read"] });
+    for (const sort of ["newest", "price-desc", "name"] as const) {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const query = new URLSearchParams({ limit: "7", sort, ...(cursor ? { cursor } : {}) });
+        const response = await get(`/admin/products?${query}`, secret);
+        expect(response.status).toBe(200);
+        const page = (await response.json()) as { data: { id: number }[]; nextCursor: string | null };
+        ids.push(...page.data.map((p) => p.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      const listed = await listAdminProducts(shop.db, { sort, pageSize: 100 });
+      expect(ids, sort).toEqual(listed.products.map((p) => p.id));
+    }
+    const id = (await listAdminProducts(shop.db)).products[0]!.id;
+    const response = await get(`/admin/products/${id}`, secret);
+    const product = (await response.json()) as { name: string; variants: { sku: string; stock: number }[] };
+    const page = await getAdminProduct(shop.db, id);
+    expect(product.name).toBe(page!.name);
+    expect(product.variants).toEqual(
+      page!.variants.map((v) => expect.objectContaining({ sku: v.sku, stock: v.stock })),
+    );
+    expect((await get("/admin/products/999999", secret)).status).toBe(404);
   });
 
   it("answers malformed parameters with 400 and the field's message, never a 5xx", async () => {
