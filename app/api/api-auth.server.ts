@@ -1,9 +1,11 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppServices } from "../context.ts";
 import type { Database } from "../db/database.server.ts";
+import type { StaffActor } from "../domain/audit/audit-log.server.ts";
 import { type ApiCaller, authenticateApiKey } from "../domain/integrations/api-keys.server.ts";
 import { hitRateLimit } from "../infra/rate-limit.server.ts";
 import { type ApiAccess, type ApiArea, scopeAllows } from "../lib/api-scopes.ts";
+import type { Permission } from "../lib/staff-roles.ts";
 import { problem } from "./problem.ts";
 
 export type ApiEnv = { Variables: { caller: ApiCaller; services: AppServices; db: Database } };
@@ -60,5 +62,21 @@ export function requireScope(area: ApiArea, access: ApiAccess): MiddlewareHandle
       return problem(403, `This API key lacks the ${area}:${access} scope.`);
     }
     await next();
+  };
+}
+
+/**
+ * An API key as the actor of a domain command (decision 038): the permissions its write scopes
+ * grant decide (`actorCan`), its role is a customer's, and the audit log names it.
+ */
+export function keyActor(caller: ApiCaller): StaffActor {
+  const grants = caller.scopes
+    .filter((scope) => scope.endsWith(":write"))
+    .map((scope) => scope.split(":")[0]);
+  return {
+    id: `api-key:${caller.id}`,
+    email: `API key ${caller.name}`,
+    role: "customer",
+    grants: grants as Permission[],
   };
 }

@@ -3,6 +3,7 @@ import { etag } from "hono/etag";
 import { logger } from "../adapters/logger.server.ts";
 import type { AppServices } from "../context.ts";
 import { type ApiEnv, authenticate } from "./api-auth.server.ts";
+import { idempotency } from "./idempotency.ts";
 import { registerOrders } from "./orders.api.ts";
 import { problem, validationProblem } from "./problem.ts";
 import { registerProducts } from "./products.api.ts";
@@ -43,8 +44,8 @@ export function createApi(getServices: () => Promise<AppServices>) {
       c.res.headers.set("Cache-Control", "private, no-cache");
     }
   });
-  api.use("/admin/*", authenticate(getServices));
-  api.use("/store/*", authenticate(getServices));
+  api.use("/admin/*", authenticate(getServices), idempotency());
+  api.use("/store/*", authenticate(getServices), idempotency());
   registerOrders(api);
   registerProducts(api);
   registerStoreCatalog(api);

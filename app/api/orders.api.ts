@@ -1,10 +1,17 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { OrderStatus } from "../db/schema.ts";
-import { listAdminOrders, type OrderCursor } from "../domain/orders/order-admin.server.ts";
+import {
+  advanceOrder,
+  listAdminOrders,
+  ORDER_ADMIN_MESSAGES,
+  type OrderCursor,
+} from "../domain/orders/order-admin.server.ts";
 import { ORDER_PAYMENT_FILTERS, ORDER_SORTS } from "../domain/orders/order-list-query.ts";
 import { ORDER_STATUSES } from "../domain/orders/order-status.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
-import { type ApiEnv, requireScope } from "./api-auth.server.ts";
+import { CARRIER_IDS, TRACKING_NUMBER } from "../lib/carriers.ts";
+import { mailShop } from "../lib/shop-settings.ts";
+import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
 import { decodeCursor, encodeCursor, moneySchema, pageSchema } from "./conventions.ts";
 import { problemOf, problemResponses } from "./problem.ts";
 
@@ -115,6 +122,55 @@ const getOrder = createRoute({
   },
 });
 
+const shipOrder = createRoute({
+  method: "post",
+  path: "/admin/orders/{number}/shipment",
+  operationId: "shipOrder",
+  tags: ["Admin: orders"],
+  summary: "Mark a paid order shipped, with its carrier and tracking number (the customer is e-mailed)",
+  security: [{ apiKey: [] }],
+  "x-scope": "orders:write",
+  middleware: [requireScope("orders", "write")] as const,
+  request: {
+    params: z.object({ number: z.string().min(1).max(40) }),
+    headers: z.object({
+      "idempotency-key": z.string().openapi({ description: "a unique value per operation, e.g. a UUID" }),
+    }),
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              carrier: z.enum(CARRIER_IDS).optional(),
+              trackingNumber: z
+                .string()
+                .trim()
+                .regex(TRACKING_NUMBER, "A tracking number has 3 to 40 letters, digits, spaces or dashes.")
+                .optional(),
+            })
+            .strict()
+            .openapi("Shipment"),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: "Shipped",
+      content: {
+        "application/json": {
+          schema: z.object({
+            number: z.string(),
+            status: z.enum(ORDER_STATUSES as [OrderStatus, ...OrderStatus[]]),
+          }),
+        },
+      },
+    },
+    ...problemResponses(400, 401, 403, 404, 409, 422, 429),
+  },
+});
+
 const cursorSchema = z.object({ value: z.union([z.string(), z.number()]), id: z.number().int() });
 
 export function registerOrders(api: OpenAPIHono<ApiEnv>): void {
@@ -145,6 +201,25 @@ export function registerOrders(api: OpenAPIHono<ApiEnv>): void {
       },
       200,
     );
+  });
+
+  api.openapi(shipOrder, async (c) => {
+    const { db, gateway, mail, settings, config } = c.get("services");
+    const number = c.req.valid("param").number.toUpperCase();
+    const shipment = c.req.valid("json");
+    const moved = await advanceOrder(
+      { db, gateway, mail, shop: mailShop(await settings.current(), config.PUBLIC_URL) },
+      { number, to: "shipped", actor: keyActor(c.get("caller")), shipment },
+    );
+    if (moved.ok) return c.json({ number, status: moved.value.to }, 200);
+    switch (moved.error.code) {
+      case "not-found":
+        return problemOf(c, 404, "No order has that number.");
+      case "not-allowed":
+        return problemOf(c, 409, ORDER_ADMIN_MESSAGES.notAllowed(moved.error.from, "shipped"));
+      default:
+        return problemOf(c, 403, "This API key may not ship orders.");
+    }
   });
 
   api.openapi(getOrder, async (c) => {

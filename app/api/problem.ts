@@ -68,14 +68,15 @@ export function validationProblem(error: z.ZodError): Response {
 }
 
 /** The documented problem responses of an operation, for its OpenAPI entry. */
-export function problemResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 429)[]) {
+export function problemResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 422 | 429)[]) {
   const content = { "application/problem+json": { schema: problemSchema } };
   const descriptions = {
     400: "The parameters or body are invalid",
     401: "No key, or a key that is unknown, revoked or expired",
     403: "The key lacks the scope this operation needs",
     404: "Not found",
-    409: "Conflict",
+    409: "Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered",
+    422: "This Idempotency-Key was used with a different request",
     429: "Too many requests with this key (see Retry-After)",
   } as const;
   return Object.fromEntries(statuses.map((s) => [s, { description: descriptions[s], content }])) as Record<

@@ -44,6 +44,7 @@ import * as priceLists from "./migrations/2026-11-28T0750-price-lists.ts";
 import * as giftCardProducts from "./migrations/2026-11-28T0770-gift-card-products.ts";
 import * as couponsToPromotions from "./migrations/2026-11-28T0780-coupons-to-promotions.ts";
 import * as apiKeys from "./migrations/2026-11-29T0800-api-keys.ts";
+import * as apiIdempotency from "./migrations/2026-11-29T0805-api-idempotency.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0770-gift-card-products": giftCardProducts,
   "2026-11-28T0780-coupons-to-promotions": couponsToPromotions,
   "2026-11-29T0800-api-keys": apiKeys,
+  "2026-11-29T0805-api-idempotency": apiIdempotency,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

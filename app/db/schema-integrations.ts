@@ -18,3 +18,15 @@ export interface ApiKeysTable {
   createdByEmail: string;
   createdAt: Timestamp;
 }
+
+/** A POST's Idempotency-Key and, once answered, its answer (migration 2026-11-29T0805). */
+export interface ApiIdempotencyTable {
+  id: Generated<number>;
+  apiKeyId: number;
+  idempotencyKey: string;
+  requestHash: string;
+  /** null while the request is being answered */
+  statusCode: number | null;
+  responseBody: string | null;
+  createdAt: Timestamp;
+}

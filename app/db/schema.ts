@@ -12,7 +12,7 @@ import type {
   CustomerGroupPricesTable,
   CustomerGroupsTable,
 } from "./schema-groups.ts";
-import type { ApiKeysTable } from "./schema-integrations.ts";
+import type { ApiIdempotencyTable, ApiKeysTable } from "./schema-integrations.ts";
 import type { InvoiceCountersTable, InvoicesTable } from "./schema-invoices.ts";
 import type {
   MarketsTable,
@@ -500,6 +500,7 @@ export interface DB {
   backupSettings: BackupSettingsTable;
   backupRuns: BackupRunsTable;
   apiKeys: ApiKeysTable;
+  apiIdempotency: ApiIdempotencyTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;

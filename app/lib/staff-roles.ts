@@ -65,6 +65,17 @@ export function can(role: Role, permission: Permission): boolean {
   return isStaffRole(role) && ROLE_PERMISSIONS[role].has(permission);
 }
 
+/**
+ * Whether whoever acts in a domain command may do this: a staff member by their role; an API key
+ * (decision 038) by what its scopes grant — `grants` set, the role (a key's is "customer") not asked.
+ */
+export function actorCan(
+  actor: { role: Role; grants?: readonly Permission[] },
+  permission: Permission,
+): boolean {
+  return actor.grants ? actor.grants.includes(permission) : can(actor.role, permission);
+}
+
 /** A role's permissions, in PERMISSIONS' order (none for a customer). */
 export function permissionsOf(role: Role): Permission[] {
   return PERMISSIONS.filter((permission) => can(role, permission));

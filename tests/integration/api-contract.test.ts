@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../app/api/api.server.ts";
@@ -18,7 +19,8 @@ import { createTestShop, type TestShop } from "../helpers/test-shop.ts";
  * × every way to be refused (no key, a key unknown, revoked or expired — 401; the wrong scope, or a
  * publishable key on the Admin API — 403) and with the scope it names (`x-scope`) — 200; then a fuzz
  * of every operation with malformed parameters: each answer is one the operation documents, and
- * never a 5xx. A new operation is covered by being in the document.
+ * never a 5xx. A POST is sent with a new Idempotency-Key and an empty JSON object (the sample order is
+ * paid, so the one allowed call ships it). A new operation is covered by being in the document.
  */
 const OWNER: StaffActor = { id: "owner-1", email: "owner@example.com", role: "owner" };
 
@@ -27,7 +29,7 @@ type Operation = {
   path: string;
   scope: string;
   responses: string[];
-  parameters: { name: string; in: "query" | "path" }[];
+  parameters: { name: string; in: "query" | "path" | "header" }[];
 };
 
 describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) => {
@@ -74,8 +76,18 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
   }
   const urlOf = (op: Operation, path: Record<string, string> = samples) =>
     op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? "x"));
+  /** the operation called as documented: a POST with a new Idempotency-Key and an empty JSON body */
   const call = (op: Operation, secret: string | null, url = urlOf(op)) =>
-    api.request(url, { method: op.method, headers: secret ? { Authorization: `Bearer ${secret}` } : {} });
+    api.request(url, {
+      method: op.method,
+      headers: {
+        ...(secret ? { Authorization: `Bearer ${secret}` } : {}),
+        ...(op.method === "POST"
+          ? { "Idempotency-Key": randomUUID(), "Content-Type": "application/json" }
+          : {}),
+      },
+      ...(op.method === "POST" ? { body: "{}" } : {}),
+    });
 
   it("lists every operation with its scope and its documented refusals", () => {
     expect(operations.length).toBeGreaterThanOrEqual(5);

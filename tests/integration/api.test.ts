@@ -76,6 +76,7 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
       "listOrders",
       "listProducts",
       "listStoreProducts",
+      "shipOrder",
     ]);
     for (const op of operations)
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "401"]));
@@ -217,6 +218,67 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
       page!.variants.map((v) => expect.objectContaining({ sku: v.sku, stock: v.stock })),
     );
     expect((await get("/admin/products/999999", secret)).status).toBe(404);
+  });
+
+  it("ships an order as the order page does, audited under the key's name; an Idempotency-Key answers once", async () => {
+    const { key, secret } = await keyFor({ name: "Warehouse", scopes: ["orders:write"] });
+    const number = await insertOrder(shop.db, {
+      userId: null,
+      createdAt: "2026-11-20T10:00:00.000Z",
+      status: "paid",
+    });
+    const ship = (idempotencyKey: string | null, body: unknown) =>
+      api.request(`/api/v1/admin/orders/${number}/shipment`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${secret}`,
+          "Content-Type": "application/json",
+          ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const missing = await ship(null, { carrier: "ups", trackingNumber: "1Z999AA10123456784" });
+    expect(missing.status).toBe(400);
+    expect((await problemOf(missing)).detail).toContain("Idempotency-Key");
+
+    const first = await ship("ship-1", { carrier: "ups", trackingNumber: "1Z999AA10123456784" });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ number, status: "shipped" });
+    const order = await getOrderByNumber(shop.db, number);
+    expect(order?.status).toBe("shipped");
+    expect(order?.tracking).toMatchObject({ carrier: "UPS", number: "1Z999AA10123456784" });
+    // sent again: the same answer, nothing done twice
+    const again = await ship("ship-1", { carrier: "ups", trackingNumber: "1Z999AA10123456784" });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toEqual({ number, status: "shipped" });
+    const audit = await shop.db
+      .selectFrom("auditLog")
+      .select(["actorEmail", "action"])
+      .where("entityId", "=", number)
+      .execute();
+    expect(audit).toEqual([{ actorEmail: "API key Warehouse", action: "order.transition" }]);
+    // the same key with another request; a new key: the order's state refuses it
+    const other = await ship("ship-1", { carrier: "fedex" });
+    expect(other.status).toBe(422);
+    const twice = await ship("ship-2", {});
+    expect(twice.status).toBe(409);
+    expect((await problemOf(twice)).detail).toBe("This order is shipped and cannot become shipped.");
+    // a bad body: 400 beside the field; a read-only key: 403
+    const bad = await ship("ship-3", { carrier: "pigeon", extra: 1 });
+    expect(bad.status).toBe(400);
+    const reader = await keyFor({ scopes: ["orders:read"] });
+    const refused = await api.request(`/api/v1/admin/orders/${number}/shipment`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${reader.secret}`,
+        "Idempotency-Key": "r-1",
+        "Content-Type": "application/json",
+      },
+      body: "{}",
+    });
+    expect(refused.status).toBe(403);
+    expect(key.scopes).toEqual(["orders:write"]);
   });
 
   it("answers malformed parameters with 400 and the field's message, never a 5xx", async () => {

@@ -6,7 +6,7 @@ import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import {
-  can,
+  actorCan,
   INVITATION_DAYS,
   isStaffRole,
   ROLE_LABELS,
@@ -81,7 +81,7 @@ type Forbidden = { code: "forbidden" };
 
 /** Only a role with the `staff` permission manages the staff (the route asked the same first). */
 function mayManageStaff(actor: StaffActor): boolean {
-  return can(actor.role, "staff");
+  return actorCan(actor, "staff");
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
-import type { Role } from "../../lib/staff-roles.ts";
+import type { Permission, Role } from "../../lib/staff-roles.ts";
 
 /** Who acted: the signed-in admin (id and e-mail are both kept, the e-mail as it was then). */
 export interface Actor {
@@ -10,10 +10,15 @@ export interface Actor {
 
 /**
  * A staff member acting through a domain command that needs a permission (moving money, changing
- * roles): the command checks `can(role, …)` itself, so no caller can forget it (decision 025).
+ * roles): the command checks `actorCan(actor, …)` itself, so no caller can forget it (decision 025).
  */
 export interface StaffActor extends Actor {
   role: Role;
+  /**
+   * An API key acting (decision 038): the permissions its scopes grant, which decide instead of the
+   * role (a key's role is "customer", so a check that still asks the role refuses it)
+   */
+  grants?: readonly Permission[];
 }
 
 export type AuditAction =

@@ -2,7 +2,7 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
 import { fail, type Result } from "../../lib/result.ts";
-import { can } from "../../lib/staff-roles.ts";
+import { actorCan } from "../../lib/staff-roles.ts";
 import type { Actor, StaffActor } from "../audit/audit-log.server.ts";
 import type { GroupMemberSource, GroupRule } from "./group-form.ts";
 
@@ -83,7 +83,7 @@ export async function asManager<T>(
   actor: StaffActor,
   change: (trx: Transaction<DB>) => Promise<GroupResult<T>>,
 ): Promise<GroupResult<T>> {
-  if (!can(actor.role, "customers")) return fail({ code: "forbidden" });
+  if (!actorCan(actor, "customers")) return fail({ code: "forbidden" });
   return db.transaction().execute(change);
 }
 

@@ -5,7 +5,7 @@ import type { DB } from "../../db/schema.ts";
 import { type Currency, formatMoney } from "../../lib/money.ts";
 import { type ListPrice, lowestListPrices } from "../../lib/price-lists.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { can } from "../../lib/staff-roles.ts";
+import { actorCan } from "../../lib/staff-roles.ts";
 import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
 import { auditOf, groupRow, type Trx } from "./group-store.server.ts";
 import {
@@ -43,7 +43,7 @@ async function asPriceManager<T>(
   actor: StaffActor,
   change: (trx: Transaction<DB>) => Promise<PriceListResult<T>>,
 ): Promise<PriceListResult<T>> {
-  if (!can(actor.role, "customers")) return fail({ code: "forbidden" });
+  if (!actorCan(actor, "customers")) return fail({ code: "forbidden" });
   return db.transaction().execute(change);
 }
 

@@ -5,7 +5,7 @@ import type { DB } from "../../db/schema.ts";
 import type { GiftCardKind, GiftCardMovementReason } from "../../db/schema-gift-cards.ts";
 import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { can } from "../../lib/staff-roles.ts";
+import { actorCan } from "../../lib/staff-roles.ts";
 import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
 import { GIFT_CARD_LIMITS } from "./gift-card-form.ts";
 
@@ -116,7 +116,7 @@ export async function issueGiftCard(
   db: Database,
   { input, actor, now = new Date() }: { input: IssueGiftCardInput; actor: StaffActor; now?: Date },
 ): Promise<Result<{ card: GiftCardView; code: string | null }, GiftCardError>> {
-  if (!can(actor.role, "refunds")) return fail({ code: "forbidden" });
+  if (!actorCan(actor, "refunds")) return fail({ code: "forbidden" });
   const issued = async () => {
     const row = await db
       .selectFrom("giftCards")
@@ -310,7 +310,7 @@ export async function setGiftCardDisabled(
   db: Database,
   { id, disabled, actor, now = new Date() }: { id: number; disabled: boolean; actor: StaffActor; now?: Date },
 ): Promise<Result<GiftCardView, GiftCardError>> {
-  if (!can(actor.role, "refunds")) return fail({ code: "forbidden" });
+  if (!actorCan(actor, "refunds")) return fail({ code: "forbidden" });
   const at = now.toISOString();
   return db.transaction().execute(async (trx) => {
     const row = await trx

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "../../db/database.server.ts";
 import { type ApiScope, isApiScope } from "../../lib/api-scopes.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { can } from "../../lib/staff-roles.ts";
+import { actorCan } from "../../lib/staff-roles.ts";
 import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
 
 /**
@@ -107,7 +107,7 @@ export async function createApiKey(
   db: Database,
   { input, actor, now = new Date() }: { input: ApiKeyInput; actor: StaffActor; now?: Date },
 ): Promise<Result<{ key: ApiKeyView; secret: string }, ApiKeyError>> {
-  if (!can(actor.role, "settings")) return fail({ code: "forbidden" });
+  if (!actorCan(actor, "settings")) return fail({ code: "forbidden" });
   const secret = `${SECRET_PREFIX[input.kind]}${randomBytes(32).toString("base64url")}`;
   const scopes = input.kind === "publishable" ? [] : [...new Set(input.scopes)];
   const at = now.toISOString();
@@ -147,7 +147,7 @@ export async function revokeApiKey(
   db: Database,
   { id, actor, now = new Date() }: { id: number; actor: StaffActor; now?: Date },
 ): Promise<Result<{ name: string }, ApiKeyError>> {
-  if (!can(actor.role, "settings")) return fail({ code: "forbidden" });
+  if (!actorCan(actor, "settings")) return fail({ code: "forbidden" });
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable("apiKeys")

@@ -5,7 +5,7 @@ import type { DB } from "../../db/schema.ts";
 import type { TaxClass, Zone, ZoneTaxRate } from "../../lib/markets.ts";
 import type { TaxRounding } from "../../lib/order-calculator.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { can } from "../../lib/staff-roles.ts";
+import { actorCan } from "../../lib/staff-roles.ts";
 import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
 import { readZones } from "./markets.server.ts";
 import type { MarketSettingsInput, MethodInput, Overlap, ZoneAdminError, ZoneInput } from "./zone-form.ts";
@@ -106,7 +106,7 @@ async function changeMarkets<T extends { changed: boolean }>(
   now: Date,
   change: (trx: Trx, markets: { estimateCountry: string }) => Promise<Result<T, ZoneAdminError>>,
 ): Promise<Result<T, ZoneAdminError>> {
-  if (!can(actor.role, "settings")) return fail({ code: "forbidden" });
+  if (!actorCan(actor, "settings")) return fail({ code: "forbidden" });
   return db.transaction().execute(async (trx) => {
     let query = trx.selectFrom("markets").select(["estimateCountry"]).where("id", "=", 1);
     if (engineOf<DB>(trx) === "postgres") query = query.forUpdate();

@@ -8,7 +8,7 @@ import type { OrderStatus } from "../../db/schema.ts";
 import { CARRIER_IDS, type CarrierId, TRACKING_NUMBER, trackingOf } from "../../lib/carriers.ts";
 import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { can } from "../../lib/staff-roles.ts";
+import { actorCan } from "../../lib/staff-roles.ts";
 import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
 import {
   cancelPaidOrder,
@@ -339,7 +339,7 @@ export async function advanceOrder(
     now?: Date;
   },
 ): Promise<Result<{ from: OrderStatus; to: OrderStatus }, AdvanceOrderError>> {
-  if (!can(actor.role, "orders") || (to === "cancelled" && !can(actor.role, "refunds"))) {
+  if (!actorCan(actor, "orders") || (to === "cancelled" && !actorCan(actor, "refunds"))) {
     return fail({ code: "forbidden" });
   }
   if (to === "cancelled" && !confirmed) return fail({ code: "unconfirmed" });

@@ -2,7 +2,7 @@ import type { Database } from "../../db/database.server.ts";
 import type { OrderStatus } from "../../db/schema.ts";
 import { type Currency, currencyOf, formatMoney } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { can, type Permission } from "../../lib/staff-roles.ts";
+import { actorCan, type Permission } from "../../lib/staff-roles.ts";
 import type { Actor, StaffActor } from "../audit/audit-log.server.ts";
 import { ORDER_STATUS_LABELS } from "../orders/order-status.ts";
 import { findRefundByKey, type RefundRecord, refundKeyOf } from "./idempotency.server.ts";
@@ -74,7 +74,7 @@ const PERMISSION_FOR: Record<"refund" | "cancel" | "return", Permission> = {
 
 /** A refund from the admin's order page: lines and quantities (or an amount), optionally restocked. */
 export async function refundOrder(services: RefundServices, request: RefundRequest): Promise<RefundOutcome> {
-  if (!can(request.actor.role, PERMISSION_FOR.refund)) return fail({ code: "forbidden" });
+  if (!actorCan(request.actor, PERMISSION_FOR.refund)) return fail({ code: "forbidden" });
   return runRefund(services, {
     kind: "refund",
     number: request.number,
@@ -100,7 +100,7 @@ export async function cancelPaidOrder(
   services: RefundServices,
   { number, orderKey, actor, now }: { number: string; orderKey: string; actor: StaffActor; now?: Date },
 ): Promise<RefundOutcome> {
-  if (!can(actor.role, PERMISSION_FOR.cancel)) return fail({ code: "forbidden" });
+  if (!actorCan(actor, PERMISSION_FOR.cancel)) return fail({ code: "forbidden" });
   return runRefund(services, {
     kind: "cancel",
     number,
@@ -141,7 +141,7 @@ export async function refundReturn(
     now?: Date;
   },
 ): Promise<RefundOutcome> {
-  if (!can(actor.role, PERMISSION_FOR.return)) return fail({ code: "forbidden" });
+  if (!actorCan(actor, PERMISSION_FOR.return)) return fail({ code: "forbidden" });
   return runRefund(services, {
     kind: "return",
     number,

@@ -5,7 +5,7 @@ import type { PaymentGateway } from "../../adapters/payments/payment-gateway.ts"
 import type { Database } from "../../db/database.server.ts";
 import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { can } from "../../lib/staff-roles.ts";
+import { actorCan } from "../../lib/staff-roles.ts";
 import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
 import {
@@ -269,7 +269,7 @@ export async function moveReturn(
     now = new Date(),
   }: { number: string; to: ReturnStatus; actor: StaffActor; rejectionReason?: string | null; now?: Date },
 ): Promise<Result<{ from: ReturnStatus; to: ReturnStatus }, MoveReturnError>> {
-  if (!can(actor.role, "returns")) return fail({ code: "forbidden" });
+  if (!actorCan(actor, "returns")) return fail({ code: "forbidden" });
   const found = await getReturn(db, number);
   if (!found) return fail({ code: "not-found" });
   const from = found.status;
