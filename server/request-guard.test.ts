@@ -260,12 +260,32 @@ describe("request guard: the payment provider's webhook", () => {
     expect(streamed.status).toBe(413);
   });
 
-  it("is the only route that takes JSON", async () => {
+  it("and the REST API are the only routes that take JSON", async () => {
     const other = await post("/checkout", { headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(other.status).toBe(415);
     expect(BODY_LIMITS.filter((rule) => rule.json).map((rule) => rule.pattern.source)).toEqual([
       "^\\/webhooks\\/stripe$",
+      "^\\/api\\/v1\\/",
     ]);
+  });
+
+  it("lets JSON through to the REST API, and refuses a form there with 415", async () => {
+    const app = new Hono();
+    app.use(requestGuard());
+    app.post("*", async (c) => c.text(await c.req.text()));
+    const url = "http://shop.test/api/v1/admin/orders/CW-1/shipment";
+    const json = await app.request(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"carrier":"ups"}',
+    });
+    expect([json.status, await json.text()]).toEqual([200, '{"carrier":"ups"}']);
+    const form = await app.request(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "carrier=ups",
+    });
+    expect(form.status).toBe(415);
   });
 });
 

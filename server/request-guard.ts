@@ -9,7 +9,7 @@ import { LINGER_LIMITS, type LingerLimits, lingerAfterAnswer } from "./lingering
  *   else is 405 with an `Allow` header;
  * - a POST carries a form: `application/x-www-form-urlencoded`, or `multipart/form-data` with a
  *   boundary — anything else (JSON, XML, text/plain, no type at all) is 415; but a payment
- *   provider's webhook (a rule with `json`) carries JSON and nothing else;
+ *   provider's webhook and the REST API (rules with `json`) carry JSON and nothing else;
  * - a body no larger than its route family allows (BODY_LIMITS): 413, from the Content-Length
  *   before a byte is read, or as soon as a chunked body passes the limit. The 413 goes out at once
  *   with `Connection: close`, and the rest of the body is then read and thrown away (at most 5 s
@@ -31,7 +31,7 @@ export interface BodyLimitRule {
   what: string;
   /** the route reads its body as a stream (uploads): it is not buffered here */
   streamed?: true;
-  /** the route takes `application/json` (a payment provider's webhook), and no form */
+  /** the route takes `application/json` (a payment provider's webhook, the REST API), and no form */
   json?: true;
 }
 
@@ -64,6 +64,8 @@ export const BODY_LIMITS: readonly BodyLimitRule[] = [
   { pattern: /^\/admin(\/|$)/, bytes: 64 * KB, what: "an admin form" },
   // Stripe's events are small; the raw body is what the signature is checked on
   { pattern: /^\/webhooks\/stripe$/, bytes: 512 * KB, what: "a webhook event", json: true },
+  // the REST API (decision 038): JSON in, no forms
+  { pattern: /^\/api\/v1\//, bytes: 64 * KB, what: "an API request", json: true },
   // a contact message (5 000 characters) or a review (2 000)
   { pattern: /^\/(contact|products\/[^/]+)$/, bytes: 64 * KB, what: "this form" },
   { pattern: /^/, bytes: 16 * KB, what: "this form" },

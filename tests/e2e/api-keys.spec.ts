@@ -52,6 +52,13 @@ test("the owner makes a key, uses it on the API and revokes it (with JavaScript)
   const secret = await makeKey(page, name);
   await expectNoA11yViolations(page, "API keys, a key just made");
   expect((await ordersWith(page, secret)).status).toBe(200);
+  // a POST through the real server (its request guard takes JSON on /api/v1): a read-only key is refused
+  const ship = await page.request.post("/api/v1/admin/orders/CW-NONE/shipment", {
+    headers: { Authorization: `Bearer ${secret}`, "Idempotency-Key": `e2e-${uniqueTag()}` },
+    data: {},
+  });
+  expect(ship.status()).toBe(403);
+  expect((await ship.json()).detail).toBe("This API key lacks the orders:write scope.");
 
   await page.getByRole("link", { name: "Done" }).click();
   const row = page.getByRole("row").filter({ hasText: name });
