@@ -1,8 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { EDIT_MESSAGES } from "../domain/catalog/admin/edit-product.server.ts";
 import { getAdminProduct, listAdminProducts } from "../domain/catalog/admin/product-list.server.ts";
 import { PRODUCT_SORTS, PRODUCT_STOCK_FILTERS } from "../domain/catalog/admin/product-list-query.ts";
+import { adjustStock } from "../domain/catalog/admin/product-write.server.ts";
 import { CATEGORY_TREE } from "../lib/catalog-constants.ts";
-import { type ApiEnv, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
 import { decodeCursor, encodeCursor, moneySchema, pageSchema } from "./conventions.ts";
 import { problemOf, problemResponses } from "./problem.ts";
 
@@ -116,6 +118,54 @@ const getProduct = createRoute({
   },
 });
 
+const changeStock = createRoute({
+  method: "post",
+  path: "/admin/products/{id}/stock",
+  operationId: "changeStock",
+  tags: ["Admin: catalogue"],
+  summary: "Change a variant's stock by an amount, as the product page's stock form does",
+  description:
+    "A guarded change (a sale at the same moment is never overwritten; stock never goes below 0), in the stock ledger and the audit log. Without variantId: the product's only variant.",
+  security: [{ apiKey: [] }],
+  "x-scope": "products:write",
+  middleware: [requireScope("products", "write")] as const,
+  request: {
+    params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
+    headers: z.object({
+      "idempotency-key": z.string().openapi({ description: "a unique value per operation, e.g. a UUID" }),
+    }),
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              delta: z
+                .number()
+                .int()
+                .min(-1_000_000)
+                .max(1_000_000)
+                .refine((n) => n !== 0, "A change of 0 changes nothing.")
+                .openapi({ description: "units to add (negative: to take away)", example: 12 }),
+              variantId: z.number().int().positive().optional(),
+            })
+            .strict()
+            .openapi("StockChange"),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: "The variant's stock before and after",
+      content: {
+        "application/json": { schema: z.object({ before: z.number().int(), after: z.number().int() }) },
+      },
+    },
+    ...problemResponses(400, 401, 403, 404, 409, 422, 429),
+  },
+});
+
 const pageCursor = z.object({ page: z.number().int().min(1).max(100_000) });
 
 export function registerProducts(api: OpenAPIHono<ApiEnv>): void {
@@ -152,6 +202,27 @@ export function registerProducts(api: OpenAPIHono<ApiEnv>): void {
       },
       200,
     );
+  });
+
+  api.openapi(changeStock, async (c) => {
+    const { delta, variantId } = c.req.valid("json");
+    const changed = await adjustStock(c.get("db"), {
+      id: c.req.valid("param").id,
+      delta,
+      ...(variantId === undefined ? {} : { variantId }),
+      actor: keyActor(c.get("caller")),
+    });
+    if (changed.ok) return c.json(changed.value, 200);
+    switch (changed.error.code) {
+      case "not-found":
+        return problemOf(c, 404, "No live product or variant has that id.");
+      case "negative":
+        return problemOf(c, 409, EDIT_MESSAGES.stockNegative);
+      case "choose-variant":
+        return problemOf(c, 409, "This product comes in several variants: name the variant (variantId).");
+      default:
+        return problemOf(c, 403, "This API key may not change stock.");
+    }
   });
 
   api.openapi(getProduct, async (c) => {

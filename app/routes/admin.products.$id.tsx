@@ -78,7 +78,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // the whole of the services: a test's may carry a `log` that hears of failed uploads
   const services = servicesFrom(context);
   const { db } = services;
-  const actor = { id: admin.id, email: admin.email };
+  const actor = { id: admin.id, email: admin.email, role: admin.role };
   const refuse = (
     intent: EditIntent | null,
     status: number,
@@ -156,6 +156,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (result.ok) {
         return done(`${EDIT_MESSAGES.stockUpdated}: ${result.value.before} → ${result.value.after}`);
       }
+      if (result.error.code === "forbidden") throw data("Your role does not allow this.", { status: 403 });
       if (result.error.code === "not-found") return refuse(intent, 404, refusedForm(EDIT_MESSAGES.notFound));
       const message =
         result.error.code === "negative" ? EDIT_MESSAGES.stockNegative : EDIT_MESSAGES.stockPerVariant;

@@ -20,7 +20,7 @@ import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop
  * a product sold in variants rather than ignoring the change; low stock is listed per variant;
  * a variant is removed (intent `remove-variant`: deleted, or archived when an order holds it).
  */
-const ACTOR = { id: "admin-1", email: "admin@example.com" };
+const ACTOR = { id: "admin-1", email: "admin@example.com", role: "admin" as const };
 
 describe.each(ENGINES)("admin variants on %s", (engine) => {
   let t: TestShop;

@@ -19,12 +19,13 @@ import { createTestShop, type TestShop } from "../helpers/test-shop.ts";
  * × every way to be refused (no key, a key unknown, revoked or expired — 401; the wrong scope, or a
  * publishable key on the Admin API — 403) and with the scope it names (`x-scope`) — 200; then a fuzz
  * of every operation with malformed parameters: each answer is one the operation documents, and
- * never a 5xx. A POST is sent with a new Idempotency-Key and an empty JSON object (the sample order is
- * paid, so the one allowed call ships it). A new operation is covered by being in the document.
+ * never a 5xx. A POST is sent with a new Idempotency-Key and a valid body (the sample order is paid,
+ * so the one allowed call ships it). A new operation is covered by being in the document.
  */
 const OWNER: StaffActor = { id: "owner-1", email: "owner@example.com", role: "owner" };
 
 type Operation = {
+  id: string;
   method: string;
   path: string;
   scope: string;
@@ -48,12 +49,18 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
         string,
         Record<
           string,
-          { "x-scope": string; responses: Record<string, unknown>; parameters?: Operation["parameters"] }
+          {
+            operationId: string;
+            "x-scope": string;
+            responses: Record<string, unknown>;
+            parameters?: Operation["parameters"];
+          }
         >
       >;
     };
     operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => ({
+        id: op.operationId,
         method: method.toUpperCase(),
         path,
         scope: op["x-scope"],
@@ -76,7 +83,9 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
   }
   const urlOf = (op: Operation, path: Record<string, string> = samples) =>
     op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? "x"));
-  /** the operation called as documented: a POST with a new Idempotency-Key and an empty JSON body */
+  /** a valid body for each POST (an operation not named here takes an empty object) */
+  const BODIES: Record<string, unknown> = { changeStock: { delta: 1 } };
+  /** the operation called as documented: a POST with a new Idempotency-Key and its JSON body */
   const call = (op: Operation, secret: string | null, url = urlOf(op)) =>
     api.request(url, {
       method: op.method,
@@ -86,7 +95,7 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
           ? { "Idempotency-Key": randomUUID(), "Content-Type": "application/json" }
           : {}),
       },
-      ...(op.method === "POST" ? { body: "{}" } : {}),
+      ...(op.method === "POST" ? { body: JSON.stringify(BODIES[op.id] ?? {}) } : {}),
     });
 
   it("lists every operation with its scope and its documented refusals", () => {

@@ -71,6 +71,7 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
     expect(operations.map((op) => op.operationId).sort()).toEqual([
+      "changeStock",
       "getOrder",
       "getProduct",
       "listOrders",
@@ -279,6 +280,52 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
     });
     expect(refused.status).toBe(403);
     expect(key.scopes).toEqual(["orders:write"]);
+  });
+
+  it("changes stock as the product page does, in the ledger and under the key's name, once per Idempotency-Key", async () => {
+    const { secret } = await keyFor({ name: "Warehouse sync", scopes: ["products:write"] });
+    const id = await insertProduct(shop.db, { stock: 5 });
+    const change = (idempotencyKey: string, body: unknown) =>
+      api.request(`/api/v1/admin/products/${id}/stock`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${secret}`,
+          "Content-Type": "application/json",
+          "Idempotency-Key": idempotencyKey,
+        },
+        body: JSON.stringify(body),
+      });
+    const first = await change("stock-1", { delta: 7 });
+    expect([first.status, await first.json()]).toEqual([200, { before: 5, after: 12 }]);
+    // the same request again: the first answer, the stock changed once
+    const again = await change("stock-1", { delta: 7 });
+    expect([again.status, again.headers.get("Idempotent-Replayed"), await again.json()]).toEqual([
+      200,
+      "true",
+      { before: 5, after: 12 },
+    ]);
+    expect((await getAdminProduct(shop.db, id))?.stock).toBe(12);
+    const ledger = await shop.db
+      .selectFrom("stockMovements")
+      .select(["delta", "reason"])
+      .where("productId", "=", id)
+      .where("reason", "=", "admin_adjust")
+      .execute();
+    expect(ledger).toEqual([{ delta: 7, reason: "admin_adjust" }]);
+    const audit = await shop.db
+      .selectFrom("auditLog")
+      .select(["actorEmail", "action"])
+      .where("entityType", "=", "product")
+      .where("entityId", "=", String(id))
+      .execute();
+    expect(audit).toEqual([{ actorEmail: "API key Warehouse sync", action: "product.stock" }]);
+    // below 0: refused with the page's message; 0 and a float: 400
+    const negative = await change("stock-2", { delta: -13 });
+    expect(negative.status).toBe(409);
+    expect((await problemOf(negative)).detail).toBe("Stock cannot go below 0.");
+    expect((await change("stock-3", { delta: 0 })).status).toBe(400);
+    expect((await change("stock-4", { delta: 1.5 })).status).toBe(400);
+    expect((await getAdminProduct(shop.db, id))?.stock).toBe(12);
   });
 
   it("answers malformed parameters with 400 and the field's message, never a 5xx", async () => {

@@ -7,7 +7,8 @@ import {
   productColumns,
 } from "../../../lib/product-input.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
-import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
+import { actorCan } from "../../../lib/staff-roles.ts";
+import { type Actor, recordAudit, type StaffActor } from "../../audit/audit-log.server.ts";
 import { adjustStockLevel } from "../../inventory/inventory.server.ts";
 import { syncProductSummary } from "../../inventory/product-summary.server.ts";
 import { slugify } from "./product-form.ts";
@@ -182,7 +183,7 @@ export async function updateProduct(
 
 export type StockResult = Result<
   { before: number; after: number },
-  { code: "not-found" | "negative" | "choose-variant" }
+  { code: "forbidden" | "not-found" | "negative" | "choose-variant" }
 >;
 
 /** A product's live variants, in their order. */
@@ -200,7 +201,8 @@ async function liveVariants(db: Database, productId: number) {
 /**
  * Changes a variant's stock by `delta` (negative to take away) with a guarded update, so a sale
  * happening at the same moment is never overwritten and stock never goes below 0. Without a
- * variant named, the product's only one (a product with several: `choose-variant`).
+ * variant named, the product's only one (a product with several: `choose-variant`). The actor
+ * needs the `products` permission (a staff role, or an API key's products:write).
  */
 export async function adjustStock(
   db: Database,
@@ -210,8 +212,9 @@ export async function adjustStock(
     delta,
     actor,
     now = new Date(),
-  }: { id: number; variantId?: number; delta: number; actor: Actor; now?: Date },
+  }: { id: number; variantId?: number; delta: number; actor: StaffActor; now?: Date },
 ): Promise<StockResult> {
+  if (!actorCan(actor, "products")) return fail({ code: "forbidden" });
   return db.transaction().execute(async (trx): Promise<StockResult> => {
     const product = await trx
       .selectFrom("products")
