@@ -115,7 +115,11 @@ export default function AdminApiKeys({ loaderData, actionData }: Route.Component
         API keys
       </h1>
       <p className="mt-2 max-w-3xl text-sm text-gray-700">
-        Keys let other software use the shop&apos;s API at <code>/api/v1</code> (its reference:{" "}
+        Keys let other software use the shop&apos;s API at <code>/api/v1</code> (its{" "}
+        <a href="/api/reference" className="font-semibold text-brand-700 hover:underline">
+          API reference
+        </a>{" "}
+        and{" "}
         <a href="/api/v1/openapi.json" className="font-semibold text-brand-700 hover:underline">
           OpenAPI document
         </a>

@@ -86,3 +86,30 @@ test("the owner makes and revokes a key without JavaScript", async ({ noJsPage: 
   await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Revoked");
   expect((await ordersWith(page, secret)).status).toBe(401);
 });
+
+test("the API reference: every operation of the document, readable without JavaScript", async ({
+  page,
+  noJsPage,
+}) => {
+  const doc = await (await page.request.get("/api/v1/openapi.json")).json();
+  const operations = Object.values(
+    doc.paths as Record<string, Record<string, { operationId: string }>>,
+  ).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
+  for (const [p, label] of [
+    [page, "API reference"],
+    [noJsPage, "API reference without JavaScript"],
+  ] as const) {
+    await p.goto("/api/reference");
+    await expect(p.getByRole("heading", { name: "API reference", level: 1 })).toBeVisible();
+    const nav = p.getByRole("navigation", { name: "Operations" });
+    await expect(nav.getByRole("link")).toHaveCount(operations.length);
+    for (const id of operations) await expect(p.locator(`section[id="${id}"]`)).toHaveCount(1);
+    if (p === page) await expectNoA11yViolations(p, label);
+    else await expectNoA11yViolationsWithoutJs(p, label);
+  }
+  await page.getByRole("link", { name: "POST /api/v1/admin/products/{id}/stock" }).click();
+  await expect(page).toHaveURL(/#changeStock$/);
+  await expect(
+    page.getByRole("region", { name: "changeStock parameters" }).getByRole("rowheader", { name: /delta/ }),
+  ).toBeVisible();
+});

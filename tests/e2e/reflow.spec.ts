@@ -211,6 +211,7 @@ test.describe("reflow at 320 and 390 px", () => {
       "/help/terms",
       "/help/privacy",
       "/help/cookies",
+      "/api/reference",
       "/contact",
       "/sitemap",
       "/orders/track",
