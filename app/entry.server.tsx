@@ -51,6 +51,7 @@ export function startBackgroundJobs(): () => void {
       gateway,
       shop: mailShop(await settings.current(), config.PUBLIC_URL),
       backups: backupServices({ config, db, files }),
+      webhooksAllowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === "true",
     };
   });
 }

@@ -68,6 +68,8 @@ const envSchema = z.object({
   CONTACT_EMAIL: z.email().default("hello@cartwheel.example"),
   CONTACT_PHONE: z.string().trim().min(3).default("+1 (555) 010-0199"),
   CONTACT_ADDRESS: z.string().trim().min(3).default("100 Market Street, Springfield, USA"),
+  /** webhooks may go to loopback and private addresses (development and tests only; decision 039) */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
   /** behind a reverse proxy: take the client address from X-Forwarded-For */
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   SEED_ON_EMPTY: z.enum(["true", "false"]).default("true"),

@@ -45,6 +45,7 @@ import * as giftCardProducts from "./migrations/2026-11-28T0770-gift-card-produc
 import * as couponsToPromotions from "./migrations/2026-11-28T0780-coupons-to-promotions.ts";
 import * as apiKeys from "./migrations/2026-11-29T0800-api-keys.ts";
 import * as apiIdempotency from "./migrations/2026-11-29T0805-api-idempotency.ts";
+import * as webhooks from "./migrations/2026-11-29T0810-webhooks.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -95,6 +96,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28T0780-coupons-to-promotions": couponsToPromotions,
   "2026-11-29T0800-api-keys": apiKeys,
   "2026-11-29T0805-api-idempotency": apiIdempotency,
+  "2026-11-29T0810-webhooks": webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

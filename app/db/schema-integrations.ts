@@ -1,5 +1,5 @@
 import type { Generated } from "kysely";
-import type { Timestamp } from "./schema-types.ts";
+import type { Flag, Timestamp } from "./schema-types.ts";
 
 /** A key for the API (migration 2026-11-29T0800, decision 038). */
 export interface ApiKeysTable {
@@ -29,4 +29,59 @@ export interface ApiIdempotencyTable {
   statusCode: number | null;
   responseBody: string | null;
   createdAt: Timestamp;
+}
+
+/** Where the owner wants events sent (migration 2026-11-29T0810, decision 039). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  url: string;
+  /** JSON array of event types */
+  events: string;
+  /** whsec_… (Standard Webhooks) */
+  secret: string;
+  /** the secret before the last rotation, still signing until `previousSecretUntil` */
+  previousSecret: string | null;
+  previousSecretUntil: Timestamp | null;
+  enabled: Flag;
+  createdByEmail: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** The outbox: one event, written with the change it tells of. */
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  type: string;
+  /** the order's (or product's, customer's…) id */
+  subjectId: number;
+  /** JSON: what the event says, as it was when it happened */
+  data: string;
+  createdAt: Timestamp;
+}
+
+export interface WebhookStateTable {
+  id: number;
+  /** the last event the delivery job made deliveries for */
+  fannedOutTo: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  eventId: number;
+  endpointId: number;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  nextAttemptAt: Timestamp;
+  deliveredAt: Timestamp | null;
+  createdAt: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  deliveryId: number;
+  attemptedAt: Timestamp;
+  statusCode: number | null;
+  durationMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
 }

@@ -12,7 +12,15 @@ import type {
   CustomerGroupPricesTable,
   CustomerGroupsTable,
 } from "./schema-groups.ts";
-import type { ApiIdempotencyTable, ApiKeysTable } from "./schema-integrations.ts";
+import type {
+  ApiIdempotencyTable,
+  ApiKeysTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+  WebhookEventsTable,
+  WebhookStateTable,
+} from "./schema-integrations.ts";
 import type { InvoiceCountersTable, InvoicesTable } from "./schema-invoices.ts";
 import type {
   MarketsTable,
@@ -501,6 +509,11 @@ export interface DB {
   backupRuns: BackupRunsTable;
   apiKeys: ApiKeysTable;
   apiIdempotency: ApiIdempotencyTable;
+  webhookEndpoints: WebhookEndpointsTable;
+  webhookEvents: WebhookEventsTable;
+  webhookState: WebhookStateTable;
+  webhookDeliveries: WebhookDeliveriesTable;
+  webhookAttempts: WebhookAttemptsTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;

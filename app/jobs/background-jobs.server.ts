@@ -1,12 +1,14 @@
 import { logger } from "../adapters/logger.server.ts";
 import type { Mailer } from "../adapters/mail/mail-message.ts";
 import type { PaymentGateway } from "../adapters/payments/payment-gateway.ts";
+import { sendWebhook } from "../adapters/webhooks/webhook-sender.server.ts";
 import type { Database } from "../db/database.server.ts";
 import { BACKUP_LEASE_MS, runScheduledBackup } from "../domain/backups/backup-schedule.server.ts";
 import type { BackupServices } from "../domain/backups/take-backup.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { refreshGroupRules } from "../domain/customer-groups/group-rules.server.ts";
 import { deliverGiftCards } from "../domain/gift-cards/gift-card-delivery.server.ts";
+import { deliverWebhooks } from "../domain/integrations/webhooks.server.ts";
 import { checkStockLedger } from "../domain/inventory/stock-ledger.server.ts";
 import { issueMissingDocuments } from "../domain/invoices/issue-documents.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
@@ -43,6 +45,8 @@ export const JOB_INTERVALS = {
   backupsMs: 60 * 60_000,
   /** customer groups' rules ("spent over $X") applied again each day (decision 034) */
   groupRulesMs: 24 * 60 * 60_000,
+  /** webhooks: new events sent, failed ones retried when due (decision 039) */
+  webhooksMs: 5_000,
 } as const;
 /** the first reconciliation after start: soon, so a restarted shop settles what it left pending */
 const FIRST_PAYMENTS_RUN_MS = 2_000;
@@ -60,6 +64,8 @@ export interface JobServices {
   shop: MailShop;
   /** what a backup reads and where it goes (decision 028) */
   backups: BackupServices;
+  /** webhooks may go to private addresses (WEBHOOKS_ALLOW_PRIVATE) */
+  webhooksAllowPrivate: boolean;
 }
 
 /** Starts the jobs on the app's services (opened on first use); returns their stop. */
@@ -129,6 +135,13 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
   const groupRules = jobTurn(getDb, "customer-group-rules", { ttlMs: 60 * 60_000 }, async () =>
     refreshGroupRules(await getDb()),
   );
+  // webhooks: the outbox's new events made deliveries, and those due sent (decision 039)
+  const webhooks = jobTurn(getDb, "webhook-delivery", { ttlMs: 10 * 60_000 }, async () => {
+    const { db, webhooksAllowPrivate } = await open();
+    return deliverWebhooks(db, {
+      send: (url, request) => sendWebhook(url, request, { allowPrivate: webhooksAllowPrivate }),
+    });
+  });
   const stops = [
     everyTurn(JOB_INTERVALS.paymentsMs, payments, { firstMs: FIRST_PAYMENTS_RUN_MS }),
     everyTurn(JOB_INTERVALS.confirmationsMs, confirmations),
@@ -137,6 +150,7 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     everyTurn(JOB_INTERVALS.rollupsMs, rollups, { firstMs: FIRST_DAILY_RUN_MS, offsetMs: ROLLUPS_OFFSET_MS }),
     everyTurn(JOB_INTERVALS.backupsMs, backups, { firstMs: FIRST_DAILY_RUN_MS }),
     everyTurn(JOB_INTERVALS.groupRulesMs, groupRules, { firstMs: FIRST_DAILY_RUN_MS }),
+    everyTurn(JOB_INTERVALS.webhooksMs, webhooks),
   ];
   const timers = [
     setInterval(rateLimits, JOB_INTERVALS.prunesMs),

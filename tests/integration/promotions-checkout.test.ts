@@ -238,6 +238,18 @@ describe.each(ENGINES)("promotions at checkout, on %s", (engine) => {
     const { cart, result } = await place(await cartOf([{ productId: product, quantity: 2 }]));
     expect([cart.totals.discountCents, result.ok]).toEqual([700, true]);
     expect([await uses(free), await uses(limited)]).toEqual([1, 1]);
+    // the order's webhook events (decision 039), written with it: created, then paid
+    const orderId = result.ok ? result.value.order.id : 0;
+    const events = await t.db
+      .selectFrom("webhookEvents")
+      .select(["type", "data"])
+      .where("subjectId", "=", orderId)
+      .orderBy("id")
+      .execute();
+    expect(events.map((e) => [e.type, JSON.parse(e.data).status, JSON.parse(e.data).total.amount])).toEqual([
+      ["order.created", "pending_payment", cart.totals.totalCents],
+      ["order.paid", "paid", cart.totals.totalCents],
+    ]);
     expect([(await rowOf(free)).usedCount, (await rowOf(limited)).usedCount]).toEqual([0, 1]);
     // declined: neither use is kept
     const declined = await place(await cartOf([{ productId: product, quantity: 2 }]), {

@@ -51,6 +51,8 @@ export const AUDIT_ACTIONS = [
   "settings.update",
   "api_key.create",
   "api_key.revoke",
+  "webhook.create",
+  "webhook.rotate",
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

@@ -68,7 +68,9 @@ export type AuditAction =
   | "customer.enable"
   | "settings.update"
   | "api_key.create"
-  | "api_key.revoke";
+  | "api_key.revoke"
+  | "webhook.create"
+  | "webhook.rotate";
 
 export interface AuditEntryInput {
   actor: Actor;
@@ -85,7 +87,8 @@ export interface AuditEntryInput {
     | "return"
     | "user"
     | "settings"
-    | "api_key";
+    | "api_key"
+    | "webhook";
   entityId: string | number;
   summary: string;
   before?: unknown;

@@ -6,6 +6,7 @@ import type { Totals } from "../../lib/markets.ts";
 import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { releaseGiftCards } from "../gift-cards/gift-card-spending.server.ts";
+import { recordOrderEvent } from "../integrations/webhook-outbox.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
 import { releasePromotions } from "../promotions/promotion-redemptions.server.ts";
 import { canTransition, PLACED_STATUSES } from "./order-status.ts";
@@ -321,6 +322,8 @@ export async function moveOrder(
     .insertInto("orderEvents")
     .values({ orderId, fromStatus: from, toStatus: to, actor, createdAt: at })
     .execute();
+  // its webhook event (paid, fulfilled, delivered, cancelled, refunded), committed with the move
+  await recordOrderEvent(trx, { orderId, to, at });
   return ok({ from, to });
 }
 

@@ -15,6 +15,7 @@ import type { ShippingDetails } from "../checkout/shipping-form.ts";
 import { recordGiftCardDeliveries } from "../gift-cards/gift-card-delivery.server.ts";
 import { type GiftCardPlan, giftCardGoodsCents, planGiftCards } from "../gift-cards/gift-card-plan.ts";
 import { takeGiftCards, usableTenders } from "../gift-cards/gift-card-spending.server.ts";
+import { orderEventRow } from "../integrations/webhook-outbox.server.ts";
 import { takeStock } from "../inventory/inventory.server.ts";
 import {
   type InvoiceFacts,
@@ -493,12 +494,17 @@ async function reserveOrder(
   const applied = priced.promotions?.applied ?? [];
   const customerKey = customerKeyOf({ userId: input.userId, email: shipping.email });
   let unlimited: Set<number> | undefined;
+  // order.created for the webhooks (decision 039), in the outbox with the order
+  const webhookEvent = orderEventRow("order.created", { ...values, id: order.id }, createdAt);
   if (engineOf<DB>(trx) === "postgres") {
-    // the lines, the tax lines, the order's first event and the uses of promotions without a limit in
+    // the lines, the tax lines, the order's first event, its webhook event and the uses of promotions without a limit in
     // one statement (round trips saved on the checkout's hottest path; SQLite has no data-modifying
     // WITH, and no round trips to save); the others' uses are taken below, guarded
     let statement = trx
       .with("lines", (db) => db.insertInto("orderItems").values(items).returning("orderItems.id"))
+      .with("webhook", (db) =>
+        db.insertInto("webhookEvents").values(webhookEvent).returning("webhookEvents.id"),
+      )
       .with("events", (db) => db.insertInto("orderEvents").values(created).returning("orderEvents.id"));
     if (taxLines.length > 0) {
       statement = statement.with("taxes", (db) =>
@@ -525,6 +531,7 @@ async function reserveOrder(
     await trx.insertInto("orderItems").values(items).execute();
     if (taxLines.length > 0) await trx.insertInto("orderTaxLines").values(taxLines).execute();
     await trx.insertInto("orderEvents").values(created).execute();
+    await trx.insertInto("webhookEvents").values(webhookEvent).execute();
   }
   if (applied.length > 0) {
     const redeemed = await redeemPromotions(trx, applied, { orderId: order.id, customerKey, now, unlimited });

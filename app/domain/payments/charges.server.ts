@@ -318,17 +318,23 @@ export async function markPaid(
           cleared as (update carts set coupon_code = null, updated_at = ${at}
                       where id = ${cartId} and exists (select 1 from moved))`
       : sql``;
-    // the order's invoice, numbered in the same statement (decision 031)
+    // the order's invoice, numbered in the same statement (decision 031); its webhook event
+    // (order.paid, decision 039) in it too, as moveOrder writes it on the other engine
     const invoiceWork = invoiceInPaidStatement(orderId, invoice, at);
     const { rows } = await sql<{ id: number; invoice: string | null }>`
       with moved as (
         update orders set status = 'paid', paid_at = ${at}, payment_reference = ${authorizationId},
           reserved_until = null, updated_at = ${at}${cardSet}
         where id = ${orderId} and status = 'pending_payment'
-        returning id),
+        returning id, number, email, total_cents, currency),
       logged as (
         insert into order_events (order_id, from_status, to_status, actor, created_at)
-        select id, 'pending_payment', 'paid', 'checkout', ${at} from moved)${cartWork}${invoiceWork}
+        select id, 'pending_payment', 'paid', 'checkout', ${at} from moved),
+      hooked as (
+        insert into webhook_events (type, subject_id, data, created_at)
+        select 'order.paid', id, json_build_object('number', number, 'status', 'paid', 'email', email,
+          'total', json_build_object('amount', total_cents, 'currency', currency))::text, ${at}
+        from moved)${cartWork}${invoiceWork}
       select id, ${invoice ? sql`(select number from invoiced)` : sql`null`} as invoice from moved`.execute(
       db,
     );

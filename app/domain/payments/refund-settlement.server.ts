@@ -8,6 +8,7 @@ import { recordRefund } from "../../infra/metrics.server.ts";
 import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { recordAudit } from "../audit/audit-log.server.ts";
 import { refundToGiftCards } from "../gift-cards/gift-card-spending.server.ts";
+import { recordOrderEvent } from "../integrations/webhook-outbox.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
 import { issueCreditNote } from "../invoices/issue-documents.server.ts";
 import { canTransition } from "../orders/order-status.ts";
@@ -239,6 +240,8 @@ export async function settleRefund(
           createdAt: at,
         })
         .execute();
+      // order.refunded for the webhooks, with the refund (decision 039)
+      await recordOrderEvent(trx, { orderId: refund.orderId, to, at });
     }
   }
   if (refund.restocked === 1) {
