@@ -8,7 +8,7 @@ import type { BackupServices } from "../domain/backups/take-backup.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { refreshGroupRules } from "../domain/customer-groups/group-rules.server.ts";
 import { deliverGiftCards } from "../domain/gift-cards/gift-card-delivery.server.ts";
-import { deliverWebhooks } from "../domain/integrations/webhooks.server.ts";
+import { deliverWebhooks, hasWebhookWork } from "../domain/integrations/webhooks.server.ts";
 import { checkStockLedger } from "../domain/inventory/stock-ledger.server.ts";
 import { issueMissingDocuments } from "../domain/invoices/issue-documents.server.ts";
 import { sendPendingConfirmations } from "../domain/orders/order-confirmation.server.ts";
@@ -18,6 +18,7 @@ import { fillClosedRollups } from "../domain/reports/sales-report.server.ts";
 import { type JobOutcome, recordJobRun } from "../infra/metrics.server.ts";
 import { pruneRateLimits } from "../infra/rate-limit.server.ts";
 import type { MailShop } from "../lib/shop-settings.ts";
+import { withJobLease } from "./job-lease.server.ts";
 import { everyTurn, jobTurn, logResult } from "./job-schedule.server.ts";
 
 /**
@@ -135,12 +136,24 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
   const groupRules = jobTurn(getDb, "customer-group-rules", { ttlMs: 60 * 60_000 }, async () =>
     refreshGroupRules(await getDb()),
   );
-  // webhooks: the outbox's new events made deliveries, and those due sent (decision 039)
-  const webhooks = jobTurn(getDb, "webhook-delivery", { ttlMs: 10 * 60_000 }, async () => {
-    const { db, webhooksAllowPrivate } = await open();
-    return deliverWebhooks(db, {
-      send: (url, request) => sendWebhook(url, request, { allowPrivate: webhooksAllowPrivate }),
-    });
+  // webhooks: the outbox's new events made deliveries, and those due sent (decision 039) — looked
+  // for with reads only, and the lease taken only when there is work: a write every few seconds
+  // would move SQLite's data stamp and empty the page cache
+  let webhooksRunning = false;
+  const webhooks = everywhere("webhook-delivery", async () => {
+    if (webhooksRunning) return null;
+    webhooksRunning = true;
+    try {
+      const { db, webhooksAllowPrivate } = await open();
+      if (!(await hasWebhookWork(db))) return null;
+      return await withJobLease(db, "webhook-delivery", { ttlMs: 10 * 60_000 }, () =>
+        deliverWebhooks(db, {
+          send: (url, request) => sendWebhook(url, request, { allowPrivate: webhooksAllowPrivate }),
+        }),
+      );
+    } finally {
+      webhooksRunning = false;
+    }
   });
   const stops = [
     everyTurn(JOB_INTERVALS.paymentsMs, payments, { firstMs: FIRST_PAYMENTS_RUN_MS }),
@@ -150,11 +163,11 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     everyTurn(JOB_INTERVALS.rollupsMs, rollups, { firstMs: FIRST_DAILY_RUN_MS, offsetMs: ROLLUPS_OFFSET_MS }),
     everyTurn(JOB_INTERVALS.backupsMs, backups, { firstMs: FIRST_DAILY_RUN_MS }),
     everyTurn(JOB_INTERVALS.groupRulesMs, groupRules, { firstMs: FIRST_DAILY_RUN_MS }),
-    everyTurn(JOB_INTERVALS.webhooksMs, webhooks),
   ];
   const timers = [
     setInterval(rateLimits, JOB_INTERVALS.prunesMs),
     setInterval(checkouts, JOB_INTERVALS.prunesMs),
+    setInterval(webhooks, JOB_INTERVALS.webhooksMs),
   ];
   for (const timer of timers) timer.unref();
   return () => {

@@ -247,6 +247,28 @@ export async function deliverWebhooks(
   return { queued, delivered, retrying, failed };
 }
 
+/**
+ * Whether the delivery job has anything to do — an event not yet made deliveries, or a delivery
+ * due — by reads alone (the job runs every few seconds; it writes only when there is work).
+ */
+export async function hasWebhookWork(db: Database, now: Date = new Date()): Promise<boolean> {
+  const [endpoint, state, latest, due] = await Promise.all([
+    // no endpoint: nothing to send, and events wait (none is for an endpoint added after it)
+    db.selectFrom("webhookEndpoints").select("id").where("enabled", "=", 1).limit(1).executeTakeFirst(),
+    db.selectFrom("webhookState").select("fannedOutTo").where("id", "=", 1).executeTakeFirst(),
+    db.selectFrom("webhookEvents").select("id").orderBy("id", "desc").limit(1).executeTakeFirst(),
+    db
+      .selectFrom("webhookDeliveries")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("nextAttemptAt", "<=", now.toISOString())
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  if (!endpoint) return false;
+  return Number(latest?.id ?? 0) > Number(state?.fannedOutTo ?? 0) || due !== undefined;
+}
+
 /** The outbox's new events as deliveries (INSERT … SELECT; the unique index keeps one per pair). */
 async function fanOut(db: Database, now: Date): Promise<number> {
   return db.transaction().execute(async (trx) => {
