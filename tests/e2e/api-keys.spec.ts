@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, expectNoA11yViolations, expectNoA11yViolationsWithoutJs, test } from "./fixtures.ts";
-import { signIn, toast, uniqueTag } from "./shop-helpers.ts";
+import { closeShopDatabase, shopDatabase, signIn, toast, uniqueTag } from "./shop-helpers.ts";
 
 /**
  * API keys in the browser (issue 32, decision 038): the owner makes a key with a scope — refused
@@ -112,4 +112,44 @@ test("the API reference: every operation of the document, readable without JavaS
   await expect(
     page.getByRole("region", { name: "changeStock parameters" }).getByRole("rowheader", { name: /delta/ }),
   ).toBeVisible();
+});
+
+test("webhooks: the owner adds an endpoint (refused without an event) and sees its secret once, with and without JavaScript", async ({
+  page,
+  noJsPage,
+  browserErrors,
+}) => {
+  browserErrors.allow(/status of 400 \(Bad Request\)/);
+  const url = `https://93.184.215.14/hooks/${uniqueTag()}`;
+  try {
+    await page.goto(`/account?redirectTo=${encodeURIComponent("/admin/webhooks")}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((u) => u.pathname === "/admin/webhooks");
+    await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
+    await expectNoA11yViolations(page, "webhooks");
+    await page.getByRole("textbox", { name: "Endpoint URL" }).fill(url);
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByRole("group", { name: "Events" })).toHaveAccessibleDescription(
+      "Choose at least one event.",
+    );
+    await page.getByRole("checkbox", { name: "Order paid" }).check();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByRole("heading", { name: "Webhook endpoint added." })).toBeVisible();
+    await expect(page.getByTestId("webhook-secret")).toHaveText(/^whsec_/);
+    await expectNoA11yViolations(page, "webhooks, an endpoint just added");
+    await page.getByRole("link", { name: "Done" }).click();
+    await expect(page.getByRole("heading", { name: url, level: 2 })).toBeVisible();
+    await expect(page.getByText("Nothing sent yet.")).toBeVisible();
+
+    await noJsPage.goto(`/account?redirectTo=${encodeURIComponent("/admin/webhooks")}`);
+    await signIn(noJsPage, ADMIN.email, ADMIN.password);
+    await noJsPage.waitForURL((u) => u.pathname === "/admin/webhooks");
+    await noJsPage.getByRole("button", { name: `New signing secret for ${url}` }).click();
+    await expect(noJsPage.getByRole("heading", { name: /A new signing secret was made/ })).toBeVisible();
+    await expectNoA11yViolationsWithoutJs(noJsPage, "webhooks without JavaScript, a new secret");
+  } finally {
+    // no other test of this worker's shop sends to it
+    await shopDatabase().deleteFrom("webhookEndpoints").where("url", "=", url).execute();
+    await closeShopDatabase();
+  }
 });

@@ -497,6 +497,7 @@ test.describe("reflow at 320 and 390 px", () => {
       `/admin/settings/zones/${zone.id}`,
       "/admin/backups",
       "/admin/api-keys",
+      "/admin/webhooks",
       "/admin/customers",
       "/admin/customer-groups",
       `/admin/customer-groups/${group.id}`,

@@ -47,6 +47,7 @@ import * as adminZone from "../../app/routes/admin.settings_.zones.$id.tsx";
 import * as adminZoneNew from "../../app/routes/admin.settings_.zones.new.tsx";
 import * as adminStaff from "../../app/routes/admin.staff.tsx";
 import * as admin from "../../app/routes/admin.tsx";
+import * as adminWebhooks from "../../app/routes/admin.webhooks.tsx";
 import { cookieHeader, insertOrder } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { callRoute, type RouteModule, routeStatus } from "../helpers/route-harness.ts";
@@ -307,6 +308,16 @@ const ROUTES: Record<string, RouteAccess> = {
     actions: [
       post("settings", { intent: "create", name: "", kind: "secret", scopes: "orders:read" }),
       post("settings", { intent: "revoke", id: "1" }),
+    ],
+  },
+  "admin.webhooks.tsx": {
+    module: adminWebhooks,
+    path: "/admin/webhooks",
+    loader: "settings",
+    // refused forms (no URL; no such endpoint), so nothing is added or rotated for the owner
+    actions: [
+      post("settings", { intent: "add", url: "", events: "order.paid" }),
+      post("settings", { intent: "rotate", id: "999999" }),
     ],
   },
   "admin.reviews.tsx": {

@@ -32,6 +32,7 @@ describe("currentAdminSection", () => {
     ["/admin/reviews", "Reviews"],
     ["/admin/audit", "Audit log"],
     ["/admin/api-keys", "API keys"],
+    ["/admin/webhooks", "Webhooks"],
   ];
 
   it.each(PAGES)("%s is %s", (path, label) => {

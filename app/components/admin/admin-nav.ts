@@ -65,6 +65,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { to: "/admin/settings", label: "Settings", paths: ["/admin/settings"], permission: "settings" },
   { to: "/admin/backups", label: "Backups", paths: ["/admin/backups"], permission: "settings" },
   { to: "/admin/api-keys", label: "API keys", paths: ["/admin/api-keys"], permission: "settings" },
+  { to: "/admin/webhooks", label: "Webhooks", paths: ["/admin/webhooks"], permission: "settings" },
   { to: "/admin/staff", label: "Staff", paths: ["/admin/staff"], permission: "staff" },
   { to: "/admin/audit", label: "Audit log", paths: ["/admin/audit"], permission: "audit" },
 ];

@@ -1,0 +1,74 @@
+import type { Database } from "../../db/database.server.ts";
+import { isWebhookEventType, type WebhookEventType } from "../../lib/webhook-events.ts";
+
+/** What Admin → Webhooks shows (decision 039): each endpoint and its latest attempts. Never a secret. */
+export interface WebhookEndpointView {
+  id: number;
+  url: string;
+  events: WebhookEventType[];
+  enabled: boolean;
+  createdAt: string;
+  pending: number;
+  delivered: number;
+  failed: number;
+  attempts: {
+    id: number;
+    eventType: string;
+    eventId: number;
+    attemptedAt: string;
+    statusCode: number | null;
+    error: string | null;
+    excerpt: string | null;
+  }[];
+}
+
+const ATTEMPTS_SHOWN = 20;
+
+export async function listWebhookEndpoints(db: Database): Promise<WebhookEndpointView[]> {
+  const endpoints = await db
+    .selectFrom("webhookEndpoints")
+    .select(["id", "url", "events", "enabled", "createdAt"])
+    .orderBy("id", "desc")
+    .execute();
+  const views: WebhookEndpointView[] = [];
+  for (const endpoint of endpoints) {
+    const [counts, attempts] = await Promise.all([
+      db
+        .selectFrom("webhookDeliveries")
+        .select((eb) => ["status", eb.fn.countAll<number>().as("n")])
+        .where("endpointId", "=", endpoint.id)
+        .groupBy("status")
+        .execute(),
+      db
+        .selectFrom("webhookAttempts")
+        .innerJoin("webhookDeliveries", "webhookDeliveries.id", "webhookAttempts.deliveryId")
+        .innerJoin("webhookEvents", "webhookEvents.id", "webhookDeliveries.eventId")
+        .select([
+          "webhookAttempts.id",
+          "webhookEvents.type as eventType",
+          "webhookEvents.id as eventId",
+          "webhookAttempts.attemptedAt",
+          "webhookAttempts.statusCode",
+          "webhookAttempts.error",
+          "webhookAttempts.responseExcerpt as excerpt",
+        ])
+        .where("webhookDeliveries.endpointId", "=", endpoint.id)
+        .orderBy("webhookAttempts.id", "desc")
+        .limit(ATTEMPTS_SHOWN)
+        .execute(),
+    ]);
+    const count = (status: string) => Number(counts.find((row) => row.status === status)?.n ?? 0);
+    views.push({
+      id: Number(endpoint.id),
+      url: endpoint.url,
+      events: (JSON.parse(endpoint.events) as string[]).filter(isWebhookEventType),
+      enabled: endpoint.enabled === 1,
+      createdAt: endpoint.createdAt,
+      pending: count("pending"),
+      delivered: count("delivered"),
+      failed: count("failed"),
+      attempts: attempts.map((a) => ({ ...a, id: Number(a.id), eventId: Number(a.eventId) })),
+    });
+  }
+  return views;
+}

@@ -1,0 +1,20 @@
+/** Admin → Webhooks: its texts (shared by the server and the page). */
+export const WEBHOOK_MESSAGES = {
+  invalid: "Please correct the errors below.",
+  url: "Enter the endpoint's address, starting with https:// (or http://).",
+  privateAddress: "This address is inside a private network; webhooks are only sent to public addresses.",
+  unresolved: "This address's host name could not be found.",
+  events: "Choose at least one event.",
+  added: "Webhook endpoint added.",
+  rotated: "A new signing secret was made; the old one keeps signing for 24 hours.",
+  notFound: "That endpoint no longer exists.",
+} as const;
+
+export const WEBHOOK_EVENT_LABELS = {
+  "order.created": "Order created",
+  "order.paid": "Order paid",
+  "order.fulfilled": "Order shipped",
+  "order.delivered": "Order delivered",
+  "order.cancelled": "Order cancelled",
+  "order.refunded": "Order refunded",
+} as const;
