@@ -31,9 +31,12 @@ export function createApi(getServices: () => Promise<AppServices>) {
     description:
       "An API key made in Admin → API keys: a secret key (cw_sk_…) for the Admin API within its scopes, or a publishable key (cw_pk_…) for the Store API.",
   });
+  // made once, on first request: the operations are all registered by then
+  let doc: ReturnType<typeof document> | null = null;
   api.get("/openapi.json", (c) => {
     c.header("Cache-Control", "public, max-age=300");
-    return c.json(document(api));
+    doc ??= document(api);
+    return c.json(doc);
   });
 
   // reads carry an ETag (weak: compression may change the bytes, not the meaning) and answer 304 to

@@ -43,3 +43,8 @@ export function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T | null 
     return null;
   }
 }
+
+/** The header every POST carries (app/api/idempotency.ts), as an operation declares it. */
+export const idempotencyHeaders = z.object({
+  "idempotency-key": z.string().openapi({ description: "a unique value per operation, e.g. a UUID" }),
+});

@@ -12,7 +12,7 @@ import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { CARRIER_IDS, TRACKING_NUMBER } from "../lib/carriers.ts";
 import { mailShop } from "../lib/shop-settings.ts";
 import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
-import { decodeCursor, encodeCursor, moneySchema, pageSchema } from "./conventions.ts";
+import { decodeCursor, encodeCursor, idempotencyHeaders, moneySchema, pageSchema } from "./conventions.ts";
 import { problemOf, problemResponses } from "./problem.ts";
 
 /**
@@ -133,9 +133,7 @@ const shipOrder = createRoute({
   middleware: [requireScope("orders", "write")] as const,
   request: {
     params: z.object({ number: z.string().min(1).max(40) }),
-    headers: z.object({
-      "idempotency-key": z.string().openapi({ description: "a unique value per operation, e.g. a UUID" }),
-    }),
+    headers: idempotencyHeaders,
     body: {
       required: true,
       content: {

@@ -5,7 +5,7 @@ import { PRODUCT_SORTS, PRODUCT_STOCK_FILTERS } from "../domain/catalog/admin/pr
 import { adjustStock } from "../domain/catalog/admin/product-write.server.ts";
 import { CATEGORY_TREE } from "../lib/catalog-constants.ts";
 import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
-import { decodeCursor, encodeCursor, moneySchema, pageSchema } from "./conventions.ts";
+import { decodeCursor, encodeCursor, idempotencyHeaders, moneySchema, pageSchema } from "./conventions.ts";
 import { problemOf, problemResponses } from "./problem.ts";
 
 /**
@@ -131,9 +131,7 @@ const changeStock = createRoute({
   middleware: [requireScope("products", "write")] as const,
   request: {
     params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
-    headers: z.object({
-      "idempotency-key": z.string().openapi({ description: "a unique value per operation, e.g. a UUID" }),
-    }),
+    headers: idempotencyHeaders,
     body: {
       required: true,
       content: {

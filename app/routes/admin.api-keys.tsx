@@ -1,8 +1,9 @@
 import { useForm } from "@conform-to/react";
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
 import { ConfirmAction } from "../components/admin/confirm-action.tsx";
+import { ShownOnce } from "../components/admin/shown-once.tsx";
 import {
   CardLabel,
   Cell,
@@ -127,21 +128,13 @@ export default function AdminApiKeys({ loaderData, actionData }: Route.Component
       </p>
 
       {created && (
-        <div
-          role="status"
-          className="mt-6 max-w-3xl rounded-xl border border-green-700 bg-green-50 p-4 sm:p-6"
-        >
-          <h2 className="text-xl font-bold text-green-900">{M.created(created.name)}</h2>
-          <p className="mt-3 text-sm text-gray-900">Copy the key now: it is shown only this once.</p>
-          <p className="mt-1 font-mono text-lg font-bold break-all" data-testid="api-key-secret">
-            {created.secret}
-          </p>
-          <p className="mt-4">
-            <Link to={PAGE} className="font-semibold text-brand-700 underline">
-              Done
-            </Link>
-          </p>
-        </div>
+        <ShownOnce
+          heading={M.created(created.name)}
+          note="Copy the key now: it is shown only this once."
+          value={created.secret}
+          testId="api-key-secret"
+          doneTo={PAGE}
+        />
       )}
 
       {keys.length === 0 ? (

@@ -1,7 +1,8 @@
 import { useForm } from "@conform-to/react";
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { AdminMessage, refusal } from "../components/admin/admin-message.tsx";
 import { adminMeta } from "../components/admin/admin-meta.ts";
+import { ShownOnce } from "../components/admin/shown-once.tsx";
 import { FormField } from "../components/checkout/form-field.tsx";
 import { TableScroll } from "../components/table-scroll.tsx";
 import { servicesFrom, shopSettingsFrom } from "../context.ts";
@@ -105,23 +106,13 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
       </p>
 
       {secret && (
-        <div
-          role="status"
-          className="mt-6 max-w-3xl rounded-xl border border-green-700 bg-green-50 p-4 sm:p-6"
-        >
-          <h2 className="text-xl font-bold text-green-900">{secret.message}</h2>
-          <p className="mt-3 text-sm text-gray-900">
-            The signing secret (copy it now: it is shown only this once), to verify the signatures with:
-          </p>
-          <p className="mt-1 font-mono text-lg font-bold break-all" data-testid="webhook-secret">
-            {secret.value}
-          </p>
-          <p className="mt-4">
-            <Link to={PAGE} className="font-semibold text-brand-700 underline">
-              Done
-            </Link>
-          </p>
-        </div>
+        <ShownOnce
+          heading={secret.message}
+          note="The signing secret (copy it now: it is shown only this once), to verify the signatures with:"
+          value={secret.value}
+          testId="webhook-secret"
+          doneTo={PAGE}
+        />
       )}
 
       {endpoints.length === 0 ? (

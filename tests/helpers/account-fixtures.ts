@@ -1,5 +1,7 @@
+import type { Auth } from "../../app/adapters/auth/auth.server.ts";
 import { type Database, engineOf } from "../../app/db/database.server.ts";
 import type { OrderStatus } from "../../app/db/schema.ts";
+import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
 
 /** The `Cookie` header a browser would send back after these `Set-Cookie` lines. */
 export function cookieHeader(headers: Headers): string {
@@ -129,4 +131,20 @@ export async function insertUser(
     })
     .execute();
   return id;
+}
+
+/** A staff member of a test shop, made and signed in: the Cookie header their browser would send. */
+export async function signedInStaff(
+  shop: { services: { auth: Auth }; db: Database },
+  email: string,
+  role: "owner" | "admin" | "staff" = "owner",
+): Promise<string> {
+  const { auth } = shop.services;
+  const created = await createOrUpdateUser({ auth, db: shop.db }, { email, password: "correct horse", role });
+  if (!created.ok) throw new Error(`${email} not made`);
+  const signedIn = await auth.api.signInEmail({
+    body: { email, password: "correct horse" },
+    returnHeaders: true,
+  });
+  return cookieHeader(signedIn.headers);
 }

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../app/api/api.server.ts";
-import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
 import { API_KEY_MESSAGES as M } from "../../app/domain/integrations/api-key-form.ts";
 import { listApiKeys } from "../../app/domain/integrations/api-keys.server.ts";
 import * as route from "../../app/routes/admin.api-keys.tsx";
 import { ENGINES } from "../db-utils.ts";
-import { cookieHeader } from "../helpers/account-fixtures.ts";
+import { signedInStaff } from "../helpers/account-fixtures.ts";
 import { callRoute } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
@@ -21,20 +20,7 @@ describe.each(ENGINES)("Admin → API keys on %s", (engine) => {
 
   beforeAll(async () => {
     shop = await createTestShop(engine);
-    const { auth } = shop.services;
-    const created = await createOrUpdateUser(
-      { auth, db: shop.db },
-      { email: "owner@keys.example", password: "correct horse", role: "owner" },
-    );
-    if (!created.ok) throw new Error("owner not made");
-    owner = cookieHeader(
-      (
-        await auth.api.signInEmail({
-          body: { email: "owner@keys.example", password: "correct horse" },
-          returnHeaders: true,
-        })
-      ).headers,
-    );
+    owner = await signedInStaff(shop, "owner@keys.example");
   });
   afterAll(async () => {
     await shop?.destroy();

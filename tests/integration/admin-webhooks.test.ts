@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrUpdateUser } from "../../app/domain/accounts/users.server.ts";
 import { WEBHOOK_MESSAGES as M } from "../../app/domain/integrations/webhook-form.ts";
 import { deliverWebhooks } from "../../app/domain/integrations/webhooks.server.ts";
 import { markPaid } from "../../app/domain/payments/charges.server.ts";
 import * as route from "../../app/routes/admin.webhooks.tsx";
 import { ENGINES } from "../db-utils.ts";
-import { cookieHeader } from "../helpers/account-fixtures.ts";
+import { signedInStaff } from "../helpers/account-fixtures.ts";
 import { insertPendingOrder } from "../helpers/invoice-orders.ts";
 import { callRoute } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
@@ -22,20 +21,7 @@ describe.each(ENGINES)("Admin → Webhooks on %s", (engine) => {
 
   beforeAll(async () => {
     shop = await createTestShop(engine);
-    const { auth } = shop.services;
-    const created = await createOrUpdateUser(
-      { auth, db: shop.db },
-      { email: "owner@hooks.example", password: "correct horse", role: "owner" },
-    );
-    if (!created.ok) throw new Error("owner not made");
-    owner = cookieHeader(
-      (
-        await auth.api.signInEmail({
-          body: { email: "owner@hooks.example", password: "correct horse" },
-          returnHeaders: true,
-        })
-      ).headers,
-    );
+    owner = await signedInStaff(shop, "owner@hooks.example");
   });
   afterAll(async () => {
     await shop?.destroy();

@@ -30,35 +30,22 @@ export async function listWebhookEndpoints(db: Database): Promise<WebhookEndpoin
     .select(["id", "url", "events", "enabled", "createdAt"])
     .orderBy("id", "desc")
     .execute();
-  const views: WebhookEndpointView[] = [];
-  for (const endpoint of endpoints) {
-    const [counts, attempts] = await Promise.all([
-      db
-        .selectFrom("webhookDeliveries")
-        .select((eb) => ["status", eb.fn.countAll<number>().as("n")])
-        .where("endpointId", "=", endpoint.id)
-        .groupBy("status")
-        .execute(),
-      db
-        .selectFrom("webhookAttempts")
-        .innerJoin("webhookDeliveries", "webhookDeliveries.id", "webhookAttempts.deliveryId")
-        .innerJoin("webhookEvents", "webhookEvents.id", "webhookDeliveries.eventId")
-        .select([
-          "webhookAttempts.id",
-          "webhookEvents.type as eventType",
-          "webhookEvents.id as eventId",
-          "webhookAttempts.attemptedAt",
-          "webhookAttempts.statusCode",
-          "webhookAttempts.error",
-          "webhookAttempts.responseExcerpt as excerpt",
-        ])
-        .where("webhookDeliveries.endpointId", "=", endpoint.id)
-        .orderBy("webhookAttempts.id", "desc")
-        .limit(ATTEMPTS_SHOWN)
-        .execute(),
-    ]);
-    const count = (status: string) => Number(counts.find((row) => row.status === status)?.n ?? 0);
-    views.push({
+  const ids = endpoints.map((endpoint) => endpoint.id);
+  if (ids.length === 0) return [];
+  // every endpoint's counts in one query; each one's latest attempts at once
+  const [counts, attemptsOf] = await Promise.all([
+    db
+      .selectFrom("webhookDeliveries")
+      .select((eb) => ["endpointId", "status", eb.fn.countAll<number>().as("n")])
+      .where("endpointId", "in", ids)
+      .groupBy(["endpointId", "status"])
+      .execute(),
+    Promise.all(ids.map((id) => latestAttempts(db, id))),
+  ]);
+  return endpoints.map((endpoint, i) => {
+    const count = (status: string) =>
+      Number(counts.find((row) => row.endpointId === endpoint.id && row.status === status)?.n ?? 0);
+    return {
       id: Number(endpoint.id),
       url: endpoint.url,
       events: (JSON.parse(endpoint.events) as string[]).filter(isWebhookEventType),
@@ -67,8 +54,28 @@ export async function listWebhookEndpoints(db: Database): Promise<WebhookEndpoin
       pending: count("pending"),
       delivered: count("delivered"),
       failed: count("failed"),
-      attempts: attempts.map((a) => ({ ...a, id: Number(a.id), eventId: Number(a.eventId) })),
-    });
-  }
-  return views;
+      attempts: attemptsOf[i]!,
+    };
+  });
+}
+
+async function latestAttempts(db: Database, endpointId: number) {
+  const attempts = await db
+    .selectFrom("webhookAttempts")
+    .innerJoin("webhookDeliveries", "webhookDeliveries.id", "webhookAttempts.deliveryId")
+    .innerJoin("webhookEvents", "webhookEvents.id", "webhookDeliveries.eventId")
+    .select([
+      "webhookAttempts.id",
+      "webhookEvents.type as eventType",
+      "webhookEvents.id as eventId",
+      "webhookAttempts.attemptedAt",
+      "webhookAttempts.statusCode",
+      "webhookAttempts.error",
+      "webhookAttempts.responseExcerpt as excerpt",
+    ])
+    .where("webhookDeliveries.endpointId", "=", endpointId)
+    .orderBy("webhookAttempts.id", "desc")
+    .limit(ATTEMPTS_SHOWN)
+    .execute();
+  return attempts.map((a) => ({ ...a, id: Number(a.id), eventId: Number(a.eventId) }));
 }
