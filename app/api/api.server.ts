@@ -2,11 +2,13 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { etag } from "hono/etag";
 import { logger } from "../adapters/logger.server.ts";
 import type { AppServices } from "../context.ts";
+import { registerAdminMore } from "./admin-more.api.ts";
 import { type ApiEnv, authenticate } from "./api-auth.server.ts";
 import { idempotency } from "./idempotency.ts";
 import { registerOrders } from "./orders.api.ts";
 import { problem, validationProblem } from "./problem.ts";
 import { registerProducts } from "./products.api.ts";
+import { registerStoreCart } from "./store-cart.api.ts";
 import { registerStoreCatalog } from "./store-catalog.api.ts";
 
 /** Where the API lives; its OpenAPI document is `${API_BASE}/openapi.json`. */
@@ -51,7 +53,9 @@ export function createApi(getServices: () => Promise<AppServices>) {
   api.use("/store/*", authenticate(getServices), idempotency());
   registerOrders(api);
   registerProducts(api);
+  registerAdminMore(api);
   registerStoreCatalog(api);
+  registerStoreCart(api);
 
   api.notFound(() => problem(404, "There is no such API operation."));
   api.onError((error, c) => {
