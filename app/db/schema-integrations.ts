@@ -46,13 +46,19 @@ export interface WebhookEndpointsTable {
   createdByEmail: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** the first failed attempt since its last success; null while it answers (migration 0830) */
+  failingSince: Generated<Timestamp | null>;
+  /** when the owners were told it has failed for a day */
+  failureMailedAt: Generated<Timestamp | null>;
+  /** when the delivery job turned it off after three days of failures */
+  disabledAt: Generated<Timestamp | null>;
 }
 
 /** The outbox: one event, written with the change it tells of. */
 export interface WebhookEventsTable {
   id: Generated<number>;
   type: string;
-  /** the order's (or product's, customer's…) id */
+  /** the order's (product's, variant's, return's, gift card's) id; 0 for a customer (its id is text, in the data) */
   subjectId: number;
   /** JSON: what the event says, as it was when it happened */
   data: string;

@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
-import type { Database } from "../../db/database.server.ts";
+import { type Database, engineOf } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
+import { eventRow, type GiftCardUsedData } from "../integrations/webhook-outbox.server.ts";
 import type { Tender } from "./gift-card-plan.ts";
 import { recordMovement } from "./gift-cards.server.ts";
 
@@ -34,16 +35,41 @@ export async function takeGiftCard(
     .where("balanceCents", ">=", amountCents)
     .where("disabledAt", "is", null)
     .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", at)]))
+    .returning(["kind", "last4", "currency", "balanceCents"])
     .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) !== 1) return false;
-  await recordMovement(trx, {
+  if (!taken) return false;
+  const movement = {
     giftCardId,
     amountCents: -amountCents,
-    reason: "redeemed",
+    reason: "redeemed" as const,
     orderId,
     actor: "checkout",
-    at,
-  });
+    createdAt: at,
+  };
+  if (taken.kind !== "gift_card") {
+    // store credit spent is no gift card's use
+    await recordMovement(trx, { ...movement, at });
+    return true;
+  }
+  const data: GiftCardUsedData = {
+    id: giftCardId,
+    last4: taken.last4,
+    orderId,
+    amount: { amount: amountCents, currency: taken.currency },
+    balance: { amount: taken.balanceCents, currency: taken.currency },
+  };
+  const event = eventRow("gift_card.used", giftCardId, data, at);
+  // Place Order's transaction: on PostgreSQL the movement and the event in one statement
+  if (engineOf<DB>(trx) === "postgres") {
+    await trx
+      .with("used", (db) => db.insertInto("webhookEvents").values(event))
+      .insertInto("giftCardMovements")
+      .values(movement)
+      .execute();
+  } else {
+    await recordMovement(trx, { ...movement, at });
+    await trx.insertInto("webhookEvents").values(event).execute();
+  }
   return true;
 }
 

@@ -7,6 +7,7 @@ import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { actorCan } from "../../lib/staff-roles.ts";
 import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
+import { type GiftCardIssuedData, recordEvent } from "../integrations/webhook-outbox.server.ts";
 import { GIFT_CARD_LIMITS } from "./gift-card-form.ts";
 
 /**
@@ -204,6 +205,7 @@ async function insertGiftCard(
       },
       now,
     });
+    await recordIssued(trx, row, null, at);
     return ok({ card: viewOf(row), code: formatGiftCardCode(code) });
   });
 }
@@ -259,7 +261,25 @@ export async function issueSoldGiftCard(
     actor: `order:${card.orderNumber}`,
     at,
   });
+  await recordIssued(trx, row, card.orderNumber, at);
   return { card: viewOf(row), code: formatGiftCardCode(code) };
+}
+
+/** The card's `gift_card.issued` event, in the transaction that issued it (decision 039). */
+async function recordIssued(
+  trx: Transaction<DB>,
+  row: { id: number; last4: string; currency: string; initialCents: number; expiresAt: string | null },
+  orderNumber: string | null,
+  at: string,
+) {
+  const data: GiftCardIssuedData = {
+    id: row.id,
+    last4: row.last4,
+    initial: { amount: row.initialCents, currency: row.currency },
+    expiresAt: row.expiresAt,
+    orderNumber,
+  };
+  await recordEvent(trx, "gift_card.issued", { subjectId: row.id, data, at });
 }
 
 /** A balance's change, written beside it in the same transaction (what `checkGiftCardLedger` sums). */

@@ -1,3 +1,5 @@
+import type { WebhookEventType } from "../../lib/webhook-events.ts";
+
 /** Admin → Webhooks: its texts (shared by the server and the page). */
 export const WEBHOOK_MESSAGES = {
   invalid: "Please correct the errors below.",
@@ -17,4 +19,14 @@ export const WEBHOOK_EVENT_LABELS = {
   "order.delivered": "Order delivered",
   "order.cancelled": "Order cancelled",
   "order.refunded": "Order refunded",
-} as const;
+  "return.requested": "Return requested",
+  "return.received": "Return received",
+  "product.created": "Product created",
+  "product.updated": "Product updated",
+  "product.deleted": "Product deleted or archived",
+  "stock.low": "Stock low",
+  "stock.out": "Out of stock",
+  "customer.created": "Customer account created",
+  "gift_card.issued": "Gift card issued",
+  "gift_card.used": "Gift card used",
+} as const satisfies Record<WebhookEventType, string>;

@@ -2,6 +2,7 @@ import { type Database, engineOf } from "../../db/database.server.ts";
 import type { StockReason } from "../../db/schema.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { listPriceHolds } from "../customer-groups/price-lists.server.ts";
+import { recordEvents, stockEventRows } from "../integrations/webhook-outbox.server.ts";
 import { syncProductSummary } from "./product-summary.server.ts";
 
 /**
@@ -13,7 +14,9 @@ import { syncProductSummary } from "./product-summary.server.ts";
  * - appends one movement per variant changed to the stock ledger (`stock_movements`): the variant,
  *   ± units, the reason and the order, return, refund or staff member behind it — so a variant's
  *   level is always the sum of its movements (`checkStockLedger`);
- * - keeps the product's summary (its summed stock, facets, updated_at) in step.
+ * - keeps the product's summary (its summed stock, facets, updated_at) in step;
+ * - writes `stock.low` / `stock.out` to the webhooks' outbox when a level crosses the low-stock line
+ *   or reaches 0 (`stockEventRows`; decision 039) — not on a variant's removal.
  * Nothing else in the code writes a stock column (stock-owner.test.ts fails when something does).
  */
 
@@ -177,6 +180,13 @@ export async function takeStock(
     })),
     { ...movement, now },
   );
+  const events = stockEventRows(
+    units.map(([variantId, quantity]) => {
+      const { productId, stock } = taken.get(variantId)!;
+      return { variantId, productId, before: stock + quantity, after: stock };
+    }),
+    now,
+  );
   const products = [...perProduct].sort(([a], [b]) => a - b);
   let logged = false;
   for (const [index, [productId, quantity]] of products.entries()) {
@@ -195,16 +205,34 @@ export async function takeStock(
         .set((eb) => ({ stock: eb("stock", "-", quantity), updatedAt: now.toISOString() }))
         .where("id", "=", productId)
         .execute();
-    // on PostgreSQL the last product's update writes the ledger too: one round trip less on the
-    // checkout's hottest path (SQLite has no data-modifying WITH, and no round trips to save)
+    // on PostgreSQL the last product's update writes the ledger too (and a crossing's stock event):
+    // one round trip less on the checkout's hottest path (SQLite has no data-modifying WITH, and
+    // no round trips to save)
     if (index === products.length - 1 && engineOf(trx) === "postgres") {
-      await lowered(trx.with("logged", (db) => db.insertInto("stockMovements").values(ledger)));
+      const withLedger = trx.with("logged", (db) => db.insertInto("stockMovements").values(ledger));
+      await lowered(
+        events.length > 0
+          ? withLedger.with("stock_events", (db) => db.insertInto("webhookEvents").values(events))
+          : withLedger,
+      );
       logged = true;
     } else {
       await lowered(trx);
     }
   }
-  if (!logged && ledger.length > 0) await trx.insertInto("stockMovements").values(ledger).execute();
+  if (!logged && ledger.length > 0) {
+    if (events.length > 0 && engineOf(trx) === "postgres") {
+      // a variant sold out (its product's summary recomputed above): its stock.out with the ledger
+      await trx
+        .with("stock_events", (db) => db.insertInto("webhookEvents").values(events))
+        .insertInto("stockMovements")
+        .values(ledger)
+        .execute();
+      return ok(taken);
+    }
+    await trx.insertInto("stockMovements").values(ledger).execute();
+  }
+  if (!logged) await recordEvents(trx, events);
   return ok(taken);
 }
 
@@ -287,6 +315,8 @@ export async function setStockLevels(
     changes.map((c) => ({ variantId: c.variantId, productId: c.productId, delta: c.after - c.before })),
     { ...movement, now },
   );
+  // a variant removed (its product deleted) is not "out of stock"
+  if (movement.reason !== "variant_removed") await recordEvents(trx, stockEventRows(changes, now));
   return changes;
 }
 
@@ -319,6 +349,13 @@ export async function adjustStockLevel(
   if (delta !== 0) {
     await syncProducts(trx, [row.productId], now);
     await appendMovements(trx, [{ variantId, productId: row.productId, delta }], { ...movement, now });
+    await recordEvents(
+      trx,
+      stockEventRows(
+        [{ variantId, productId: row.productId, before: row.stock - delta, after: row.stock }],
+        now,
+      ),
+    );
   }
   return ok({ variantId, productId: row.productId, before: row.stock - delta, after: row.stock });
 }

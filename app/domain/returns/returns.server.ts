@@ -7,6 +7,7 @@ import { type Currency, currencyOf } from "../../lib/money.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { actorCan } from "../../lib/staff-roles.ts";
 import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
+import { recordEvent } from "../integrations/webhook-outbox.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
 import {
   type RefundError,
@@ -99,6 +100,14 @@ export async function returnableOrder(
   });
 }
 
+/** `return.requested` / `return.received` data (webhooks, decision 039): the return and its lines. */
+export interface ReturnEventData {
+  number: string;
+  orderNumber: string;
+  reason: string;
+  items: { orderItemId: number; quantity: number }[];
+}
+
 export type ReturnRequestError =
   | { code: "not-found" }
   | { code: "not-delivered" }
@@ -147,6 +156,13 @@ export async function requestReturn(
       .insertInto("returnItems")
       .values(chosen.map((line) => ({ returnId: row.id, orderItemId: line.itemId, quantity: line.quantity })))
       .execute();
+    const data: ReturnEventData = {
+      number,
+      orderNumber,
+      reason,
+      items: chosen.map((line) => ({ orderItemId: line.itemId, quantity: line.quantity })),
+    };
+    await recordEvent(trx, "return.requested", { subjectId: row.id, data, at: now });
   });
   const items = chosen
     .map((line) => `${line.quantity} x ${order.value.lines.find((l) => l.itemId === line.itemId)!.name}`)
@@ -320,6 +336,13 @@ export async function moveReturn(
           .where((eb) => eb(eb("restockedQuantity", "+", item.quantity), "<=", eb.ref("quantity")))
           .execute();
       }
+      const data: ReturnEventData = {
+        number,
+        orderNumber: found.orderNumber,
+        reason: found.reason,
+        items: found.items.map((item) => ({ orderItemId: item.orderItemId, quantity: item.quantity })),
+      };
+      await recordEvent(trx, "return.received", { subjectId: found.id, data, at: now });
     }
     await recordAudit(trx, {
       actor,

@@ -4,6 +4,7 @@ import { productInputOf as auditSnapshot } from "../../../lib/product-input.ts";
 import { PRODUCT_LIMITS, STOCK_TEXT } from "../../../lib/product-limits.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
+import { recordProductEvent } from "../../integrations/webhook-outbox.server.ts";
 import { setStockLevels } from "../../inventory/inventory.server.ts";
 import { type ProductDeps as Deps, deleteUnreferencedFiles } from "./product-images.server.ts";
 import { getAdminProduct } from "./product-list.server.ts";
@@ -55,6 +56,7 @@ export async function deleteProduct(
         after: { archivedAt: now.toISOString() },
         now,
       });
+      await recordProductEvent(trx, "product.deleted", { productId: id, at: now });
       return "archived" as const;
     }
     // the stock its variants hold leaves the books with them
@@ -68,6 +70,8 @@ export async function deleteProduct(
       variants.map((v) => ({ variantId: v.id, level: 0 })),
       { reason: "variant_removed", actor: actor.id, now },
     );
+    // its event read from its row before the row goes
+    await recordProductEvent(trx, "product.deleted", { productId: id, deleted: true, at: now });
     await trx.deleteFrom("products").where("id", "=", id).execute();
     await recordAudit(trx, {
       actor,
@@ -145,6 +149,11 @@ export async function setProductsArchived(
         summary: `${archived ? "Archived" : "Put back on sale"} product "${row.name}" (bulk)`,
         after: { archivedAt: archived ? now.toISOString() : null },
         now,
+      });
+      // archived: gone from the shop (product.deleted, status archived); back on sale: updated
+      await recordProductEvent(trx, archived ? "product.deleted" : "product.updated", {
+        productId: row.id,
+        at: now,
       });
     }
     return rows.length;

@@ -9,6 +9,7 @@ import {
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { actorCan } from "../../../lib/staff-roles.ts";
 import { type Actor, recordAudit, type StaffActor } from "../../audit/audit-log.server.ts";
+import { recordProductEvent } from "../../integrations/webhook-outbox.server.ts";
 import { adjustStockLevel } from "../../inventory/inventory.server.ts";
 import { syncProductSummary } from "../../inventory/product-summary.server.ts";
 import { slugify } from "./product-form.ts";
@@ -112,6 +113,7 @@ export async function createProduct(
         },
         now,
       });
+      await recordProductEvent(trx, "product.created", { productId: id, at: now });
       return { id, slug };
     });
     return ok(result);
@@ -177,6 +179,7 @@ export async function updateProduct(
       after: { ...afterFields, weightGrams: input.weightGrams ?? before.weightGrams },
       now,
     });
+    await recordProductEvent(trx, "product.updated", { productId: id, at: now });
   });
   return ok(undefined);
 }

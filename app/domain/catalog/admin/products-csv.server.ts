@@ -3,6 +3,7 @@ import type { Database } from "../../../db/database.server.ts";
 import type { DB } from "../../../db/schema.ts";
 import type { Currency } from "../../../lib/money.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
+import { recordProductEvent } from "../../integrations/webhook-outbox.server.ts";
 import { type StockMovement, setStockLevels } from "../../inventory/inventory.server.ts";
 import { syncProductSummary } from "../../inventory/product-summary.server.ts";
 import { insertDefaultVariant, writeProductVariants } from "./product-variants.server.ts";
@@ -123,10 +124,12 @@ export async function importProductsCsv(
       let updated = 0;
       for (const step of steps) {
         if (step.kind === "create") {
-          await createProduct(trx, step, timestamp, movement);
+          const id = await createProduct(trx, step, timestamp, movement);
+          await recordProductEvent(trx, "product.created", { productId: id, at: timestamp });
           created++;
         } else if (step.kind === "update") {
           await updateProduct(trx, step, timestamp, movement);
+          await recordProductEvent(trx, "product.updated", { productId: step.id, at: timestamp });
           updated++;
         }
       }
@@ -153,6 +156,7 @@ async function createProduct(
     .executeTakeFirstOrThrow();
   if (step.variants) await writeVariants(trx, id, step.variants, movement);
   else await insertDefaultVariant(trx, id, { ...values, stock, weightGrams: step.weightGrams }, movement);
+  return id;
 }
 
 async function updateProduct(
