@@ -1,8 +1,11 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { registerAdminRefunds } from "./admin-refunds.api.ts";
 import type { ApiEnv } from "./api-auth.server.ts";
 
 /**
  * The rest of the Admin API (issue 32): refunds, returns, customers and groups, promotions and
- * codes, gift cards, settings read — each calling the pages' own domain functions.
+ * codes, gift cards, settings read — each calling the pages' own domain functions, one file an area.
  */
-export function registerAdminMore(_api: OpenAPIHono<ApiEnv>): void {}
+export function registerAdminMore(api: OpenAPIHono<ApiEnv>): void {
+  registerAdminRefunds(api);
+}

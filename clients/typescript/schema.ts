@@ -111,6 +111,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/orders/{number}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order's refunds, and what its refund form offers (lines and what is left) */
+        get: operations["listOrderRefunds"];
+        put?: never;
+        /**
+         * Refund lines of an order, or an amount, as the order page's refund form does
+         * @description Recorded before the payment provider is asked, never more than is left or than the units bought. The Idempotency-Key is also the refund's own key: sent again, it refunds once.
+         */
+        post: operations["refundOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/orders/{number}/cancellation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an order as its page's Cancel button does (a paid order's payment is refunded)
+         * @description Its items go back into stock and its code's use is given back; a paid order is cancelled in the same step that records its refund. Cannot be undone. Needs refunds:write as well as orders:write, as the page needs both permissions.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/store/products": {
         parameters: {
             query?: never;
@@ -259,6 +300,63 @@ export interface components {
             stock: number;
             barcode: string | null;
             weightGrams: number;
+        };
+        OrderRefunds: {
+            number: string;
+            /** @enum {string} */
+            status: "pending_payment" | "payment_failed" | "paid" | "shipped" | "delivered" | "cancelled" | "partially_refunded" | "refunded";
+            total: components["schemas"]["Money"];
+            /** @description null when the order cannot be refunded (its status, or nothing left) */
+            refundable: {
+                refunded: components["schemas"]["Money"];
+                left: components["schemas"]["Money"] & unknown;
+                lines: {
+                    /** @description the order line, as a refund's lines name it */
+                    itemId: number;
+                    name: string;
+                    variantTitle: string;
+                    quantity: number;
+                    /** @description units not refunded yet */
+                    refundable: number;
+                }[];
+                /** @description the order has an account: a refund may be store credit */
+                storeCredit: boolean;
+            } | null;
+            refunds: {
+                amount: components["schemas"]["Money"];
+                reason: string;
+                restocked: boolean;
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                failure: string | null;
+                giftCard: components["schemas"]["Money"] & unknown;
+                toStoreCredit: boolean;
+                createdAt: string;
+            }[];
+        };
+        RefundMade: {
+            number: string;
+            amount: components["schemas"]["Money"];
+            /** @enum {string} */
+            status: "pending_payment" | "payment_failed" | "paid" | "shipped" | "delivered" | "cancelled" | "partially_refunded" | "refunded";
+            replayed: boolean;
+        };
+        Refund: {
+            /** @description lines and units to refund (their share of what was paid); or an amount */
+            lines?: {
+                itemId: number;
+                quantity: number;
+            }[];
+            /** @description an amount to refund, in the order's currency (when no lines are named) */
+            amount?: {
+                amount: number;
+                currency: string;
+            };
+            /** @description put the refunded units back into stock */
+            restock?: boolean;
+            /** @description all of it as store credit on the order's account */
+            storeCredit?: boolean;
+            reason?: string;
         };
         ProductListing: {
             data: components["schemas"]["ProductCard"][];
@@ -763,6 +861,303 @@ export interface operations {
             };
             /** @description Too many requests with this key (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOrderRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's refunds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderRefunds"];
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    refundOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description a unique value per operation, e.g. a UUID */
+                "idempotency-key": string;
+            };
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Refund"];
+            };
+        };
+        responses: {
+            /** @description Refunded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundMade"];
+                };
+            };
+            /** @description Recorded; the payment provider's answer is awaited and settles it shortly */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        number: string;
+                        /** @enum {string} */
+                        status: "pending";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The payment provider refused or failed the refund: nothing was paid back */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description a unique value per operation, e.g. a UUID */
+                "idempotency-key": string;
+            };
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        number: string;
+                        /** @enum {string} */
+                        status: "pending_payment" | "payment_failed" | "paid" | "shipped" | "delivered" | "cancelled" | "partially_refunded" | "refunded";
+                    };
+                };
+            };
+            /** @description Its refund waits for the payment provider's answer; the order is cancelled with it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        number: string;
+                        /** @enum {string} */
+                        status: "pending";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The payment provider refused or failed the refund: nothing was paid back */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

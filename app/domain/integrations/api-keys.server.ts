@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/database.server.ts";
+import type { DB } from "../../db/schema.ts";
 import { type ApiScope, isApiScope } from "../../lib/api-scopes.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { actorCan } from "../../lib/staff-roles.ts";
@@ -170,6 +172,21 @@ export async function revokeApiKey(
     });
     return ok({ name: row.name });
   });
+}
+
+/**
+ * The name the audit log gives an API key acting (`keyActor`: its actor id is `api-key:<id>`), for
+ * a step that finds only the actor's id later (a refund settled after the gateway answered); null
+ * when the id is not a key's.
+ */
+export async function apiKeyActorEmail(
+  db: Kysely<DB> | Transaction<DB>,
+  actorId: string,
+): Promise<string | null> {
+  const id = /^api-key:(\d{1,12})$/.exec(actorId)?.[1];
+  if (!id) return null;
+  const key = await db.selectFrom("apiKeys").select("name").where("id", "=", Number(id)).executeTakeFirst();
+  return key ? `API key ${key.name}` : null;
 }
 
 export type ApiKeyRefusal = "missing" | "unknown" | "revoked" | "expired";

@@ -8,6 +8,7 @@ import { recordRefund } from "../../infra/metrics.server.ts";
 import { currencyOf, formatMoney } from "../../lib/money.ts";
 import { recordAudit } from "../audit/audit-log.server.ts";
 import { refundToGiftCards } from "../gift-cards/gift-card-spending.server.ts";
+import { apiKeyActorEmail } from "../integrations/api-keys.server.ts";
 import { recordOrderEvent } from "../integrations/webhook-outbox.server.ts";
 import { giveBackStock } from "../inventory/inventory.server.ts";
 import { issueCreditNote } from "../invoices/issue-documents.server.ts";
@@ -167,7 +168,11 @@ export async function settleRefund(
     .select("email")
     .where("id", "=", refund.actor)
     .executeTakeFirst();
-  const actor = { id: refund.actor, email: staff?.email ?? refund.actor };
+  // an API key acting (decision 038) is named as the audit log names it elsewhere
+  const actor = {
+    id: refund.actor,
+    email: staff?.email ?? (await apiKeyActorEmail(trx, refund.actor)) ?? refund.actor,
+  };
 
   if (outcome.status === "failed") {
     await trx

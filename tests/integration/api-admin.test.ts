@@ -1,0 +1,183 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApi } from "../../app/api/api.server.ts";
+import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
+import { type ApiKeyInput, createApiKey } from "../../app/domain/integrations/api-keys.server.ts";
+import { getAdminOrder } from "../../app/domain/orders/order-admin.server.ts";
+import { CONFIRM_VALUE } from "../../app/lib/confirm.ts";
+import * as orderRoute from "../../app/routes/admin.orders.$number.tsx";
+import { cartwheelClient } from "../../clients/typescript/client.ts";
+import { ENGINES } from "../db-utils.ts";
+import { insertOrder, signedInStaff } from "../helpers/account-fixtures.ts";
+import { callRoute } from "../helpers/route-harness.ts";
+import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
+
+/**
+ * The rest of the Admin API (issue 32) through the typed client: refunds and cancelling, returns,
+ * customers and groups, promotions and codes, gift cards, settings. For each area one outcome is
+ * driven through the admin page and through the API and the two compared: the API calls the pages'
+ * own domain functions, so they must agree.
+ */
+const OWNER: StaffActor = { id: "owner-1", email: "owner@example.com", role: "owner" };
+
+describe.each(ENGINES)("the Admin API's other areas, on %s", (engine) => {
+  let shop: TestShop;
+  let api: ReturnType<typeof createApi>;
+  let staff = "";
+
+  beforeAll(async () => {
+    shop = await createTestShop(engine);
+    api = createApi(async () => shop.services);
+    staff = await signedInStaff(shop, `owner-${engine}@api-admin.example`);
+  });
+  afterAll(async () => {
+    await shop?.destroy();
+  });
+
+  async function clientWith(scopes: ApiKeyInput["scopes"], name = "Back office") {
+    const made = await createApiKey(shop.db, {
+      actor: OWNER,
+      input: { name, kind: "secret", scopes, expiresAt: null },
+    });
+    if (!made.ok) throw new Error(made.error.code);
+    return cartwheelClient({
+      baseUrl: TEST_ORIGIN,
+      apiKey: made.value.secret,
+      fetch: async (request) => api.request(request),
+    });
+  }
+  const idempotency = (key = randomUUID()) => ({ "idempotency-key": key });
+  const paidOrder = () => insertOrder(shop.db, { userId: null, createdAt: "2026-11-20T10:00:00.000Z" });
+  /** what an order's page shows of its money: comparable between two orders */
+  async function moneyOf(number: string) {
+    const order = await getAdminOrder(shop.db, number);
+    return {
+      status: order!.status,
+      left: order!.refund?.leftCents ?? 0,
+      refunds: order!.refunds.map((r) => [r.amountCents, r.status, r.restocked]),
+      lines: order!.refund?.lines.map((line) => line.refundable) ?? [],
+    };
+  }
+
+  describe("refunds", () => {
+    it("refunds a line through the API as the order page's refund form does", async () => {
+      const client = await clientWith(["refunds:write"], "Accounting");
+      const [viaPage, viaApi] = [await paidOrder(), await paidOrder()];
+
+      const pageOrder = await getAdminOrder(shop.db, viaPage);
+      const lamp = pageOrder!.refund!.lines[0]!;
+      const page = await callRoute(orderRoute, "action", `${TEST_ORIGIN}/admin/orders/${viaPage}`, {
+        cookie: staff,
+        fields: { intent: "refund", key: randomUUID(), [`qty.${lamp.itemId}`]: "1", reason: "Broken" },
+        params: { number: viaPage },
+        context: shop.context(),
+      });
+      expect(page.response?.status).toBe(302);
+
+      const offered = await client.GET("/api/v1/admin/orders/{number}/refunds", {
+        params: { path: { number: viaApi } },
+      });
+      expect(offered.response.status).toBe(200);
+      expect(offered.data!.refundable!.left).toEqual({ amount: 3_800, currency: "USD" });
+      const line = offered.data!.refundable!.lines[0]!;
+      expect(line).toMatchObject({ name: "Desk Lamp", quantity: 2, refundable: 2 });
+      const refunded = await client.POST("/api/v1/admin/orders/{number}/refunds", {
+        params: { path: { number: viaApi }, header: idempotency() },
+        body: { lines: [{ itemId: line.itemId, quantity: 1 }], reason: "Broken" },
+      });
+      expect(refunded.response.status).toBe(200);
+      expect(refunded.data).toEqual({
+        number: viaApi,
+        amount: { amount: 1_500, currency: "USD" },
+        status: "partially_refunded",
+        replayed: false,
+      });
+      expect(await moneyOf(viaApi)).toEqual(await moneyOf(viaPage));
+      const audit = await shop.db
+        .selectFrom("auditLog")
+        .select("actorEmail")
+        .where("entityId", "=", viaApi)
+        .execute();
+      expect(audit.map((row) => row.actorEmail)).toContain("API key Accounting");
+    });
+
+    it("refunds an amount once per Idempotency-Key, and refuses what the form refuses in its words", async () => {
+      const client = await clientWith(["refunds:write"]);
+      const number = await paidOrder();
+      const key = idempotency();
+      const refund = (
+        body: { amount?: { amount: number; currency: string }; storeCredit?: boolean },
+        header = idempotency(),
+      ) =>
+        client.POST("/api/v1/admin/orders/{number}/refunds", { params: { path: { number }, header }, body });
+      const first = await refund({ amount: { amount: 500, currency: "USD" } }, key);
+      expect(first.data).toMatchObject({ amount: { amount: 500, currency: "USD" }, replayed: false });
+      const again = await refund({ amount: { amount: 500, currency: "USD" } }, key);
+      expect(again.response.headers.get("Idempotent-Replayed")).toBe("true");
+      expect((await moneyOf(number)).left).toBe(3_300);
+
+      const tooMuch = await refund({ amount: { amount: 5_000, currency: "USD" } });
+      expect(tooMuch.response.status).toBe(409);
+      expect(tooMuch.error?.detail).toBe("At most $33.00 can be refunded.");
+      const nothing = await refund({});
+      expect([nothing.response.status, nothing.error?.detail]).toEqual([
+        400,
+        "Choose the lines to refund, or an amount.",
+      ]);
+      const euros = await refund({ amount: { amount: 100, currency: "EUR" } });
+      expect(euros.response.status).toBe(400);
+      const credit = await refund({ amount: { amount: 100, currency: "USD" }, storeCredit: true });
+      expect(credit.error?.detail).toBe(
+        "This order was placed without an account, so it cannot be refunded as store credit.",
+      );
+      const missing = await client.POST("/api/v1/admin/orders/{number}/refunds", {
+        params: { path: { number: "CW-NOSUCH" }, header: idempotency() },
+        body: { amount: { amount: 100, currency: "USD" } },
+      });
+      expect(missing.response.status).toBe(404);
+      // a key that may only read refunds
+      const reader = await clientWith(["refunds:read"]);
+      const refused = await reader.POST("/api/v1/admin/orders/{number}/refunds", {
+        params: { path: { number }, header: idempotency() },
+        body: { amount: { amount: 100, currency: "USD" } },
+      });
+      expect(refused.response.status).toBe(403);
+      expect((await moneyOf(number)).left).toBe(3_300);
+    });
+
+    it("cancels a paid order as the page's Cancel button does: refunded in full, and only with both scopes", async () => {
+      const [viaPage, viaApi] = [await paidOrder(), await paidOrder()];
+      const page = await callRoute(orderRoute, "action", `${TEST_ORIGIN}/admin/orders/${viaPage}`, {
+        cookie: staff,
+        fields: { intent: "move", to: "cancelled", confirm: CONFIRM_VALUE },
+        params: { number: viaPage },
+        context: shop.context(),
+      });
+      expect(page.response?.status).toBe(302);
+
+      const ordersOnly = await clientWith(["orders:write"]);
+      const refused = await ordersOnly.POST("/api/v1/admin/orders/{number}/cancellation", {
+        params: { path: { number: viaApi }, header: idempotency() },
+      });
+      expect(refused.response.status).toBe(403);
+      expect(refused.error?.detail).toBe("This API key lacks the refunds:write scope.");
+
+      const client = await clientWith(["orders:write", "refunds:write"]);
+      const cancelled = await client.POST("/api/v1/admin/orders/{number}/cancellation", {
+        params: { path: { number: viaApi }, header: idempotency() },
+      });
+      expect([cancelled.response.status, cancelled.data]).toEqual([
+        200,
+        { number: viaApi, status: "cancelled" },
+      ]);
+      expect(await moneyOf(viaApi)).toEqual(await moneyOf(viaPage));
+      expect((await moneyOf(viaApi)).status).toBe("cancelled");
+
+      const twice = await client.POST("/api/v1/admin/orders/{number}/cancellation", {
+        params: { path: { number: viaApi }, header: idempotency() },
+      });
+      expect(twice.response.status).toBe(409);
+      expect(twice.error?.detail).toBe("This order is cancelled and cannot become cancelled.");
+    });
+  });
+});
