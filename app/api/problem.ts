@@ -21,6 +21,7 @@ export type Problem = z.infer<typeof problemSchema>;
 const TITLES: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
+  402: "Payment Required",
   403: "Forbidden",
   404: "Not Found",
   409: "Conflict",
@@ -32,9 +33,23 @@ const TITLES: Record<number, string> = {
 
 const PROBLEM_HEADERS = { "Content-Type": "application/problem+json", "Cache-Control": "no-store" };
 
-/** A problem as an operation's typed answer (the status one of those its route documents). */
-export function problemOf<S extends ContentfulStatusCode>(c: Context, status: S, detail: string) {
-  const body: Problem = { type: "about:blank", title: TITLES[status] ?? "Error", status, detail };
+/**
+ * A problem as an operation's typed answer (the status one of those its route documents); `errors`
+ * names the fields refused, as the pages show beside them.
+ */
+export function problemOf<S extends ContentfulStatusCode>(
+  c: Context,
+  status: S,
+  detail: string,
+  errors?: Problem["errors"],
+) {
+  const body: Problem = {
+    type: "about:blank",
+    title: TITLES[status] ?? "Error",
+    status,
+    detail,
+    ...(errors ? { errors } : {}),
+  };
   return c.json(body, status, PROBLEM_HEADERS);
 }
 
@@ -57,22 +72,33 @@ export function problem(
   });
 }
 
+const INVALID = "The request has invalid or missing values.";
+
+/** Each field a zod error refused, with its message. */
+function fieldErrors(error: z.ZodError): NonNullable<Problem["errors"]> {
+  return error.issues.slice(0, 20).map((issue) => ({
+    field: issue.path.map(String).join(".") || "(body)",
+    message: issue.message,
+  }));
+}
+
 /** The answer to a request whose parameters or body the operation's schema refused. */
 export function validationProblem(error: z.ZodError): Response {
-  return problem(400, "The request has invalid or missing values.", {
-    errors: error.issues.slice(0, 20).map((issue) => ({
-      field: issue.path.map(String).join(".") || "(body)",
-      message: issue.message,
-    })),
-  });
+  return problem(400, INVALID, { errors: fieldErrors(error) });
+}
+
+/** The same, as an operation's typed answer (a domain schema checked inside the operation). */
+export function validationProblemOf(c: Context, error: z.ZodError) {
+  return problemOf(c, 400, INVALID, fieldErrors(error));
 }
 
 /** The documented problem responses of an operation, for its OpenAPI entry. */
-export function problemResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 422 | 429)[]) {
+export function problemResponses(...statuses: (400 | 401 | 402 | 403 | 404 | 409 | 422 | 429)[]) {
   const content = { "application/problem+json": { schema: problemSchema } };
   const descriptions = {
     400: "The parameters or body are invalid",
     401: "No key, or a key that is unknown, revoked or expired",
+    402: "The payment was declined (the detail says why, in the checkout's words)",
     403: "The key lacks the scope this operation needs",
     404: "Not found",
     409: "Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered",

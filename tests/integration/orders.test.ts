@@ -58,6 +58,7 @@ function recordingGateway(base: PaymentGateway, beforeAnswer?: () => Promise<voi
     name: "recording",
     browser: null,
     tokenize: (card) => base.tokenize(card),
+    describeToken: (token) => base.describeToken(token),
     async authorize(input) {
       const result = await base.authorize(input);
       if (result.ok) authorized.push(result.authorizationId);

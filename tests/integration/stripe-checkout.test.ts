@@ -1,7 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApi } from "../../app/api/api.server.ts";
+import { createApiKey } from "../../app/domain/integrations/api-keys.server.ts";
 import {
   HOSTED_PAYMENT,
   ORDER_COLUMNS,
@@ -16,6 +19,7 @@ import * as cart from "../../app/routes/cart.tsx";
 import * as checkout from "../../app/routes/checkout.tsx";
 import * as checkoutReturn from "../../app/routes/checkout_.return.tsx";
 import * as webhooks from "../../app/routes/webhooks.stripe.tsx";
+import { cartwheelClient } from "../../clients/typescript/client.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { insertPendingOrder } from "../helpers/invoice-orders.ts";
@@ -359,6 +363,123 @@ describe.each(ENGINES)("checkout with Stripe on %s", (engine) => {
     expect(await comeBack(bank.location, jar)).toBe("/checkout?step=confirmation");
     expect(await load("", jar)).toEqual({ redirect: "/cart" });
     expect(await mailTo("event-first@example.com")).toHaveLength(1);
+  });
+
+  /** A cart built through the Store API with a publishable key: two backpacks, priced for the address. */
+  async function apiCart() {
+    const made = await createApiKey(shop.db, {
+      actor: { id: "owner-1", email: "owner@example.com", role: "owner" },
+      input: { name: "App", kind: "publishable", scopes: [], expiresAt: null },
+    });
+    if (!made.ok) throw new Error(made.error.code);
+    const api = createApi(async () => shop.services);
+    const client = cartwheelClient({
+      baseUrl: TEST_ORIGIN,
+      apiKey: made.value.secret,
+      fetch: (request) => Promise.resolve(api.fetch(request)),
+    });
+    const header = () => ({ "idempotency-key": randomUUID() });
+    const created = await client.POST("/api/v1/store/carts", { params: { header: header() } });
+    const cartId = created.data?.id ?? "";
+    await client.POST("/api/v1/store/carts/{cartId}/lines", {
+      params: { path: { cartId }, header: header() },
+      body: { productId, quantity: 2 },
+    });
+    const quote = await client.GET("/api/v1/store/carts/{cartId}/quote", {
+      params: { path: { cartId }, query: { country: "US", region: "IL", shippingMethod: "standard" } },
+    });
+    const checkoutWith = (token: string, email: string, returnUrl?: string) =>
+      client.POST("/api/v1/store/carts/{cartId}/checkout", {
+        params: { path: { cartId }, header: header() },
+        body: {
+          firstName: "Ada",
+          lastName: "Lovelace",
+          email,
+          phone: "+1 555 0100",
+          address: "1 Analytical Way",
+          city: "Springfield",
+          state: "IL",
+          zipCode: "62701",
+          country: "US",
+          shippingMethod: "standard",
+          payment: { token },
+          expectedTotal: quote.data?.totals.total.amount ?? 0,
+          ...(returnUrl ? { returnUrl } : {}),
+        },
+      });
+    return { client, cartId, checkoutWith, header };
+  }
+
+  it("Store API: a PaymentMethod made with Stripe's SDK is charged by Place Order, paid at once", async () => {
+    const { client, checkoutWith, header } = await apiCart();
+    // the card is never sent to the shop: the provider's SDK makes the payment method
+    const tokens = await client.POST("/api/v1/store/payment-tokens", {
+      params: { header: header() },
+      body: { cardNumber: "4242424242424242", cardName: "Ada", expiryDate: "12/30", cvv: "123" },
+    });
+    expect(tokens.response.status).toBe(409);
+    const unknown = await checkoutWith("pm_unknown", "api-unknown@example.com");
+    expect(unknown.response.status).toBe(402);
+
+    const before = await stockLeft();
+    const placed = await checkoutWith("pm_card_visa", "api-stripe@example.com");
+    expect(placed.response.status).toBe(201);
+    expect(placed.data?.redirectUrl).toBeNull();
+    const order = await shop.db
+      .selectFrom("orders")
+      .selectAll()
+      .where("number", "=", placed.data?.order.number ?? "")
+      .executeTakeFirstOrThrow();
+    expect(order).toMatchObject({ status: "paid", paymentBrand: "Visa", paymentLast4: "4242" });
+    expect(order.paymentReference).toMatch(/^pi_/);
+    const intent = server.state.paymentIntents.get(order.paymentReference ?? "");
+    expect(intent).toMatchObject({ amount: order.totalCents, status: "succeeded" });
+    expect(await stockLeft()).toBe(before - 2);
+    await settleAfterResponseTasks();
+    expect(await mailTo("api-stripe@example.com")).toHaveLength(1);
+  });
+
+  it("Store API: 3-D Secure sends the shopper to the bank from redirectUrl; the provider's event settles the order", async () => {
+    const refused = await (await apiCart()).checkoutWith(
+      "pm_card_threeDSecure2Required",
+      "api-no-return@example.com",
+    );
+    // no returnUrl: a payment that asks for the bank cannot be completed, and is declined
+    expect(refused.response.status).toBe(402);
+
+    const { checkoutWith } = await apiCart();
+    const placed = await checkoutWith(
+      "pm_card_threeDSecure2Required",
+      "api-3ds@example.com",
+      "https://app.example/orders/done",
+    );
+    expect(placed.response.status).toBe(201);
+    const location = placed.data?.redirectUrl ?? "";
+    expect(location.startsWith(`${server.url}/3ds/`)).toBe(true);
+    const pending = await shop.db
+      .selectFrom("orders")
+      .selectAll()
+      .where("number", "=", placed.data?.order.number ?? "")
+      .executeTakeFirstOrThrow();
+    expect(pending.status).toBe("pending_payment");
+    const attempt = /name="attempt" value="([^"]+)"/.exec(await (await fetch(location)).text())?.[1] ?? "";
+    const bank = await submitPage(`${server.url}/3ds/${pending.paymentReference}`, {
+      attempt,
+      outcome: "complete",
+    });
+    expect(bank.location.startsWith("https://app.example/orders/done")).toBe(true);
+    await server.webhooks.settled();
+    expect(
+      (
+        await shop.db
+          .selectFrom("orders")
+          .select("status")
+          .where("id", "=", pending.id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe("paid");
+    await settleAfterResponseTasks();
+    expect(await mailTo("api-3ds@example.com")).toHaveLength(1);
   });
 
   it("3-D Secure failed: back to the payment step, the stock given back", async () => {

@@ -14,6 +14,11 @@ export interface PaymentGateway {
   /** Checks the card and exchanges it for a token; expected refusals are returned, not thrown. */
   tokenize(card: CardInput): Promise<TokenizeResult>;
   /**
+   * The card behind a token made elsewhere (the Store API's checkout: a test gateway token, or a
+   * provider's payment method id made with its SDK); null for one this gateway did not make.
+   */
+  describeToken(token: string): Promise<CardSummary | null>;
+  /**
    * Reserves the amount on the card behind the token; the same idempotency key gives the same
    * answer and never a second reservation. Throws when the provider cannot be reached (the
    * outcome is then unknown: ask `outcome` later).

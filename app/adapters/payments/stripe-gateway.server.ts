@@ -312,6 +312,9 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       throw new Error(TOKENIZE_UNSUPPORTED);
     },
 
+    // a PaymentMethod the shopper's app made with Stripe's SDK
+    describeToken: (token) => browser.describe(token),
+
     async authorize(input): Promise<AuthorizeResult> {
       if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
         throw new RangeError(`Payment amount must be a positive number of cents, got ${input.amountCents}`);

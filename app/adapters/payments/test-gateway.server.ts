@@ -156,6 +156,11 @@ export function createTestGateway(options: TestGatewayOptions): PaymentGateway {
       return { ok: true, token, brand, last4, expMonth, expYear };
     },
 
+    async describeToken(token) {
+      const payload = decodeToken(signing, token);
+      return payload ? { brand: payload.b, last4: payload.l, expMonth: payload.m, expYear: payload.y } : null;
+    },
+
     async authorize(input): Promise<AuthorizeResult> {
       if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
         throw new RangeError(`Payment amount must be a positive number of cents, got ${input.amountCents}`);

@@ -3,6 +3,7 @@ import type { BrowserPayments, PaymentGateway } from "./payment-gateway.ts";
 
 const GATEWAY_CALLS = [
   "tokenize",
+  "describeToken",
   "authorize",
   "capture",
   "void",

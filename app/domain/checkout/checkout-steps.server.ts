@@ -21,7 +21,7 @@ import { type GiftCardPlan, MAX_GIFT_CARDS, type Tender, tenderName } from "../g
 import { storeCreditOf } from "../gift-cards/gift-card-spending.server.ts";
 import { findGiftCard } from "../gift-cards/gift-cards.server.ts";
 import { sendPlacedOrderConfirmation } from "../orders/order-confirmation.server.ts";
-import { type OrderShop, placeOrder } from "../orders/place-order.server.ts";
+import { type OrderShop, type PlacedConfirmation, placeOrder } from "../orders/place-order.server.ts";
 import { GIFT_CARD_PAYMENT, type ProviderReturn } from "../payments/charges.server.ts";
 import { boundFeedback, type CheckoutState, type StepFeedback } from "./checkout-progress.server.ts";
 import {
@@ -302,6 +302,25 @@ export function submitGiftCardPayment(state: CheckoutState, plan: GiftCardPlan):
   };
 }
 
+/**
+ * After an order is placed and paid (the checkout page's Place Order, the Store API's checkout):
+ * its confirmation e-mailed and the gift cards it bought issued — after the answer, so the shopper
+ * never waits on the mail server or the invoice's PDF; the claims are durable, so a send lost with
+ * the process is the background job's to redo.
+ */
+export function followUpPlacedOrder(
+  deps: { db: Database; mailer: Mailer; mailShop: MailShop },
+  order: { id: number; number: string },
+  confirmation: PlacedConfirmation | undefined,
+): void {
+  runAfterResponse("order-confirmation", () =>
+    sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number, confirmation),
+  );
+  runAfterResponse("gift-card-delivery", () =>
+    deliverGiftCards(deps.db, deps.mailer, deps.mailShop, { orderId: order.id }),
+  );
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -374,15 +393,7 @@ export async function submitPlaceOrder(
     // to the provider (3-D Secure, its hosted page): the order waits, reserved, for /checkout/return
     if (redirectUrl) return { to: redirectUrl, state };
     if (!replayed) {
-      // after the answer: the shopper's confirmation page never waits on the mail server or the
-      // invoice's PDF; the claim is durable, so a send lost with the process is the job's to redo
-      runAfterResponse("order-confirmation", () =>
-        sendPlacedOrderConfirmation(deps.db, deps.mailer, deps.mailShop, order.number, confirmation),
-      );
-      // the gift cards it bought, issued and e-mailed (the background job does it for one paid later)
-      runAfterResponse("gift-card-delivery", () =>
-        deliverGiftCards(deps.db, deps.mailer, deps.mailShop, { orderId: order.id }),
-      );
+      followUpPlacedOrder(deps, order, confirmation);
       if (deps.userId && state.payment.saveInfo) await rememberCard(deps.db, deps.userId, state.payment);
     }
     return { to: stepPath("confirmation"), state: { placedOrder: order.number } };
