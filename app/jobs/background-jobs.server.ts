@@ -8,6 +8,7 @@ import type { BackupServices } from "../domain/backups/take-backup.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { refreshGroupRules } from "../domain/customer-groups/group-rules.server.ts";
 import { deliverGiftCards } from "../domain/gift-cards/gift-card-delivery.server.ts";
+import { pruneWebhookOutbox, watchFailingEndpoints } from "../domain/integrations/webhook-upkeep.server.ts";
 import { deliverWebhooks, hasWebhookWork } from "../domain/integrations/webhooks.server.ts";
 import { checkStockLedger } from "../domain/inventory/stock-ledger.server.ts";
 import { issueMissingDocuments } from "../domain/invoices/issue-documents.server.ts";
@@ -26,7 +27,8 @@ import { everyTurn, jobTurn, logResult } from "./job-schedule.server.ts";
  * their payment and refunds it left pending (at start and every minute: payments/charges.server.ts,
  * payments/refunds.server.ts) and issuing any invoice or credit note one lacks (decision 031),
  * resending order confirmations that failed (every minute), forgetting rate-limit windows that
- * ended a day ago and checkouts in progress untouched for a day (every hour), checking the stock
+ * ended a day ago, checkouts in progress untouched for a day and webhook events 30 days old whose
+ * deliveries ended (every hour), checking the stock
  * ledger against the levels (daily: drift is logged at error) and rolling up the dashboard's closed
  * days (nightly, and at start when that night's was missed), applying customer groups' rules (daily).
  * All are safe with several processes on
@@ -126,6 +128,8 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     pruneRateLimits(await getDb(), RATE_LIMIT_RETENTION_MS),
   );
   const checkouts = everywhere("checkout-progress-prune", async () => pruneCheckoutProgress(await getDb()));
+  // webhooks' outbox: events older than 30 days whose deliveries all ended, with their attempts
+  const webhookOutbox = everywhere("webhook-outbox-prune", async () => pruneWebhookOutbox(await getDb()));
   // the owner's daily backup, when enabled and due; a failure is recorded on Admin → Backups and
   // logged at error (runScheduledBackup), and waits for the next day
   const backups = jobTurn(getDb, "backup", { ttlMs: BACKUP_LEASE_MS }, async () => {
@@ -144,13 +148,15 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     if (webhooksRunning) return null;
     webhooksRunning = true;
     try {
-      const { db, webhooksAllowPrivate } = await open();
+      const { db, mail, shop, webhooksAllowPrivate } = await open();
       if (!(await hasWebhookWork(db))) return null;
-      return await withJobLease(db, "webhook-delivery", { ttlMs: 10 * 60_000 }, () =>
-        deliverWebhooks(db, {
+      return await withJobLease(db, "webhook-delivery", { ttlMs: 10 * 60_000 }, async () => ({
+        ...(await deliverWebhooks(db, {
           send: (url, request) => sendWebhook(url, request, { allowPrivate: webhooksAllowPrivate }),
-        }),
-      );
+        })),
+        // an endpoint failing for a day: its owners e-mailed once; for three: disabled
+        ...(await watchFailingEndpoints(db, { mail, shop })),
+      }));
     } finally {
       webhooksRunning = false;
     }
@@ -167,6 +173,7 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
   const timers = [
     setInterval(rateLimits, JOB_INTERVALS.prunesMs),
     setInterval(checkouts, JOB_INTERVALS.prunesMs),
+    setInterval(webhookOutbox, JOB_INTERVALS.prunesMs),
     setInterval(webhooks, JOB_INTERVALS.webhooksMs),
   ];
   for (const timer of timers) timer.unref();

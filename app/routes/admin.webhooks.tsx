@@ -12,9 +12,16 @@ import {
   WEBHOOK_MESSAGES as M,
 } from "../domain/integrations/webhook-form.ts";
 import { webhookFormSchema } from "../domain/integrations/webhook-schema.server.ts";
-import { addWebhookEndpoint, rotateWebhookSecret } from "../domain/integrations/webhooks.server.ts";
+import {
+  addWebhookEndpoint,
+  enableWebhookEndpoint,
+  resendWebhookDelivery,
+  rotateWebhookSecret,
+  sendTestWebhook,
+} from "../domain/integrations/webhooks.server.ts";
 import { parseForm } from "../http/form.server.ts";
 import { FORBIDDEN_STATUS, requirePermission } from "../http/session.server.ts";
+import { redirectWithToast } from "../http/toast.server.ts";
 import { formatDateTimeIn } from "../lib/time-zones.ts";
 import { WEBHOOK_EVENT_TYPES } from "../lib/webhook-events.ts";
 import type { Route } from "./+types/admin.webhooks";
@@ -33,6 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     endpoints: endpoints.map((endpoint) => ({
       ...endpoint,
       createdAt: when(endpoint.createdAt),
+      disabledAt: endpoint.disabledAt && when(endpoint.disabledAt),
+      failingSince: endpoint.failingSince && when(endpoint.failingSince),
       attempts: endpoint.attempts.map((attempt) => ({ ...attempt, attemptedAt: when(attempt.attemptedAt) })),
     })),
   };
@@ -48,11 +57,37 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = servicesFrom(context);
   const actor = { id: staff.id, email: staff.email, role: staff.role };
   const value = submission.value;
+  const refuse = (message: string, status: number) =>
+    data({ result: submission.reply({ formErrors: [message] }), secret: null }, { status });
+  if (value.intent === "resend") {
+    const resent = await resendWebhookDelivery(services.db, { actor, deliveryId: value.deliveryId });
+    if (!resent.ok) {
+      if (resent.error.code === "forbidden") throw data(null, { status: FORBIDDEN_STATUS });
+      return refuse(M.deliveryNotFound, 404);
+    }
+    return redirectWithToast(PAGE, { type: "success", message: M.resent });
+  }
+  if (value.intent === "test") {
+    const sent = await sendTestWebhook(services.db, { actor, endpointId: value.id });
+    if (!sent.ok) {
+      if (sent.error.code === "forbidden") throw data(null, { status: FORBIDDEN_STATUS });
+      return sent.error.code === "disabled" ? refuse(M.testDisabled, 409) : refuse(M.notFound, 404);
+    }
+    return redirectWithToast(PAGE, { type: "success", message: M.testSent });
+  }
+  if (value.intent === "enable") {
+    const enabled = await enableWebhookEndpoint(services.db, { actor, id: value.id });
+    if (!enabled.ok) {
+      if (enabled.error.code === "forbidden") throw data(null, { status: FORBIDDEN_STATUS });
+      return refuse(M.notFound, 404);
+    }
+    return redirectWithToast(PAGE, { type: "success", message: M.enabled });
+  }
   if (value.intent === "rotate") {
     const rotated = await rotateWebhookSecret(services.db, { actor, id: value.id });
     if (!rotated.ok) {
       if (rotated.error.code === "forbidden") throw data(null, { status: FORBIDDEN_STATUS });
-      return data({ result: submission.reply({ formErrors: [M.notFound] }), secret: null }, { status: 404 });
+      return refuse(M.notFound, 404);
     }
     return { result: undefined, secret: { message: M.rotated, value: rotated.value.secret } };
   }
@@ -131,16 +166,53 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
               {endpoint.events.map((event) => LABELS[event]).join(", ")} · added {endpoint.createdAt} ·{" "}
               {endpoint.delivered} delivered, {endpoint.pending} waiting, {endpoint.failed} given up
             </p>
-            <Form method="post" className="mt-2">
-              <input type="hidden" name="intent" value="rotate" />
-              <input type="hidden" name="id" value={endpoint.id} />
-              <button
-                type="submit"
-                className="rounded-lg border border-gray-400 px-3 py-1.5 text-sm font-semibold hover:bg-gray-100"
-              >
-                New signing secret<span className="sr-only"> for {endpoint.url}</span>
-              </button>
-            </Form>
+            {!endpoint.enabled ? (
+              <p className="mt-2 rounded-lg bg-red-50 p-2 text-sm font-medium text-red-800">
+                Disabled{endpoint.disabledAt ? ` on ${endpoint.disabledAt}` : ""}: every delivery failed for 3
+                days. It gets no events until it is enabled again.
+              </p>
+            ) : (
+              endpoint.failingSince && (
+                <p className="mt-2 rounded-lg bg-amber-50 p-2 text-sm font-medium text-amber-900">
+                  Failing since {endpoint.failingSince}: disabled after 3 days of failures only.
+                </p>
+              )
+            )}
+            <div className="mt-2 flex flex-wrap gap-2">
+              {endpoint.enabled ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="test" />
+                  <input type="hidden" name="id" value={endpoint.id} />
+                  <button
+                    type="submit"
+                    className="rounded-lg border border-gray-400 px-3 py-1.5 text-sm font-semibold hover:bg-gray-100"
+                  >
+                    Send a test event<span className="sr-only"> to {endpoint.url}</span>
+                  </button>
+                </Form>
+              ) : (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="enable" />
+                  <input type="hidden" name="id" value={endpoint.id} />
+                  <button
+                    type="submit"
+                    className="rounded-lg bg-brand-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-800"
+                  >
+                    Enable<span className="sr-only"> {endpoint.url}</span>
+                  </button>
+                </Form>
+              )}
+              <Form method="post">
+                <input type="hidden" name="intent" value="rotate" />
+                <input type="hidden" name="id" value={endpoint.id} />
+                <button
+                  type="submit"
+                  className="rounded-lg border border-gray-400 px-3 py-1.5 text-sm font-semibold hover:bg-gray-100"
+                >
+                  New signing secret<span className="sr-only"> for {endpoint.url}</span>
+                </button>
+              </Form>
+            </div>
             {endpoint.attempts.length === 0 ? (
               <p className="mt-3 text-sm text-gray-700">Nothing sent yet.</p>
             ) : (
@@ -158,10 +230,13 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
                       <th scope="col" className="px-2 py-1">
                         Answer
                       </th>
+                      <th scope="col" className="px-2 py-1">
+                        <span className="sr-only">Actions</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
-                    {endpoint.attempts.map((attempt) => (
+                    {endpoint.attempts.map((attempt, index) => (
                       <tr key={attempt.id} className="border-t border-gray-200 align-top">
                         <td className="px-2 py-1 whitespace-nowrap">{attempt.attemptedAt}</td>
                         <td className="px-2 py-1">
@@ -174,6 +249,23 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
                               {attempt.error ?? attempt.excerpt}
                             </span>
                           )}
+                        </td>
+                        <td className="px-2 py-1">
+                          {/* on the delivery's latest attempt: a delivered or given-up one can go again */}
+                          {attempt.deliveryStatus !== "pending" &&
+                            endpoint.attempts.findIndex((a) => a.deliveryId === attempt.deliveryId) ===
+                              index && (
+                              <Form method="post">
+                                <input type="hidden" name="intent" value="resend" />
+                                <input type="hidden" name="deliveryId" value={attempt.deliveryId} />
+                                <button
+                                  type="submit"
+                                  className="rounded-lg border border-gray-400 px-2 py-1 text-xs font-semibold whitespace-nowrap hover:bg-gray-100"
+                                >
+                                  Send again<span className="sr-only"> evt_{attempt.eventId}</span>
+                                </button>
+                              </Form>
+                            )}
                         </td>
                       </tr>
                     ))}

@@ -314,10 +314,13 @@ const ROUTES: Record<string, RouteAccess> = {
     module: adminWebhooks,
     path: "/admin/webhooks",
     loader: "settings",
-    // refused forms (no URL; no such endpoint), so nothing is added or rotated for the owner
+    // refused forms (no URL; no such endpoint or delivery), so nothing changes for the owner
     actions: [
       post("settings", { intent: "add", url: "", events: "order.paid" }),
       post("settings", { intent: "rotate", id: "999999" }),
+      post("settings", { intent: "test", id: "999999" }),
+      post("settings", { intent: "enable", id: "999999" }),
+      post("settings", { intent: "resend", deliveryId: "999999" }),
     ],
   },
   "admin.reviews.tsx": {

@@ -12,7 +12,8 @@ import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop
 /**
  * Admin → Webhooks (decision 039) as the owner's browser uses it: an endpoint refused beside its
  * field (no URL, a private address, no event), one added with its secret shown once, a new secret,
- * and the endpoint's latest attempts listed once the delivery job has sent an event.
+ * the endpoint's latest attempts listed once the delivery job has sent an event, "Send again" and
+ * "Send a test event", and an endpoint the job disabled shown with its "Enable" button.
  */
 describe.each(ENGINES)("Admin → Webhooks on %s", (engine) => {
   let shop: TestShop;
@@ -32,6 +33,10 @@ describe.each(ENGINES)("Admin → Webhooks on %s", (engine) => {
   const page = async () =>
     (await callRoute(route, "loader", URL, { cookie: owner, context: shop.context() }))
       .data as unknown as Awaited<ReturnType<typeof route.loader>>;
+  const redirected = (answer: Awaited<ReturnType<typeof post>>) => [
+    answer.response?.status,
+    answer.response?.headers.get("Location"),
+  ];
   const errorsOf = (answer: Awaited<ReturnType<typeof post>>) =>
     (answer.data as unknown as { result: { error: Record<string, string[]> } }).result.error;
 
@@ -77,5 +82,45 @@ describe.each(ENGINES)("Admin → Webhooks on %s", (engine) => {
     expect(endpoint!.attempts.map((a) => [a.eventType, a.statusCode, a.excerpt])).toEqual([
       ["order.paid", 202, "accepted"],
     ]);
+
+    // "Send again" on that delivery, "Send a test event": each answered with a toast, then sent
+    const again = await post({ intent: "resend", deliveryId: String(endpoint!.attempts[0]!.deliveryId) });
+    expect(redirected(again)).toEqual([302, "/admin/webhooks"]);
+    const tested = await post({ intent: "test", id: String(endpoint!.id) });
+    expect(redirected(tested)).toEqual([302, "/admin/webhooks"]);
+    const types: string[] = [];
+    await deliverWebhooks(shop.db, {
+      send: async (_url, request) => {
+        types.push(JSON.parse(request.body).type);
+        return { status: 200, excerpt: "ok", error: null, durationMs: 2 };
+      },
+    });
+    expect(types.sort()).toEqual(["order.paid", "webhook.test"]);
+    // a delivery that does not exist (or waits already) is refused beside the page's form
+    const missing = await post({ intent: "resend", deliveryId: "999999" });
+    expect([missing.status, errorsOf(missing)[""]]).toEqual([404, [M.deliveryNotFound]]);
+  });
+
+  it("shows an endpoint the job disabled, with an Enable button that turns it back on", async () => {
+    const added = await post({ intent: "add", url: "https://93.184.215.14/down", events: "order.paid" });
+    expect(added.status).toBe(200);
+    const id = (await page()).endpoints.find((e) => e.url === "https://93.184.215.14/down")!.id;
+    await shop.db
+      .updateTable("webhookEndpoints")
+      .set({ enabled: 0, disabledAt: "2026-11-20T10:00:00.000Z", failingSince: "2026-11-17T10:00:00.000Z" })
+      .where("id", "=", id)
+      .execute();
+    const shown = (await page()).endpoints.find((e) => e.id === id)!;
+    expect([shown.enabled, shown.disabledAt !== null]).toEqual([false, true]);
+    // a test event is refused while it is off
+    const test = await post({ intent: "test", id: String(id) });
+    expect([test.status, errorsOf(test)[""]]).toEqual([409, [M.testDisabled]]);
+    const enabled = await post({ intent: "enable", id: String(id) });
+    expect(redirected(enabled)).toEqual([302, "/admin/webhooks"]);
+    expect((await page()).endpoints.find((e) => e.id === id)).toMatchObject({
+      enabled: true,
+      disabledAt: null,
+      failingSince: null,
+    });
   });
 });

@@ -53,6 +53,10 @@ export const AUDIT_ACTIONS = [
   "api_key.revoke",
   "webhook.create",
   "webhook.rotate",
+  "webhook.resend",
+  "webhook.test",
+  "webhook.enable",
+  "webhook.disable",
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

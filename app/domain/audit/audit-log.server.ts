@@ -70,7 +70,11 @@ export type AuditAction =
   | "api_key.create"
   | "api_key.revoke"
   | "webhook.create"
-  | "webhook.rotate";
+  | "webhook.rotate"
+  | "webhook.resend"
+  | "webhook.test"
+  | "webhook.enable"
+  | "webhook.disable";
 
 export interface AuditEntryInput {
   actor: Actor;

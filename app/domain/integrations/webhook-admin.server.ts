@@ -7,12 +7,19 @@ export interface WebhookEndpointView {
   url: string;
   events: WebhookEventType[];
   enabled: boolean;
+  /** when the delivery job disabled it (failing for days); null: on, or never disabled by the job */
+  disabledAt: string | null;
+  /** its first failure since its last success; null while it answers */
+  failingSince: string | null;
   createdAt: string;
   pending: number;
   delivered: number;
   failed: number;
   attempts: {
     id: number;
+    deliveryId: number;
+    /** the delivery's state now: a delivered or given-up one can be sent again */
+    deliveryStatus: "pending" | "delivered" | "failed";
     eventType: string;
     eventId: number;
     attemptedAt: string;
@@ -27,7 +34,7 @@ const ATTEMPTS_SHOWN = 20;
 export async function listWebhookEndpoints(db: Database): Promise<WebhookEndpointView[]> {
   const endpoints = await db
     .selectFrom("webhookEndpoints")
-    .select(["id", "url", "events", "enabled", "createdAt"])
+    .select(["id", "url", "events", "enabled", "disabledAt", "failingSince", "createdAt"])
     .orderBy("id", "desc")
     .execute();
   const ids = endpoints.map((endpoint) => endpoint.id);
@@ -50,6 +57,8 @@ export async function listWebhookEndpoints(db: Database): Promise<WebhookEndpoin
       url: endpoint.url,
       events: (JSON.parse(endpoint.events) as string[]).filter(isWebhookEventType),
       enabled: endpoint.enabled === 1,
+      disabledAt: endpoint.disabledAt,
+      failingSince: endpoint.failingSince,
       createdAt: endpoint.createdAt,
       pending: count("pending"),
       delivered: count("delivered"),
@@ -66,6 +75,8 @@ async function latestAttempts(db: Database, endpointId: number) {
     .innerJoin("webhookEvents", "webhookEvents.id", "webhookDeliveries.eventId")
     .select([
       "webhookAttempts.id",
+      "webhookDeliveries.id as deliveryId",
+      "webhookDeliveries.status as deliveryStatus",
       "webhookEvents.type as eventType",
       "webhookEvents.id as eventId",
       "webhookAttempts.attemptedAt",
@@ -77,5 +88,10 @@ async function latestAttempts(db: Database, endpointId: number) {
     .orderBy("webhookAttempts.id", "desc")
     .limit(ATTEMPTS_SHOWN)
     .execute();
-  return attempts.map((a) => ({ ...a, id: Number(a.id), eventId: Number(a.eventId) }));
+  return attempts.map((a) => ({
+    ...a,
+    id: Number(a.id),
+    deliveryId: Number(a.deliveryId),
+    eventId: Number(a.eventId),
+  }));
 }

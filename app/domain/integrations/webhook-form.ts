@@ -10,6 +10,11 @@ export const WEBHOOK_MESSAGES = {
   added: "Webhook endpoint added.",
   rotated: "A new signing secret was made; the old one keeps signing for 24 hours.",
   notFound: "That endpoint no longer exists.",
+  deliveryNotFound: "That delivery is waiting to be sent already, or no longer exists.",
+  resent: "The event is queued to be sent again now.",
+  testSent: "A test event is queued for this endpoint; it appears below once sent.",
+  testDisabled: "This endpoint is disabled: enable it first.",
+  enabled: "The endpoint is enabled again.",
 } as const;
 
 export const WEBHOOK_EVENT_LABELS = {

@@ -2,7 +2,10 @@ import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../lib/webhook-events.ts";
 import { WEBHOOK_MESSAGES as M } from "./webhook-form.ts";
 
-/** Admin → Webhooks' forms: a new endpoint (its URL and the events wanted), or a secret rotated. */
+/**
+ * Admin → Webhooks' forms: a new endpoint (its URL and the events wanted), a secret rotated, a test
+ * event sent, an endpoint enabled again, a delivery sent again.
+ */
 export const webhookFormSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("add"),
@@ -20,4 +23,7 @@ export const webhookFormSchema = z.discriminatedUnion("intent", [
       ),
   }),
   z.object({ intent: z.literal("rotate"), id: z.coerce.number().int().positive() }),
+  z.object({ intent: z.literal("test"), id: z.coerce.number().int().positive() }),
+  z.object({ intent: z.literal("enable"), id: z.coerce.number().int().positive() }),
+  z.object({ intent: z.literal("resend"), deliveryId: z.coerce.number().int().positive() }),
 ]);

@@ -4,8 +4,9 @@ import { checkEndpointUrl, type SentWebhook } from "../../adapters/webhooks/webh
 import type { Database } from "../../db/database.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
 import { actorCan } from "../../lib/staff-roles.ts";
-import { isWebhookEventType, type WebhookEventType } from "../../lib/webhook-events.ts";
+import { isWebhookEventType, WEBHOOK_TEST_EVENT, type WebhookEventType } from "../../lib/webhook-events.ts";
 import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
+import { hasFailingEndpointDue } from "./webhook-upkeep.server.ts";
 
 /**
  * Webhook endpoints and their deliveries (issue 32, decision 039). The owner adds an endpoint (a URL
@@ -32,7 +33,8 @@ export type EndpointError =
   | { code: "private-address" }
   | { code: "unresolved" }
   | { code: "no-events" }
-  | { code: "not-found" };
+  | { code: "not-found" }
+  | { code: "disabled" };
 
 const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
@@ -123,6 +125,126 @@ export async function rotateWebhookSecret(
   });
 }
 
+/**
+ * "Send again": a delivery that was delivered or given up is queued again now, for the same event
+ * (the same `webhook-id`: a receiver that has it drops it), with a new day of retries.
+ */
+export async function resendWebhookDelivery(
+  db: Database,
+  { actor, deliveryId, now = new Date() }: { actor: StaffActor; deliveryId: number; now?: Date },
+): Promise<Result<{ endpointId: number }, EndpointError>> {
+  if (!actorCan(actor, "settings")) return fail({ code: "forbidden" });
+  return db.transaction().execute(async (trx) => {
+    const queued = await trx
+      .updateTable("webhookDeliveries")
+      .set({ status: "pending", attempts: 0, nextAttemptAt: now.toISOString(), createdAt: now.toISOString() })
+      .where("id", "=", deliveryId)
+      .where("status", "in", ["delivered", "failed"])
+      .returning(["endpointId", "eventId"])
+      .executeTakeFirst();
+    if (!queued) return fail({ code: "not-found" as const });
+    await recordAudit(trx, {
+      actor,
+      action: "webhook.resend",
+      entityType: "webhook",
+      entityId: queued.endpointId,
+      summary: `Queued event evt_${queued.eventId} to be sent again`,
+      now,
+    });
+    return ok({ endpointId: Number(queued.endpointId) });
+  });
+}
+
+/**
+ * "Send a test event": a `webhook.test` event and its one delivery, to this endpoint only (no
+ * endpoint can subscribe to the type, so the fan-out gives it to nobody else). Sent by the job
+ * within seconds, signed like any other.
+ */
+export async function sendTestWebhook(
+  db: Database,
+  { actor, endpointId, now = new Date() }: { actor: StaffActor; endpointId: number; now?: Date },
+): Promise<Result<{ eventId: number }, EndpointError>> {
+  if (!actorCan(actor, "settings")) return fail({ code: "forbidden" });
+  const at = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const endpoint = await trx
+      .selectFrom("webhookEndpoints")
+      .select(["id", "enabled"])
+      .where("id", "=", endpointId)
+      .executeTakeFirst();
+    if (!endpoint) return fail({ code: "not-found" as const });
+    if (endpoint.enabled !== 1) return fail({ code: "disabled" as const });
+    const event = await trx
+      .insertInto("webhookEvents")
+      .values({
+        type: WEBHOOK_TEST_EVENT,
+        subjectId: endpointId,
+        data: JSON.stringify({ endpointId, message: "A test event from Admin → Webhooks." }),
+        createdAt: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto("webhookDeliveries")
+      .values({
+        eventId: event.id,
+        endpointId,
+        status: "pending",
+        attempts: 0,
+        nextAttemptAt: at,
+        deliveredAt: null,
+        createdAt: at,
+      })
+      .execute();
+    await recordAudit(trx, {
+      actor,
+      action: "webhook.test",
+      entityType: "webhook",
+      entityId: endpointId,
+      summary: `Sent a test event (evt_${event.id})`,
+      now,
+    });
+    return ok({ eventId: Number(event.id) });
+  });
+}
+
+/**
+ * Turns an endpoint back on (after the job disabled it for failing for days): it gets the events
+ * from now on, and its failures are counted afresh. Deliveries still pending go out again.
+ */
+export async function enableWebhookEndpoint(
+  db: Database,
+  { actor, id, now = new Date() }: { actor: StaffActor; id: number; now?: Date },
+): Promise<Result<void, EndpointError>> {
+  if (!actorCan(actor, "settings")) return fail({ code: "forbidden" });
+  return db.transaction().execute(async (trx) => {
+    const at = now.toISOString();
+    const enabled = await trx
+      .updateTable("webhookEndpoints")
+      .set({ enabled: 1, disabledAt: null, failingSince: null, failureMailedAt: null, updatedAt: at })
+      .where("id", "=", id)
+      .returning("url")
+      .executeTakeFirst();
+    if (!enabled) return fail({ code: "not-found" as const });
+    // what waited while it was off starts its retries again now
+    await trx
+      .updateTable("webhookDeliveries")
+      .set({ attempts: 0, nextAttemptAt: at, createdAt: at })
+      .where("endpointId", "=", id)
+      .where("status", "=", "pending")
+      .execute();
+    await recordAudit(trx, {
+      actor,
+      action: "webhook.enable",
+      entityType: "webhook",
+      entityId: id,
+      summary: `Enabled webhook endpoint ${new URL(enabled.url).origin}`,
+      now,
+    });
+    return ok(undefined);
+  });
+}
+
 /** The wait before retry number `attempts` (1: the first retry), with ±20 % jitter. */
 export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
   const base = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1));
@@ -175,6 +297,8 @@ export async function deliverWebhooks(
     .select([
       "webhookDeliveries.id",
       "webhookDeliveries.attempts",
+      "webhookDeliveries.endpointId",
+      "webhookDeliveries.createdAt as queuedAt",
       "webhookEvents.id as eventId",
       "webhookEvents.type",
       "webhookEvents.data",
@@ -215,7 +339,9 @@ export async function deliverWebhooks(
     const ok2xx = sent.status !== null && sent.status >= 200 && sent.status < 300;
     const attempts = delivery.attempts + 1;
     const wait = retryDelayMs(attempts);
-    const giveUp = !ok2xx && at.getTime() + wait > Date.parse(delivery.createdAt) + GIVE_UP_MS;
+    // a day of retries from the event — or from when it was queued again ("send again")
+    const since = Math.max(Date.parse(delivery.createdAt), Date.parse(delivery.queuedAt));
+    const giveUp = !ok2xx && at.getTime() + wait > since + GIVE_UP_MS;
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto("webhookAttempts")
@@ -239,6 +365,13 @@ export async function deliverWebhooks(
         .where("id", "=", delivery.id)
         .where("status", "=", "pending")
         .execute();
+      // the endpoint's health: failing since its first failure after a success (webhook-upkeep)
+      await trx
+        .updateTable("webhookEndpoints")
+        .set(ok2xx ? { failingSince: null, failureMailedAt: null } : { failingSince: at.toISOString() })
+        .where("id", "=", delivery.endpointId)
+        .where("failingSince", ok2xx ? "is not" : "is", null)
+        .execute();
     });
     if (ok2xx) delivered++;
     else if (giveUp) failed++;
@@ -248,11 +381,11 @@ export async function deliverWebhooks(
 }
 
 /**
- * Whether the delivery job has anything to do — an event not yet made deliveries, or a delivery
- * due — by reads alone (the job runs every few seconds; it writes only when there is work).
+ * Whether the delivery job has anything to do — an event not yet made deliveries, a delivery due,
+ * or a failing endpoint to tell the owners of or to disable — by reads alone (the job runs every few seconds; it writes only when there is work).
  */
 export async function hasWebhookWork(db: Database, now: Date = new Date()): Promise<boolean> {
-  const [endpoint, state, latest, due] = await Promise.all([
+  const [endpoint, state, latest, due, failing] = await Promise.all([
     // no endpoint: nothing to send, and events wait (none is for an endpoint added after it)
     db.selectFrom("webhookEndpoints").select("id").where("enabled", "=", 1).limit(1).executeTakeFirst(),
     db.selectFrom("webhookState").select("fannedOutTo").where("id", "=", 1).executeTakeFirst(),
@@ -264,9 +397,11 @@ export async function hasWebhookWork(db: Database, now: Date = new Date()): Prom
       .where("nextAttemptAt", "<=", now.toISOString())
       .limit(1)
       .executeTakeFirst(),
+    // an endpoint failing for a day (its owners to be told) or for three (to be disabled)
+    hasFailingEndpointDue(db, now),
   ]);
   if (!endpoint) return false;
-  return Number(latest?.id ?? 0) > Number(state?.fannedOutTo ?? 0) || due !== undefined;
+  return Number(latest?.id ?? 0) > Number(state?.fannedOutTo ?? 0) || due !== undefined || failing;
 }
 
 /** The outbox's new events as deliveries (INSERT … SELECT; the unique index keeps one per pair). */
