@@ -68,6 +68,8 @@ const envSchema = z.object({
   CONTACT_EMAIL: z.email().default("hello@cartwheel.example"),
   CONTACT_PHONE: z.string().trim().min(3).default("+1 (555) 010-0199"),
   CONTACT_ADDRESS: z.string().trim().min(3).default("100 Market Street, Springfield, USA"),
+  /** requests an API key may make a minute, counted across processes (decision 038) */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** webhooks may go to loopback and private addresses (development and tests only; decision 039) */
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
   /** behind a reverse proxy: take the client address from X-Forwarded-For */

@@ -10,8 +10,11 @@ import { problem } from "./problem.ts";
 
 export type ApiEnv = { Variables: { caller: ApiCaller; services: AppServices; db: Database } };
 
-/** Requests a key may make in a minute, counted in the database so every process shares them. */
-export const API_RATE_LIMIT = { limit: 600, windowMs: 60_000 };
+/**
+ * Requests a key may make in a minute (API_RATE_LIMIT_PER_MINUTE, 600 by default), counted in the
+ * database so every process shares them.
+ */
+export const API_RATE_WINDOW_MS = 60_000;
 
 const REFUSALS = {
   missing: "Send an API key as Authorization: Bearer <key>.",
@@ -38,7 +41,10 @@ export function authenticate(getServices: () => Promise<AppServices>): Middlewar
       refused.headers.set("WWW-Authenticate", 'Bearer realm="cartwheel"');
       return refused;
     }
-    const limited = await hitRateLimit(database, `api-key:${caller.value.id}`, API_RATE_LIMIT);
+    const limited = await hitRateLimit(database, `api-key:${caller.value.id}`, {
+      limit: services.config.API_RATE_LIMIT_PER_MINUTE,
+      windowMs: API_RATE_WINDOW_MS,
+    });
     if (!limited.allowed) {
       const refused = problem(429, "Too many requests with this API key; try again shortly.");
       refused.headers.set("Retry-After", String(limited.retryAfterSeconds));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../app/api/api.server.ts";
-import { API_RATE_LIMIT } from "../../app/api/api-auth.server.ts";
+import { API_RATE_WINDOW_MS } from "../../app/api/api-auth.server.ts";
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
 import { getAdminProduct, listAdminProducts } from "../../app/domain/catalog/admin/product-list.server.ts";
 import { loadListing } from "../../app/domain/catalog/listing-page.server.ts";
@@ -93,8 +93,10 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
         "trackOrder",
       ]),
     );
-    for (const op of operations)
-      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "401"]));
+    for (const op of operations) {
+      expect(Object.keys(op.responses)).toContain("401");
+      expect(Object.keys(op.responses).some((status) => /^2\d\d$/.test(status))).toBe(true);
+    }
     expect(doc.components.securitySchemes.apiKey?.scheme).toBe("bearer");
   });
 
@@ -430,9 +432,10 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
 
   it("stops a key past its rate limit with 429 and Retry-After, shared through the database", async () => {
     const { key, secret } = await keyFor();
-    for (let i = 0; i < API_RATE_LIMIT.limit; i++) {
-      await hitRateLimit(shop.db, `api-key:${key.id}`, API_RATE_LIMIT);
-    }
+    // the configured limit (API_RATE_LIMIT_PER_MINUTE: 600 unless set) spent by "another process"
+    const limit = { limit: shop.services.config.API_RATE_LIMIT_PER_MINUTE, windowMs: API_RATE_WINDOW_MS };
+    expect(limit.limit).toBe(600);
+    for (let i = 0; i < limit.limit; i++) await hitRateLimit(shop.db, `api-key:${key.id}`, limit);
     const response = await get("/admin/orders", secret);
     expect(response.status).toBe(429);
     expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
