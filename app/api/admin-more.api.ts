@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { registerAdminRefunds } from "./admin-refunds.api.ts";
+import { registerAdminReturns } from "./admin-returns.api.ts";
 import type { ApiEnv } from "./api-auth.server.ts";
 
 /**
@@ -8,4 +9,5 @@ import type { ApiEnv } from "./api-auth.server.ts";
  */
 export function registerAdminMore(api: OpenAPIHono<ApiEnv>): void {
   registerAdminRefunds(api);
+  registerAdminReturns(api);
 }

@@ -4,8 +4,11 @@ import { createApi } from "../../app/api/api.server.ts";
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
 import { type ApiKeyInput, createApiKey } from "../../app/domain/integrations/api-keys.server.ts";
 import { getAdminOrder } from "../../app/domain/orders/order-admin.server.ts";
+import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
+import { requestReturn } from "../../app/domain/returns/returns.server.ts";
 import { CONFIRM_VALUE } from "../../app/lib/confirm.ts";
 import * as orderRoute from "../../app/routes/admin.orders.$number.tsx";
+import * as returnRoute from "../../app/routes/admin.returns.$number.tsx";
 import { cartwheelClient } from "../../clients/typescript/client.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertOrder, signedInStaff } from "../helpers/account-fixtures.ts";
@@ -178,6 +181,139 @@ describe.each(ENGINES)("the Admin API's other areas, on %s", (engine) => {
       });
       expect(twice.response.status).toBe(409);
       expect(twice.error?.detail).toBe("This order is cancelled and cannot become cancelled.");
+    });
+  });
+  /** A delivered order (yesterday) with a return asked for one lamp: the return's number. */
+  async function requestedReturn() {
+    const number = await insertOrder(shop.db, {
+      userId: null,
+      createdAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+      status: "shipped",
+    });
+    const order = await shop.db
+      .selectFrom("orders")
+      .select("id")
+      .where("number", "=", number)
+      .executeTakeFirstOrThrow();
+    await transitionOrder(shop.db, { orderId: order.id, to: "delivered", actor: "admin" });
+    const lamp = (await getAdminOrder(shop.db, number))!.refund!.lines[0]!;
+    const asked = await requestReturn(
+      shop.db,
+      shop.services.mail,
+      { shopName: "Cartwheel", publicUrl: TEST_ORIGIN },
+      { orderNumber: number, lines: [{ itemId: lamp.itemId, quantity: 1 }], reason: "Wrong item sent" },
+    );
+    if (!asked.ok) throw new Error(asked.error.code);
+    return asked.value.number;
+  }
+
+  describe("returns", () => {
+    it("lists returns by status with a cursor, and reads one as its page does", async () => {
+      const client = await clientWith(["returns:read"]);
+      const made = [await requestedReturn(), await requestedReturn(), await requestedReturn()];
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.GET("/api/v1/admin/returns", {
+          params: { query: { status: "requested", ...(cursor ? { cursor } : {}) } },
+        });
+        expect(page.response.status).toBe(200);
+        seen.push(...page.data!.data.map((row) => row.number));
+        cursor = page.data!.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(expect.arrayContaining(made));
+      const one = await client.GET("/api/v1/admin/returns/{number}", {
+        params: { path: { number: made[0]! } },
+      });
+      const page = await callRoute(returnRoute, "loader", `${TEST_ORIGIN}/admin/returns/${made[0]}`, {
+        cookie: staff,
+        params: { number: made[0]! },
+        context: shop.context(),
+      });
+      const { found, next } = page.data as unknown as Awaited<ReturnType<typeof returnRoute.loader>>;
+      expect(one.data).toMatchObject({
+        number: found.number,
+        status: "requested",
+        reason: "Wrong item sent",
+        orderNumber: found.orderNumber,
+        refund: null,
+        next: [...next],
+      });
+      expect(one.data!.items).toEqual(found.items);
+      const missing = await client.GET("/api/v1/admin/returns/{number}", {
+        params: { path: { number: "RT-NOPE" } },
+      });
+      expect(missing.response.status).toBe(404);
+    });
+
+    it("approves, receives and refunds a return as the page's buttons do, ending as the page's does", async () => {
+      const client = await clientWith(["returns:write"], "Returns desk");
+      const [viaPage, viaApi] = [await requestedReturn(), await requestedReturn()];
+      for (const to of ["approved", "received", "refunded"]) {
+        const answer = await callRoute(returnRoute, "action", `${TEST_ORIGIN}/admin/returns/${viaPage}`, {
+          cookie: staff,
+          fields: { to },
+          params: { number: viaPage },
+          context: shop.context(),
+        });
+        expect(answer.response?.status, to).toBe(302);
+      }
+      const path = { path: { number: viaApi } };
+      const approved = await client.POST("/api/v1/admin/returns/{number}/approval", {
+        params: { ...path, header: idempotency() },
+      });
+      expect(approved.data).toEqual({ number: viaApi, status: "approved" });
+      const early = await client.POST("/api/v1/admin/returns/{number}/refund", {
+        params: { ...path, header: idempotency() },
+      });
+      expect([early.response.status, early.error?.detail]).toEqual([
+        409,
+        "This return is approved — send the items back and cannot become refunded.",
+      ]);
+      const received = await client.POST("/api/v1/admin/returns/{number}/receipt", {
+        params: { ...path, header: idempotency() },
+      });
+      expect(received.data).toEqual({ number: viaApi, status: "received" });
+      const refunded = await client.POST("/api/v1/admin/returns/{number}/refund", {
+        params: { ...path, header: idempotency() },
+      });
+      expect(refunded.data).toEqual({ number: viaApi, status: "refunded" });
+
+      const read = async (number: string) => {
+        const one = await client.GET("/api/v1/admin/returns/{number}", { params: { path: { number } } });
+        return { status: one.data!.status, refund: one.data!.refund };
+      };
+      expect(await read(viaApi)).toEqual(await read(viaPage));
+      expect((await read(viaApi)).refund?.amount).toBeGreaterThan(0);
+      const audit = await shop.db
+        .selectFrom("auditLog")
+        .select("actorEmail")
+        .where("entityId", "=", viaApi)
+        .execute();
+      expect(audit.map((row) => row.actorEmail)).toEqual(["API key Returns desk", "API key Returns desk"]);
+    });
+
+    it("rejects with the reason the customer reads, and refuses a rejection without one", async () => {
+      const client = await clientWith(["returns:write"]);
+      const number = await requestedReturn();
+      const bare = await client.POST("/api/v1/admin/returns/{number}/rejection", {
+        params: { path: { number }, header: idempotency() },
+        body: { reason: " " },
+      });
+      expect(bare.response.status).toBe(400);
+      expect(JSON.stringify(bare.error)).toContain("Say why the return is rejected: the customer reads it.");
+      const rejected = await client.POST("/api/v1/admin/returns/{number}/rejection", {
+        params: { path: { number }, header: idempotency() },
+        body: { reason: "Worn" },
+      });
+      expect(rejected.data).toEqual({ number, status: "rejected" });
+      const one = await client.GET("/api/v1/admin/returns/{number}", { params: { path: { number } } });
+      expect(one.data).toMatchObject({ status: "rejected", rejectionReason: "Worn", next: [] });
+      const reader = await clientWith(["returns:read"]);
+      const refused = await reader.POST("/api/v1/admin/returns/{number}/approval", {
+        params: { path: { number }, header: idempotency() },
+      });
+      expect(refused.response.status).toBe(403);
     });
   });
 });

@@ -8,6 +8,8 @@ import {
   createApiKey,
   revokeApiKey,
 } from "../../app/domain/integrations/api-keys.server.ts";
+import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
+import { moveReturn, requestReturn } from "../../app/domain/returns/returns.server.ts";
 import { API_SCOPES, type ApiScope } from "../../app/lib/api-scopes.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";
@@ -55,6 +57,12 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
         number: await insertOrder(shop.db, { userId: null, createdAt: "2026-11-01T12:00:00.000Z" }),
       };
     }
+    // a return in the status each of the return page's buttons starts from
+    samplesOf.getReturn = { number: await returnIn([]) };
+    samplesOf.approveReturn = { number: await returnIn([]) };
+    samplesOf.rejectReturn = { number: await returnIn([]) };
+    samplesOf.receiveReturn = { number: await returnIn(["approved"]) };
+    samplesOf.refundReturn = { number: await returnIn(["approved", "received"]) };
     await storeSamples();
     const doc = (await (await api.request("/api/v1/openapi.json")).json()) as {
       paths: Record<
@@ -153,6 +161,43 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
 
   const CARD = { cardNumber: "4242424242424242", cardName: "Ada Lovelace", expiryDate: "12/30", cvv: "123" };
 
+  /** A return asked for a delivered order, moved through `moves`: its number. */
+  async function returnIn(moves: ("approved" | "received")[]) {
+    const number = await insertOrder(shop.db, {
+      userId: null,
+      createdAt: new Date(Date.now() - 86_400_000).toISOString(),
+      status: "shipped",
+    });
+    const order = await shop.db
+      .selectFrom("orders")
+      .select("id")
+      .where("number", "=", number)
+      .executeTakeFirstOrThrow();
+    await transitionOrder(shop.db, { orderId: order.id, to: "delivered", actor: "admin" });
+    const item = await shop.db
+      .selectFrom("orderItems")
+      .select("id")
+      .where("orderId", "=", order.id)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const shopOf = { shopName: "Cartwheel", publicUrl: "http://shop.test" };
+    const asked = await requestReturn(shop.db, shop.services.mail, shopOf, {
+      orderNumber: number,
+      lines: [{ itemId: item.id, quantity: 1 }],
+      reason: "Changed my mind",
+    });
+    if (!asked.ok) throw new Error(asked.error.code);
+    for (const to of moves) {
+      const { gateway, mail } = shop.services;
+      await moveReturn(
+        shop.db,
+        { gateway, mail, shop: shopOf },
+        { number: asked.value.number, to, actor: OWNER },
+      );
+    }
+    return asked.value.number;
+  }
+
   async function key(input: Partial<ApiKeyInput>) {
     const made = await createApiKey(shop.db, {
       actor: OWNER,
@@ -173,6 +218,7 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
     createPaymentToken: { cardNumber: "4242424242424242", cardName: "Ada", expiryDate: "12/30", cvv: "123" },
     changeStock: { delta: 1 },
     refundOrder: { amount: { amount: 1, currency: "USD" } },
+    rejectReturn: { reason: "Worn" },
   };
   /** the operation called as documented: a POST with a new Idempotency-Key and its JSON body */
   const call = (op: Operation, secret: string | null, url = sampleUrl(op)) =>
