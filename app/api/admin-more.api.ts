@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { registerAdminCustomers } from "./admin-customers.api.ts";
 import { registerAdminRefunds } from "./admin-refunds.api.ts";
 import { registerAdminReturns } from "./admin-returns.api.ts";
 import type { ApiEnv } from "./api-auth.server.ts";
@@ -10,4 +11,5 @@ import type { ApiEnv } from "./api-auth.server.ts";
 export function registerAdminMore(api: OpenAPIHono<ApiEnv>): void {
   registerAdminRefunds(api);
   registerAdminReturns(api);
+  registerAdminCustomers(api);
 }

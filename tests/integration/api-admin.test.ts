@@ -2,16 +2,20 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../app/api/api.server.ts";
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
+import { createGroup, getGroup } from "../../app/domain/customer-groups/customer-groups.server.ts";
 import { type ApiKeyInput, createApiKey } from "../../app/domain/integrations/api-keys.server.ts";
 import { getAdminOrder } from "../../app/domain/orders/order-admin.server.ts";
 import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
 import { requestReturn } from "../../app/domain/returns/returns.server.ts";
 import { CONFIRM_VALUE } from "../../app/lib/confirm.ts";
+import * as groupRoute from "../../app/routes/admin.customer-groups.$id.tsx";
+import * as customersRoute from "../../app/routes/admin.customers._index.tsx";
+import * as customerRoute from "../../app/routes/admin.customers.$id.tsx";
 import * as orderRoute from "../../app/routes/admin.orders.$number.tsx";
 import * as returnRoute from "../../app/routes/admin.returns.$number.tsx";
 import { cartwheelClient } from "../../clients/typescript/client.ts";
 import { ENGINES } from "../db-utils.ts";
-import { insertOrder, signedInStaff } from "../helpers/account-fixtures.ts";
+import { insertOrder, insertUser, signedInStaff } from "../helpers/account-fixtures.ts";
 import { callRoute } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
@@ -314,6 +318,102 @@ describe.each(ENGINES)("the Admin API's other areas, on %s", (engine) => {
         params: { path: { number }, header: idempotency() },
       });
       expect(refused.response.status).toBe(403);
+    });
+  });
+  describe("customers and groups", () => {
+    it("lists and searches customers as the admin's list does, and reads one as their page does", async () => {
+      const client = await clientWith(["customers:read"]);
+      const tag = `${engine}-${randomUUID().slice(0, 8)}`;
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push(await insertUser(shop.db, `buyer${i}-${tag}@customers.example`));
+      await insertOrder(shop.db, { userId: ids[0]!, createdAt: "2026-11-21T10:00:00.000Z" });
+
+      const page = await callRoute(customersRoute, "loader", `${TEST_ORIGIN}/admin/customers?search=${tag}`, {
+        cookie: staff,
+        context: shop.context(),
+      });
+      const listed = page.data as unknown as Awaited<ReturnType<typeof customersRoute.loader>>;
+      const viaApi = await client.GET("/api/v1/admin/customers", { params: { query: { search: tag } } });
+      expect(viaApi.response.status).toBe(200);
+      expect(viaApi.data!.nextCursor).toBeNull();
+      expect(
+        viaApi.data!.data.map((row) => [row.id, row.email, row.orderCount, row.spent.amount, row.disabled]),
+      ).toEqual(
+        listed.customers.map((row) => [row.id, row.email, row.orderCount, row.spentCents, row.disabled]),
+      );
+      expect(viaApi.data!.data).toHaveLength(3);
+
+      const one = await client.GET("/api/v1/admin/customers/{id}", { params: { path: { id: ids[0]! } } });
+      const detail = await callRoute(customerRoute, "loader", `${TEST_ORIGIN}/admin/customers/${ids[0]}`, {
+        cookie: staff,
+        params: { id: ids[0]! },
+        context: shop.context(),
+      });
+      const { customer } = detail.data as unknown as Awaited<ReturnType<typeof customerRoute.loader>>;
+      expect(one.data).toMatchObject({
+        id: customer.id,
+        email: customer.email,
+        orderCount: 1,
+        spent: { amount: customer.spentCents, currency: "USD" },
+        groups: [],
+      });
+      expect(one.data!.orders.map((o) => [o.number, o.total.amount])).toEqual(
+        customer.orders.map((o) => [o.number, o.totalCents]),
+      );
+      const missing = await client.GET("/api/v1/admin/customers/{id}", {
+        params: { path: { id: "nobody" } },
+      });
+      expect([missing.response.status, missing.error?.detail]).toEqual([404, "No customer has that id."]);
+    });
+
+    it("adds members by e-mail as the group page's form does, and refuses an e-mail that is no customer's", async () => {
+      const client = await clientWith(["customers:write"], "CRM");
+      const tag = randomUUID().slice(0, 8);
+      const emails = [`a-${tag}@groups.example`, `b-${tag}@groups.example`];
+      for (const email of emails) await insertUser(shop.db, email);
+      const made = async (name: string) => {
+        const group = await createGroup(shop.db, { input: { name, description: "" }, actor: OWNER });
+        if (!group.ok) throw new Error(group.error.code);
+        return group.value.id;
+      };
+      const [viaPage, viaApi] = [await made(`Page ${tag}`), await made(`API ${tag}`)];
+      const page = await callRoute(groupRoute, "action", `${TEST_ORIGIN}/admin/customer-groups/${viaPage}`, {
+        cookie: staff,
+        fields: { intent: "add", emails: emails.join(", ") },
+        params: { id: String(viaPage) },
+        context: shop.context(),
+      });
+      expect(page.response?.status).toBe(302);
+      const added = await client.POST("/api/v1/admin/customer-groups/{id}/members", {
+        params: { path: { id: viaApi }, header: idempotency() },
+        body: { emails },
+      });
+      expect(added.data).toEqual({ group: `API ${tag}`, added: 2 });
+      const members = async (id: number) =>
+        (await getGroup(shop.db, id))!.members.map((m) => [m.email, m.source]).sort();
+      expect(await members(viaApi)).toEqual(await members(viaPage));
+
+      const unknown = await client.POST("/api/v1/admin/customer-groups/{id}/members", {
+        params: { path: { id: viaApi }, header: idempotency() },
+        body: { emails: [`nobody-${tag}@groups.example`] },
+      });
+      expect([unknown.response.status, unknown.error?.detail]).toEqual([
+        400,
+        `No customer has the e-mail nobody-${tag}@groups.example.`,
+      ]);
+      const gone = await client.POST("/api/v1/admin/customer-groups/{id}/members", {
+        params: { path: { id: 999_999 }, header: idempotency() },
+        body: { emails },
+      });
+      expect([gone.response.status, gone.error?.detail]).toEqual([404, "This group no longer exists."]);
+
+      const groups = await client.GET("/api/v1/admin/customer-groups");
+      expect(groups.data!.data.find((g) => g.id === viaApi)).toMatchObject({ memberCount: 2, rule: null });
+      const customer = await client.GET("/api/v1/admin/customers/{id}", {
+        params: { path: { id: (await getGroup(shop.db, viaApi))!.members[0]!.userId } },
+      });
+      // write implies read: the member's page lists the group, as added by hand
+      expect(customer.data!.groups).toContainEqual({ id: viaApi, name: `API ${tag}`, source: "hand" });
     });
   });
 });

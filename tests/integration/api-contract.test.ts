@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../app/api/api.server.ts";
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
+import { createGroup } from "../../app/domain/customer-groups/customer-groups.server.ts";
 import {
   type ApiKeyInput,
   createApiKey,
@@ -12,7 +13,7 @@ import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
 import { moveReturn, requestReturn } from "../../app/domain/returns/returns.server.ts";
 import { API_SCOPES, type ApiScope } from "../../app/lib/api-scopes.ts";
 import { ENGINES } from "../db-utils.ts";
-import { insertOrder } from "../helpers/account-fixtures.ts";
+import { insertOrder, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { insertCoupon } from "../helpers/coupons.ts";
 import { createTestShop, type TestShop } from "../helpers/test-shop.ts";
@@ -63,6 +64,10 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
     samplesOf.rejectReturn = { number: await returnIn([]) };
     samplesOf.receiveReturn = { number: await returnIn(["approved"]) };
     samplesOf.refundReturn = { number: await returnIn(["approved", "received"]) };
+    samplesOf.getCustomer = { id: await insertUser(shop.db, "contract@customers.example") };
+    const group = await createGroup(shop.db, { input: { name: "Contract", description: "" }, actor: OWNER });
+    if (!group.ok) throw new Error(group.error.code);
+    samplesOf.addCustomerGroupMembers = { id: String(group.value.id) };
     await storeSamples();
     const doc = (await (await api.request("/api/v1/openapi.json")).json()) as {
       paths: Record<
@@ -219,6 +224,7 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
     changeStock: { delta: 1 },
     refundOrder: { amount: { amount: 1, currency: "USD" } },
     rejectReturn: { reason: "Worn" },
+    addCustomerGroupMembers: { emails: ["contract@customers.example"] },
   };
   /** the operation called as documented: a POST with a new Idempotency-Key and its JSON body */
   const call = (op: Operation, secret: string | null, url = sampleUrl(op)) =>
