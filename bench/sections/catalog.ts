@@ -122,7 +122,7 @@ async function migrate(db: Database, migrations: Awaited<ReturnType<typeof loadM
  * copy, as they would be on a deployed shop), or a freshly generated one that is cached for the
  * next run (generating a million products takes minutes). BENCH_CATALOG_CACHE=off disables it.
  */
-async function prepareCatalog(
+export async function prepareCatalog(
   path: string,
   size: number,
   log: (message: string) => void,

@@ -45,16 +45,16 @@ const RATE = 100;
 const TARGET_SQLITE_ORDERS_PER_S = 500;
 const TARGET_P99_AT_RATE_MS = 50;
 /** buyers prepared (and placed) to warm the shop up and size the measured run */
-const WARMUP_BUYERS = 200;
-const PREP_CONCURRENCY = 4;
+export const WARMUP_BUYERS = 200;
+export const PREP_CONCURRENCY = 4;
 const CONFIRMATION = "/checkout?step=confirmation";
 const BUYER_EMAIL = (i: number) => `buyer-${i}@bench.example`;
 const REFERENCE_EMAIL = "reference@bench.example";
 
-type Engine = "sqlite" | "postgres";
-const LABEL: Record<Engine, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
+export type Engine = "sqlite" | "postgres";
+export const LABEL: Record<Engine, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
 
-interface Buyer {
+export interface Buyer {
   i: number;
   jar: CookieJar;
   idempotencyKey: string;
@@ -82,7 +82,11 @@ function summary(samples: number[]): LatencySummary {
 }
 
 /** Runs `fn` over `items` with at most `concurrency` at a time. */
-async function pool<T>(items: T[], concurrency: number, fn: (item: T, index: number) => Promise<void>) {
+export async function pool<T>(
+  items: T[],
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<void>,
+) {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
@@ -173,7 +177,7 @@ async function prepareBuyer(client: Client, i: number, productIds: number[]): Pr
   return { i, jar, idempotencyKey, expectedTotalCents };
 }
 
-async function prepareBuyers(
+export async function prepareBuyers(
   ctx: BenchContext,
   shopUrl: string,
   first: number,
@@ -205,7 +209,7 @@ async function prepareBuyers(
   return { buyers, seconds: (performance.now() - started) / 1000 };
 }
 
-interface PlaceOutcome {
+export interface PlaceOutcome {
   placed: number;
   failed: number;
   failures: string[];
@@ -234,7 +238,7 @@ async function placeOne(client: Client, buyer: Buyer, outcome: PlaceOutcome, sin
 }
 
 /** (a) closed loop: `connections` workers, each posting its next buyer's order as soon as the last answered. */
-async function closedLoop(shopUrl: string, buyers: Buyer[], connections: number) {
+export async function closedLoop(shopUrl: string, buyers: Buyer[], connections: number) {
   const agent = keepAliveAgent(connections);
   const client = new Client(shopUrl, agent);
   const outcome: PlaceOutcome = { placed: 0, failed: 0, failures: [], latencies: [] };
@@ -615,19 +619,21 @@ async function checkConfirmations(db: Database, shopUrl: string, buyers: Buyer[]
   return { checked: buyers.length, ok, problems };
 }
 
-async function startEngineShop(
+export async function startEngineShop(
   ctx: BenchContext,
   engine: Engine,
   databaseUrl: string,
   dataDir: string,
   extraArgs: string[] = [],
   promotions = PROMOTIONS,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ shop: ShopServer; db: Database; productIds: number[] }> {
   const build = await ctx.build();
   const shop = await startShop(ctx.root, build.dir, dataDir, extraArgs, {
     DATABASE_URL: databaseUrl,
     PAYMENT_DELAY_MS: "0",
     SEED_ON_EMPTY: "false",
+    ...extraEnv,
   });
   const unregister = onCleanup(() => shop.stop());
   const stop = shop.stop;
@@ -1348,7 +1354,7 @@ async function interleavedRows(ctx: BenchContext, engine: Engine): Promise<Row[]
   }
 }
 
-function median(values: number[]): number | null {
+export function median(values: number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);

@@ -6,6 +6,7 @@
  * start its own server with startShop() from bench/lib/shop.ts.
  */
 import type { Section } from "../lib/types.ts";
+import { api } from "./api.ts";
 import { backups } from "./backups.ts";
 import { bundle } from "./bundle.ts";
 import { calculator } from "./calculator.ts";
@@ -32,4 +33,5 @@ export const sections: Section[] = [
   dashboard,
   backups,
   metrics,
+  api,
 ];
