@@ -14,6 +14,7 @@ import {
   createProduct,
   updateProduct,
 } from "../../app/domain/catalog/admin/product-write.server.ts";
+import { removeVariant } from "../../app/domain/catalog/admin/variant-write.server.ts";
 import { takeGiftCard } from "../../app/domain/gift-cards/gift-card-spending.server.ts";
 import { issueGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import { adjustStockLevel, setStockLevels } from "../../app/domain/inventory/inventory.server.ts";
@@ -24,7 +25,12 @@ import type { ProductInput } from "../../app/lib/product-input.ts";
 import { LOW_STOCK_THRESHOLD } from "../../app/lib/stock.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertOrder } from "../helpers/account-fixtures.ts";
-import { defaultVariantOf, ensureCategory, insertProduct } from "../helpers/catalog.ts";
+import {
+  defaultVariantOf,
+  ensureCategory,
+  insertProduct,
+  insertProductWithVariants,
+} from "../helpers/catalog.ts";
 import { png } from "../helpers/images.ts";
 import { SPEC_SHOP, specTotals } from "../helpers/spec-pricing.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
@@ -204,6 +210,24 @@ describe.each(ENGINES)("webhook events on %s", (engine) => {
     expect(await db.selectFrom("products").select("id").where("name", "=", "Never Lamp").execute()).toEqual(
       [],
     );
+  });
+
+  it("product.updated when a variant is removed (the variant editor's commands touch the product)", async () => {
+    const { productId, variantIds } = await insertProductWithVariants(db, {
+      options: [{ name: "Size", values: ["S", "M"] }],
+      variants: [
+        { values: ["S"], sku: `EV-S-${randomUUID().slice(0, 6)}`, priceCents: 1_000, stock: 3 },
+        { values: ["M"], sku: `EV-M-${randomUUID().slice(0, 6)}`, priceCents: 1_000, stock: 3 },
+      ],
+    });
+    const from = await lastEventId();
+    expect(await removeVariant(db, { productId, variantId: variantIds[1]! }, OWNER)).toMatchObject({
+      ok: true,
+    });
+    // its stock left with it: no stock.out for a variant removed
+    expect((await eventsAfter(from)).map((e) => [e.type, e.subjectId, e.data.status])).toEqual([
+      ["product.updated", productId, "active"],
+    ]);
   });
 
   it("stock.low when a level crosses the low-stock line, stock.out at 0, nothing in between", async () => {

@@ -11,6 +11,7 @@ import {
 } from "../../../lib/variant-input.ts";
 import { type OptionValues, parseOption, variantTitle } from "../../../lib/variants.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
+import { recordProductEvent } from "../../integrations/webhook-outbox.server.ts";
 import type { StockMovement } from "../../inventory/inventory.server.ts";
 import { writeProductVariants } from "./product-variants.server.ts";
 import { planOptions } from "./variant-plan.ts";
@@ -149,12 +150,14 @@ async function write(trx: Trx, productId: number, input: ProductVariantsInput, m
   return writeProductVariants(trx, productId, checked.data, movement);
 }
 
+/** The product's updated_at moved, and its `product.updated` webhook event (decision 039). */
 async function touch(trx: Trx, productId: number, now: Date) {
   await trx
     .updateTable("products")
     .set({ updatedAt: now.toISOString() })
     .where("id", "=", productId)
     .execute();
+  await recordProductEvent(trx, "product.updated", { productId, at: now });
 }
 
 const optionsText = (options: readonly OptionInput[]) =>

@@ -1,6 +1,7 @@
 import type { Database } from "../../../db/database.server.ts";
 import { fail, ok, type Result } from "../../../lib/result.ts";
 import { type Actor, recordAudit } from "../../audit/audit-log.server.ts";
+import { recordProductEvent } from "../../integrations/webhook-outbox.server.ts";
 import { setStockLevels } from "../../inventory/inventory.server.ts";
 import { syncProductSummary } from "../../inventory/product-summary.server.ts";
 
@@ -49,6 +50,7 @@ export async function removeVariant(
     }
     await trx.updateTable("products").set({ updatedAt: at }).where("id", "=", productId).execute();
     await syncProductSummary(trx, productId);
+    await recordProductEvent(trx, "product.updated", { productId, at });
     const outcome = ordered ? "archived" : "deleted";
     await recordAudit(trx, {
       actor,
