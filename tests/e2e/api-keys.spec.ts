@@ -114,7 +114,7 @@ test("the API reference: every operation of the document, readable without JavaS
   ).toBeVisible();
 });
 
-test("webhooks: the owner adds an endpoint (refused without an event) and sees its secret once, with and without JavaScript", async ({
+test("webhooks: the owner adds an endpoint (refused without an event), sees its secret once, sends a test event and enables one the job disabled, with and without JavaScript", async ({
   page,
   noJsPage,
   browserErrors,
@@ -140,6 +140,11 @@ test("webhooks: the owner adds an endpoint (refused without an event) and sees i
     await page.getByRole("link", { name: "Done" }).click();
     await expect(page.getByRole("heading", { name: url, level: 2 })).toBeVisible();
     await expect(page.getByText("Nothing sent yet.")).toBeVisible();
+    // a test event, queued for this endpoint alone
+    await page.getByRole("button", { name: `Send a test event to ${url}` }).click();
+    await expect(
+      toast(page, "A test event is queued for this endpoint; it appears below once sent."),
+    ).toBeVisible();
 
     await noJsPage.goto(`/account?redirectTo=${encodeURIComponent("/admin/webhooks")}`);
     await signIn(noJsPage, ADMIN.email, ADMIN.password);
@@ -147,6 +152,22 @@ test("webhooks: the owner adds an endpoint (refused without an event) and sees i
     await noJsPage.getByRole("button", { name: `New signing secret for ${url}` }).click();
     await expect(noJsPage.getByRole("heading", { name: /A new signing secret was made/ })).toBeVisible();
     await expectNoA11yViolationsWithoutJs(noJsPage, "webhooks without JavaScript, a new secret");
+    // an endpoint the delivery job disabled (failing for 3 days): shown so, and enabled again
+    await shopDatabase()
+      .updateTable("webhookEndpoints")
+      .set({
+        enabled: 0,
+        disabledAt: new Date().toISOString(),
+        failingSince: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+      })
+      .where("url", "=", url)
+      .execute();
+    await noJsPage.goto("/admin/webhooks");
+    await expect(noJsPage.getByText(/^Disabled on .*every delivery failed for 3 days/)).toBeVisible();
+    await expectNoA11yViolationsWithoutJs(noJsPage, "webhooks without JavaScript, an endpoint disabled");
+    await noJsPage.getByRole("button", { name: `Enable ${url}` }).click();
+    await expect(toast(noJsPage, "The endpoint is enabled again.")).toBeVisible();
+    await expect(noJsPage.getByRole("button", { name: `Send a test event to ${url}` })).toBeVisible();
   } finally {
     // no other test of this worker's shop sends to it
     await shopDatabase().deleteFrom("webhookEndpoints").where("url", "=", url).execute();
