@@ -125,7 +125,13 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
     id: "webhook-form",
     lastResult: actionData?.result,
   });
-  const typed = (actionData?.result?.initialValue ?? {}) as { url?: string; events?: string | string[] };
+  const typed = (actionData?.result?.initialValue ?? {}) as {
+    intent?: string;
+    url?: string;
+    events?: string | string[];
+  };
+  // a refused button (send again, test, enable, new secret) is answered above the endpoints
+  const refusedButton = typed.intent !== undefined && typed.intent !== "add";
   const chosen = new Set(typed.events === undefined ? [] : [typed.events].flat());
   const eventsError = fields.events.errors?.[0];
   const secret = actionData?.secret;
@@ -148,6 +154,12 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
           testId="webhook-secret"
           doneTo={PAGE}
         />
+      )}
+
+      {refusedButton && (
+        <div className="mt-4 max-w-4xl">
+          <AdminMessage feedback={refusal(actionData?.result)} />
+        </div>
       )}
 
       {endpoints.length === 0 ? (
@@ -284,7 +296,7 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
         className="mt-10 max-w-3xl space-y-4 rounded-xl border border-gray-200 p-3 sm:p-6"
       >
         <h2 className="text-xl font-bold">New endpoint</h2>
-        <AdminMessage feedback={refusal(actionData?.result)} />
+        {!refusedButton && <AdminMessage feedback={refusal(actionData?.result)} />}
         <input type="hidden" name="intent" value="add" />
         <FormField
           id="webhook-url"
