@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { registerAdminCustomers } from "./admin-customers.api.ts";
+import { registerAdminPromotions } from "./admin-promotions.api.ts";
 import { registerAdminRefunds } from "./admin-refunds.api.ts";
 import { registerAdminReturns } from "./admin-returns.api.ts";
 import type { ApiEnv } from "./api-auth.server.ts";
@@ -12,4 +13,5 @@ export function registerAdminMore(api: OpenAPIHono<ApiEnv>): void {
   registerAdminRefunds(api);
   registerAdminReturns(api);
   registerAdminCustomers(api);
+  registerAdminPromotions(api);
 }

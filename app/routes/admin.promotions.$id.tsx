@@ -85,8 +85,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const form = submission.value;
   if (form.intent === "codes") {
-    const made = await generateCodes(db, { promotionId: id, count: form.count, prefix: form.prefix, actor });
+    const made = await generateCodes(db, {
+      promotionId: id,
+      count: form.count,
+      prefix: form.prefix,
+      actor: { ...actor, role: admin.role },
+    });
     if (!made.ok) {
+      if (made.error.code === "forbidden") throw data("Your role does not allow this.", { status: 403 });
       const message =
         made.error.code === "shared-code"
           ? CODE_MESSAGES_ADMIN.shared

@@ -215,7 +215,7 @@ async function codeLookup(ctx: BenchContext, label: string, db: Database): Promi
     promotionId: Number(id),
     count: CODES,
     prefix: "BENCH",
-    actor: { id: "bench", email: "bench@example.com" },
+    actor: { id: "bench", email: "bench@example.com", role: "owner" },
   });
   const madeMs = performance.now() - started;
   const codes = (await db.selectFrom("promotionCodes").select("code").execute()).map((row) => row.code);

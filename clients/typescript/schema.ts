@@ -325,6 +325,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The promotions in the order they apply, as in the admin's list */
+        get: operations["listPromotions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/promotions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One promotion with what it does, its conditions and its codes' counts */
+        get: operations["getPromotion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/promotions/{id}/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make N unique single-use codes with a prefix, as the promotion page's codes form does
+         * @description Each code is good for one order (PREFIX-7KQ2M9XH4P: 10 random characters). The promotion is then applied by its codes only. At most 100,000 a request and 1,000,000 a promotion; the codes are exported from the promotion's page (CSV).
+         */
+        post: operations["createPromotionCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/store/products": {
         parameters: {
             query?: never;
@@ -758,6 +812,51 @@ export interface components {
         };
         GroupMembersToAdd: {
             emails: string[];
+        };
+        PromotionSummary: {
+            id: number;
+            name: string;
+            /** @description its shared code; null for none, or when it is applied by single-use codes */
+            code: string | null;
+            /** @description applied by its single-use codes only */
+            uniqueCodes: boolean;
+            /** @description what it does, in the admin list's words */
+            does: string;
+            /** @enum {string} */
+            status: "active" | "scheduled" | "ended" | "disabled" | "used-up";
+            active: boolean;
+            startsAt: string | null;
+            endsAt: string | null;
+            priority: number;
+            combines: boolean;
+            usageLimit: number | null;
+            perCustomerLimit: number | null;
+            usedCount: number;
+            campaign: string | null;
+        };
+        Promotion: components["schemas"]["PromotionSummary"] & {
+            /** @description what it does, as stored (amounts in minor units) */
+            action: {
+                type: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description when it applies, as stored */
+            conditions: ({
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description its single-use codes */
+            codes: {
+                total: number;
+                used: number;
+            };
+        };
+        PromotionCodesToMake: {
+            count: number;
+            /** @description letters or digits (upper-cased); absent or empty for none */
+            prefix?: string;
         };
         ProductListing: {
             data: components["schemas"]["ProductCard"][];
@@ -2454,6 +2553,236 @@ export interface operations {
                         group: string;
                         /** @description customers who were not members before */
                         added: number;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPromotions: {
+        parameters: {
+            query?: {
+                /** @description code: only those a shopper applies with a code, shared or single-use */
+                with?: "code";
+                /** @description the nextCursor of the page before (pages of 50, as the admin's) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of promotions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PromotionSummary"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The promotion */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Promotion"];
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPromotionCodes: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description a unique value per operation, e.g. a UUID */
+                "idempotency-key": string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromotionCodesToMake"];
+            };
+        };
+        responses: {
+            /** @description Made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        made: number;
+                        /** @description the promotion's codes now */
+                        codes: {
+                            total: number;
+                            used: number;
+                        };
                     };
                 };
             };

@@ -6,12 +6,15 @@ import { createGroup, getGroup } from "../../app/domain/customer-groups/customer
 import { type ApiKeyInput, createApiKey } from "../../app/domain/integrations/api-keys.server.ts";
 import { getAdminOrder } from "../../app/domain/orders/order-admin.server.ts";
 import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
+import { codeCounts, generateCodes } from "../../app/domain/promotions/promotion-codes.server.ts";
 import { requestReturn } from "../../app/domain/returns/returns.server.ts";
 import { CONFIRM_VALUE } from "../../app/lib/confirm.ts";
 import * as groupRoute from "../../app/routes/admin.customer-groups.$id.tsx";
 import * as customersRoute from "../../app/routes/admin.customers._index.tsx";
 import * as customerRoute from "../../app/routes/admin.customers.$id.tsx";
 import * as orderRoute from "../../app/routes/admin.orders.$number.tsx";
+import * as promotionsRoute from "../../app/routes/admin.promotions._index.tsx";
+import * as promotionRoute from "../../app/routes/admin.promotions.$id.tsx";
 import * as returnRoute from "../../app/routes/admin.returns.$number.tsx";
 import { cartwheelClient } from "../../clients/typescript/client.ts";
 import { ENGINES } from "../db-utils.ts";
@@ -414,6 +417,134 @@ describe.each(ENGINES)("the Admin API's other areas, on %s", (engine) => {
       });
       // write implies read: the member's page lists the group, as added by hand
       expect(customer.data!.groups).toContainEqual({ id: viaApi, name: `API ${tag}`, source: "hand" });
+    });
+  });
+  /** A promotion as the admin stores it: 20 % off the order, with a shared code or none. */
+  async function insertPromotion(name: string, code: string | null = null) {
+    const at = new Date().toISOString();
+    const row = await shop.db
+      .insertInto("promotions")
+      .values({
+        name,
+        code,
+        action: JSON.stringify({ type: "order-percent", basisPoints: 2_000 }),
+        conditions: JSON.stringify([{ type: "min-subtotal", cents: 5_000 }]),
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  describe("promotions and codes", () => {
+    it("lists promotions as the admin's list does, with its code filter, and reads one with its rules", async () => {
+      const client = await clientWith(["discounts:read"]);
+      const tag = randomUUID().slice(0, 6).toUpperCase();
+      const shared = await insertPromotion(`Spring ${tag}`, `SPRING${tag}`);
+      await insertPromotion(`Automatic ${tag}`);
+      for (const query of ["", "?with=code"]) {
+        const page = await callRoute(promotionsRoute, "loader", `${TEST_ORIGIN}/admin/promotions${query}`, {
+          cookie: staff,
+          context: shop.context(),
+        });
+        const listed = page.data as unknown as Awaited<ReturnType<typeof promotionsRoute.loader>>;
+        const viaApi = await client.GET("/api/v1/admin/promotions", {
+          params: { query: query ? { with: "code" } : {} },
+        });
+        expect(viaApi.response.status).toBe(200);
+        expect(viaApi.data!.data.map((p) => [p.id, p.name, p.code, p.does, p.usedCount])).toEqual(
+          listed.promotions.map((p) => [p.id, p.name, p.code, p.does, p.usedCount]),
+        );
+      }
+      const one = await client.GET("/api/v1/admin/promotions/{id}", { params: { path: { id: shared } } });
+      expect(one.data).toMatchObject({
+        id: shared,
+        code: `SPRING${tag}`,
+        does: "20% off the order",
+        status: "active",
+        action: { type: "order-percent", basisPoints: 2_000 },
+        conditions: [{ type: "min-subtotal", cents: 5_000 }],
+        codes: { total: 0, used: 0 },
+      });
+      const missing = await client.GET("/api/v1/admin/promotions/{id}", {
+        params: { path: { id: 999_999 } },
+      });
+      expect([missing.response.status, missing.error?.detail]).toEqual([
+        404,
+        "This promotion no longer exists.",
+      ]);
+    });
+
+    it("makes N unique codes with a prefix as the promotion page's form does, and refuses what it refuses", async () => {
+      const client = await clientWith(["discounts:write"], "Mailing");
+      const [viaPage, viaApi] = [
+        await insertPromotion("Codes by page"),
+        await insertPromotion("Codes by API"),
+      ];
+      const page = await callRoute(promotionRoute, "action", `${TEST_ORIGIN}/admin/promotions/${viaPage}`, {
+        cookie: staff,
+        fields: { intent: "codes", count: "25", prefix: "vip" },
+        params: { id: String(viaPage) },
+        context: shop.context(),
+      });
+      expect(page.response?.status).toBe(302);
+      const made = await client.POST("/api/v1/admin/promotions/{id}/codes", {
+        params: { path: { id: viaApi }, header: idempotency() },
+        body: { count: 25, prefix: "vip" },
+      });
+      expect(made.data).toEqual({ made: 25, codes: { total: 25, used: 0 } });
+      const codesOf = async (id: number) =>
+        (
+          await shop.db.selectFrom("promotionCodes").select("code").where("promotionId", "=", id).execute()
+        ).map((row) => row.code);
+      const [pageCodes, apiCodes] = [await codesOf(viaPage), await codesOf(viaApi)];
+      expect(new Set(apiCodes).size).toBe(25);
+      for (const codes of [pageCodes, apiCodes])
+        for (const code of codes) expect(code).toMatch(/^VIP-[A-Z2-9]{10}$/);
+      expect(apiCodes.filter((code) => pageCodes.includes(code))).toEqual([]);
+      const read = async (id: number) => {
+        const one = await client.GET("/api/v1/admin/promotions/{id}", { params: { path: { id } } });
+        return [one.data!.uniqueCodes, one.data!.code, one.data!.codes];
+      };
+      expect(await read(viaApi)).toEqual(await read(viaPage));
+      const audit = await shop.db
+        .selectFrom("auditLog")
+        .select("actorEmail")
+        .where("entityType", "=", "promotion")
+        .where("entityId", "=", String(viaApi))
+        .execute();
+      expect(audit).toEqual([{ actorEmail: "API key Mailing" }]);
+
+      const sharedCode = await insertPromotion("Shared", `SHARED${randomUUID().slice(0, 6).toUpperCase()}`);
+      const refusedShared = await client.POST("/api/v1/admin/promotions/{id}/codes", {
+        params: { path: { id: sharedCode }, header: idempotency() },
+        body: { count: 1 },
+      });
+      expect([refusedShared.response.status, refusedShared.error?.detail]).toEqual([
+        409,
+        "This promotion has a shared code: remove it first (a promotion is applied either by one shared code or by single-use codes).",
+      ]);
+      const tooMany = await client.POST("/api/v1/admin/promotions/{id}/codes", {
+        params: { path: { id: viaApi }, header: idempotency() },
+        body: { count: 100_001 },
+      });
+      expect(tooMany.response.status).toBe(400);
+      expect(JSON.stringify(tooMany.error)).toContain("Enter how many codes to make, from 1 to 100,000.");
+      const badPrefix = await client.POST("/api/v1/admin/promotions/{id}/codes", {
+        params: { path: { id: viaApi }, header: idempotency() },
+        body: { count: 1, prefix: "no-dashes" },
+      });
+      expect(badPrefix.response.status).toBe(400);
+      // the command decides too: a key whose scopes do not grant discounts makes none
+      const refused = await generateCodes(shop.db, {
+        promotionId: viaApi,
+        count: 1,
+        prefix: "",
+        actor: { id: "api-key:0", email: "API key Other", role: "customer", grants: ["orders"] },
+      });
+      expect(refused).toEqual({ ok: false, error: { code: "forbidden" } });
+      expect((await codeCounts(shop.db, viaApi)).total).toBe(25);
     });
   });
 });

@@ -68,6 +68,21 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
     const group = await createGroup(shop.db, { input: { name: "Contract", description: "" }, actor: OWNER });
     if (!group.ok) throw new Error(group.error.code);
     samplesOf.addCustomerGroupMembers = { id: String(group.value.id) };
+    const promotion = await shop.db
+      .insertInto("promotions")
+      .values({
+        name: "Contract",
+        code: null,
+        // disabled: it must not take its 10 % off the Store API's sample cart
+        active: 0,
+        action: JSON.stringify({ type: "order-percent", basisPoints: 1_000 }),
+        conditions: "[]",
+        createdAt: "2026-11-01T12:00:00.000Z",
+        updatedAt: "2026-11-01T12:00:00.000Z",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    samplesOf.getPromotion = samplesOf.createPromotionCodes = { id: String(promotion.id) };
     await storeSamples();
     const doc = (await (await api.request("/api/v1/openapi.json")).json()) as {
       paths: Record<
@@ -225,6 +240,7 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
     refundOrder: { amount: { amount: 1, currency: "USD" } },
     rejectReturn: { reason: "Worn" },
     addCustomerGroupMembers: { emails: ["contract@customers.example"] },
+    createPromotionCodes: { count: 1 },
   };
   /** the operation called as documented: a POST with a new Idempotency-Key and its JSON body */
   const call = (op: Operation, secret: string | null, url = sampleUrl(op)) =>

@@ -30,7 +30,7 @@ import { SPEC_SHOP } from "../helpers/spec-pricing.ts";
  */
 const STAMP = "2026-11-01T00:00:00.000Z";
 const SECRET = "promotion-codes-secret-0123456789";
-const ACTOR = { id: "owner", email: "owner@example.com" };
+const ACTOR = { id: "owner", email: "owner@example.com", role: "owner" as const };
 const SHIPPING = {
   firstName: "Ada",
   lastName: "Lovelace",

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { stringify } from "csv-stringify/sync";
 import type { Database } from "../../db/database.server.ts";
 import { fail, ok, type Result } from "../../lib/result.ts";
-import { type Actor, recordAudit } from "../audit/audit-log.server.ts";
+import { actorCan } from "../../lib/staff-roles.ts";
+import { recordAudit, type StaffActor } from "../audit/audit-log.server.ts";
 import { CODES_LIMITS } from "./promotion-form.ts";
 
 /**
@@ -28,6 +29,8 @@ function randomPart(): string {
 }
 
 export type CodesError =
+  /** the actor may not manage promotions (the `discounts` permission) */
+  | { code: "forbidden" }
   | { code: "not-found" }
   | { code: "shared-code" }
   | { code: "too-many"; existing: number };
@@ -47,7 +50,7 @@ export async function codeCounts(
 
 /**
  * Makes `count` new codes for the promotion (upper-case `prefix`, "" for none) in one transaction,
- * and marks it as applied by its codes only.
+ * and marks it as applied by its codes only. Needs the `discounts` permission (a key: its scope).
  */
 export async function generateCodes(
   db: Database,
@@ -57,8 +60,9 @@ export async function generateCodes(
     prefix,
     actor,
     now = new Date(),
-  }: { promotionId: number; count: number; prefix: string; actor: Actor; now?: Date },
+  }: { promotionId: number; count: number; prefix: string; actor: StaffActor; now?: Date },
 ): Promise<Result<{ made: number; name: string }, CodesError>> {
+  if (!actorCan(actor, "discounts")) return fail({ code: "forbidden" });
   const at = now.toISOString();
   return db.transaction().execute(async (trx) => {
     const promotion = await trx
