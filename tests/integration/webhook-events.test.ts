@@ -136,7 +136,7 @@ describe.each(ENGINES)("webhook events on %s", (engine) => {
   });
   const deps = () => ({ db, files: shop.services.files, log: () => {} });
 
-  async function order(productId: number, quantity: number) {
+  async function order(productId: number, quantity: number, placeOn: Database = db) {
     const cartId = newCartId();
     await addToCart(db, { cartId, productId, quantity });
     const cart = await getCart(db, cartId, SPEC_SHOP);
@@ -148,7 +148,7 @@ describe.each(ENGINES)("webhook events on %s", (engine) => {
       name: "Ada",
     });
     if (!card.ok) throw new Error("tokenize failed");
-    const placed = await placeOrder(db, shop.services.gateway, {
+    const placed = await placeOrder(placeOn, shop.services.gateway, {
       cartId,
       idempotencyKey: randomUUID(),
       shipping: { ...SHIPPING, email: `ada-${randomUUID().slice(0, 8)}@example.com` },
@@ -285,6 +285,30 @@ describe.each(ENGINES)("webhook events on %s", (engine) => {
           .executeTakeFirstOrThrow()
       ).stock,
     ).toBe(5);
+  });
+
+  it("a sale crossing the low-stock line costs Place Order no statement more on PostgreSQL", async () => {
+    // the statements Place Order sends, counted by a plugin on the database it is given
+    let statements = 0;
+    const counted = db.withPlugin({
+      transformQuery: (args) => {
+        statements++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const place = async (stock: number) => {
+      const product = await insertProduct(db, { stock });
+      const before = statements;
+      await order(product, 2, counted);
+      return statements - before;
+    };
+    await place(50); // warm: whatever a first order reads once
+    const plain = await place(50); // 50 → 48: nothing crossed
+    const crossing = await place(LOW_STOCK_THRESHOLD + 1); // 11 → 9: stock.low
+    expect(plain).toBeGreaterThan(5);
+    // SQLite has no data-modifying WITH: the event is one insert more there (no network to cross)
+    expect(crossing - plain).toBe(engine === "postgres" ? 0 : 1);
   });
 
   it("return.requested and return.received, each with its transition", async () => {
