@@ -265,6 +265,7 @@ describe("request guard: the payment provider's webhook", () => {
     expect(other.status).toBe(415);
     expect(BODY_LIMITS.filter((rule) => rule.json).map((rule) => rule.pattern.source)).toEqual([
       "^\\/webhooks\\/stripe$",
+      "^\\/api\\/v1\\/admin\\/products$",
       "^\\/api\\/v1\\/",
     ]);
   });

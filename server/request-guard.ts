@@ -64,7 +64,13 @@ export const BODY_LIMITS: readonly BodyLimitRule[] = [
   { pattern: /^\/admin(\/|$)/, bytes: 64 * KB, what: "an admin form" },
   // Stripe's events are small; the raw body is what the signature is checked on
   { pattern: /^\/webhooks\/stripe$/, bytes: 512 * KB, what: "a webhook event", json: true },
-  // the REST API (decision 038): JSON in, no forms
+  // the REST API (decision 038): JSON in, no forms; a product added with its images (base64)
+  {
+    pattern: /^\/api\/v1\/admin\/products$/,
+    bytes: 22 * MB,
+    what: "a product through the API: at most 4 images of 4 MB each",
+    json: true,
+  },
   { pattern: /^\/api\/v1\//, bytes: 64 * KB, what: "an API request", json: true },
   // a contact message (5 000 characters) or a review (2 000)
   { pattern: /^\/(contact|products\/[^/]+)$/, bytes: 64 * KB, what: "this form" },

@@ -7,6 +7,7 @@ import { type ApiEnv, authenticate } from "./api-auth.server.ts";
 import { idempotency } from "./idempotency.ts";
 import { registerOrders } from "./orders.api.ts";
 import { problem, validationProblem } from "./problem.ts";
+import { registerProductWrites } from "./product-writes.api.ts";
 import { registerProducts } from "./products.api.ts";
 import { registerStoreCart } from "./store-cart.api.ts";
 import { registerStoreCatalog } from "./store-catalog.api.ts";
@@ -53,6 +54,7 @@ export function createApi(getServices: () => Promise<AppServices>) {
   api.use("/store/*", authenticate(getServices), idempotency());
   registerOrders(api);
   registerProducts(api);
+  registerProductWrites(api);
   registerAdminMore(api);
   registerStoreCatalog(api);
   registerStoreCart(api);

@@ -67,7 +67,8 @@ export interface paths {
         /** The products, filtered and sorted as in the admin's list */
         get: operations["listProducts"];
         put?: never;
-        post?: never;
+        /** Add a product (one variant, its images), as the Add Product page does */
+        post: operations["createProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -104,7 +105,28 @@ export interface paths {
         /** One product with its variants, as its edit page shows it */
         get: operations["getProduct"];
         put?: never;
-        post?: never;
+        /** Save a product's details (every field, as the edit page's form; stock and images apart) */
+        post: operations["updateProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/inventory/levels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set variants' stock to the levels counted, by SKU (all or nothing)
+         * @description Each level is written under its row lock, in the stock ledger and the audit log. An SKU the shop does not sell (or has archived) refuses the whole count.
+         */
+        post: operations["setStockLevels"];
         delete?: never;
         options?: never;
         head?: never;
@@ -373,6 +395,44 @@ export interface paths {
          * @description Each code is good for one order (PREFIX-7KQ2M9XH4P: 10 random characters). The promotion is then applied by its codes only. At most 100,000 a request and 1,000,000 a promotion; the codes are exported from the promotion's page (CSV).
          */
         post: operations["createPromotionCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/gift-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The gift cards and store credit, newest first, as in the admin's list */
+        get: operations["listGiftCards"];
+        put?: never;
+        /**
+         * Issue a gift card, as Admin → Gift cards → Issue does; its code is in this answer only
+         * @description The code is e-mailed to the recipient when one is given. The answer holding the code is not kept: the same Idempotency-Key again issues nothing more and answers with the card without its code (code: null).
+         */
+        post: operations["issueGiftCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/gift-cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One card with its message and its movements, oldest first, as its page shows them */
+        get: operations["getGiftCard"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -682,6 +742,79 @@ export interface components {
             barcode: string | null;
             weightGrams: number;
         };
+        NewProduct: {
+            name: string;
+            description: string;
+            brand: string;
+            /** @description a top-level category's id, e.g. electronics */
+            category: string;
+            subcategory?: string | null;
+            /** @description standard (default), reduced, zero or exempt */
+            taxClass?: string;
+            price: {
+                /** @description minor units (cents) */
+                amount: number;
+                /** @description the shop's (others are refused) */
+                currency?: string;
+            };
+            /** @description the price before a discount */
+            originalPrice?: {
+                /** @description minor units (cents) */
+                amount: number;
+                /** @description the shop's (others are refused) */
+                currency?: string;
+            } | null;
+            /** @description the one variant's weight (a product sold in variants: set per variant) */
+            weightGrams?: number;
+            specifications?: {
+                [key: string]: string;
+            };
+            featured?: boolean;
+            newArrival?: boolean;
+            bestSeller?: boolean;
+            stock: number;
+            images: {
+                filename: string;
+                data: string;
+            }[];
+        };
+        ProductDetails: {
+            name: string;
+            description: string;
+            brand: string;
+            /** @description a top-level category's id, e.g. electronics */
+            category: string;
+            subcategory?: string | null;
+            /** @description standard (default), reduced, zero or exempt */
+            taxClass?: string;
+            price: {
+                /** @description minor units (cents) */
+                amount: number;
+                /** @description the shop's (others are refused) */
+                currency?: string;
+            };
+            /** @description the price before a discount */
+            originalPrice?: {
+                /** @description minor units (cents) */
+                amount: number;
+                /** @description the shop's (others are refused) */
+                currency?: string;
+            } | null;
+            /** @description the one variant's weight (a product sold in variants: set per variant) */
+            weightGrams?: number;
+            specifications?: {
+                [key: string]: string;
+            };
+            featured?: boolean;
+            newArrival?: boolean;
+            bestSeller?: boolean;
+        };
+        StockLevels: {
+            levels: {
+                sku: string;
+                stock: number;
+            }[];
+        };
         OrderRefunds: {
             number: string;
             /** @enum {string} */
@@ -857,6 +990,43 @@ export interface components {
             count: number;
             /** @description letters or digits (upper-cased); absent or empty for none */
             prefix?: string;
+        };
+        GiftCard: {
+            id: number;
+            /** @enum {string} */
+            kind: "gift_card" | "store_credit";
+            /** @description the code's last four characters, to tell cards apart */
+            last4: string;
+            initial: components["schemas"]["Money"];
+            balance: components["schemas"]["Money"];
+            /** @description the end of its last day; null: never */
+            expiresAt: string | null;
+            recipientEmail: string | null;
+            recipientName: string | null;
+            disabled: boolean;
+            createdAt: string;
+        };
+        GiftCardDetail: components["schemas"]["GiftCard"] & {
+            message: string | null;
+            movements: {
+                amount: components["schemas"]["Money"] & unknown;
+                /** @enum {string} */
+                reason: "issued" | "redeemed" | "released" | "refunded";
+                orderNumber: string | null;
+                createdAt: string;
+            }[];
+        };
+        GiftCardToIssue: {
+            amount: {
+                amount: number;
+                currency: string;
+            };
+            /** @description its last day (YYYY-MM-DD) on the shop's clocks; absent: never expires */
+            expiresOn?: string;
+            /** Format: email */
+            recipientEmail?: string;
+            recipientName?: string;
+            message?: string;
         };
         ProductListing: {
             data: components["schemas"]["ProductCard"][];
@@ -1349,6 +1519,90 @@ export interface operations {
             };
         };
     };
+    createProduct: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description a unique value per operation, e.g. a UUID */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewProduct"];
+            };
+        };
+        responses: {
+            /** @description Added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        slug: string;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     changeStock: {
         parameters: {
             query?: never;
@@ -1493,6 +1747,188 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateProduct: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description a unique value per operation, e.g. a UUID */
+                "idempotency-key": string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductDetails"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setStockLevels: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description a unique value per operation, e.g. a UUID */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockLevels"];
+            };
+        };
+        responses: {
+            /** @description What changed, and the SKUs already at their level */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: {
+                            sku: string;
+                            before: number;
+                            after: number;
+                        }[];
+                        unchanged: string[];
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2833,6 +3269,223 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listGiftCards: {
+        parameters: {
+            query?: {
+                /** @description the nextCursor of the page before; absent for the first page */
+                cursor?: string;
+                /** @description items per page, 1–100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GiftCard"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    issueGiftCard: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description a unique value per operation, e.g. a UUID */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GiftCardToIssue"];
+            };
+        };
+        responses: {
+            /** @description Issued (or, for the same Idempotency-Key again, the card issued then, without its code) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        card: components["schemas"]["GiftCard"];
+                        /** @description the card's code: shown this once */
+                        code: string | null;
+                        emailedTo: string | null;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGiftCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftCardDetail"];
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,6 +9,7 @@ import {
   createApiKey,
   revokeApiKey,
 } from "../../app/domain/integrations/api-keys.server.ts";
+import { issueGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
 import { moveReturn, requestReturn } from "../../app/domain/returns/returns.server.ts";
 import { API_SCOPES, type ApiScope } from "../../app/lib/api-scopes.ts";
@@ -16,6 +17,7 @@ import { ENGINES } from "../db-utils.ts";
 import { insertOrder, insertUser } from "../helpers/account-fixtures.ts";
 import { insertProduct } from "../helpers/catalog.ts";
 import { insertCoupon } from "../helpers/coupons.ts";
+import { png } from "../helpers/images.ts";
 import { createTestShop, type TestShop } from "../helpers/test-shop.ts";
 
 /**
@@ -83,7 +85,22 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
       .returning("id")
       .executeTakeFirstOrThrow();
     samplesOf.getPromotion = samplesOf.createPromotionCodes = { id: String(promotion.id) };
+    const card = await issueGiftCard(shop.db, {
+      input: {
+        key: randomUUID(),
+        amountCents: 1_000,
+        currency: "USD",
+        expiresAt: null,
+        recipientEmail: null,
+        recipientName: null,
+        message: null,
+      },
+      actor: OWNER,
+    });
+    if (!card.ok) throw new Error(card.error.code);
+    samplesOf.getGiftCard = { id: String(card.value.card.id) };
     await storeSamples();
+    await catalogueSamples();
     const doc = (await (await api.request("/api/v1/openapi.json")).json()) as {
       paths: Record<
         string,
@@ -179,6 +196,30 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
     QUERIES.trackOrder = { email: "tracked@example.com" };
   }
 
+  /** a product added (its category exists), the sample product's details saved, its stock counted */
+  async function catalogueSamples() {
+    const details = {
+      name: "Contract Lamp",
+      description: "Lights up.",
+      brand: "Contract",
+      category: "electronics",
+      subcategory: "audio",
+      price: { amount: 1_999 },
+    };
+    BODIES.createProduct = {
+      ...details,
+      stock: 3,
+      images: [{ filename: "lamp.png", data: Buffer.from(await png()).toString("base64") }],
+    };
+    BODIES.updateProduct = details;
+    const variant = await shop.db
+      .selectFrom("productVariants")
+      .select("sku")
+      .where("productId", "=", Number(samples.id))
+      .executeTakeFirstOrThrow();
+    BODIES.setStockLevels = { levels: [{ sku: variant.sku, stock: 7 }] };
+  }
+
   const CARD = { cardNumber: "4242424242424242", cardName: "Ada Lovelace", expiryDate: "12/30", cvv: "123" };
 
   /** A return asked for a delivered order, moved through `moves`: its number. */
@@ -241,6 +282,7 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
     rejectReturn: { reason: "Worn" },
     addCustomerGroupMembers: { emails: ["contract@customers.example"] },
     createPromotionCodes: { count: 1 },
+    issueGiftCard: { amount: { amount: 1_000, currency: "USD" } },
   };
   /** the operation called as documented: a POST with a new Idempotency-Key and its JSON body */
   const call = (op: Operation, secret: string | null, url = sampleUrl(op)) =>

@@ -34,7 +34,7 @@ function cents(value: string): number | null {
 }
 
 /** Checks the typed product fields (images are checked separately), with a message per field. */
-function checkProductValues(
+export function checkProductValues(
   values: ProductFormValues,
   { withStock }: { withStock: boolean },
 ): ProductFormResult {

@@ -10,7 +10,7 @@ import { fail, ok, type Result } from "../../../lib/result.ts";
 import { actorCan } from "../../../lib/staff-roles.ts";
 import { type Actor, recordAudit, type StaffActor } from "../../audit/audit-log.server.ts";
 import { recordProductEvent } from "../../integrations/webhook-outbox.server.ts";
-import { adjustStockLevel } from "../../inventory/inventory.server.ts";
+import { adjustStockLevel, setStockLevels } from "../../inventory/inventory.server.ts";
 import { syncProductSummary } from "../../inventory/product-summary.server.ts";
 import { slugify } from "./product-form.ts";
 import {
@@ -254,5 +254,70 @@ export async function adjustStock(
       now,
     });
     return ok({ before: row.stock, after });
+  });
+}
+
+export type StockLevelsResult = Result<
+  { changed: { sku: string; before: number; after: number }[]; unchanged: string[] },
+  { code: "forbidden" } | { code: "unknown-skus"; skus: string[] }
+>;
+
+/**
+ * Sets live variants' stock to the levels counted (a warehouse's count, by SKU): every level read
+ * under its row lock and written in one transaction with an audit entry per variant changed — all
+ * or nothing: an SKU the shop does not sell refuses the whole count. The actor needs the
+ * `products` permission.
+ */
+export async function setStockBySku(
+  db: Database,
+  {
+    levels,
+    actor,
+    now = new Date(),
+  }: { levels: readonly { sku: string; stock: number }[]; actor: StaffActor; now?: Date },
+): Promise<StockLevelsResult> {
+  if (!actorCan(actor, "products")) return fail({ code: "forbidden" });
+  const wanted = new Map(levels.map((level) => [level.sku, level.stock]));
+  if (wanted.size === 0) return ok({ changed: [], unchanged: [] });
+  return db.transaction().execute(async (trx): Promise<StockLevelsResult> => {
+    const rows = await trx
+      .selectFrom("productVariants")
+      .innerJoin("products", "products.id", "productVariants.productId")
+      .select(["productVariants.id", "productVariants.sku", "products.name"])
+      .where("productVariants.sku", "in", [...wanted.keys()])
+      .where("productVariants.archivedAt", "is", null)
+      .where("products.archivedAt", "is", null)
+      .execute();
+    const found = new Map(rows.map((row) => [row.sku, row]));
+    const unknown = [...wanted.keys()].filter((sku) => !found.has(sku));
+    if (unknown.length > 0) return fail({ code: "unknown-skus", skus: unknown });
+    const changes = await setStockLevels(
+      trx,
+      rows.map((row) => ({ variantId: row.id, level: wanted.get(row.sku)! })),
+      { reason: "admin_set", actor: actor.id, now },
+    );
+    const byVariant = new Map(rows.map((row) => [row.id, row]));
+    for (const change of changes) {
+      const row = byVariant.get(change.variantId)!;
+      await recordAudit(trx, {
+        actor,
+        action: "product.stock",
+        entityType: "product",
+        entityId: change.productId,
+        summary: `Stock of "${row.name}" (${row.sku}) set to ${change.after} (was ${change.before})`,
+        before: { sku: row.sku, stock: change.before },
+        after: { sku: row.sku, stock: change.after },
+        now,
+      });
+    }
+    const changedIds = new Set(changes.map((change) => change.variantId));
+    return ok({
+      changed: changes.map((change) => ({
+        sku: byVariant.get(change.variantId)!.sku,
+        before: change.before,
+        after: change.after,
+      })),
+      unchanged: rows.filter((row) => !changedIds.has(row.id)).map((row) => row.sku),
+    });
   });
 }
