@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { registerAdminCustomers } from "./admin-customers.api.ts";
+import { registerAdminGiftCards } from "./admin-gift-cards.api.ts";
 import { registerAdminPromotions } from "./admin-promotions.api.ts";
 import { registerAdminRefunds } from "./admin-refunds.api.ts";
 import { registerAdminReturns } from "./admin-returns.api.ts";
@@ -14,4 +15,5 @@ export function registerAdminMore(api: OpenAPIHono<ApiEnv>): void {
   registerAdminReturns(api);
   registerAdminCustomers(api);
   registerAdminPromotions(api);
+  registerAdminGiftCards(api);
 }

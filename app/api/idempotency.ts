@@ -11,10 +11,18 @@ import { problem } from "./problem.ts";
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
+ * Set by an operation whose answer holds a secret shown once (a gift card's code): the answer is not
+ * kept, so it is never stored in clear; the same key again runs the operation again, and the domain
+ * command's own key (derived from the Idempotency-Key) answers it without the secret.
+ */
+export const SECRET_ANSWER_HEADER = "X-Cartwheel-Secret-Answer";
+
+/**
  * Every POST carries an `Idempotency-Key` (decision 038): the first request with a key is answered
  * and its answer kept; the same key again within 24 hours gets that answer back
  * (`Idempotent-Replayed: true`), with a different request 422, while the first is still running
- * 409. A failure of ours (5xx) keeps nothing, so the same key can be sent again.
+ * 409. A failure of ours (5xx) keeps nothing, so the same key can be sent again; nor does an answer
+ * holding a secret (SECRET_ANSWER_HEADER).
  */
 export function idempotency(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
@@ -52,7 +60,9 @@ export function idempotency(): MiddlewareHandler<ApiEnv> {
       await releaseClaim(db, claim.id);
       throw error;
     }
-    if (c.res.status >= 500) await releaseClaim(db, claim.id);
+    const secret = c.res.headers.has(SECRET_ANSWER_HEADER);
+    if (secret) c.res.headers.delete(SECRET_ANSWER_HEADER);
+    if (c.res.status >= 500 || secret) await releaseClaim(db, claim.id);
     else await recordAnswer(db, claim.id, c.res.status, await c.res.clone().text());
   };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../app/api/api.server.ts";
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
 import { createGroup, getGroup } from "../../app/domain/customer-groups/customer-groups.server.ts";
+import { findGiftCard, getGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import { type ApiKeyInput, createApiKey } from "../../app/domain/integrations/api-keys.server.ts";
 import { getAdminOrder } from "../../app/domain/orders/order-admin.server.ts";
 import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
@@ -12,6 +13,8 @@ import { CONFIRM_VALUE } from "../../app/lib/confirm.ts";
 import * as groupRoute from "../../app/routes/admin.customer-groups.$id.tsx";
 import * as customersRoute from "../../app/routes/admin.customers._index.tsx";
 import * as customerRoute from "../../app/routes/admin.customers.$id.tsx";
+import * as giftCardsRoute from "../../app/routes/admin.gift-cards._index.tsx";
+import * as issueCardRoute from "../../app/routes/admin.gift-cards.new.tsx";
 import * as orderRoute from "../../app/routes/admin.orders.$number.tsx";
 import * as promotionsRoute from "../../app/routes/admin.promotions._index.tsx";
 import * as promotionRoute from "../../app/routes/admin.promotions.$id.tsx";
@@ -28,6 +31,7 @@ import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop
  * driven through the admin page and through the API and the two compared: the API calls the pages'
  * own domain functions, so they must agree.
  */
+const M_EXPIRES = "Enter a date after today, or leave it empty for a card that never expires.";
 const OWNER: StaffActor = { id: "owner-1", email: "owner@example.com", role: "owner" };
 
 describe.each(ENGINES)("the Admin API's other areas, on %s", (engine) => {
@@ -545,6 +549,123 @@ describe.each(ENGINES)("the Admin API's other areas, on %s", (engine) => {
       });
       expect(refused).toEqual({ ok: false, error: { code: "forbidden" } });
       expect((await codeCounts(shop.db, viaApi)).total).toBe(25);
+    });
+  });
+  describe("gift cards", () => {
+    it("issues a card as the admin's Issue form does: its code once, e-mailed, never kept with the Idempotency-Key", async () => {
+      const client = await clientWith(["refunds:write"], "Loyalty");
+      const fields = {
+        key: randomUUID(),
+        amount: "25.00",
+        expiresOn: "2099-12-31",
+        recipientEmail: "friend@cards.example",
+        recipientName: "Friend",
+        message: "Enjoy",
+      };
+      const page = await callRoute(issueCardRoute, "action", `${TEST_ORIGIN}/admin/gift-cards/new`, {
+        cookie: staff,
+        fields,
+        context: shop.context(),
+      });
+      const pageIssued = (page.data as unknown as { issued: { id: number; code: string; emailedTo: string } })
+        .issued;
+      expect(pageIssued.emailedTo).toBe("friend@cards.example");
+
+      const key = idempotency();
+      const body = {
+        amount: { amount: 2_500, currency: "USD" },
+        expiresOn: "2099-12-31",
+        recipientEmail: "friend@cards.example",
+        recipientName: "Friend",
+        message: "Enjoy",
+      };
+      const issued = await client.POST("/api/v1/admin/gift-cards", { params: { header: key }, body });
+      expect(issued.response.status).toBe(200);
+      expect(issued.response.headers.get("X-Cartwheel-Secret-Answer")).toBeNull();
+      const { card, code, emailedTo } = issued.data!;
+      expect(code).toMatch(/\S{8,}/);
+      expect(emailedTo).toBe("friend@cards.example");
+      // the card works at checkout by its code, as the page's does
+      for (const typed of [code!, pageIssued.code])
+        expect((await findGiftCard(shop.db, typed)).ok).toBe(true);
+      const view = (c: NonNullable<Awaited<ReturnType<typeof getGiftCard>>>) => {
+        const { id, last4, createdAt, ...rest } = c.card;
+        return { ...rest, message: c.message, movements: c.movements.map((m) => [m.amountCents, m.reason]) };
+      };
+      expect(view((await getGiftCard(shop.db, card.id))!)).toEqual(
+        view((await getGiftCard(shop.db, pageIssued.id))!),
+      );
+      // the code is nowhere in the API's stored answers; the same key again issues nothing more
+      const kept = await shop.db.selectFrom("apiIdempotency").selectAll().execute();
+      expect(JSON.stringify(kept)).not.toContain(code!);
+      const again = await client.POST("/api/v1/admin/gift-cards", { params: { header: key }, body });
+      expect(again.data).toEqual({ card, code: null, emailedTo: null });
+      const cards = await shop.db
+        .selectFrom("giftCards")
+        .select("id")
+        .where("recipientEmail", "=", "friend@cards.example")
+        .execute();
+      expect(cards).toHaveLength(2);
+
+      const refusals = [
+        [{ ...body, amount: { amount: 50, currency: "USD" } }, "Enter an amount from 1.00 to 10000.00."],
+        [{ ...body, expiresOn: "2001-01-01" }, M_EXPIRES],
+        [
+          { ...body, amount: { amount: 2_500, currency: "EUR" } },
+          "A gift card is in the shop's currency, USD.",
+        ],
+      ] as const;
+      for (const [refused, detail] of refusals) {
+        const answer = await client.POST("/api/v1/admin/gift-cards", {
+          params: { header: idempotency() },
+          body: refused,
+        });
+        expect(answer.response.status).toBe(400);
+        expect(JSON.stringify(answer.error)).toContain(detail);
+      }
+    });
+
+    it("lists cards as the admin's list does, page by page, and reads one with its movements", async () => {
+      const client = await clientWith(["refunds:read"]);
+      const page = await callRoute(giftCardsRoute, "loader", `${TEST_ORIGIN}/admin/gift-cards`, {
+        cookie: staff,
+        context: shop.context(),
+      });
+      const listed = (page.data as unknown as Awaited<ReturnType<typeof giftCardsRoute.loader>>).cards;
+      expect(listed.length).toBeGreaterThanOrEqual(2);
+      const seen: number[] = [];
+      let cursor: string | undefined;
+      do {
+        const answer = await client.GET("/api/v1/admin/gift-cards", {
+          params: { query: { limit: 1, ...(cursor ? { cursor } : {}) } },
+        });
+        expect(answer.data!.data.length).toBeLessThanOrEqual(1);
+        seen.push(...answer.data!.data.map((c) => c.id));
+        cursor = answer.data!.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(listed.map((c) => c.id));
+      const one = await client.GET("/api/v1/admin/gift-cards/{id}", { params: { path: { id: seen[0]! } } });
+      expect(one.data).toMatchObject({
+        id: seen[0],
+        kind: "gift_card",
+        initial: { amount: 2_500, currency: "USD" },
+        balance: { amount: 2_500, currency: "USD" },
+        message: "Enjoy",
+        movements: [{ amount: { amount: 2_500, currency: "USD" }, reason: "issued", orderNumber: null }],
+      });
+      const missing = await client.GET("/api/v1/admin/gift-cards/{id}", {
+        params: { path: { id: 999_999 } },
+      });
+      expect([missing.response.status, missing.error?.detail]).toEqual([
+        404,
+        "That gift card no longer exists.",
+      ]);
+      const writer = await clientWith(["refunds:read"]);
+      const refused = await writer.POST("/api/v1/admin/gift-cards", {
+        params: { header: idempotency() },
+        body: { amount: { amount: 1_000, currency: "USD" } },
+      });
+      expect(refused.response.status).toBe(403);
     });
   });
 });
