@@ -4,6 +4,7 @@ import { registerAdminGiftCards } from "./admin-gift-cards.api.ts";
 import { registerAdminPromotions } from "./admin-promotions.api.ts";
 import { registerAdminRefunds } from "./admin-refunds.api.ts";
 import { registerAdminReturns } from "./admin-returns.api.ts";
+import { registerAdminSettings } from "./admin-settings.api.ts";
 import type { ApiEnv } from "./api-auth.server.ts";
 
 /**
@@ -16,4 +17,5 @@ export function registerAdminMore(api: OpenAPIHono<ApiEnv>): void {
   registerAdminCustomers(api);
   registerAdminPromotions(api);
   registerAdminGiftCards(api);
+  registerAdminSettings(api);
 }

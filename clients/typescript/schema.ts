@@ -439,6 +439,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's settings an integration needs (name, currency, time zone, tax…; never a secret) */
+        get: operations["getSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/store/products": {
         parameters: {
             query?: never;
@@ -1027,6 +1044,50 @@ export interface components {
             recipientEmail?: string;
             recipientName?: string;
             message?: string;
+        };
+        ShopSettings: {
+            shopName: string;
+            contact: {
+                email: string;
+                phone: string;
+                address: string;
+            };
+            /**
+             * @description every amount is in it
+             * @example USD
+             */
+            currency: string;
+            /** @description IANA: the admin's dates and schedules are on its clocks */
+            timeZone: string;
+            tax: {
+                /**
+                 * @description prices are entered excluding tax, or including it
+                 * @enum {string}
+                 */
+                mode: "exclusive" | "inclusive";
+                /** @enum {string} */
+                rounding: "per-order" | "per-line";
+            };
+            legal: {
+                name: string;
+                address: string;
+                taxId: string;
+            };
+            socialLinks: {
+                facebook: string;
+                instagram: string;
+                x: string;
+                youtube: string;
+            };
+            /** @description where the cart estimates shipping and tax until told */
+            estimateCountry: string;
+            zones: {
+                id: number;
+                name: string;
+                countries: string[];
+                taxLabel: string;
+                shippingMethods: string[];
+            }[];
         };
         ProductListing: {
             data: components["schemas"]["ProductCard"][];
@@ -3486,6 +3547,62 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopSettings"];
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,6 +19,7 @@ import * as orderRoute from "../../app/routes/admin.orders.$number.tsx";
 import * as promotionsRoute from "../../app/routes/admin.promotions._index.tsx";
 import * as promotionRoute from "../../app/routes/admin.promotions.$id.tsx";
 import * as returnRoute from "../../app/routes/admin.returns.$number.tsx";
+import * as settingsRoute from "../../app/routes/admin.settings.tsx";
 import { cartwheelClient } from "../../clients/typescript/client.ts";
 import { ENGINES } from "../db-utils.ts";
 import { insertOrder, insertUser, signedInStaff } from "../helpers/account-fixtures.ts";
@@ -666,6 +667,61 @@ describe.each(ENGINES)("the Admin API's other areas, on %s", (engine) => {
         body: { amount: { amount: 1_000, currency: "USD" } },
       });
       expect(refused.response.status).toBe(403);
+    });
+  });
+  describe("settings", () => {
+    it("reads the settings the owner saved on the settings page, and nothing secret", async () => {
+      const url = `${TEST_ORIGIN}/admin/settings`;
+      const loaded = await callRoute(settingsRoute, "loader", url, {
+        cookie: staff,
+        context: shop.context(),
+      });
+      const { values } = loaded.data as unknown as Awaited<ReturnType<typeof settingsRoute.loader>>;
+      const saved = await callRoute(settingsRoute, "action", url, {
+        cookie: staff,
+        fields: {
+          ...(values as unknown as Record<string, string>),
+          shopName: "Cartwheel Outfitters",
+          timeZone: "Europe/Berlin",
+          legalName: "Cartwheel GmbH",
+        },
+        context: shop.context(),
+      });
+      expect(saved.response?.status).toBe(302);
+      const client = await clientWith(["settings:read"]);
+      const read = await client.GET("/api/v1/admin/settings");
+      expect(read.response.status).toBe(200);
+      const current = await shop.services.settings.current();
+      expect(read.data).toMatchObject({
+        shopName: "Cartwheel Outfitters",
+        timeZone: "Europe/Berlin",
+        currency: current.currency,
+        contact: {
+          email: current.contactEmail,
+          phone: current.contactPhone,
+          address: current.contactAddress,
+        },
+        tax: { mode: current.markets.taxMode, rounding: current.markets.rounding },
+        legal: { name: "Cartwheel GmbH", address: current.legalAddress, taxId: current.taxId },
+        socialLinks: current.socialLinks,
+      });
+      expect(read.data!.zones.map((zone) => zone.name)).toEqual(
+        current.markets.zones.map((zone) => zone.name),
+      );
+      expect(Object.keys(read.data!).sort()).toEqual(
+        [
+          "contact",
+          "currency",
+          "estimateCountry",
+          "legal",
+          "shopName",
+          "socialLinks",
+          "tax",
+          "timeZone",
+          "zones",
+        ].sort(),
+      );
+      expect(JSON.stringify(read.data)).not.toContain(shop.services.config.SESSION_SECRET);
     });
   });
 });
