@@ -34,4 +34,6 @@ it("the reference shows every operation of the document with its scope, fields a
     "429",
   ]);
   expect(shown.find((op) => op.id === "listStoreProducts")?.scope).toBe("any key (Store API)");
+  // an operation needing two scopes names both
+  expect(shown.find((op) => op.id === "cancelOrder")?.scope).toBe("orders:write and refunds:write");
 });

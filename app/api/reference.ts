@@ -30,6 +30,8 @@ type OperationObject = {
   description?: string;
   tags?: string[];
   "x-scope"?: string;
+  /** scopes it needs besides its own (cancelling an order also refunds it) */
+  "x-scope-also"?: string[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses: Record<string, { description: string }>;
@@ -116,7 +118,10 @@ export function referenceOf(document: unknown): ReferenceView {
         path,
         summary: op.summary ?? "",
         description: op.description ?? "",
-        scope: op["x-scope"] === "store" ? "any key (Store API)" : (op["x-scope"] ?? ""),
+        scope:
+          op["x-scope"] === "store"
+            ? "any key (Store API)"
+            : [op["x-scope"] ?? "", ...(op["x-scope-also"] ?? [])].filter(Boolean).join(" and "),
         fields,
         responses: Object.entries(op.responses).map(([status, r]) => ({
           status,
