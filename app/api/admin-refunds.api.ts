@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { OrderStatus } from "../db/schema.ts";
@@ -186,6 +187,16 @@ const cancelOrder = createRoute({
   },
 });
 
+/**
+ * A refund's own key from the request's Idempotency-Key (another API key's same value is another
+ * refund); a long one hashed, so the payment provider's key (`refund:<key>`) stays within its limits.
+ */
+function refundKeyOf(apiKeyId: number, idempotencyKey: string): string {
+  const key =
+    idempotencyKey.length <= 100 ? idempotencyKey : createHash("sha256").update(idempotencyKey).digest("hex");
+  return `api:${apiKeyId}:${key}`;
+}
+
 /** The refund refusals the page shows beside its form, by the status the API answers them with. */
 const REFUSAL_STATUS = {
   "nothing-chosen": 400,
@@ -252,8 +263,7 @@ export function registerAdminRefunds(api: OpenAPIHono<ApiEnv>): void {
       { db, gateway, mail, shop: mailShop(await settings.current(), config.PUBLIC_URL) },
       {
         number,
-        // the refund's own key: this key's Idempotency-Key (another key's same value is another refund)
-        key: `api:${caller.id}:${c.req.valid("header")["idempotency-key"]}`,
+        key: refundKeyOf(caller.id, c.req.valid("header")["idempotency-key"]),
         lines,
         amountCents,
         restock: body.restock ?? false,
