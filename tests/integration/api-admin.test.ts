@@ -61,7 +61,7 @@ describe.each(ENGINES)("the Admin API's other areas, on %s", (engine) => {
       fetch: async (request) => api.request(request),
     });
   }
-  const idempotency = (key = randomUUID()) => ({ "idempotency-key": key });
+  const idempotency = (key: string = randomUUID()) => ({ "idempotency-key": key });
   const paidOrder = () => insertOrder(shop.db, { userId: null, createdAt: "2026-11-20T10:00:00.000Z" });
   /** what an order's page shows of its money: comparable between two orders */
   async function moneyOf(number: string) {
@@ -133,9 +133,8 @@ describe.each(ENGINES)("the Admin API's other areas, on %s", (engine) => {
       // the longest Idempotency-Key: the refund's own key stays short enough for the provider
       const long = idempotency("k".repeat(255));
       expect((await refund({ amount: { amount: 100, currency: "USD" } }, long)).response.status).toBe(200);
-      expect((await refund({ amount: { amount: 100, currency: "USD" } }, long)).data?.amount.amount).toBe(
-        100,
-      );
+      const replayed = (await refund({ amount: { amount: 100, currency: "USD" } }, long)).data;
+      expect(replayed && "amount" in replayed ? replayed.amount.amount : null).toBe(100);
       expect((await moneyOf(number)).left).toBe(3_200);
       const keys = await shop.db.selectFrom("orderRefunds").select("idempotencyKey").execute();
       expect(Math.max(...keys.map((row) => row.idempotencyKey.length))).toBeLessThan(100);

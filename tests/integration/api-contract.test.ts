@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../app/api/api.server.ts";
 import type { StaffActor } from "../../app/domain/audit/audit-log.server.ts";
 import { createGroup } from "../../app/domain/customer-groups/customer-groups.server.ts";
+import { issueGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import {
   type ApiKeyInput,
   createApiKey,
   revokeApiKey,
 } from "../../app/domain/integrations/api-keys.server.ts";
-import { issueGiftCard } from "../../app/domain/gift-cards/gift-cards.server.ts";
 import { transitionOrder } from "../../app/domain/orders/orders.server.ts";
 import { moveReturn, requestReturn } from "../../app/domain/returns/returns.server.ts";
 import { API_SCOPES, type ApiScope } from "../../app/lib/api-scopes.ts";
