@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { OrderStatus } from "../db/schema.ts";
 import {
   advanceOrder,
@@ -9,7 +10,7 @@ import {
 import { ORDER_PAYMENT_FILTERS, ORDER_SORTS } from "../domain/orders/order-list-query.ts";
 import { ORDER_STATUSES } from "../domain/orders/order-status.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
-import { CARRIER_IDS, TRACKING_NUMBER } from "../lib/carriers.ts";
+import { CARRIER_IDS, type CarrierId, TRACKING_NUMBER } from "../lib/carriers.ts";
 import { mailShop } from "../lib/shop-settings.ts";
 import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
 import { decodeCursor, encodeCursor, idempotencyHeaders, moneySchema, pageSchema } from "./conventions.ts";
@@ -169,7 +170,51 @@ const shipOrder = createRoute({
   },
 });
 
+const deliverOrder = createRoute({
+  method: "post",
+  path: "/admin/orders/{number}/delivery",
+  operationId: "deliverOrder",
+  tags: ["Admin: orders"],
+  summary: "Mark a shipped order delivered (the customer is e-mailed), as the order page's Delivered button",
+  security: [{ apiKey: [] }],
+  "x-scope": "orders:write",
+  middleware: [requireScope("orders", "write")] as const,
+  request: {
+    params: z.object({ number: z.string().min(1).max(40) }),
+    headers: idempotencyHeaders,
+    body: { required: true, content: { "application/json": { schema: z.object({}).strict() } } },
+  },
+  responses: {
+    200: {
+      description: "Delivered",
+      content: {
+        "application/json": {
+          schema: z.object({
+            number: z.string(),
+            status: z.enum(ORDER_STATUSES as [OrderStatus, ...OrderStatus[]]),
+          }),
+        },
+      },
+    },
+    ...problemResponses(400, 401, 403, 404, 409, 422, 429),
+  },
+});
+
 const cursorSchema = z.object({ value: z.union([z.string(), z.number()]), id: z.number().int() });
+
+/** The order moved as the order page's buttons move it (`advanceOrder`), by the key. */
+async function moveTo(
+  c: Context<ApiEnv>,
+  number: string,
+  to: "shipped" | "delivered",
+  shipment?: { carrier?: CarrierId; trackingNumber?: string },
+) {
+  const { db, gateway, mail, settings, config } = c.get("services");
+  return advanceOrder(
+    { db, gateway, mail, shop: mailShop(await settings.current(), config.PUBLIC_URL) },
+    { number, to, actor: keyActor(c.get("caller")), ...(shipment ? { shipment } : {}) },
+  );
+}
 
 export function registerOrders(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(listOrders, async (c) => {
@@ -202,13 +247,8 @@ export function registerOrders(api: OpenAPIHono<ApiEnv>): void {
   });
 
   api.openapi(shipOrder, async (c) => {
-    const { db, gateway, mail, settings, config } = c.get("services");
     const number = c.req.valid("param").number.toUpperCase();
-    const shipment = c.req.valid("json");
-    const moved = await advanceOrder(
-      { db, gateway, mail, shop: mailShop(await settings.current(), config.PUBLIC_URL) },
-      { number, to: "shipped", actor: keyActor(c.get("caller")), shipment },
-    );
+    const moved = await moveTo(c, number, "shipped", c.req.valid("json"));
     if (moved.ok) return c.json({ number, status: moved.value.to }, 200);
     switch (moved.error.code) {
       case "not-found":
@@ -217,6 +257,20 @@ export function registerOrders(api: OpenAPIHono<ApiEnv>): void {
         return problemOf(c, 409, ORDER_ADMIN_MESSAGES.notAllowed(moved.error.from, "shipped"));
       default:
         return problemOf(c, 403, "This API key may not ship orders.");
+    }
+  });
+
+  api.openapi(deliverOrder, async (c) => {
+    const number = c.req.valid("param").number.toUpperCase();
+    const moved = await moveTo(c, number, "delivered");
+    if (moved.ok) return c.json({ number, status: moved.value.to }, 200);
+    switch (moved.error.code) {
+      case "not-found":
+        return problemOf(c, 404, "No order has that number.");
+      case "not-allowed":
+        return problemOf(c, 409, ORDER_ADMIN_MESSAGES.notAllowed(moved.error.from, "delivered"));
+      default:
+        return problemOf(c, 403, "This API key may not deliver orders.");
     }
   });
 

@@ -3,8 +3,13 @@ import { addProduct } from "../domain/catalog/admin/add-product.server.ts";
 import { EDIT_MESSAGES } from "../domain/catalog/admin/edit-product.server.ts";
 import { checkProductValues } from "../domain/catalog/admin/product-form.server.ts";
 import { PRODUCT_FORM_MESSAGES, type ProductFormValues } from "../domain/catalog/admin/product-form.ts";
+import { getAdminProduct } from "../domain/catalog/admin/product-list.server.ts";
 import { setStockBySku, updateProduct } from "../domain/catalog/admin/product-write.server.ts";
+import { type GridRow, saveVariantGrid } from "../domain/catalog/admin/variant-editor.server.ts";
+import { VARIANT_EDITOR_MESSAGES } from "../domain/catalog/admin/variant-editor-form.server.ts";
 import { PRODUCT_LIMITS } from "../lib/product-limits.ts";
+import { BARCODE_TEXT, SKU_TEXT } from "../lib/variant-input.ts";
+import { MAX_WEIGHT_GRAMS } from "../lib/weight.ts";
 import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
 import { idempotencyHeaders } from "./conventions.ts";
 import { problemOf, problemResponses } from "./problem.ts";
@@ -13,7 +18,8 @@ import { problemOf, problemResponses } from "./problem.ts";
  * The Admin API's catalogue writes (issue 32): a product added or its details saved — the add and
  * edit pages' own checks (`checkProductValues`, so the same message stands beside the same field)
  * and commands (`addProduct`, `updateProduct`) — and stock levels set by SKU, a warehouse's count
- * (`setStockBySku`). Images come as base64 in the JSON (the add page's rules: 1 to 4 here, each a
+ * (`setStockBySku`), and a variant's SKU, prices, barcode or weight saved as the variant grid does
+ * (`saveVariantGrid`, with every other variant as it is). Images come as base64 in the JSON (the add page's rules: 1 to 4 here, each a
  * JPG, PNG or GIF, checked by content), so a request may be larger than the API's other ones.
  */
 
@@ -175,6 +181,51 @@ const setLevels = createRoute({
   },
 });
 
+const updateVariant = createRoute({
+  method: "post",
+  path: "/admin/products/{id}/variants/{variantId}",
+  operationId: "updateVariant",
+  tags: ["Admin: catalogue"],
+  summary: "Save a variant's SKU, prices, barcode or weight (what is left out is kept), as the variant grid",
+  description: "Stock is changed by POST …/stock or set by POST /admin/inventory/levels.",
+  security: [{ apiKey: [] }],
+  "x-scope": "products:write",
+  middleware: [requireScope("products", "write")] as const,
+  request: {
+    params: idParam.extend({ variantId: z.coerce.number().int().positive().max(2_147_483_647) }),
+    headers: idempotencyHeaders,
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              sku: z.string().trim().regex(SKU_TEXT, VARIANT_EDITOR_MESSAGES.sku).optional(),
+              price: money.optional(),
+              originalPrice: money.nullable().optional(),
+              barcode: z
+                .string()
+                .trim()
+                .regex(BARCODE_TEXT, VARIANT_EDITOR_MESSAGES.barcode)
+                .nullable()
+                .optional(),
+              weightGrams: z.number().int().min(0).max(MAX_WEIGHT_GRAMS).optional(),
+            })
+            .strict()
+            .openapi("VariantChange"),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: "Saved (changed: 0 when it already was so)",
+      content: { "application/json": { schema: z.object({ changed: z.number().int() }) } },
+    },
+    ...problemResponses(400, 401, 403, 404, 409, 422, 429),
+  },
+});
+
 /** Minor units as the form's amount text ("19.90"). */
 const amountText = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 
@@ -264,6 +315,53 @@ export function registerProductWrites(api: OpenAPIHono<ApiEnv>): void {
         return problemOf(c, 409, EDIT_MESSAGES.pricePerVariant);
       default:
         return problemOf(c, 409, EDIT_MESSAGES.weightPerVariant);
+    }
+  });
+
+  api.openapi(updateVariant, async (c) => {
+    const { id, variantId } = c.req.valid("param");
+    const change = c.req.valid("json");
+    const db = c.get("db");
+    const { currency } = await c.get("services").settings.current();
+    if ([change.price, change.originalPrice].some((m) => m?.currency && m.currency !== currency)) {
+      return problemOf(c, 400, `Prices are in the shop's currency, ${currency}.`);
+    }
+    const product = await getAdminProduct(db, id);
+    if (!product || product.archivedAt || !product.variants.some((v) => v.id === variantId)) {
+      return problemOf(c, 404, "No live product has a variant with that id.");
+    }
+    // the grid as the page would post it: every variant as it is, the one named as changed
+    const rows: GridRow[] = product.variants.map((v) => {
+      const mine = v.id === variantId;
+      return {
+        id: v.id,
+        shownStock: v.stock,
+        stock: v.stock,
+        sku: mine && change.sku !== undefined ? change.sku : v.sku,
+        priceCents: mine && change.price ? change.price.amount : v.priceCents,
+        originalPriceCents:
+          mine && change.originalPrice !== undefined
+            ? (change.originalPrice?.amount ?? null)
+            : v.originalPriceCents,
+        barcode: mine && change.barcode !== undefined ? change.barcode || null : v.barcode,
+        imageId: v.imageId,
+        weightGrams: mine && change.weightGrams !== undefined ? change.weightGrams : null,
+      };
+    });
+    const saved = await saveVariantGrid(db, { productId: id, rows }, keyActor(c.get("caller")));
+    if (saved.ok) return c.json({ changed: saved.value.changed }, 200);
+    switch (saved.error.code) {
+      case "not-found":
+        return problemOf(c, 404, "No live product has a variant with that id.");
+      case "stale":
+        return problemOf(c, 409, VARIANT_EDITOR_MESSAGES.stale);
+      default:
+        return problemOf(
+          c,
+          409,
+          VARIANT_EDITOR_MESSAGES.variantsInvalid,
+          saved.error.fields.map((field) => ({ field: field.field, message: field.message })),
+        );
     }
   });
 

@@ -218,6 +218,21 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
       .where("productId", "=", Number(samples.id))
       .executeTakeFirstOrThrow();
     BODIES.setStockLevels = { levels: [{ sku: variant.sku, stock: 7 }] };
+    const sampleVariant = await shop.db
+      .selectFrom("productVariants")
+      .select("id")
+      .where("productId", "=", Number(samples.id))
+      .executeTakeFirstOrThrow();
+    samplesOf.updateVariant = { id: String(samples.id), variantId: String(sampleVariant.id) };
+    BODIES.updateVariant = { barcode: "CONTRACT-1" };
+    // delivering needs a shipped order of its own
+    samplesOf.deliverOrder = {
+      number: await insertOrder(shop.db, {
+        userId: null,
+        createdAt: "2026-11-01T12:00:00.000Z",
+        status: "shipped",
+      }),
+    };
   }
 
   const CARD = { cardNumber: "4242424242424242", cardName: "Ada Lovelace", expiryDate: "12/30", cvv: "123" };

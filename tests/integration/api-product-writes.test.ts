@@ -219,6 +219,76 @@ describe.each(ENGINES)("the Admin API's catalogue writes, on %s", (engine) => {
     );
   });
 
+  it("saves a variant's SKU, prices, barcode and weight as the variant grid, keeping the others", async () => {
+    const tee = await insertProductWithVariants(shop.db, {
+      name: "Grid Tee",
+      options: [{ name: "Size", values: ["S", "M"] }],
+      variants: [
+        { values: ["S"], sku: "GRID-S", priceCents: 1_500, stock: 3 },
+        { values: ["M"], sku: "GRID-M", priceCents: 1_700, stock: 5 },
+      ],
+    });
+    const [small, medium] = tee.variantIds as [number, number];
+    const saved = await client.POST("/api/v1/admin/products/{id}/variants/{variantId}", {
+      params: { path: { id: tee.productId, variantId: medium }, header: header() },
+      body: {
+        sku: "GRID-MED",
+        price: { amount: 1_900 },
+        originalPrice: { amount: 2_400 },
+        barcode: "400-1",
+        weightGrams: 250,
+      },
+    });
+    expect(saved.data).toEqual({ changed: 1 });
+    const product = await getAdminProduct(shop.db, tee.productId);
+    expect(
+      product?.variants.map((v) => [
+        v.sku,
+        v.priceCents,
+        v.originalPriceCents,
+        v.barcode,
+        v.weightGrams,
+        v.stock,
+      ]),
+    ).toEqual([
+      ["GRID-S", 1_500, null, null, expect.any(Number), 3],
+      ["GRID-MED", 1_900, 2_400, "400-1", 250, 5],
+    ]);
+    const audit = await shop.db
+      .selectFrom("auditLog")
+      .select(["actorEmail", "summary"])
+      .where("action", "=", "product.variant")
+      .where("entityId", "=", String(tee.productId))
+      .executeTakeFirstOrThrow();
+    expect(audit).toEqual({ actorEmail: "API key PIM", summary: 'Variants of "Grid Tee" saved: GRID-MED' });
+
+    await insertProductWithVariants(shop.db, {
+      name: "Other Tee",
+      options: [{ name: "Size", values: ["S"] }],
+      variants: [{ values: ["S"], sku: "ELSEWHERE-1", priceCents: 1_000, stock: 1 }],
+    });
+    const taken = await client.POST("/api/v1/admin/products/{id}/variants/{variantId}", {
+      params: { path: { id: tee.productId, variantId: small }, header: header() },
+      body: { sku: "ELSEWHERE-1" },
+    });
+    expect(taken.response.status).toBe(409);
+    expect(taken.error?.errors).toEqual([
+      { field: "sku", message: "Another product's variant has this SKU." },
+    ]);
+    const badSku = await client.POST("/api/v1/admin/products/{id}/variants/{variantId}", {
+      params: { path: { id: tee.productId, variantId: small }, header: header() },
+      body: { sku: "has spaces" },
+    });
+    expect(badSku.error?.errors).toEqual([
+      { field: "sku", message: "Enter a SKU: letters, digits and . _ - / (no spaces), up to 64 characters." },
+    ]);
+    const elsewhere = await client.POST("/api/v1/admin/products/{id}/variants/{variantId}", {
+      params: { path: { id: tee.productId, variantId: 999_999 }, header: header() },
+      body: { barcode: null },
+    });
+    expect(elsewhere.response.status).toBe(404);
+  });
+
   it("sets stock levels by SKU in the ledger and the audit log, all or nothing", async () => {
     const { data, response } = await client.POST("/api/v1/admin/products", {
       params: { header: header() },

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../app/api/api.server.ts";
 import { API_RATE_WINDOW_MS } from "../../app/api/api-auth.server.ts";
@@ -10,7 +11,7 @@ import {
   listApiKeys,
   revokeApiKey,
 } from "../../app/domain/integrations/api-keys.server.ts";
-import { listAdminOrders } from "../../app/domain/orders/order-admin.server.ts";
+import { listAdminOrders, ORDER_ADMIN_MESSAGES } from "../../app/domain/orders/order-admin.server.ts";
 import { getOrderByNumber } from "../../app/domain/orders/orders.server.ts";
 import { hitRateLimit } from "../../app/infra/rate-limit.server.ts";
 import { cartwheelClient } from "../../clients/typescript/client.ts";
@@ -80,6 +81,11 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
         "listOrders",
         "listProducts",
         "shipOrder",
+        "deliverOrder",
+        "createProduct",
+        "updateProduct",
+        "updateVariant",
+        "setStockLevels",
         "listStoreProducts",
         "createCart",
         "getCart",
@@ -296,6 +302,38 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
     });
     expect(refused.status).toBe(403);
     expect(key.scopes).toEqual(["orders:write"]);
+  });
+
+  it("marks a shipped order delivered as the order page's button does; a paid one cannot skip shipping", async () => {
+    const { secret } = await keyFor({ name: "Courier", scopes: ["orders:write"] });
+    const deliver = (number: string) =>
+      api.request(`/api/v1/admin/orders/${number}/delivery`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${secret}`,
+          "Content-Type": "application/json",
+          "Idempotency-Key": randomUUID(),
+        },
+        body: "{}",
+      });
+    const shipped = await insertOrder(shop.db, {
+      userId: null,
+      createdAt: "2026-11-20T10:00:00.000Z",
+      status: "shipped",
+    });
+    const answer = await deliver(shipped);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ number: shipped, status: "delivered" });
+    expect((await getOrderByNumber(shop.db, shipped))?.status).toBe("delivered");
+    const paid = await insertOrder(shop.db, {
+      userId: null,
+      createdAt: "2026-11-20T10:00:00.000Z",
+      status: "paid",
+    });
+    const skipped = await deliver(paid);
+    expect(skipped.status).toBe(409);
+    expect((await problemOf(skipped)).detail).toBe(ORDER_ADMIN_MESSAGES.notAllowed("paid", "delivered"));
+    expect((await getOrderByNumber(shop.db, paid))?.status).toBe("paid");
   });
 
   it("changes stock as the product page does, in the ledger and under the key's name, once per Idempotency-Key", async () => {
