@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { etag } from "hono/etag";
+import { HTTPException } from "hono/http-exception";
 import { logger } from "../adapters/logger.server.ts";
 import type { AppServices } from "../context.ts";
 import { registerAdminMore } from "./admin-more.api.ts";
@@ -61,6 +62,13 @@ export function createApi(getServices: () => Promise<AppServices>) {
 
   api.notFound(() => problem(404, "There is no such API operation."));
   api.onError((error, c) => {
+    // the client's error, not ours: above all a body that is not JSON at all (the validator's refusal)
+    if (error instanceof HTTPException && error.status < 500) {
+      return problem(
+        error.status,
+        /json/i.test(error.message) ? "The request body is not valid JSON." : error.message,
+      );
+    }
     logger.error({ err: error, path: c.req.path }, "API operation failed");
     return problem(500, "The shop could not answer this request.");
   });

@@ -402,4 +402,41 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
       );
     }
   });
+  it("answers malformed bodies on every POST with a documented 4xx, never a 5xx", async () => {
+    const all = await key({ scopes: [...API_SCOPES] });
+    /** a valid body with one field replaced by anything (or dropped), or something that is no body at all */
+    const mutated = (valid: Record<string, unknown>) =>
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+        fc.string({ maxLength: 60 }),
+        fc.constantFrom("", "{", "[]", "null", '{"__proto__":{"x":1}}', "\u0000", `{"a":${"[".repeat(500)}`),
+        fc
+          .tuple(
+            fc.constantFrom(...Object.keys(valid), "unknown"),
+            fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)),
+          )
+          .map(([field, value]) => JSON.stringify({ ...valid, [field]: value })),
+      );
+    for (const op of operations.filter((o) => o.method === "POST")) {
+      const valid = (BODIES[op.id] ?? {}) as Record<string, unknown>;
+      await fc.assert(
+        fc.asyncProperty(mutated(valid), async (body) => {
+          const response = await api.request(sampleUrl(op), {
+            method: "POST",
+            headers: {
+              Authorization: `Bearer ${all.secret}`,
+              "Idempotency-Key": randomUUID(),
+              "Content-Type": "application/json",
+            },
+            body,
+          });
+          expect(response.status, `${op.path} ${body.slice(0, 200)}`).toBeLessThan(500);
+          expect(op.responses, `${op.path} ${body.slice(0, 200)} → ${response.status}`).toContain(
+            String(response.status),
+          );
+        }),
+        { numRuns: 30 },
+      );
+    }
+  });
 });
