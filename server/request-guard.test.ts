@@ -288,6 +288,24 @@ describe("request guard: the payment provider's webhook", () => {
     });
     expect(form.status).toBe(415);
   });
+
+  it("lets DELETE and a CORS preflight through to the REST API only, and without a body", async () => {
+    const app = new Hono();
+    app.use(requestGuard());
+    app.all("*", (c) => c.text(`${c.req.method} passed`));
+    const api = "http://shop.test/api/v1/store/carts/x/code";
+    for (const method of ["DELETE", "OPTIONS"]) {
+      const passed = await app.request(api, { method });
+      expect([passed.status, await passed.text()]).toEqual([200, `${method} passed`]);
+      const page = await app.request("http://shop.test/cart", { method });
+      expect(page.status).toBe(405);
+      expect(page.headers.get("Allow")).toBe("GET, HEAD, POST");
+    }
+    const withBody = await app.request(api, { method: "DELETE", body: "x".repeat(100) });
+    expect(withBody.status).toBe(400);
+    const put = await app.request(api, { method: "PUT", body: "{}" });
+    expect(put.status).toBe(405);
+  });
 });
 
 describe("request guard: a 413 on a real connection is read by a client still sending", () => {

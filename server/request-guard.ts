@@ -6,7 +6,7 @@ import { LINGER_LIMITS, type LingerLimits, lingerAfterAnswer } from "./lingering
  * What a request must be before React Router sees it (every page and action goes through here,
  * so a new route cannot forget it):
  * - a method the shop answers: GET and HEAD read, POST acts (HTML forms know no other) — anything
- *   else is 405 with an `Allow` header;
+ *   else is 405 with an `Allow` header (the REST API also takes DELETE and OPTIONS, without a body);
  * - a POST carries a form: `application/x-www-form-urlencoded`, or `multipart/form-data` with a
  *   boundary — anything else (JSON, XML, text/plain, no type at all) is 415; but a payment
  *   provider's webhook and the REST API (rules with `json`) carry JSON and nothing else;
@@ -79,6 +79,9 @@ export const BODY_LIMITS: readonly BodyLimitRule[] = [
 
 export const ALLOWED_METHODS = "GET, HEAD, POST";
 
+/** The REST API's paths (decision 038). */
+const API_PATH = /^\/api\/v1\//;
+
 /** The page a request is for: `/cart.data` (a client-side submission) → `/cart`, `/_root.data` → `/`. */
 export function pagePathOf(pathname: string): string {
   if (pathname === "/_root.data") return "/";
@@ -147,6 +150,10 @@ export function requestGuard({ linger = LINGER_LIMITS }: { linger?: LingerLimits
   return async (c, next) => {
     const method = c.req.method;
     if (method === "GET" || method === "HEAD") return next();
+    // the REST API also takes DELETE (no body) and a browser's CORS preflight (decision 038)
+    if ((method === "DELETE" || method === "OPTIONS") && API_PATH.test(c.req.path)) {
+      return c.req.raw.body ? c.text("This request takes no body.", 400) : next();
+    }
     if (method !== "POST") {
       return c.text(`Method ${method.slice(0, 20)} is not allowed here.`, 405, { Allow: ALLOWED_METHODS });
     }

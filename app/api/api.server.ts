@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { cors } from "hono/cors";
 import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import { logger } from "../adapters/logger.server.ts";
@@ -51,6 +52,19 @@ export function createApi(getServices: () => Promise<AppServices>) {
       c.res.headers.set("Cache-Control", "private, no-cache");
     }
   });
+  // the Store API is called from browsers on other origins (headless storefronts): the key travels
+  // in Authorization, never a cookie, so any origin may call it; the Admin API's secret keys are
+  // for servers, so no browser on another origin gets its answers
+  api.use(
+    "/store/*",
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "POST", "DELETE"],
+      allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+      exposeHeaders: ["ETag", "Retry-After", "Idempotent-Replayed", "WWW-Authenticate"],
+      maxAge: 600,
+    }),
+  );
   api.use("/admin/*", authenticate(getServices), idempotency());
   api.use("/store/*", authenticate(getServices), idempotency());
   registerOrders(api);

@@ -353,6 +353,30 @@ describe.each(ENGINES)("the Store API's cart and checkout, on %s", (engine) => {
     ).toEqual([]);
   });
 
+  it("answers a browser on another origin (CORS) on the Store API, never on the Admin API", async () => {
+    const api = createApi(async () => shop.services);
+    const preflight = await api.request("/api/v1/store/carts", {
+      method: "OPTIONS",
+      headers: {
+        Origin: "https://headless.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(preflight.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toContain("idempotency-key");
+    const { response } = await client.GET("/api/v1/store/products", {
+      headers: { Origin: "https://headless.example" },
+    });
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    const admin = await api.request("/api/v1/admin/orders", {
+      method: "OPTIONS",
+      headers: { Origin: "https://headless.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(admin.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+
   it("never reaches an account's cart or a cart that does not exist", async () => {
     const userId = await insertUser(shop.db, "member@example.com");
     const accountCart = await ensureAccountCart(shop.db, userId);
