@@ -5,14 +5,21 @@ import { checkProductValues } from "../domain/catalog/admin/product-form.server.
 import { PRODUCT_FORM_MESSAGES, type ProductFormValues } from "../domain/catalog/admin/product-form.ts";
 import { getAdminProduct } from "../domain/catalog/admin/product-list.server.ts";
 import { setStockBySku, updateProduct } from "../domain/catalog/admin/product-write.server.ts";
-import { type GridRow, saveVariantGrid } from "../domain/catalog/admin/variant-editor.server.ts";
-import { VARIANT_EDITOR_MESSAGES } from "../domain/catalog/admin/variant-editor-form.server.ts";
+import {
+  type GridRow,
+  saveProductOptions,
+  saveVariantGrid,
+} from "../domain/catalog/admin/variant-editor.server.ts";
+import {
+  optionsFormSchema,
+  VARIANT_EDITOR_MESSAGES,
+} from "../domain/catalog/admin/variant-editor-form.server.ts";
 import { PRODUCT_LIMITS } from "../lib/product-limits.ts";
 import { BARCODE_TEXT, SKU_TEXT } from "../lib/variant-input.ts";
 import { MAX_WEIGHT_GRAMS } from "../lib/weight.ts";
 import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
 import { idempotencyHeaders } from "./conventions.ts";
-import { problemOf, problemResponses } from "./problem.ts";
+import { problemOf, problemResponses, validationProblemOf } from "./problem.ts";
 
 /**
  * The Admin API's catalogue writes (issue 32): a product added or its details saved — the add and
@@ -226,6 +233,67 @@ const updateVariant = createRoute({
   },
 });
 
+const setOptions = createRoute({
+  method: "post",
+  path: "/admin/products/{id}/options",
+  operationId: "setProductOptions",
+  tags: ["Admin: catalogue"],
+  summary: "Set a product's options (0–3) and so its variants, one per combination, as the variant editor",
+  description:
+    "Variants kept by a combination keep their id, SKU, prices and stock; new ones start at the product's lowest price with no stock. Variants no combination keeps are removed only when removeVariants names exactly them (else 409 lists them).",
+  security: [{ apiKey: [] }],
+  "x-scope": "products:write",
+  middleware: [requireScope("products", "write")] as const,
+  request: {
+    params: idParam,
+    headers: idempotencyHeaders,
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              options: z
+                .array(
+                  z.object({
+                    name: z.string().max(200),
+                    values: z
+                      .array(
+                        z
+                          .string()
+                          .max(200)
+                          .refine((v) => !v.includes(","), "A value cannot hold a comma."),
+                      )
+                      .max(200),
+                  }),
+                )
+                .max(10),
+              removeVariants: z.array(z.number().int().positive()).max(1000).optional(),
+            })
+            .strict()
+            .openapi("ProductOptions"),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: "The variants now",
+      content: {
+        "application/json": {
+          schema: z.object({
+            added: z.number().int(),
+            deleted: z.number().int(),
+            archived: z.number().int(),
+            variants: z.number().int(),
+          }),
+        },
+      },
+    },
+    ...problemResponses(400, 401, 403, 404, 409, 422, 429),
+  },
+});
+
 /** Minor units as the form's amount text ("19.90"). */
 const amountText = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 
@@ -363,6 +431,40 @@ export function registerProductWrites(api: OpenAPIHono<ApiEnv>): void {
           saved.error.fields.map((field) => ({ field: field.field, message: field.message })),
         );
     }
+  });
+
+  api.openapi(setOptions, async (c) => {
+    const body = c.req.valid("json");
+    // the variant editor's own form, as it would be posted: its checks and messages decide
+    const form = optionsFormSchema.safeParse({
+      intent: "options",
+      options: body.options.map((option) => ({ name: option.name, values: option.values.join(", ") })),
+      removing: (body.removeVariants ?? []).join(","),
+    });
+    if (!form.success) return validationProblemOf(c, form.error);
+    const saved = await saveProductOptions(
+      c.get("db"),
+      {
+        productId: c.req.valid("param").id,
+        options: form.data.options,
+        confirmedRemoval: form.data.removing,
+      },
+      keyActor(c.get("caller")),
+    );
+    if (saved.ok) {
+      const { added, deleted, archived, variants } = saved.value;
+      return c.json({ added, deleted, archived, variants }, 200);
+    }
+    if (saved.error.code === "not-found") return problemOf(c, 404, EDIT_MESSAGES.notFound);
+    return problemOf(
+      c,
+      409,
+      `${VARIANT_EDITOR_MESSAGES.confirmRemoval} Name them in removeVariants.`,
+      saved.error.removing.map((v) => ({
+        field: "removeVariants",
+        message: `${v.id}: ${v.title} (${v.sku}, ${v.stock} in stock${v.ordered ? ", ordered: archived, not deleted" : ""})`,
+      })),
+    );
   });
 
   api.openapi(setLevels, async (c) => {

@@ -150,6 +150,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/products/{id}/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a product's options (0–3) and so its variants, one per combination, as the variant editor
+         * @description Variants kept by a combination keep their id, SKU, prices and stock; new ones start at the product's lowest price with no stock. Variants no combination keeps are removed only when removeVariants names exactly them (else 409 lists them).
+         */
+        post: operations["setProductOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/inventory/levels": {
         parameters: {
             query?: never;
@@ -879,6 +899,13 @@ export interface components {
             } | null;
             barcode?: string | null;
             weightGrams?: number;
+        };
+        ProductOptions: {
+            options: {
+                name: string;
+                values: string[];
+            }[];
+            removeVariants?: number[];
         };
         StockLevels: {
             levels: {
@@ -2097,6 +2124,103 @@ export interface operations {
                 content: {
                     "application/json": {
                         changed: number;
+                    };
+                };
+            };
+            /** @description The parameters or body are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the order's state does not allow it, or the same Idempotency-Key is still being answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setProductOptions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description a unique value per operation, e.g. a UUID */
+                "idempotency-key": string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductOptions"];
+            };
+        };
+        responses: {
+            /** @description The variants now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added: number;
+                        deleted: number;
+                        archived: number;
+                        variants: number;
                     };
                 };
             };

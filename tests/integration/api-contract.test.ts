@@ -225,6 +225,7 @@ describe.each(ENGINES)("the API's contract, from its document, on %s", (engine) 
       .executeTakeFirstOrThrow();
     samplesOf.updateVariant = { id: String(samples.id), variantId: String(sampleVariant.id) };
     BODIES.updateVariant = { barcode: "CONTRACT-1" };
+    BODIES.setProductOptions = { options: [] };
     // delivering needs a shipped order of its own
     samplesOf.deliverOrder = {
       number: await insertOrder(shop.db, {

@@ -289,6 +289,50 @@ describe.each(ENGINES)("the Admin API's catalogue writes, on %s", (engine) => {
     expect(elsewhere.response.status).toBe(404);
   });
 
+  it("sets a product's options and so its variants as the variant editor, asking before it removes any", async () => {
+    const { data } = await client.POST("/api/v1/admin/products", {
+      params: { header: header() },
+      body: await apiFields("Optioned Kettle"),
+    });
+    const id = data?.id ?? 0;
+    const before = await getAdminProduct(shop.db, id);
+    const options = (values: string[], removeVariants?: number[]) =>
+      client.POST("/api/v1/admin/products/{id}/options", {
+        params: { path: { id }, header: header() },
+        body: { options: [{ name: "Colour", values }], ...(removeVariants ? { removeVariants } : {}) },
+      });
+    const two = await options(["Slate", "Sand"]);
+    expect(two.data).toEqual({ added: 1, deleted: 0, archived: 0, variants: 2 });
+    const after = await getAdminProduct(shop.db, id);
+    // the one variant carried over (its id, SKU and stock), the new one with none
+    expect(after?.variants.map((v) => [v.id, v.title, v.stock])).toEqual([
+      [before?.variants[0]?.id, "Colour: Slate", 4],
+      [expect.any(Number), "Colour: Sand", 0],
+    ]);
+    const sand = after?.variants[1]?.id ?? 0;
+    const asked = await options(["Slate"]);
+    expect(asked.response.status).toBe(409);
+    expect(asked.error?.errors?.map((e) => e.message)).toEqual([
+      expect.stringContaining(`${sand}: Colour: Sand`),
+    ]);
+    expect((await getAdminProduct(shop.db, id))?.variants).toHaveLength(2);
+    const removed = await options(["Slate"], [sand]);
+    expect(removed.data).toEqual({ added: 0, deleted: 1, archived: 0, variants: 1 });
+    const twice = await client.POST("/api/v1/admin/products/{id}/options", {
+      params: { path: { id }, header: header() },
+      body: {
+        options: [
+          { name: "Colour", values: ["Slate"] },
+          { name: "Colour", values: ["Big"] },
+        ],
+      },
+    });
+    expect(twice.response.status).toBe(400);
+    expect(twice.error?.errors).toEqual([
+      { field: "options.1.name", message: "Each option needs a name of its own." },
+    ]);
+  });
+
   it("sets stock levels by SKU in the ledger and the audit log, all or nothing", async () => {
     const { data, response } = await client.POST("/api/v1/admin/products", {
       params: { header: header() },

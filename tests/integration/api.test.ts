@@ -85,6 +85,7 @@ describe.each(ENGINES)("the REST API, on %s", (engine) => {
         "createProduct",
         "updateProduct",
         "updateVariant",
+        "setProductOptions",
         "setStockLevels",
         "listStoreProducts",
         "createCart",
