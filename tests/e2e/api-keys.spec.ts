@@ -1,6 +1,16 @@
 import type { Page } from "@playwright/test";
+import { createApiKey } from "../../app/domain/integrations/api-keys.server.ts";
+import { insertCoupon } from "../helpers/coupons.ts";
 import { expect, expectNoA11yViolations, expectNoA11yViolationsWithoutJs, test } from "./fixtures.ts";
-import { closeShopDatabase, shopDatabase, signIn, toast, uniqueTag } from "./shop-helpers.ts";
+import {
+  closeShopDatabase,
+  createTestProduct,
+  removeTestProducts,
+  shopDatabase,
+  signIn,
+  toast,
+  uniqueTag,
+} from "./shop-helpers.ts";
 
 /**
  * API keys in the browser (issue 32, decision 038): the owner makes a key with a scope — refused
@@ -171,6 +181,103 @@ test("webhooks: the owner adds an endpoint (refused without an event), sees its 
   } finally {
     // no other test of this worker's shop sends to it
     await shopDatabase().deleteFrom("webhookEndpoints").where("url", "=", url).execute();
+    await closeShopDatabase();
+  }
+});
+
+test("a headless storefront: a publishable key's cart, code and checkout through the real server, tracked on the shop's page; a browser on another origin is answered", async ({
+  page,
+  noJsPage,
+}) => {
+  const made = await createApiKey(shopDatabase(), {
+    actor: { id: "e2e-owner", email: "owner@example.com", role: "owner" },
+    input: { name: `E2E app ${uniqueTag()}`, kind: "publishable", scopes: [], expiresAt: null },
+  });
+  if (!made.ok) throw new Error(made.error.code);
+  const lamp = await createTestProduct("Api Lamp", { stock: 5, priceCents: 2_000 });
+  const code = `E2EAPI${uniqueTag().toUpperCase()}`;
+  await insertCoupon(shopDatabase(), { code, amount: 10 });
+  try {
+    const headers = (post = true) => ({
+      Authorization: `Bearer ${made.value.secret}`,
+      ...(post ? { "Idempotency-Key": `e2e-${uniqueTag()}` } : {}),
+    });
+    const cart = await (
+      await page.request.post("/api/v1/store/carts", { headers: headers(), data: {} })
+    ).json();
+    const added = await page.request.post(`/api/v1/store/carts/${cart.id}/lines`, {
+      headers: headers(),
+      data: { productId: lamp.id, quantity: 2 },
+    });
+    expect((await added.json()).message).toBe(`2 x ${lamp.name} added to cart!`);
+    const applied = await page.request.post(`/api/v1/store/carts/${cart.id}/code`, {
+      headers: headers(),
+      data: { code },
+    });
+    expect((await applied.json()).cart.code.code).toBe(code);
+    // DELETE through the real server's request guard
+    const removed = await page.request.delete(`/api/v1/store/carts/${cart.id}/code`, {
+      headers: headers(false),
+    });
+    expect(removed.status()).toBe(200);
+    expect((await removed.json()).cart.code).toBeNull();
+    const quote = await (
+      await page.request.get(
+        `/api/v1/store/carts/${cart.id}/quote?country=US&region=IL&shippingMethod=standard`,
+        {
+          headers: headers(false),
+        },
+      )
+    ).json();
+    const token = await (
+      await page.request.post("/api/v1/store/payment-tokens", {
+        headers: headers(),
+        data: { cardNumber: "4242424242424242", cardName: "Ada Lovelace", expiryDate: "12/30", cvv: "123" },
+      })
+    ).json();
+    const email = `api-${uniqueTag()}@example.com`;
+    const placed = await page.request.post(`/api/v1/store/carts/${cart.id}/checkout`, {
+      headers: headers(),
+      data: {
+        email,
+        firstName: "Ada",
+        lastName: "Lovelace",
+        phone: "+1 555 0100",
+        address: "1 Analytical Way",
+        city: "Springfield",
+        state: "IL",
+        zipCode: "62701",
+        country: "US",
+        shippingMethod: "standard",
+        payment: { token: token.token },
+        expectedTotal: quote.totals.total.amount,
+      },
+    });
+    expect(placed.status()).toBe(201);
+    const { order } = await placed.json();
+    expect(order.total.amount).toBe(quote.totals.total.amount);
+
+    // the shop's own tracking page finds it (no JavaScript)
+    await noJsPage.goto("/orders/track");
+    await noJsPage.getByRole("textbox", { name: "Order number" }).fill(order.number);
+    await noJsPage.getByRole("textbox", { name: "Email", exact: true }).fill(email);
+    await noJsPage.getByRole("button", { name: "Track Order" }).click();
+    await expect(noJsPage.getByText(order.number).first()).toBeVisible();
+    await expect(noJsPage.getByText(lamp.name).first()).toBeVisible();
+
+    // a headless storefront on another origin: the preflight is answered
+    const preflight = await page.request.fetch("/api/v1/store/carts", {
+      method: "OPTIONS",
+      headers: {
+        Origin: "https://headless.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+      },
+    });
+    expect(preflight.status()).toBe(204);
+    expect(preflight.headers()["access-control-allow-origin"]).toBe("*");
+  } finally {
+    await removeTestProducts(lamp).catch(() => undefined);
     await closeShopDatabase();
   }
 });
