@@ -509,6 +509,7 @@ export interface DB {
   backupRuns: BackupRunsTable;
   apiKeys: ApiKeysTable;
   apiIdempotency: ApiIdempotencyTable;
+  searchMisses: SearchMissesTable;
   webhookEndpoints: WebhookEndpointsTable;
   webhookEvents: WebhookEventsTable;
   webhookState: WebhookStateTable;
@@ -529,3 +530,12 @@ export type NewProduct = Insertable<ProductsTable>;
 export type ProductUpdate = Updateable<ProductsTable>;
 export type ProductImage = Selectable<ProductImagesTable>;
 export type Category = Selectable<CategoriesTable>;
+
+/** A search that found nothing, counted per UTC day (migration 2026-11-29T0900, issue 33). */
+export interface SearchMissesTable {
+  /** YYYY-MM-DD */
+  day: string;
+  /** trimmed, lower case, single spaces, at most 100 characters */
+  term: string;
+  count: number;
+}

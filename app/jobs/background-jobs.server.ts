@@ -5,6 +5,7 @@ import { sendWebhook } from "../adapters/webhooks/webhook-sender.server.ts";
 import type { Database } from "../db/database.server.ts";
 import { BACKUP_LEASE_MS, runScheduledBackup } from "../domain/backups/backup-schedule.server.ts";
 import type { BackupServices } from "../domain/backups/take-backup.server.ts";
+import { pruneSearchMisses } from "../domain/catalog/search-misses.server.ts";
 import { pruneCheckoutProgress } from "../domain/checkout/checkout-progress.server.ts";
 import { refreshGroupRules } from "../domain/customer-groups/group-rules.server.ts";
 import { deliverGiftCards } from "../domain/gift-cards/gift-card-delivery.server.ts";
@@ -130,6 +131,7 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
   const checkouts = everywhere("checkout-progress-prune", async () => pruneCheckoutProgress(await getDb()));
   // webhooks' outbox: events older than 30 days whose deliveries all ended, with their attempts
   const webhookOutbox = everywhere("webhook-outbox-prune", async () => pruneWebhookOutbox(await getDb()));
+  const searchMisses = everywhere("search-misses-prune", async () => pruneSearchMisses(await getDb()));
   // the owner's daily backup, when enabled and due; a failure is recorded on Admin → Backups and
   // logged at error (runScheduledBackup), and waits for the next day
   const backups = jobTurn(getDb, "backup", { ttlMs: BACKUP_LEASE_MS }, async () => {
@@ -174,6 +176,7 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     setInterval(rateLimits, JOB_INTERVALS.prunesMs),
     setInterval(checkouts, JOB_INTERVALS.prunesMs),
     setInterval(webhookOutbox, JOB_INTERVALS.prunesMs),
+    setInterval(searchMisses, JOB_INTERVALS.prunesMs),
     setInterval(webhooks, JOB_INTERVALS.webhooksMs),
   ];
   for (const timer of timers) timer.unref();

@@ -475,6 +475,7 @@ test.describe("reflow at 320 and 390 px", () => {
       "/admin/orders",
       `/admin/orders/${number}`,
       "/admin/low-stock",
+      "/admin/searches",
       // Admin → Coupons: the promotions with a code, a new one, one of them
       "/admin/promotions?with=code",
       "/admin/promotions/new?type=order-percent&coupon=1",

@@ -41,6 +41,7 @@ import * as adminPromotionsSimulate from "../../app/routes/admin.promotions.simu
 import * as adminReturns from "../../app/routes/admin.returns._index.tsx";
 import * as adminReturn from "../../app/routes/admin.returns.$number.tsx";
 import * as adminReviews from "../../app/routes/admin.reviews.tsx";
+import * as adminSearches from "../../app/routes/admin.searches.tsx";
 import * as adminSettings from "../../app/routes/admin.settings.tsx";
 import * as adminZones from "../../app/routes/admin.settings_.zones._index.tsx";
 import * as adminZone from "../../app/routes/admin.settings_.zones.$id.tsx";
@@ -82,6 +83,7 @@ const ROUTES: Record<string, RouteAccess> = {
   },
   "admin.dashboard.tsx": { module: adminDashboard, path: "/admin/dashboard", loader: "reports" },
   "admin.low-stock.tsx": { module: adminLowStock, path: "/admin/low-stock", loader: "products" },
+  "admin.searches.tsx": { module: adminSearches, path: "/admin/searches", loader: "products" },
   "admin.audit.tsx": { module: adminAudit, path: "/admin/audit", loader: "audit" },
   "admin.products.new.tsx": {
     module: adminProductNew,
@@ -439,6 +441,7 @@ describe.each(["sqlite", "postgres"] as const)("every admin route × every role,
       "Add Product",
       "Import / Export",
       "Low stock",
+      "Searches",
       "Orders",
       "Reviews",
     ]);
@@ -448,6 +451,7 @@ describe.each(["sqlite", "postgres"] as const)("every admin route × every role,
       "Add Product",
       "Import / Export",
       "Low stock",
+      "Searches",
       "Orders",
       "Returns",
       "Customers",

@@ -14,6 +14,7 @@ describe("currentAdminSection", () => {
     ["/admin/orders", "Orders"],
     ["/admin/orders/CW-ABC123", "Orders"],
     ["/admin/low-stock", "Low stock"],
+    ["/admin/searches", "Searches"],
     // coupons are promotions with a code: their old addresses redirect there
     ["/admin/coupons", "Promotions"],
     ["/admin/coupons/new", "Promotions"],

@@ -43,6 +43,13 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     permission: "products",
     nested: true,
   },
+  {
+    to: "/admin/searches",
+    label: "Searches",
+    paths: ["/admin/searches"],
+    permission: "products",
+    nested: true,
+  },
   { to: "/admin/orders", label: "Orders", paths: ["/admin/orders"], permission: "orders" },
   { to: "/admin/returns", label: "Returns", paths: ["/admin/returns"], permission: "returns" },
   { to: "/admin/customers", label: "Customers", paths: ["/admin/customers"], permission: "customers" },

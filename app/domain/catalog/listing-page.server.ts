@@ -1,6 +1,8 @@
 import type { Database } from "../../db/database.server.ts";
 import { type ListingQuery, PAGE_SIZE, parseListingQuery } from "../../lib/listing-query.ts";
+import { runAfterResponse } from "../../jobs/after-response.server.ts";
 import { searchProducts } from "./listing.server.ts";
+import { isSearchMiss, recordSearchMiss } from "./search-misses.server.ts";
 
 export interface ListingPreset {
   /** the path this listing lives at (/products, /products/deals, …) */
@@ -10,7 +12,10 @@ export interface ListingPreset {
   fixed?: Partial<ListingQuery>;
 }
 
-/** Shared loader body of /products, /products/new-arrivals and /products/deals. */
+/**
+ * Shared loader body of /products, /products/new-arrivals and /products/deals (and the Store
+ * API's catalogue).
+ */
 export async function loadListing(
   db: Database,
   searchParams: URLSearchParams,
@@ -25,6 +30,11 @@ export async function loadListing(
     // A page past the end (an old link after products went away) shows the last page.
     query.page = lastPage;
     result = await searchProducts(db, query, new Date(), userId);
+  }
+  // a search that found nothing is counted for Admin → Searches, after the answer
+  const search = query.search;
+  if (search !== null && isSearchMiss(query, result.total)) {
+    runAfterResponse("search-miss", () => recordSearchMiss(db, search));
   }
   // only the option filters the catalogue knows are the listing's (a `fbclid=` is not one)
   const known = new Set(result.facets.options.map((facet) => facet.key));
