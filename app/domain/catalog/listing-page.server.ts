@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database.server.ts";
-import { type ListingQuery, PAGE_SIZE, parseListingQuery } from "../../lib/listing-query.ts";
 import { runAfterResponse } from "../../jobs/after-response.server.ts";
+import { type ListingQuery, PAGE_SIZE, parseListingQuery } from "../../lib/listing-query.ts";
 import { searchProducts } from "./listing.server.ts";
 import { isSearchMiss, recordSearchMiss } from "./search-misses.server.ts";
 
