@@ -5,7 +5,7 @@ import { groupsOfCustomer, listGroups } from "../domain/customer-groups/customer
 import { GROUP_LIMITS, GROUP_MESSAGES } from "../domain/customer-groups/group-form.ts";
 import { addMembers } from "../domain/customer-groups/group-members.server.ts";
 import { ORDER_STATUSES } from "../domain/orders/order-status.ts";
-import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, adminAccess, keyActor } from "./api-auth.server.ts";
 import { decodeCursor, encodeCursor, idempotencyHeaders, moneySchema } from "./conventions.ts";
 import { problemOf, problemResponses } from "./problem.ts";
 
@@ -65,9 +65,7 @@ const listCustomersRoute = createRoute({
   operationId: "listCustomers",
   tags: ["Admin: customers"],
   summary: "The customers, newest first, searched by name or e-mail as in the admin's list",
-  security: [{ apiKey: [] }],
-  "x-scope": "customers:read",
-  middleware: [requireScope("customers", "read")] as const,
+  ...adminAccess("customers", "read"),
   request: {
     query: z.object({
       search: z.string().max(254).optional().openapi({ description: "part of the name or the e-mail" }),
@@ -97,9 +95,7 @@ const getCustomerRoute = createRoute({
   operationId: "getCustomer",
   tags: ["Admin: customers"],
   summary: "One customer with their orders (newest 50), addresses and groups, as their page shows them",
-  security: [{ apiKey: [] }],
-  "x-scope": "customers:read",
-  middleware: [requireScope("customers", "read")] as const,
+  ...adminAccess("customers", "read"),
   request: { params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) }) },
   responses: {
     200: { description: "The customer", content: { "application/json": { schema: customer } } },
@@ -113,9 +109,7 @@ const listGroupsRoute = createRoute({
   operationId: "listCustomerGroups",
   tags: ["Admin: customers"],
   summary: "Every customer group, by name, with its rule and how many members it has",
-  security: [{ apiKey: [] }],
-  "x-scope": "customers:read",
-  middleware: [requireScope("customers", "read")] as const,
+  ...adminAccess("customers", "read"),
   responses: {
     200: {
       description: "The groups",
@@ -133,9 +127,7 @@ const addGroupMembers = createRoute({
   summary: "Add customers to a group by e-mail, as the group page's Add customers form does",
   description:
     "Every e-mail must be a customer's, or nothing is added (the problem names them). A member the rule brought in becomes a member by hand.",
-  security: [{ apiKey: [] }],
-  "x-scope": "customers:write",
-  middleware: [requireScope("customers", "write")] as const,
+  ...adminAccess("customers", "write"),
   request: {
     params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
     headers: idempotencyHeaders,

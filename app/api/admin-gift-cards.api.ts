@@ -9,7 +9,7 @@ import {
 } from "../domain/gift-cards/gift-cards.server.ts";
 import { mailShop } from "../lib/shop-settings.ts";
 import { endOfDayIn } from "../lib/time-zones.ts";
-import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, adminAccess, keyActor } from "./api-auth.server.ts";
 import { decodeCursor, encodeCursor, idempotencyHeaders, moneySchema, pageSchema } from "./conventions.ts";
 import { SECRET_ANSWER_HEADER } from "./idempotency.ts";
 import { problemOf, problemResponses } from "./problem.ts";
@@ -65,9 +65,7 @@ const listCards = createRoute({
   operationId: "listGiftCards",
   tags: ["Admin: gift cards"],
   summary: "The gift cards and store credit, newest first, as in the admin's list",
-  security: [{ apiKey: [] }],
-  "x-scope": "refunds:read",
-  middleware: [requireScope("refunds", "read")] as const,
+  ...adminAccess("refunds", "read"),
   request: { query: pageSchema },
   responses: {
     200: {
@@ -88,9 +86,7 @@ const getCard = createRoute({
   operationId: "getGiftCard",
   tags: ["Admin: gift cards"],
   summary: "One card with its message and its movements, oldest first, as its page shows them",
-  security: [{ apiKey: [] }],
-  "x-scope": "refunds:read",
-  middleware: [requireScope("refunds", "read")] as const,
+  ...adminAccess("refunds", "read"),
   request: { params: idParam },
   responses: {
     200: {
@@ -125,9 +121,7 @@ const issueCard = createRoute({
   summary: "Issue a gift card, as Admin → Gift cards → Issue does; its code is in this answer only",
   description:
     "The code is e-mailed to the recipient when one is given. The answer holding the code is not kept: the same Idempotency-Key again issues nothing more and answers with the card without its code (code: null).",
-  security: [{ apiKey: [] }],
-  "x-scope": "refunds:write",
-  middleware: [requireScope("refunds", "write")] as const,
+  ...adminAccess("refunds", "write"),
   request: {
     headers: idempotencyHeaders,
     body: {

@@ -14,7 +14,7 @@ import {
   STATUS_LABELS,
 } from "../domain/promotions/promotion-form.ts";
 import type { Currency } from "../lib/money.ts";
-import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, adminAccess, keyActor } from "./api-auth.server.ts";
 import { decodeCursor, encodeCursor, idempotencyHeaders } from "./conventions.ts";
 import { problemOf, problemResponses } from "./problem.ts";
 
@@ -90,9 +90,7 @@ const listPromotions = createRoute({
   operationId: "listPromotions",
   tags: ["Admin: promotions"],
   summary: "The promotions in the order they apply, as in the admin's list",
-  security: [{ apiKey: [] }],
-  "x-scope": "discounts:read",
-  middleware: [requireScope("discounts", "read")] as const,
+  ...adminAccess("discounts", "read"),
   request: {
     query: z.object({
       with: z
@@ -125,9 +123,7 @@ const getPromotion = createRoute({
   operationId: "getPromotion",
   tags: ["Admin: promotions"],
   summary: "One promotion with what it does, its conditions and its codes' counts",
-  security: [{ apiKey: [] }],
-  "x-scope": "discounts:read",
-  middleware: [requireScope("discounts", "read")] as const,
+  ...adminAccess("discounts", "read"),
   request: { params: idParam },
   responses: {
     200: { description: "The promotion", content: { "application/json": { schema: promotion } } },
@@ -142,9 +138,7 @@ const makeCodes = createRoute({
   tags: ["Admin: promotions"],
   summary: "Make N unique single-use codes with a prefix, as the promotion page's codes form does",
   description: `Each code is good for one order (PREFIX-7KQ2M9XH4P: 10 random characters). The promotion is then applied by its codes only. At most ${CODES_LIMITS.perRequest.toLocaleString("en-US")} a request and ${CODES_LIMITS.perPromotion.toLocaleString("en-US")} a promotion; the codes are exported from the promotion's page (CSV).`,
-  security: [{ apiKey: [] }],
-  "x-scope": "discounts:write",
-  middleware: [requireScope("discounts", "write")] as const,
+  ...adminAccess("discounts", "write"),
   request: {
     params: idParam,
     headers: idempotencyHeaders,

@@ -6,7 +6,7 @@ import { advanceOrder, getAdminOrder, ORDER_ADMIN_MESSAGES } from "../domain/ord
 import { ORDER_STATUSES } from "../domain/orders/order-status.ts";
 import { refundOrder, refundRefusalMessage } from "../domain/payments/refunds.server.ts";
 import { mailShop } from "../lib/shop-settings.ts";
-import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, adminAccess, keyActor, requireScope } from "./api-auth.server.ts";
 import { idempotencyHeaders, moneySchema } from "./conventions.ts";
 import { type Problem, problemOf, problemResponses, problemSchema } from "./problem.ts";
 
@@ -70,9 +70,7 @@ const getRefunds = createRoute({
   operationId: "listOrderRefunds",
   tags: ["Admin: refunds"],
   summary: "An order's refunds, and what its refund form offers (lines and what is left)",
-  security: [{ apiKey: [] }],
-  "x-scope": "refunds:read",
-  middleware: [requireScope("refunds", "read")] as const,
+  ...adminAccess("refunds", "read"),
   request: { params: numberParam },
   responses: {
     200: {
@@ -132,9 +130,7 @@ const createRefund = createRoute({
   summary: "Refund lines of an order, or an amount, as the order page's refund form does",
   description:
     "Recorded before the payment provider is asked, never more than is left or than the units bought. The Idempotency-Key is also the refund's own key: sent again, it refunds once.",
-  security: [{ apiKey: [] }],
-  "x-scope": "refunds:write",
-  middleware: [requireScope("refunds", "write")] as const,
+  ...adminAccess("refunds", "write"),
   request: {
     params: numberParam,
     headers: idempotencyHeaders,

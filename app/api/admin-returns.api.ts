@@ -9,7 +9,7 @@ import {
 } from "../domain/returns/return-status.ts";
 import { getReturn, listReturns, moveReturn } from "../domain/returns/returns.server.ts";
 import { mailShop } from "../lib/shop-settings.ts";
-import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, adminAccess, keyActor, requireScope } from "./api-auth.server.ts";
 import { decodeCursor, encodeCursor, idempotencyHeaders, moneySchema } from "./conventions.ts";
 import { type Problem, problemOf, problemResponses, problemSchema } from "./problem.ts";
 
@@ -65,9 +65,7 @@ const listReturnsRoute = createRoute({
   operationId: "listReturns",
   tags: ["Admin: returns"],
   summary: "The returns, newest first, optionally of one status, as in the admin's list",
-  security: [{ apiKey: [] }],
-  "x-scope": "returns:read",
-  middleware: [requireScope("returns", "read")] as const,
+  ...adminAccess("returns", "read"),
   request: {
     query: z.object({
       status: statusSchema.optional(),
@@ -97,9 +95,7 @@ const getReturnRoute = createRoute({
   operationId: "getReturn",
   tags: ["Admin: returns"],
   summary: "One return with its items, as its page shows it",
-  security: [{ apiKey: [] }],
-  "x-scope": "returns:read",
-  middleware: [requireScope("returns", "read")] as const,
+  ...adminAccess("returns", "read"),
   request: { params: numberParam },
   responses: {
     200: { description: "The return", content: { "application/json": { schema: returnDetail } } },

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { SOCIAL_NETWORKS } from "../lib/shop-settings.ts";
-import { type ApiEnv, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, adminAccess } from "./api-auth.server.ts";
 import { problemResponses } from "./problem.ts";
 
 /**
@@ -51,9 +51,7 @@ const getSettings = createRoute({
   operationId: "getSettings",
   tags: ["Admin: settings"],
   summary: "The shop's settings an integration needs (name, currency, time zone, tax…; never a secret)",
-  security: [{ apiKey: [] }],
-  "x-scope": "settings:read",
-  middleware: [requireScope("settings", "read")] as const,
+  ...adminAccess("settings", "read"),
   responses: {
     200: { description: "The settings", content: { "application/json": { schema: settingsSchema } } },
     ...problemResponses(400, 401, 403, 429),

@@ -57,6 +57,19 @@ export function authenticate(getServices: () => Promise<AppServices>): Middlewar
   };
 }
 
+/**
+ * What an Admin API operation declares besides its own: the key it takes, the scope it needs (the
+ * document's `x-scope`, which the contract test and the reference page read) and the check of it —
+ * spread into its `createRoute`.
+ */
+export function adminAccess<A extends ApiArea, X extends ApiAccess>(area: A, access: X) {
+  return {
+    security: [{ apiKey: [] as string[] }],
+    "x-scope": `${area}:${access}` as const,
+    middleware: requireScope(area, access),
+  };
+}
+
 /** The Admin API's operations in `area`: a secret key holding the scope (403 without it). */
 export function requireScope(area: ApiArea, access: ApiAccess): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {

@@ -12,7 +12,7 @@ import { ORDER_STATUSES } from "../domain/orders/order-status.ts";
 import { getOrderByNumber } from "../domain/orders/orders.server.ts";
 import { CARRIER_IDS, type CarrierId, TRACKING_NUMBER } from "../lib/carriers.ts";
 import { mailShop } from "../lib/shop-settings.ts";
-import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, adminAccess, keyActor } from "./api-auth.server.ts";
 import { decodeCursor, encodeCursor, idempotencyHeaders, moneySchema, pageSchema } from "./conventions.ts";
 import { problemOf, problemResponses } from "./problem.ts";
 
@@ -97,9 +97,7 @@ const listOrders = createRoute({
   operationId: "listOrders",
   tags: ["Admin: orders"],
   summary: "The orders, filtered and sorted as in the admin's list",
-  security: [{ apiKey: [] }],
-  "x-scope": "orders:read",
-  middleware: [requireScope("orders", "read")] as const,
+  ...adminAccess("orders", "read"),
   request: { query: listQuery },
   responses: {
     200: { description: "A page of orders", content: { "application/json": { schema: orderList } } },
@@ -113,9 +111,7 @@ const getOrder = createRoute({
   operationId: "getOrder",
   tags: ["Admin: orders"],
   summary: "One order, as the order page shows it",
-  security: [{ apiKey: [] }],
-  "x-scope": "orders:read",
-  middleware: [requireScope("orders", "read")] as const,
+  ...adminAccess("orders", "read"),
   request: { params: z.object({ number: z.string().min(1).max(40) }) },
   responses: {
     200: { description: "The order", content: { "application/json": { schema: order } } },
@@ -129,9 +125,7 @@ const shipOrder = createRoute({
   operationId: "shipOrder",
   tags: ["Admin: orders"],
   summary: "Mark a paid order shipped, with its carrier and tracking number (the customer is e-mailed)",
-  security: [{ apiKey: [] }],
-  "x-scope": "orders:write",
-  middleware: [requireScope("orders", "write")] as const,
+  ...adminAccess("orders", "write"),
   request: {
     params: z.object({ number: z.string().min(1).max(40) }),
     headers: idempotencyHeaders,
@@ -176,9 +170,7 @@ const deliverOrder = createRoute({
   operationId: "deliverOrder",
   tags: ["Admin: orders"],
   summary: "Mark a shipped order delivered (the customer is e-mailed), as the order page's Delivered button",
-  security: [{ apiKey: [] }],
-  "x-scope": "orders:write",
-  middleware: [requireScope("orders", "write")] as const,
+  ...adminAccess("orders", "write"),
   request: {
     params: z.object({ number: z.string().min(1).max(40) }),
     headers: idempotencyHeaders,

@@ -17,7 +17,7 @@ import {
 import { PRODUCT_LIMITS } from "../lib/product-limits.ts";
 import { BARCODE_TEXT, SKU_TEXT } from "../lib/variant-input.ts";
 import { MAX_WEIGHT_GRAMS } from "../lib/weight.ts";
-import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, adminAccess, keyActor } from "./api-auth.server.ts";
 import { idempotencyHeaders } from "./conventions.ts";
 import { problemOf, problemResponses, validationProblemOf } from "./problem.ts";
 
@@ -92,9 +92,7 @@ const createProduct = createRoute({
   operationId: "createProduct",
   tags: ["Admin: catalogue"],
   summary: "Add a product (one variant, its images), as the Add Product page does",
-  security: [{ apiKey: [] }],
-  "x-scope": "products:write",
-  middleware: [requireScope("products", "write")] as const,
+  ...adminAccess("products", "write"),
   request: {
     headers: idempotencyHeaders,
     body: { required: true, content: { "application/json": { schema: newProduct } } },
@@ -114,9 +112,7 @@ const updateProductRoute = createRoute({
   operationId: "updateProduct",
   tags: ["Admin: catalogue"],
   summary: "Save a product's details (every field, as the edit page's form; stock and images apart)",
-  security: [{ apiKey: [] }],
-  "x-scope": "products:write",
-  middleware: [requireScope("products", "write")] as const,
+  ...adminAccess("products", "write"),
   request: {
     params: idParam,
     headers: idempotencyHeaders,
@@ -139,9 +135,7 @@ const setLevels = createRoute({
   summary: "Set variants' stock to the levels counted, by SKU (all or nothing)",
   description:
     "Each level is written under its row lock, in the stock ledger and the audit log. An SKU the shop does not sell (or has archived) refuses the whole count.",
-  security: [{ apiKey: [] }],
-  "x-scope": "products:write",
-  middleware: [requireScope("products", "write")] as const,
+  ...adminAccess("products", "write"),
   request: {
     headers: idempotencyHeaders,
     body: {
@@ -195,9 +189,7 @@ const updateVariant = createRoute({
   tags: ["Admin: catalogue"],
   summary: "Save a variant's SKU, prices, barcode or weight (what is left out is kept), as the variant grid",
   description: "Stock is changed by POST …/stock or set by POST /admin/inventory/levels.",
-  security: [{ apiKey: [] }],
-  "x-scope": "products:write",
-  middleware: [requireScope("products", "write")] as const,
+  ...adminAccess("products", "write"),
   request: {
     params: idParam.extend({ variantId: z.coerce.number().int().positive().max(2_147_483_647) }),
     headers: idempotencyHeaders,
@@ -241,9 +233,7 @@ const setOptions = createRoute({
   summary: "Set a product's options (0–3) and so its variants, one per combination, as the variant editor",
   description:
     "Variants kept by a combination keep their id, SKU, prices and stock; new ones start at the product's lowest price with no stock. Variants no combination keeps are removed only when removeVariants names exactly them (else 409 lists them).",
-  security: [{ apiKey: [] }],
-  "x-scope": "products:write",
-  middleware: [requireScope("products", "write")] as const,
+  ...adminAccess("products", "write"),
   request: {
     params: idParam,
     headers: idempotencyHeaders,

@@ -4,7 +4,7 @@ import { getAdminProduct, listAdminProducts } from "../domain/catalog/admin/prod
 import { PRODUCT_SORTS, PRODUCT_STOCK_FILTERS } from "../domain/catalog/admin/product-list-query.ts";
 import { adjustStock } from "../domain/catalog/admin/product-write.server.ts";
 import { CATEGORY_TREE } from "../lib/catalog-constants.ts";
-import { type ApiEnv, keyActor, requireScope } from "./api-auth.server.ts";
+import { type ApiEnv, adminAccess, keyActor } from "./api-auth.server.ts";
 import { decodeCursor, encodeCursor, idempotencyHeaders, moneySchema, pageSchema } from "./conventions.ts";
 import { problemOf, problemResponses } from "./problem.ts";
 
@@ -81,9 +81,7 @@ const listProducts = createRoute({
   operationId: "listProducts",
   tags: ["Admin: catalogue"],
   summary: "The products, filtered and sorted as in the admin's list",
-  security: [{ apiKey: [] }],
-  "x-scope": "products:read",
-  middleware: [requireScope("products", "read")] as const,
+  ...adminAccess("products", "read"),
   request: { query: listQuery },
   responses: {
     200: {
@@ -108,9 +106,7 @@ const getProduct = createRoute({
   operationId: "getProduct",
   tags: ["Admin: catalogue"],
   summary: "One product with its variants, as its edit page shows it",
-  security: [{ apiKey: [] }],
-  "x-scope": "products:read",
-  middleware: [requireScope("products", "read")] as const,
+  ...adminAccess("products", "read"),
   request: { params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }) },
   responses: {
     200: { description: "The product", content: { "application/json": { schema: product } } },
@@ -126,9 +122,7 @@ const changeStock = createRoute({
   summary: "Change a variant's stock by an amount, as the product page's stock form does",
   description:
     "A guarded change (a sale at the same moment is never overwritten; stock never goes below 0), in the stock ledger and the audit log. Without variantId: the product's only variant.",
-  security: [{ apiKey: [] }],
-  "x-scope": "products:write",
-  middleware: [requireScope("products", "write")] as const,
+  ...adminAccess("products", "write"),
   request: {
     params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
     headers: idempotencyHeaders,
