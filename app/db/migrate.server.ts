@@ -49,6 +49,7 @@ import * as webhooks from "./migrations/2026-11-29T0810-webhooks.ts";
 import * as webhookEventsMore from "./migrations/2026-11-29T0830-webhook-events-more.ts";
 import * as customerCreatedAnyAccount from "./migrations/2026-11-29T0835-customer-created-any-account.ts";
 import * as searchMisses from "./migrations/2026-11-29T0900-search-misses.ts";
+import * as searchSynonyms from "./migrations/2026-11-29T0905-search-synonyms.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -103,6 +104,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-29T0830-webhook-events-more": webhookEventsMore,
   "2026-11-29T0835-customer-created-any-account": customerCreatedAnyAccount,
   "2026-11-29T0900-search-misses": searchMisses,
+  "2026-11-29T0905-search-synonyms": searchSynonyms,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

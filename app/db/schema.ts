@@ -510,6 +510,7 @@ export interface DB {
   apiKeys: ApiKeysTable;
   apiIdempotency: ApiIdempotencyTable;
   searchMisses: SearchMissesTable;
+  searchSynonyms: SearchSynonymsTable;
   webhookEndpoints: WebhookEndpointsTable;
   webhookEvents: WebhookEventsTable;
   webhookState: WebhookStateTable;
@@ -538,4 +539,12 @@ export interface SearchMissesTable {
   /** trimmed, lower case, single spaces, at most 100 characters */
   term: string;
   count: number;
+}
+
+/** A group of words that mean the same (migration 2026-11-29T0905, issue 33). */
+export interface SearchSynonymsTable {
+  id: Generated<number>;
+  /** JSON array of lower-case words */
+  words: string;
+  createdAt: string;
 }

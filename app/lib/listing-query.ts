@@ -55,6 +55,11 @@ export interface ListingQuery {
    * a shopper pays them; never read from the URL
    */
   sale?: readonly Promotion[];
+  /**
+   * the owner's synonyms (word → the words that mean the same, lower case), read when the listing
+   * is searched; never read from the URL
+   */
+  synonyms?: Readonly<Record<string, readonly string[]>>;
 }
 
 const CATEGORY_IDS = new Set(CATEGORY_TREE.map((c) => c.id));
@@ -189,6 +194,18 @@ export function listingHref(path: string, query: ListingQuery, preset: Partial<L
 }
 
 /** Words of a search term (at most 8), for matching each one as a substring somewhere. */
+/**
+ * The search's words, each with the words the owner made synonyms of it (Admin → Searches, issue
+ * 33): a product matches a word when it holds the word or one of its synonyms, each as a substring,
+ * and the search when it matches every word. Without synonyms, each word alone.
+ */
+export function searchGroups(search: string, synonyms: ListingQuery["synonyms"] = undefined): string[][] {
+  return searchWords(search).map((word) => {
+    const alternatives = synonyms?.[word];
+    return alternatives ? [word, ...alternatives.filter((alt) => alt !== word)] : [word];
+  });
+}
+
 export function searchWords(search: string): string[] {
   return [
     ...new Set(

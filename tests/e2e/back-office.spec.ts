@@ -118,6 +118,7 @@ test("the owner invites a staff member, who ships an order with a tracking numbe
     "Add Product",
     "Import / Export",
     "Low stock",
+    "Searches",
     "Orders",
     "Reviews",
   ]);

@@ -83,7 +83,16 @@ const ROUTES: Record<string, RouteAccess> = {
   },
   "admin.dashboard.tsx": { module: adminDashboard, path: "/admin/dashboard", loader: "reports" },
   "admin.low-stock.tsx": { module: adminLowStock, path: "/admin/low-stock", loader: "products" },
-  "admin.searches.tsx": { module: adminSearches, path: "/admin/searches", loader: "products" },
+  "admin.searches.tsx": {
+    module: adminSearches,
+    path: "/admin/searches",
+    loader: "products",
+    // refused forms (one word; no such group), so no synonyms change
+    actions: [
+      post("products", { intent: "add-synonyms", words: "tee" }),
+      post("products", { intent: "remove-synonyms", id: "999999" }),
+    ],
+  },
   "admin.audit.tsx": { module: adminAudit, path: "/admin/audit", loader: "audit" },
   "admin.products.new.tsx": {
     module: adminProductNew,

@@ -51,6 +51,8 @@ export const AUDIT_ACTIONS = [
   "settings.update",
   "api_key.create",
   "api_key.revoke",
+  "search.synonyms.add",
+  "search.synonyms.remove",
   "webhook.create",
   "webhook.rotate",
   "webhook.resend",

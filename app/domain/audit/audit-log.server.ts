@@ -69,6 +69,8 @@ export type AuditAction =
   | "settings.update"
   | "api_key.create"
   | "api_key.revoke"
+  | "search.synonyms.add"
+  | "search.synonyms.remove"
   | "webhook.create"
   | "webhook.rotate"
   | "webhook.resend"
@@ -92,7 +94,8 @@ export interface AuditEntryInput {
     | "user"
     | "settings"
     | "api_key"
-    | "webhook";
+    | "webhook"
+    | "search_synonyms";
   entityId: string | number;
   summary: string;
   before?: unknown;

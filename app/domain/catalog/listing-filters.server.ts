@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Engine } from "../../db/database.server.ts";
 import type { DB } from "../../db/schema.ts";
-import { type ListingQuery, PRICE_MAX, PRICE_MIN, searchWords } from "../../lib/listing-query.ts";
+import { type ListingQuery, PRICE_MAX, PRICE_MIN, searchGroups } from "../../lib/listing-query.ts";
 import { regularCeiling, salePriceSql } from "./listing-sale.server.ts";
 
 /** The listing's filters, search and order as SQL (both engines). */
@@ -52,7 +52,8 @@ export function filterConditions(
   if (query.newArrival) conditions.push(eb("products.newArrival", "=", 1));
   if (query.bestSeller) conditions.push(eb("products.bestSeller", "=", 1));
   if (query.deals) conditions.push(eb("products.discountPercentage", "is not", null));
-  if (query.search) conditions.push(...searchConditions(eb, query.search, engine));
+  if (query.search)
+    conditions.push(...searchConditions(eb, searchGroups(query.search, query.synonyms), engine));
   return conditions;
 }
 
@@ -72,36 +73,56 @@ const SEARCH_FIELDS = [
 ];
 
 /**
- * Every word of the term must occur, as a case-insensitive substring, in the name, description,
- * brand, category, subcategory or option values (migration 1300). SQLite answers words of 3+ characters from the FTS5 trigram
- * index (one phrase per word, so FTS syntax in the input is inert) and shorter words with LIKE;
- * PostgreSQL uses LIKE on the pg_trgm-indexed expression.
+ * Every word of the term — or one of its synonyms (`searchGroups`) — must occur, as a
+ * case-insensitive substring, in the name, description, brand, category, subcategory or option
+ * values (migration 1300). SQLite answers words of 3+ characters from the FTS5 trigram index (one
+ * phrase per word, a word's synonyms OR-ed in brackets, so FTS syntax in the input is inert) and
+ * shorter words with LIKE; PostgreSQL uses LIKE on the pg_trgm-indexed expression. (FTS5 ANDs
+ * phrases side by side, but a bracketed OR only with an explicit AND.)
  */
-function searchConditions(eb: ProductsExpression, search: string, engine: Engine): Expression<SqlBool>[] {
-  const words = searchWords(search);
+function searchConditions(
+  eb: ProductsExpression,
+  groups: readonly string[][],
+  engine: Engine,
+): Expression<SqlBool>[] {
   if (engine === "postgres") {
-    return words.map((word) => eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(word)} escape '\\'`));
+    return groups.map((group) =>
+      eb.or(group.map((word) => eb(SEARCH_TEXT, "like", sql<string>`${escapeLike(word)} escape '\\'`))),
+    );
   }
+  const phrase = (w: string) => `"${w.replaceAll('"', '""')}"`;
+  const ftsMatch = (match: string) =>
+    eb("products.id", "in", sql<number>`(select rowid from products_fts where products_fts match ${match})`);
+  const long = (w: string) => [...w].length >= 3;
   const conditions: Expression<SqlBool>[] = [];
-  const indexed = words.filter((w) => [...w].length >= 3);
+  // groups whose every word the trigram index holds: one MATCH for all of them
+  const indexed = groups.filter((group) => group.every(long));
   if (indexed.length > 0) {
-    const match = indexed.map((w) => `"${w.replaceAll('"', '""')}"`).join(" ");
     conditions.push(
-      eb(
-        "products.id",
-        "in",
-        sql<number>`(select rowid from products_fts where products_fts match ${match})`,
+      ftsMatch(
+        indexed
+          .map((group) => (group.length === 1 ? phrase(group[0]!) : `(${group.map(phrase).join(" OR ")})`))
+          .join(" AND "),
       ),
     );
   }
-  for (const word of words.filter((w) => [...w].length < 3)) {
-    // SQLite's LIKE folds ASCII case itself (no lower() needed) and only ASCII: "él" must also find
-    // "Él". Each field is tested on its own rather than building the lower-cased concatenation per
-    // row (a word holds no space, so it can never span two fields anyway): the scan is ~1.5× faster.
-    const variants = caseVariants(word).flatMap((v) =>
-      SEARCH_FIELDS.map((field) => eb(field, "like", sql<string>`${escapeLike(v)} escape '\\'`)),
+  for (const group of groups.filter((g) => !g.every(long))) {
+    const longer = group.filter(long);
+    conditions.push(
+      eb.or([
+        ...(longer.length > 0 ? [ftsMatch(longer.map(phrase).join(" OR "))] : []),
+        // SQLite's LIKE folds ASCII case itself (no lower() needed) and only ASCII: "él" must also
+        // find "Él". Each field is tested on its own rather than building the lower-cased
+        // concatenation per row (a word holds no space, so it can never span two fields anyway).
+        ...group
+          .filter((w) => !long(w))
+          .flatMap((word) =>
+            caseVariants(word).flatMap((v) =>
+              SEARCH_FIELDS.map((field) => eb(field, "like", sql<string>`${escapeLike(v)} escape '\\'`)),
+            ),
+          ),
+      ]),
     );
-    conditions.push(eb.or(variants));
   }
   return conditions;
 }
@@ -134,10 +155,16 @@ export function orderBy(query: ListingQuery) {
       order.push(["products.createdAt", "desc"], ["products.id", "desc"]);
       break;
     default: {
-      const words = query.search ? searchWords(query.search) : [];
-      if (words.length > 0) {
-        // Products whose name holds every word come first.
-        const nameMatches = words.map((w) => sql`lower(products.name) like ${escapeLike(w)} escape '\\'`);
+      const groups = query.search ? searchGroups(query.search, query.synonyms) : [];
+      if (groups.length > 0) {
+        // Products whose name holds every word (or one of its synonyms) come first.
+        const nameMatches = groups.map(
+          (group) =>
+            sql`(${sql.join(
+              group.map((w) => sql`lower(products.name) like ${escapeLike(w)} escape '\\'`),
+              sql` or `,
+            )})`,
+        );
         order.push([sql`case when ${sql.join(nameMatches, sql` and `)} then 0 else 1 end`, "asc"]);
       }
       order.push(["products.featured", "desc"], ["products.rating", "desc"], ["products.id", "desc"]);

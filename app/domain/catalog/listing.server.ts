@@ -19,6 +19,7 @@ import { filterConditions, orderBy } from "./listing-filters.server.ts";
 import { optionCountRowsBySql, toOptionFacets, withKnownOptions } from "./listing-options.server.ts";
 import { regularCeiling, salePriceSql } from "./listing-sale.server.ts";
 import { selectCardColumns, toProductCards } from "./product-card.server.ts";
+import { synonymsFor } from "./search-synonyms.server.ts";
 
 export type { FacetCount } from "../../lib/catalog-types.ts";
 
@@ -47,7 +48,10 @@ export async function searchProducts(
   const brandKeys = listBrandKeys(db);
   const query = await withSale(
     db,
-    await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, brandKeys))),
+    await withSynonyms(
+      db,
+      await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, brandKeys))),
+    ),
     now,
   );
   const optionFacets = wantsOptionFacets(query);
@@ -173,6 +177,13 @@ async function withSale(db: Database, query: ListingQuery, now: Date): Promise<L
   return sale.length === 0 ? query : { ...query, sale };
 }
 
+/** A searched listing with the owner's synonyms of its words (issue 33), read now: none needs a rebuild. */
+async function withSynonyms(db: Database, query: ListingQuery): Promise<ListingQuery> {
+  if (!query.search) return query;
+  const synonyms = await synonymsFor(db, searchWords(query.search));
+  return synonyms ? { ...query, synonyms } : query;
+}
+
 /**
  * A search for one word that is a SKU (exactly, or in upper case) lists that variant's product:
  * the shop's staff and returning customers search by the code on a label or an invoice.
@@ -198,7 +209,10 @@ export async function countProducts(
   const engine = engineOf(db);
   const query = await withSale(
     db,
-    await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, listBrandKeys(db)))),
+    await withSynonyms(
+      db,
+      await withSku(db, await withKnownOptions(db, await withBrandKeys(parsed, listBrandKeys(db)))),
+    ),
     now,
   );
   const row = await db

@@ -1,4 +1,4 @@
-import { type ListingQuery, PAGE_SIZE, searchWords, wantsOptionFacets } from "../../lib/listing-query.ts";
+import { type ListingQuery, PAGE_SIZE, searchGroups, wantsOptionFacets } from "../../lib/listing-query.ts";
 import { priceBands } from "../../lib/price-bands.ts";
 import { listBits } from "./bit-listing.ts";
 import { andInto, collectBits, fillBits, setBit } from "./bitset.ts";
@@ -217,7 +217,8 @@ export class CatalogSearchIndex {
    * the same as the SQL of listing.server.ts and listing-options.server.ts.
    */
   search(query: ListingQuery): IndexAnswer {
-    const words = searchWords(query.search ?? "");
+    // each word with its synonyms: a product holding any of them matches the word
+    const words = searchGroups(query.search ?? "", query.synonyms);
     const answer: IndexAnswer = {
       ids: [],
       total: 0,
@@ -226,10 +227,14 @@ export class CatalogSearchIndex {
       optionCounts: [],
     };
     // a search word is found in the words of the text fields and in option values
-    const wordLists = words.map((word) => this.wordsContaining(word));
-    const sources = words.map((word, k): Postings[] => [
+    const wordLists = words.map((group) =>
+      group.length === 1
+        ? this.wordsContaining(group[0]!)
+        : [...new Set(group.flatMap((word) => this.wordsContaining(word)))],
+    );
+    const sources = words.map((group, k): Postings[] => [
       { offsets: this.offsets, postings: this.postings, lists: wordLists[k]! },
-      optionSource(this.options, word),
+      ...group.map((word) => optionSource(this.options, word)),
     ]);
     const nowhere = (source: Postings) => source.lists.length === 0 && (source.bitsets?.length ?? 0) === 0;
     if (sources.some((found) => found.every(nowhere))) return answer;
