@@ -13,6 +13,7 @@ import { registerProductWrites } from "./product-writes.api.ts";
 import { registerProducts } from "./products.api.ts";
 import { registerStoreCart } from "./store-cart.api.ts";
 import { registerStoreCatalog } from "./store-catalog.api.ts";
+import { registerStoreCheckout } from "./store-checkout.api.ts";
 
 /** Where the API lives; its OpenAPI document is `${API_BASE}/openapi.json`. */
 export const API_BASE = "/api/v1";
@@ -73,6 +74,7 @@ export function createApi(getServices: () => Promise<AppServices>) {
   registerAdminMore(api);
   registerStoreCatalog(api);
   registerStoreCart(api);
+  registerStoreCheckout(api);
 
   api.notFound(() => problem(404, "There is no such API operation."));
   api.onError((error, c) => {
