@@ -60,6 +60,11 @@ export interface ListingQuery {
    * is searched; never read from the URL
    */
   synonyms?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * the catalogue's words close to a search word that nothing holds (typo tolerance, decision
+   * 041), by search word; never read from the URL
+   */
+  corrections?: Readonly<Record<string, readonly string[]>>;
 }
 
 const CATEGORY_IDS = new Set(CATEGORY_TREE.map((c) => c.id));
@@ -193,18 +198,20 @@ export function listingHref(path: string, query: ListingQuery, preset: Partial<L
   return search ? `${path}?${search}` : path;
 }
 
-/** Words of a search term (at most 8), for matching each one as a substring somewhere. */
 /**
  * The search's words, each with the words the owner made synonyms of it (Admin → Searches, issue
- * 33): a product matches a word when it holds the word or one of its synonyms, each as a substring,
- * and the search when it matches every word. Without synonyms, each word alone.
+ * 33) and, when nothing holds it, the catalogue's words close to it (its corrections): a product
+ * matches a word when it holds the word or one of its alternatives, each as a substring, and the
+ * search when it matches every word. Without either, each word alone.
  */
-export function searchGroups(search: string, synonyms: ListingQuery["synonyms"] = undefined): string[][] {
-  return searchWords(search).map((word) => {
-    const alternatives = synonyms?.[word];
-    return alternatives ? [word, ...alternatives.filter((alt) => alt !== word)] : [word];
+export function searchGroups(query: Pick<ListingQuery, "search" | "synonyms" | "corrections">): string[][] {
+  return searchWords(query.search ?? "").map((word) => {
+    const alternatives = [...(query.synonyms?.[word] ?? []), ...(query.corrections?.[word] ?? [])];
+    return [word, ...new Set(alternatives.filter((alt) => alt !== word))];
   });
 }
+
+/** Words of a search term (at most 8), for matching each one as a substring somewhere. */
 
 export function searchWords(search: string): string[] {
   return [

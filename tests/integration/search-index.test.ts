@@ -7,10 +7,16 @@ import { buildSearchIndex, readCatalogVersion } from "../../app/infra/search-ind
 import {
   attachSearchIndex,
   detachSearchIndex,
+  searchCorrections,
   searchFromIndex,
   searchIndexReady,
 } from "../../app/infra/search-index/search-index.server.ts";
-import { parseListingQuery, SORT_OPTIONS } from "../../app/lib/listing-query.ts";
+import {
+  type ListingQuery,
+  parseListingQuery,
+  SORT_OPTIONS,
+  searchWords,
+} from "../../app/lib/listing-query.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../db-utils.ts";
 import { ensureCategory, insertProduct, insertProductWithVariants } from "../helpers/catalog.ts";
 
@@ -199,11 +205,22 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
     await t?.destroy();
   });
 
+  /**
+   * The listing through the index and through SQL; both answer the same query — with the typo
+   * corrections the index's words give (the SQL handle has no index to take them from).
+   */
+  async function sideBySide(query: ListingQuery) {
+    const words = query.search ? searchWords(query.search) : [];
+    const corrections = searchCorrections(db, words, query.synonyms) ?? undefined;
+    const same = { ...query, corrections };
+    return Promise.all([searchProducts(db, same), searchProducts(sqlDb, same)]);
+  }
+
   /** The listing through the index (asserting it answered) and through SQL, side by side. */
   async function both(qs: string) {
     const query = parseListingQuery(new URLSearchParams(qs));
     expect(await searchFromIndex(db, query), `the index answers ${qs}`).not.toBeNull();
-    const [viaIndex, viaSql] = await Promise.all([searchProducts(db, query), searchProducts(sqlDb, query)]);
+    const [viaIndex, viaSql] = await sideBySide(query);
     return { viaIndex, viaSql };
   }
 
@@ -246,7 +263,7 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
       if (random.next() < 0.3) params.set("page", String(1 + random.int(0, 3)));
       const query = parseListingQuery(params, random.next() < 0.1 ? { deals: true } : {});
       expect(await searchFromIndex(db, query)).not.toBeNull();
-      const [viaIndex, viaSql] = await Promise.all([searchProducts(db, query), searchProducts(sqlDb, query)]);
+      const [viaIndex, viaSql] = await sideBySide(query);
       expect(viaIndex, params.toString()).toEqual(viaSql);
     }
   });
@@ -274,7 +291,7 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
       if (random.next() < 0.3) params.set("page", String(1 + random.int(0, 2)));
       const query = { ...parseListingQuery(params), synonyms };
       expect(await searchFromIndex(db, query)).not.toBeNull();
-      const [viaIndex, viaSql] = await Promise.all([searchProducts(db, query), searchProducts(sqlDb, query)]);
+      const [viaIndex, viaSql] = await sideBySide(query);
       expect(viaIndex, `${params} with ${JSON.stringify(synonyms)}`).toEqual(viaSql);
     }
     // a synonym finds more: "chair" alone against "chair" with its synonyms
@@ -284,6 +301,74 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
       synonyms: SYNONYMS[0],
     });
     expect(withSynonyms.total).toBeGreaterThan(alone.total);
+  });
+
+  /** Misspellings of the catalogue's words (and of option values) and what they mean. */
+  const TYPOS: Record<string, string> = {
+    wirless: "wireless",
+    headphnes: "headphones",
+    ketle: "kettle",
+    bluetoth: "bluetooth",
+    stainlss: "stainless",
+    comfrot: "comfort",
+    blakc: "black",
+    kestral: "kestrel",
+    clasic: "classic",
+  };
+
+  it("forgives typos (issue 33): a word nothing holds finds the words a small edit away, the same through the index and SQL", async () => {
+    const index = await searchIndexReady(db);
+    for (const [typo, meant] of Object.entries(TYPOS)) {
+      // nothing holds the misspelling; the correction is the word meant
+      expect(index!.holds(typo), typo).toBe(false);
+      expect(searchCorrections(db, [typo], undefined), typo).toEqual({ [typo]: [meant] });
+      const corrected = await searchProducts(db, parseListingQuery(new URLSearchParams({ search: typo })));
+      const exact = await searchProducts(sqlDb, parseListingQuery(new URLSearchParams({ search: meant })));
+      expect(corrected.total, typo).toBeGreaterThan(0);
+      expect(corrected, typo).toEqual(exact);
+    }
+    // a word something holds is taken as typed (so exact matches are never mixed with near ones),
+    // and so are short words and words with a digit
+    for (const word of ["kettle", "shirt", "ir", "kit", "tea", "4k", "xyzzyx"]) {
+      expect(searchCorrections(db, [word], undefined), word).toBeNull();
+    }
+    // a word whose synonym matches is not corrected
+    expect(searchCorrections(db, ["kettel"], { kettel: ["kettle"] })).toBeNull();
+    expect(searchCorrections(db, ["kettel"], undefined)).toEqual({ kettel: ["kettle"] });
+    // one misspelt word of two: the other must still match
+    const two = await searchProducts(
+      db,
+      parseListingQuery(new URLSearchParams({ search: "wirless comfort" })),
+    );
+    const meant = await searchProducts(
+      sqlDb,
+      parseListingQuery(new URLSearchParams({ search: "wireless comfort" })),
+    );
+    expect(two).toEqual(meant);
+  });
+
+  it("matches SQL for 200 random misspelt searches with filters, sorts and pages", async () => {
+    const random = createRandom(engine === "sqlite" ? 61 : 62);
+    let found = 0;
+    for (let i = 0; i < 200; i++) {
+      const params = new URLSearchParams();
+      const typo = random.pick(Object.keys(TYPOS));
+      params.set("search", random.next() < 0.7 ? typo : `${typo} ${random.pick(TERMS)}`);
+      if (random.next() < 0.3) params.set("category", random.pick(Object.keys(TREE)));
+      if (random.next() < 0.2) params.set("minPrice", String(random.pick([0, 10, 100, 250])));
+      if (random.next() < 0.2) params.set("size", random.pick(SIZES).toLowerCase());
+      params.set("sort", random.pick(SORT_OPTIONS).value);
+      if (random.next() < 0.3) params.set("page", String(1 + random.int(0, 2)));
+      const parsed = parseListingQuery(params);
+      // the corrections come from the index's words; SQL answers the same corrected query
+      const corrections = searchCorrections(db, searchWords(parsed.search!), undefined) ?? undefined;
+      const query = { ...parsed, corrections };
+      expect(await searchFromIndex(db, query)).not.toBeNull();
+      const [viaIndex, viaSql] = await sideBySide(query);
+      expect(viaIndex, params.toString()).toEqual(viaSql);
+      if (viaSql.total > 0) found++;
+    }
+    expect(found).toBeGreaterThan(80);
   });
 
   /** A random listing with option filters, and often a search, a category, prices, a rating, a brand. */
@@ -312,7 +397,7 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
       const params = randomOptionListing(random);
       const query = parseListingQuery(params);
       expect(await searchFromIndex(db, query)).not.toBeNull();
-      const [viaIndex, viaSql] = await Promise.all([searchProducts(db, query), searchProducts(sqlDb, query)]);
+      const [viaIndex, viaSql] = await sideBySide(query);
       expect(viaIndex, params.toString()).toEqual(viaSql);
       if (viaSql.facets.options.length > 0 && viaSql.total > 0) withOptions++;
       if (!query.search && Object.keys(query.options).length === 1 && viaSql.total > 0) oneKey++;
@@ -447,16 +532,54 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
           expect(indexed, params.toString()).not.toBeNull();
           byIndex++;
         }
-        const [viaIndex, viaSql] = await Promise.all([
-          searchProducts(db, query),
-          searchProducts(sqlDb, query),
-        ]);
+        const [viaIndex, viaSql] = await sideBySide(query);
         expect(viaIndex, params.toString()).toEqual(viaSql);
       }
       expect(byIndex).toBeGreaterThan(30);
       expect(bySql).toBeGreaterThan(30);
     } finally {
       await db.deleteFrom("promotions").where("id", "=", promotion.id).execute();
+    }
+  });
+
+  it("in a large catalogue answers from the last index while the next is built, never from SQL", async () => {
+    // a handle whose catalogue counts as large from one product (STALE_INDEX_FROM_PRODUCTS)
+    const large = createDatabase(t.url);
+    attachSearchIndex(large, null, { staleFromProducts: 1 });
+    try {
+      const built = await searchIndexReady(large);
+      const query = parseListingQuery(new URLSearchParams({ search: "wombatphone" }));
+      const id = await insertProduct(db, {
+        categoryId: "toys",
+        subcategoryId: null,
+        name: "Wombatphone Mini",
+      });
+      // stale: the last index answers at once (without the new product) and a rebuild starts
+      const stale = await searchFromIndex(large, query);
+      expect(stale).not.toBeNull();
+      expect(stale!.total).toBe(0);
+      const rebuilt = await searchIndexReady(large);
+      expect(rebuilt).not.toBe(built);
+      expect((await searchFromIndex(large, query))?.ids).toEqual([id]);
+      // while stale, a typo is still corrected from the words the last index holds
+      await db.updateTable("products").set({ priceCents: 1234 }).where("id", "=", id).execute();
+      expect(searchCorrections(large, ["wombatphon"], undefined)).toBeNull(); // a substring: exact
+      expect(searchCorrections(large, ["wonbatphone"], undefined)).toEqual({ wonbatphone: ["wombatphone"] });
+      expect(
+        (
+          await searchFromIndex(large, {
+            ...query,
+            search: "wonbatphone",
+            corrections: { wonbatphone: ["wombatphone"] },
+          })
+        )?.ids,
+      ).toEqual([id]);
+      await db.deleteFrom("products").where("id", "=", id).execute();
+      await searchIndexReady(large);
+      expect((await searchFromIndex(large, query))?.total).toBe(0);
+    } finally {
+      await detachSearchIndex(large);
+      await large.destroy();
     }
   });
 

@@ -52,8 +52,7 @@ export function filterConditions(
   if (query.newArrival) conditions.push(eb("products.newArrival", "=", 1));
   if (query.bestSeller) conditions.push(eb("products.bestSeller", "=", 1));
   if (query.deals) conditions.push(eb("products.discountPercentage", "is not", null));
-  if (query.search)
-    conditions.push(...searchConditions(eb, searchGroups(query.search, query.synonyms), engine));
+  if (query.search) conditions.push(...searchConditions(eb, searchGroups(query), engine));
   return conditions;
 }
 
@@ -155,7 +154,7 @@ export function orderBy(query: ListingQuery) {
       order.push(["products.createdAt", "desc"], ["products.id", "desc"]);
       break;
     default: {
-      const groups = query.search ? searchGroups(query.search, query.synonyms) : [];
+      const groups = searchGroups(query);
       if (groups.length > 0) {
         // Products whose name holds every word (or one of its synonyms) come first.
         const nameMatches = groups.map(

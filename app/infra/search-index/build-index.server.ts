@@ -250,8 +250,9 @@ export async function readCatalogVersion(db: Database): Promise<number> {
 
 /**
  * Reads every live product in slices of 1 000 and builds the index, yielding to requests every
- * few milliseconds of work; null when the catalogue changed while it was read (the index would be
- * stale at once).
+ * few milliseconds of work; null when cancelled. Its version is the catalogue's when the reading
+ * began: a change while it read makes it stale at once (a newer one is built next), yet newer than
+ * the index before it, which a large catalogue answers from meanwhile (decision 041).
  */
 export async function buildSearchIndex(
   db: Database,
@@ -365,7 +366,8 @@ export async function buildIndexParts(
     await slice.maybeYield();
     if (cancelled()) return null;
   }
-  if ((await readCatalogVersion(db)) !== version) return null;
+  // a change while the rows were read leaves each product as it was read, before or after it: the
+  // index keeps the version it started at, so it is stale at once and the next one follows
 
   const { text, starts, renumber, lengthStarts } = await vocabulary.finish(slice);
   const allPostings = await all.postings(renumber, slice);

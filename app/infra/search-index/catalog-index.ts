@@ -24,6 +24,7 @@ import {
   optionBytes,
 } from "./option-index.ts";
 import { newSearchScratch, type SearchScratch } from "./search-scratch.ts";
+import { closestWords, typoAllowance } from "./typos.ts";
 
 /**
  * The search index kept in the process's memory (decision 004, revision 3): every live product's
@@ -150,6 +151,34 @@ export class CatalogSearchIndex {
     return wordsContaining(this.vocabulary, this.wordStarts, word, this.wordLengthStarts);
   }
 
+  /** True when a product holds `word` (a lower-cased search word): in its text's words or an option value. */
+  holds(word: string): boolean {
+    if (this.wordsContaining(word).length > 0) return true;
+    const options = optionSource(this.options, word);
+    return options.lists.length > 0 || (options.bitsets?.length ?? 0) > 0;
+  }
+
+  /**
+   * The catalogue's words — of the text fields and the option values — closest to `word` within
+   * its typo allowance (typos.ts); the vocabulary is ordered by length, so only the words of a
+   * near length are compared (a few punctuation marks around a word allowed for).
+   */
+  corrections(word: string): string[] {
+    const allowance = typoAllowance(word);
+    if (allowance === 0) return [];
+    const last = this.wordLengthStarts.length - 1;
+    const from = this.wordLengthStarts[Math.min(Math.max(word.length - allowance, 1), last)] as number;
+    const to = this.wordLengthStarts[Math.min(word.length + allowance + 3, last)] as number;
+    const { vocabulary, wordStarts, options } = this;
+    function* candidates() {
+      for (let w = from; w < to; w++) {
+        yield vocabulary.slice(wordStarts[w] as number, (wordStarts[w + 1] as number) - 1);
+      }
+      yield* options.pairValues;
+    }
+    return closestWords(word, candidates());
+  }
+
   /** Scratch space for one search at a time (search-scratch.ts), allocated on first use. */
   private scratchSpace: SearchScratch | null = null;
   private scratch(): SearchScratch {
@@ -218,7 +247,7 @@ export class CatalogSearchIndex {
    */
   search(query: ListingQuery): IndexAnswer {
     // each word with its synonyms: a product holding any of them matches the word
-    const words = searchGroups(query.search ?? "", query.synonyms);
+    const words = searchGroups(query);
     const answer: IndexAnswer = {
       ids: [],
       total: 0,

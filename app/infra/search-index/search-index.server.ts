@@ -11,7 +11,8 @@ import type { OptionCountRow } from "./option-index.ts";
 /**
  * Keeps each database's search index (decision 004, revision 3): attached when the app opens its
  * database, rebuilt in the background (a worker thread, else slices on the app's thread) whenever
- * `catalog_version` moved, and asked by the listing only while it is fresh — otherwise SQL answers.
+ * `catalog_version` moved, and asked by the listing while it is fresh — or, in a large catalogue,
+ * while a newer one is built (decision 041) — otherwise SQL answers.
  * The index itself is catalog-index.ts; building it, build-index.server.ts.
  */
 /**
@@ -46,6 +47,8 @@ interface Attached {
   /** no new build before this time (ms): a build may not take more than half the time */
   notBefore: number;
   closed: boolean;
+  /** from this many products a stale index answers while the next one is built */
+  staleFromProducts: number;
 }
 
 const attached = new WeakMap<Database, Attached>();
@@ -54,7 +57,11 @@ const attached = new WeakMap<Database, Attached>();
  * Keeps a search index for `db` from now on (the first build starts at once): built in a worker
  * thread when `worker` is given, else on this thread in slices between requests.
  */
-export function attachSearchIndex(db: Database, worker: SearchIndexWorker | null = null): void {
+export function attachSearchIndex(
+  db: Database,
+  worker: SearchIndexWorker | null = null,
+  { staleFromProducts = STALE_INDEX_FROM_PRODUCTS }: { staleFromProducts?: number } = {},
+): void {
   if (attached.has(db)) return;
   const state: Attached = {
     index: null,
@@ -63,6 +70,7 @@ export function attachSearchIndex(db: Database, worker: SearchIndexWorker | null
     stopWorker: null,
     notBefore: 0,
     closed: false,
+    staleFromProducts,
   };
   attached.set(db, state);
   startBuild(db, state);
@@ -90,20 +98,27 @@ function startBuild(db: Database, state: Attached) {
     built = buildSearchIndex(db, () => state.closed);
   }
   state.building = built
-    .then((index) => {
+    .then(async (index) => {
       if (state.closed) return;
-      if (index) state.index = index;
-      recordSearchIndexBuild(index ? "built" : "stale", (Date.now() - started) / 1000);
+      const seconds = (Date.now() - started) / 1000;
+      if (!index) {
+        recordSearchIndexBuild("failed", seconds);
+        return;
+      }
+      // a build never replaces a newer index (two builds do not overlap, but keep it true)
+      if (!state.index || state.index.version <= index.version) state.index = index;
+      const changed = (await readCatalogVersion(db)) !== index.version;
+      recordSearchIndexBuild(changed ? "stale" : "built", seconds);
       logger.info(
-        index
-          ? {
-              products: index.size,
-              words: index.wordsCount,
-              megabytes: Math.round(index.bytes / 1e6),
-              ms: Date.now() - started,
-            }
-          : { ms: Date.now() - started },
-        index ? "search index built" : "catalogue changed during the search index build; it will be rebuilt",
+        {
+          products: index.size,
+          words: index.wordsCount,
+          megabytes: Math.round(index.bytes / 1e6),
+          ms: Date.now() - started,
+        },
+        changed
+          ? "search index built; the catalogue changed meanwhile, so another follows"
+          : "search index built",
       );
     })
     .catch((error: unknown) => {
@@ -118,14 +133,46 @@ function startBuild(db: Database, state: Attached) {
     });
 }
 
-/** `db`'s index when it is fresh; otherwise null (the caller answers with SQL) and a rebuild starts. */
-async function freshIndex(db: Database): Promise<CatalogSearchIndex | null> {
+/**
+ * From this many products the last index answers while a newer one is built (decision 041): SQL
+ * would hold a listing — and on SQLite every request — for seconds. Below it SQL answers at once,
+ * exactly, while the index is rebuilt.
+ */
+export const STALE_INDEX_FROM_PRODUCTS = 20_000;
+
+/**
+ * The index to answer from: `db`'s when it is fresh, or — in a catalogue of at least
+ * `staleFromProducts` — the last one built, a build's time old at most; otherwise null (the
+ * caller answers with SQL). A stale index starts a rebuild.
+ */
+async function answeringIndex(db: Database): Promise<CatalogSearchIndex | null> {
   const state = attached.get(db);
   if (!state || state.closed) return null;
   const version = await readCatalogVersion(db);
   if (state.index && state.index.version === version) return state.index;
   startBuild(db, state);
-  return null;
+  return state.index && state.index.size >= state.staleFromProducts ? state.index : null;
+}
+
+/**
+ * The catalogue's words close to each search word that nothing holds — neither the word nor one
+ * of its synonyms — (typo tolerance, decision 041), from the last index built, fresh or not; null
+ * when there are none, or no index yet (the words are then taken as typed).
+ */
+export function searchCorrections(
+  db: Database,
+  words: readonly string[],
+  synonyms: ListingQuery["synonyms"],
+): Record<string, string[]> | null {
+  const index = attached.get(db)?.index;
+  if (!index) return null;
+  const corrections: Record<string, string[]> = {};
+  for (const word of words) {
+    if ([word, ...(synonyms?.[word] ?? [])].some((w) => index.holds(w))) continue;
+    const close = index.corrections(word);
+    if (close.length > 0) corrections[word] = close;
+  }
+  return Object.keys(corrections).length > 0 ? corrections : null;
 }
 
 /**
@@ -151,19 +198,19 @@ function pricesMatter(index: CatalogSearchIndex, query: ListingQuery, sorted: bo
   );
 }
 
-/** The listing's answer (a search or option filters) from a fresh index, else null. */
+/** The listing's answer (a search or option filters) from the index (see answeringIndex), else null. */
 export async function searchFromIndex(db: Database, query: ListingQuery): Promise<IndexAnswer | null> {
-  const index = await freshIndex(db);
+  const index = await answeringIndex(db);
   if (!index || pricesMatter(index, query, true)) return null;
   return index.search(query);
 }
 
-/** The option facets of a listing without search or option filters from a fresh index, else null. */
+/** The option facets of a listing without search or option filters from the index (see answeringIndex), else null. */
 export async function optionCountsFromIndex(
   db: Database,
   query: ListingQuery,
 ): Promise<OptionCountRow[] | null> {
-  const index = await freshIndex(db);
+  const index = await answeringIndex(db);
   if (!index || pricesMatter(index, query, false)) return null;
   return index.optionCounts(query);
 }

@@ -1,0 +1,74 @@
+import { distance } from "fastest-levenshtein";
+
+/**
+ * Typo tolerance (issue 33, decision 041): a search word that nothing in the catalogue holds is
+ * read as the catalogue's words within a small edit distance of it — 1 for words of 4 to 7
+ * letters, 2 from 8; a letter added, dropped, changed, or two neighbours swapped, each one edit —
+ * the closest ones only. Shorter words, and words with a digit (model
+ * numbers, sizes), are taken as typed: one edit of "tv" or "xl" is half the word.
+ */
+export const TYPO_MIN_LENGTH = 4;
+export const TWO_TYPOS_FROM_LENGTH = 8;
+/** at most this many corrections of one word (the closest first) */
+export const MAX_CORRECTIONS = 12;
+
+/** How many edits a search word may be away from a catalogue word (0: none). */
+export function typoAllowance(word: string): number {
+  const length = [...word].length;
+  if (length < TYPO_MIN_LENGTH || /\p{N}/u.test(word)) return 0;
+  return length >= TWO_TYPOS_FROM_LENGTH ? 2 : 1;
+}
+
+/**
+ * Edits from `word` to `candidate`, a swap of two neighbouring letters counting as one ("blakc" is
+ * one from "black"): Levenshtein's distance (fastest-levenshtein), or one more than the distance
+ * from the word with one pair swapped — the smaller.
+ */
+function edits(word: string, swapped: readonly string[], candidate: string): number {
+  let least = distance(word, candidate);
+  for (const variant of swapped) {
+    if (least <= 1) break;
+    least = Math.min(least, 1 + distance(variant, candidate));
+  }
+  return least;
+}
+
+/** The word with each pair of neighbouring letters swapped in turn. */
+function swaps(word: string): string[] {
+  const letters = [...word];
+  const variants: string[] = [];
+  for (let i = 0; i + 1 < letters.length; i++) {
+    if (letters[i] === letters[i + 1]) continue;
+    const copy = letters.slice();
+    [copy[i], copy[i + 1]] = [copy[i + 1]!, copy[i]!];
+    variants.push(copy.join(""));
+  }
+  return variants;
+}
+
+const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+
+/**
+ * The catalogue words (`candidates`, each as it appears in the text: "headphones," included) that
+ * are the closest to `word` within its allowance, stripped of edge punctuation, distinct; empty
+ * when the word takes no corrections or none is close enough.
+ */
+export function closestWords(word: string, candidates: Iterable<string>): string[] {
+  const allowance = typoAllowance(word);
+  if (allowance === 0) return [];
+  const swapped = swaps(word);
+  let best = allowance;
+  let found = new Set<string>();
+  for (const raw of candidates) {
+    const candidate = raw.replace(EDGE_PUNCTUATION, "");
+    if (candidate === word || Math.abs(candidate.length - word.length) > allowance) continue;
+    const count = edits(word, swapped, candidate);
+    if (count === 0 || count > best) continue;
+    if (count < best) {
+      best = count;
+      found = new Set();
+    }
+    found.add(candidate);
+  }
+  return [...found].sort().slice(0, MAX_CORRECTIONS);
+}
