@@ -9,7 +9,13 @@ import type { Mailer } from "./adapters/mail/mail-message.ts";
 import { createShopMailer } from "./adapters/mail/mailer.server.ts";
 import { createPaymentGateway, type PaymentGateway } from "./adapters/payments/index.server.ts";
 import { type AppServices, servicesContext } from "./context.ts";
-import { createDatabase, type Database, dataChangeStamp } from "./db/database.server.ts";
+import {
+  createDatabase,
+  type Database,
+  dataChangeStamp,
+  engineOf,
+  sqlitePathFromUrl,
+} from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { seedOnFirstStart } from "./db/seed/first-start.server.ts";
 import { setInvoiceSellerDefaults } from "./domain/invoices/issue-documents.server.ts";
@@ -17,6 +23,7 @@ import { nextCatalogueBoundary } from "./domain/promotions/promotions.server.ts"
 import { ShopSettingsSource } from "./domain/settings/shop-settings.server.ts";
 import { type Env, getEnv } from "./env.server.ts";
 import { attachSearchIndex, detachSearchIndex } from "./infra/search-index/search-index.server.ts";
+import { attachSqliteReaders, detachSqliteReaders } from "./infra/sqlite-readers.server.ts";
 import { settleAfterResponseTasks } from "./jobs/after-response.server.ts";
 import { DEFAULT_SHOP_SETTINGS, mailShop, type ShopSettings } from "./lib/shop-settings.ts";
 
@@ -29,6 +36,7 @@ let services: Promise<AppServices> | undefined;
 /** the database once the services are open, for synchronous questions (dataStamp) */
 let openDb: Database | null = null;
 let searchIndexWorkerUrl: URL | null = null;
+let sqliteReaderWorkerUrl: URL | null = null;
 
 /**
  * The search index is built in a worker thread running this file (the server passes the source
@@ -36,6 +44,14 @@ let searchIndexWorkerUrl: URL | null = null;
  */
 export function setSearchIndexWorker(url: URL): void {
   searchIndexWorkerUrl = url;
+}
+
+/**
+ * On SQLite, the listing's long reads run in worker threads running this file (decision 041);
+ * without it, on the app's thread.
+ */
+export function setSqliteReaderWorker(url: URL): void {
+  sqliteReaderWorkerUrl = url;
 }
 
 export function getServices(): Promise<AppServices> {
@@ -113,6 +129,9 @@ async function openServices(): Promise<AppServices> {
     db,
     searchIndexWorkerUrl ? { url: searchIndexWorkerUrl, databaseUrl: env.DATABASE_URL } : null,
   );
+  if (sqliteReaderWorkerUrl && engineOf(db) === "sqlite") {
+    attachSqliteReaders(db, { url: sqliteReaderWorkerUrl, path: sqlitePathFromUrl(env.DATABASE_URL) });
+  }
   openDb = db;
   return services;
 }
@@ -148,6 +167,7 @@ export async function closeServices(): Promise<void> {
   services = undefined;
   openDb = null;
   await detachSearchIndex(db);
+  await detachSqliteReaders(db);
   await db.destroy();
 }
 

@@ -29,7 +29,13 @@ import { mailShop } from "./lib/shop-settings.ts";
 
 export { setMailWorker } from "./adapters/mail/mailer.server.ts";
 // The HTTP server (server/) reaches the app's single copy of these through the build's entry module.
-export { closeServices, dataStamp, getServices, setSearchIndexWorker } from "./composition.server.ts";
+export {
+  closeServices,
+  dataStamp,
+  getServices,
+  setSearchIndexWorker,
+  setSqliteReaderWorker,
+} from "./composition.server.ts";
 export { requestInfoContext } from "./lib/request-context.ts";
 
 export const streamTimeout = 5_000;

@@ -10,6 +10,8 @@ export interface AppEntry {
   getServices(): Promise<{ files: FileStore }>;
   /** before getServices: build the search index in a worker thread running this file */
   setSearchIndexWorker(url: URL): void;
+  /** before getServices: on SQLite, read the listing's long queries in worker threads running this file */
+  setSqliteReaderWorker(url: URL): void;
   /** before the first e-mail: build and send messages in a child process running this file */
   setMailWorker(url: URL): void;
   closeServices(): Promise<void>;

@@ -33,6 +33,7 @@ async function main() {
   const entry = build.entry.module as unknown as AppEntry;
   // the search index's worker thread and the mail process run the app's source file (Node strips its types)
   entry.setSearchIndexWorker(new URL("../app/infra/search-index/search-index-worker.ts", import.meta.url));
+  entry.setSqliteReaderWorker(new URL("../app/infra/sqlite-reader-worker.ts", import.meta.url));
   entry.setMailWorker(new URL("../app/adapters/mail/mail-worker.ts", import.meta.url));
 
   // /metrics on the shop's port only behind a token and without a port of its own (decision 027)

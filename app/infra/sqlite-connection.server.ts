@@ -54,7 +54,8 @@ function wrapStatement(statement: StatementSync): PreparedStatement {
   };
 }
 
-function toSqliteValue(value: unknown): unknown {
+/** A parameter as node:sqlite binds it (booleans as 0/1, dates as ISO text). */
+export function toSqliteValue(value: unknown): unknown {
   if (typeof value === "boolean") return value ? 1 : 0;
   if (value instanceof Date) return value.toISOString();
   return value;

@@ -66,6 +66,12 @@ class OwnLockSqliteAdapter extends SqliteAdapter {
  */
 export const writeLockStats = { transactions: 0, heldMs: 0 };
 
+/**
+ * The longest statement this process ran on its own thread (node:sqlite holds the thread while it
+ * runs): what the stall test and the bench read (decision 041); reset by setting it to 0.
+ */
+export const appThreadStatements = { longestMs: 0, longestSql: "" };
+
 /** A first-come, first-served lock. */
 class FifoLock {
   #held = false;
@@ -259,7 +265,20 @@ class GroupCommitDriver implements Driver {
       // SQLite rolled the transaction back (disk full, I/O error): nothing more may run outside it
       throw new Error("the transaction was rolled back by SQLite");
     }
-    if (statement.reader) return { rows: statement.all(compiled.parameters) };
+    const started = performance.now();
+    try {
+      if (statement.reader) return { rows: statement.all(compiled.parameters) };
+      return this.#run(statement, compiled);
+    } finally {
+      const ms = performance.now() - started;
+      if (ms > appThreadStatements.longestMs) {
+        appThreadStatements.longestMs = ms;
+        appThreadStatements.longestSql = compiled.sql;
+      }
+    }
+  }
+
+  #run(statement: ReturnType<NodeSqliteDatabase["prepare"]>, compiled: CompiledQuery): QueryResult<unknown> {
     const { changes, lastInsertRowid } = statement.run(compiled.parameters);
     return {
       insertId: lastInsertRowid != null ? BigInt(lastInsertRowid) : undefined,

@@ -22,6 +22,8 @@ export interface TestShop {
   services: AppServices;
   db: Database;
   engine: Engine;
+  /** the database's URL (another connection to it: a worker thread, a second process) */
+  url: string;
   /** the scratch directory: uploads/ and mail/ are under it */
   dir: string;
   mailDir: string;
@@ -59,6 +61,7 @@ export async function createTestShop(
     services,
     db: test.db,
     engine,
+    url: test.url,
     dir: test.dir,
     mailDir,
     context(clientIp) {

@@ -6,6 +6,7 @@ import {
   searchCorrections,
   searchFromIndex,
 } from "../../infra/search-index/search-index.server.ts";
+import { readerOf } from "../../infra/sqlite-readers.server.ts";
 import { CATEGORY_TREE } from "../../lib/catalog-constants.ts";
 import type { FacetCount, OptionFacet, ProductCardData } from "../../lib/catalog-types.ts";
 import {
@@ -62,11 +63,11 @@ export async function searchProducts(
   const optionRows = async () =>
     toOptionFacets(
       (searchedOrOptioned ? null : await optionCountsFromIndex(db, query)) ??
-        (await optionCountRowsBySql(db, query, engineOf(db))),
+        (await optionCountRowsBySql(readerOf(db), query, engineOf(db))),
       query.options,
     );
   const [{ rows, total, categoryCounts, brandCounts }, keys, options] = await Promise.all([
-    indexed ? pageFromIndex(db, indexed) : pageFromSql(db, query),
+    indexed ? pageFromIndex(db, indexed) : pageFromSql(readerOf(db), query),
     brandKeys,
     !optionFacets ? [] : indexed ? toOptionFacets(indexed.optionCounts, query.options) : optionRows(),
   ]);
@@ -119,7 +120,10 @@ export async function prepareListingQuery(
 
 type CardRows = Awaited<ReturnType<ReturnType<typeof selectCardColumns>["execute"]>>;
 
-/** The listing by SQL alone (every listing without a fresh index answer). */
+/**
+ * The listing by SQL alone (every listing without an index answer); `db` is the database's reader
+ * (readerOf): on SQLite these reads run off the app's thread.
+ */
 async function pageFromSql(db: Database, query: ListingQuery): Promise<Counts & { rows: CardRows }> {
   const engine = engineOf(db);
   const counts = hasRowFilters(query) ? countFromProducts(db, query, engine) : countFromFacets(db, query);
@@ -236,7 +240,7 @@ export async function countProducts(
 ): Promise<number> {
   const engine = engineOf(db);
   const query = await prepareListingQuery(db, parsed, now);
-  const row = await db
+  const row = await readerOf(db)
     .selectFrom("products")
     .select((eb) => eb.fn.countAll<number>().as("count"))
     .where((eb) => eb.and(filterConditions(eb, query, engine, null)))
