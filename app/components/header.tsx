@@ -2,6 +2,7 @@ import { ChevronDown, Heart, Menu, Search, ShoppingCart, User } from "lucide-rea
 import { Form, Link } from "react-router";
 import { CATEGORY_TILES, FEATURED_BRANDS, MEGA_MENU_COLUMNS, productsUrl } from "../lib/catalog-constants.ts";
 import { Disclosure } from "./disclosure.tsx";
+import { SearchSuggestionsInput } from "./search-suggestions.tsx";
 
 export function Header({
   shopName,
@@ -136,13 +137,19 @@ export function SearchForm({
   className?: string;
 }) {
   return (
-    <Form method="get" action="/products" role="search" className={`items-center gap-2 ${className}`}>
+    // relative: the suggestions list under the box spans the form
+    <Form
+      method="get"
+      action="/products"
+      role="search"
+      className={`relative items-center gap-2 ${className}`}
+    >
       <label htmlFor={id} className="text-sm font-medium text-gray-700">
         Search
       </label>
-      <input
+      {/* a plain search box without JavaScript; with it, a combobox suggesting products and categories */}
+      <SearchSuggestionsInput
         id={id}
-        type="search"
         name="search"
         defaultValue={defaultValue}
         maxLength={200}

@@ -70,7 +70,7 @@ test.describe("browsing", () => {
 
   test("the header search finds the laptop", async ({ page }) => {
     await visit(page, "/");
-    const search = page.getByRole("banner").getByRole("searchbox", { name: "Search" });
+    const search = page.getByRole("banner").getByRole("combobox", { name: "Search" });
     await search.fill("laptop");
     await search.press("Enter");
     await expect(page).toHaveURL("/products?search=laptop");

@@ -108,11 +108,11 @@ test.describe("mega menu", () => {
 test.describe("header search", () => {
   test("submits to /products?search=", async ({ page }) => {
     await visit(page, "/");
-    const search = page.getByRole("banner").getByRole("searchbox", { name: "Search" });
+    const search = page.getByRole("banner").getByRole("combobox", { name: "Search" });
     await search.fill("laptop");
     await search.press("Enter");
     await expect(page).toHaveURL("/products?search=laptop");
-    await expect(page.getByRole("banner").getByRole("searchbox", { name: "Search" })).toHaveValue("laptop");
+    await expect(page.getByRole("banner").getByRole("combobox", { name: "Search" })).toHaveValue("laptop");
   });
 });
 
@@ -155,7 +155,7 @@ test.describe("mobile viewport", () => {
 
   test("the mobile search submits to /products?search=", async ({ page }) => {
     await visit(page, "/");
-    const search = page.getByRole("banner").getByRole("searchbox", { name: "Search" });
+    const search = page.getByRole("banner").getByRole("combobox", { name: "Search" });
     await expect(search).toHaveCount(1);
     await search.fill("headphones");
     await page.getByRole("banner").getByRole("button", { name: "Submit search" }).click();

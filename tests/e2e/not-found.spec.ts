@@ -21,7 +21,7 @@ test.describe("404 page", () => {
 
   test("its search box submits to /products?search=", async ({ page }) => {
     await visit(page, "/does-not-exist", { status: 404 });
-    const search = page.getByRole("main").getByRole("searchbox", { name: "Search" });
+    const search = page.getByRole("main").getByRole("combobox", { name: "Search" });
     await search.fill("wireless headphones");
     await search.press("Enter");
     await expect(page).toHaveURL("/products?search=wireless+headphones");
