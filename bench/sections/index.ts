@@ -18,6 +18,7 @@ import { lighthouse } from "./lighthouse.ts";
 import { memory } from "./memory.ts";
 import { metrics } from "./metrics.ts";
 import { promotions } from "./promotions.ts";
+import { search } from "./search.ts";
 import { startup } from "./startup.ts";
 
 export const sections: Section[] = [
@@ -34,4 +35,5 @@ export const sections: Section[] = [
   backups,
   metrics,
   api,
+  search,
 ];
