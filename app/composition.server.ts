@@ -22,7 +22,11 @@ import { setInvoiceSellerDefaults } from "./domain/invoices/issue-documents.serv
 import { nextCatalogueBoundary } from "./domain/promotions/promotions.server.ts";
 import { ShopSettingsSource } from "./domain/settings/shop-settings.server.ts";
 import { type Env, getEnv } from "./env.server.ts";
-import { attachSearchIndex, detachSearchIndex } from "./infra/search-index/search-index.server.ts";
+import {
+  attachSearchIndex,
+  detachSearchIndex,
+  searchIndexStamp,
+} from "./infra/search-index/search-index.server.ts";
 import { attachSqliteReaders, detachSqliteReaders } from "./infra/sqlite-readers.server.ts";
 import { settleAfterResponseTasks } from "./jobs/after-response.server.ts";
 import { DEFAULT_SHOP_SETTINGS, mailShop, type ShopSettings } from "./lib/shop-settings.ts";
@@ -140,14 +144,18 @@ async function openServices(): Promise<AppServices> {
  * The app database's change stamp (`dataChangeStamp`): null before the services are open and on
  * PostgreSQL. The server's page cache keeps a page only while this stays the same. It carries the
  * next start or end of a catalogue promotion (decision 035), so it also moves when one passes: a
- * page kept before a sale starts (or ends) is not served after.
+ * page kept before a sale starts (or ends) is not served after; and the search index's build, so a
+ * page kept before a new index is not served after it.
  */
 export function dataStamp(): string | null {
   if (!openDb) return null;
   const stamp = dataChangeStamp(openDb);
   if (stamp === null) return null;
   const boundary = nextCatalogueBoundary(openDb, Date.now());
-  return boundary === null ? stamp : `${stamp}|${boundary}`;
+  // a new search index changes what a search answers with no write (typo corrections from its
+  // words; a large catalogue's stale index replaced, decision 041)
+  const index = searchIndexStamp(openDb);
+  return [stamp, boundary, index].filter((part) => part !== null).join("|");
 }
 
 /** The app database once the services are open (the process has started); null before and after. */

@@ -382,3 +382,42 @@ test.describe("search without JavaScript", () => {
     await expect(banner(page).getByRole("searchbox", { name: "Search" })).toHaveValue(word);
   });
 });
+
+test.describe("misspelt searches", () => {
+  /** A word of letters only (a word with a digit is taken as typed), 10 letters or more. */
+  const letterWord = () =>
+    `zorb${uniqueTag()
+      .toLowerCase()
+      .replace(/\d/g, (d) => String.fromCharCode(97 + Number(d)))}`;
+
+  test("a word one letter off finds the product, says what it matched, and is suggested too", async ({
+    page,
+    noJsPage,
+  }) => {
+    const word = letterWord();
+    const typo = word.slice(0, 5) + word.slice(6); // one letter dropped
+    const name = `${word} Beamer`;
+    const product = { ...(await createTestProduct("Beamer", { name })), name };
+    created.push(product);
+    // without JavaScript: the results page, once the search index holds the new word (the first
+    // search after the change starts a build in the server's worker thread, builds a few seconds apart)
+    await expect
+      .poll(
+        async () => {
+          await visit(noJsPage, `/products?search=${typo}`, { javaScript: false });
+          return noJsPage.getByRole("main").getByRole("link", { name: product.name }).count();
+        },
+        { timeout: 30_000, intervals: [500, 1_000] },
+      )
+      .toBeGreaterThan(0);
+    await expect(noJsPage.getByTestId("search-corrected")).toHaveText(`Showing close matches: ${word}`);
+    await expectNoA11yViolations(noJsPage);
+    // with JavaScript: the box suggests it for the misspelt word
+    await visit(page, "/");
+    const box = searchBox(page);
+    await box.click();
+    const body = await typeAndWait(page, box, typo, typo);
+    expect(body.products.map((p) => p.name)).toEqual([product.name]);
+    await expect(suggestions(page).getByRole("option", { name: new RegExp(product.name) })).toBeVisible();
+  });
+});

@@ -102,6 +102,15 @@ describe.each(ENGINES)("search suggestions and typos on %s", (engine) => {
     attachSearchIndex(shop.db);
     await searchIndexReady(shop.db);
     expect(await listed("wirless headphnes")).toEqual([ids["Wireless Headphones"]]);
+    const { result } = await loadListing(
+      shop.db,
+      new URLSearchParams({ search: "wirless headphnes" }),
+      PRESET,
+    );
+    expect(result.corrected).toEqual(["wireless", "headphones"]);
+    expect(
+      (await loadListing(shop.db, new URLSearchParams({ search: "wireless" }), PRESET)).result.corrected,
+    ).toEqual([]);
     expect(await listed("sneekers")).toEqual([ids["Trail Sneakers"]]);
     expect(await listed("ketle")).toEqual([ids["Steel Kettle"]]);
     expect((await suggest("sneekers")).products.map((p) => p.name)).toEqual(["Trail Sneakers"]);

@@ -14,6 +14,7 @@ export interface ListingData {
     total: number;
     pageCount: number;
     facets: { categories: FacetCount[]; brands: FacetCount[]; options: OptionFacet[] };
+    corrected: string[];
   };
 }
 
@@ -48,6 +49,7 @@ export function ListingPage({ data }: { data: ListingData }) {
       total={result.total}
       pageCount={result.pageCount}
       facets={result.facets}
+      corrected={result.corrected}
     />
   );
 }

@@ -26,6 +26,8 @@ export interface ListingViewProps {
   total: number;
   pageCount: number;
   facets: { categories: FacetCount[]; brands: FacetCount[]; options: OptionFacet[] };
+  /** the words searched in place of misspelt ones (typo tolerance) */
+  corrected?: string[];
 }
 
 export function ListingView({
@@ -37,6 +39,7 @@ export function ListingView({
   total,
   pageCount,
   facets,
+  corrected = [],
 }: ListingViewProps) {
   const location = useLocation();
   return (
@@ -78,9 +81,16 @@ export function ListingView({
             options={facets.options}
           />
           <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-            <p className="text-sm text-gray-700" aria-live="polite">
-              Showing {formatCount(total)} results
-            </p>
+            <div>
+              <p className="text-sm text-gray-700" aria-live="polite">
+                Showing {formatCount(total)} results
+              </p>
+              {corrected.length > 0 && total > 0 ? (
+                <p className="text-sm text-gray-700" data-testid="search-corrected">
+                  Showing close matches: {corrected.join(", ")}
+                </p>
+              ) : null}
+            </div>
             <SortForm key={location.search} path={path} query={query} fixed={fixed} />
           </div>
           {products.length === 0 ? (

@@ -34,6 +34,8 @@ export interface ListingResult {
   page: number;
   pageCount: number;
   facets: { categories: FacetCount[]; brands: FacetCount[]; options: OptionFacet[] };
+  /** the catalogue's words searched in place of misspelt ones (typo tolerance), none when spelt right */
+  corrected: string[];
 }
 
 const CATEGORY_NAMES = new Map(CATEGORY_TREE.map((c) => [c.id, c.name]));
@@ -83,6 +85,7 @@ export async function searchProducts(
     total,
     page: query.page,
     pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    corrected: [...new Set(Object.values(query.corrections ?? {}).flat())],
     facets: {
       categories: CATEGORY_TREE.filter((c) => c.subcategories.length > 0 || categoryCounts.has(c.id)).map(
         (c) => ({

@@ -49,6 +49,8 @@ interface Attached {
   closed: boolean;
   /** from this many products a stale index answers while the next one is built */
   staleFromProducts: number;
+  /** indexes taken up so far */
+  builds: number;
 }
 
 const attached = new WeakMap<Database, Attached>();
@@ -71,6 +73,7 @@ export function attachSearchIndex(
     notBefore: 0,
     closed: false,
     staleFromProducts,
+    builds: 0,
   };
   attached.set(db, state);
   startBuild(db, state);
@@ -106,7 +109,10 @@ function startBuild(db: Database, state: Attached) {
         return;
       }
       // a build never replaces a newer index (two builds do not overlap, but keep it true)
-      if (!state.index || state.index.version <= index.version) state.index = index;
+      if (!state.index || state.index.version <= index.version) {
+        state.index = index;
+        state.builds += 1;
+      }
       const changed = (await readCatalogVersion(db)) !== index.version;
       recordSearchIndexBuild(changed ? "stale" : "built", seconds);
       logger.info(
@@ -213,6 +219,16 @@ export async function optionCountsFromIndex(
   const index = await answeringIndex(db);
   if (!index || pricesMatter(index, query, false)) return null;
   return index.optionCounts(query);
+}
+
+/**
+ * Which index `db` answers from, for caches of what searches answer (the page cache): it changes
+ * whenever a new index is taken up. Null when none is attached.
+ */
+export function searchIndexStamp(db: Database): string | null {
+  const state = attached.get(db);
+  if (!state) return null;
+  return `i${state.builds}`;
 }
 
 /** Waits for a fresh index (benchmarks and tests); null when none could be built. */
