@@ -1,15 +1,10 @@
 import { type ChangeEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
+import type { SearchSuggestions } from "../domain/catalog/search-suggestions.server.ts";
 import { useHydrated } from "./product/use-hydrated.ts";
 
 /** What GET /search/suggestions?q= answers (app/routes/search.suggestions.tsx). */
-export interface SearchSuggestionsResult {
-  query: string;
-  /** at most 6 */
-  products: { id: number; name: string; href: string; category: string }[];
-  /** at most 4 */
-  categories: { label: string; href: string }[];
-}
+type SearchSuggestionsResult = SearchSuggestions;
 
 /** Suggestions are asked for from this many characters (the text trimmed), as the endpoint answers. */
 export const SUGGEST_MIN_LENGTH = 2;
