@@ -359,6 +359,10 @@ async function run(ctx: BenchContext): Promise<Row[]> {
       });
     });
     return rows;
+  } catch (error) {
+    // what the shop said last, beside the bench's own error
+    if (shop) ctx.log(`  the shop's last output:\n${shop.proc.output().slice(-4_000)}`);
+    throw error;
   } finally {
     unregister();
     await shop?.stop();

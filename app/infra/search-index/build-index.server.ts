@@ -3,6 +3,7 @@ import { CatalogSearchIndex } from "./catalog-index.ts";
 import { buildFilterBits } from "./filter-bits.ts";
 import { BEST_SELLER, DEAL, FEATURED, type IndexParts, maxOf, NEW_ARRIVAL } from "./index-parts.ts";
 import { OptionPartsBuilder } from "./option-index.ts";
+import { typoWords } from "./typos.ts";
 
 /**
  * Building the search index's parts (decision 004, revision 3) from the database: every live
@@ -370,6 +371,9 @@ export async function buildIndexParts(
   // index keeps the version it started at, so it is stale at once and the next one follows
 
   const { text, starts, renumber, lengthStarts } = await vocabulary.finish(slice);
+  await slice.maybeYield();
+  const options = optionParts.finish();
+  const typos = typoWords([...vocabulary.parts, ...options.pairValues]);
   const allPostings = await all.postings(renumber, slice);
   const namePostings = await names.postings(renumber, slice);
   const ratings = await descendingRanks(rating.toArray(), slice);
@@ -404,8 +408,9 @@ export async function buildIndexParts(
     postings: allPostings.postings,
     nameOffsets: namePostings.offsets,
     namePostings: namePostings.postings,
-    options: optionParts.finish(),
+    options,
     filterBits: buildFilterBits(categoryNumbers, categories.size, prices, ratingValues, flagBits),
+    typoWords: typos,
   };
 }
 
@@ -416,6 +421,7 @@ export function transferList(parts: IndexParts): ArrayBuffer[] {
     ...Object.values(parts.options),
     ...Object.values(parts.options.bands),
     ...Object.values(parts.filterBits),
+    parts.typoWords.lengthStarts,
   ]
     .filter((value): value is ArrayBufferView => ArrayBuffer.isView(value))
     .map((view) => view.buffer as ArrayBuffer);

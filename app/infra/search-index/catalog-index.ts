@@ -24,7 +24,7 @@ import {
   optionBytes,
 } from "./option-index.ts";
 import { newSearchScratch, type SearchScratch } from "./search-scratch.ts";
-import { closestWords, typoAllowance } from "./typos.ts";
+import { closestWords, nearLengths, type TypoWords, typoAllowance } from "./typos.ts";
 
 /**
  * The search index kept in the process's memory (decision 004, revision 3): every live product's
@@ -79,6 +79,8 @@ export class CatalogSearchIndex {
   private readonly options: OptionParts;
   /** the row filters as bitsets (filter-bits.ts) */
   private readonly filterBits: FilterBits;
+  /** the words a misspelt search word is corrected to (typos.ts) */
+  private readonly typoWords: TypoWords;
 
   constructor(parts: IndexParts) {
     this.version = parts.version;
@@ -108,6 +110,7 @@ export class CatalogSearchIndex {
     this.namePostings = parts.namePostings;
     this.options = parts.options;
     this.filterBits = parts.filterBits;
+    this.typoWords = parts.typoWords;
   }
 
   get size(): number {
@@ -159,24 +162,13 @@ export class CatalogSearchIndex {
   }
 
   /**
-   * The catalogue's words — of the text fields and the option values — closest to `word` within
-   * its typo allowance (typos.ts); the vocabulary is ordered by length, so only the words of a
-   * near length are compared (a few punctuation marks around a word allowed for).
+   * The catalogue's words — of the text fields and the option values, letters only — closest to
+   * `word` within its typo allowance (typos.ts): only the words of a near length are compared.
    */
   corrections(word: string): string[] {
     const allowance = typoAllowance(word);
     if (allowance === 0) return [];
-    const last = this.wordLengthStarts.length - 1;
-    const from = this.wordLengthStarts[Math.min(Math.max(word.length - allowance, 1), last)] as number;
-    const to = this.wordLengthStarts[Math.min(word.length + allowance + 3, last)] as number;
-    const { vocabulary, wordStarts, options } = this;
-    function* candidates() {
-      for (let w = from; w < to; w++) {
-        yield vocabulary.slice(wordStarts[w] as number, (wordStarts[w + 1] as number) - 1);
-      }
-      yield* options.pairValues;
-    }
-    return closestWords(word, candidates());
+    return closestWords(word, nearLengths(this.typoWords, word, allowance));
   }
 
   /** Scratch space for one search at a time (search-scratch.ts), allocated on first use. */

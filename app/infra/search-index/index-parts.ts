@@ -1,6 +1,7 @@
 import { andInto, orInto } from "./bitset.ts";
 import type { FilterBits } from "./filter-bits.ts";
 import type { OptionCountRow, OptionParts } from "./option-index.ts";
+import type { TypoWords } from "./typos.ts";
 
 /** The search index's parts and answer (catalog-index.ts), and the flags it keeps per product. */
 /**
@@ -116,4 +117,5 @@ export interface IndexParts {
   namePostings: Int32Array;
   options: OptionParts;
   filterBits: FilterBits;
+  typoWords: TypoWords;
 }

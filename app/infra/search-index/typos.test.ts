@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closestWords, typoAllowance } from "./typos.ts";
+import { closestWords, nearLengths, typoAllowance, typoWords } from "./typos.ts";
 
 describe("typo allowance and the closest words", () => {
   it("allows no edit under 4 letters or with a digit, 1 up to 7 letters, 2 from 8", () => {
@@ -31,5 +31,26 @@ describe("typo allowance and the closest words", () => {
     expect(closestWords("ketle", ["kettle", "kettles"])).toEqual(["kettle"]);
     expect(closestWords("tv", ["tvs", "to"])).toEqual([]);
     expect(closestWords("zzzzzzz", words)).toEqual([]);
+  });
+});
+
+describe("the words typos are corrected to", () => {
+  it("keeps letters-only words without their punctuation, distinct, by length — never codes or numbers", () => {
+    const built = typoWords([
+      "headphones,",
+      "(headphones)",
+      "X12",
+      "1A2B",
+      "4k",
+      "kettle",
+      "tv",
+      "café",
+      "50%",
+      "naïve",
+    ]);
+    expect(built.words).toEqual(["café", "naïve", "kettle", "headphones"]);
+    // only the words of a near length are offered: "ketle" (5) with 1 edit: lengths 4 to 6
+    expect([...nearLengths(built, "ketle", 1)]).toEqual(["café", "naïve", "kettle"]);
+    expect([...nearLengths(built, "headphnes", 2)]).toEqual(["headphones"]);
   });
 });

@@ -47,6 +47,43 @@ function swaps(word: string): string[] {
 }
 
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+const LETTERS = /^\p{L}+$/u;
+
+/**
+ * The words a search word may be corrected to, built with the index (in its worker): each
+ * catalogue word without its edge punctuation, kept when it is letters only and at least
+ * TYPO_MIN_LENGTH - 1 long (codes like "X12" and numbers are never corrected to, as they are never
+ * corrected), distinct, ordered by length: `words` joined by "\n", and per length m the number of
+ * words shorter than m (`lengthStarts`, up to MAX_TYPO_WORD_LENGTH + 1).
+ */
+export const MAX_TYPO_WORD_LENGTH = 40;
+export interface TypoWords {
+  words: string[];
+  lengthStarts: Int32Array;
+}
+
+export function typoWords(vocabulary: Iterable<string>): TypoWords {
+  const kept = new Set<string>();
+  for (const raw of vocabulary) {
+    const word = raw.replace(EDGE_PUNCTUATION, "");
+    if (word.length >= TYPO_MIN_LENGTH - 1 && word.length <= MAX_TYPO_WORD_LENGTH && LETTERS.test(word)) {
+      kept.add(word);
+    }
+  }
+  const words = [...kept].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  const lengthStarts = new Int32Array(MAX_TYPO_WORD_LENGTH + 2);
+  for (const word of words) lengthStarts[word.length + 1]! += 1;
+  for (let m = 0; m <= MAX_TYPO_WORD_LENGTH; m++) lengthStarts[m + 1]! += lengthStarts[m] as number;
+  return { words, lengthStarts };
+}
+
+/** The typo words whose length is within `allowance` of `word`'s. */
+export function* nearLengths({ words, lengthStarts }: TypoWords, word: string, allowance: number) {
+  const last = lengthStarts.length - 1;
+  const from = lengthStarts[Math.min(Math.max(word.length - allowance, 0), last)] as number;
+  const to = lengthStarts[Math.min(word.length + allowance + 1, last)] as number;
+  for (let i = from; i < to; i++) yield words[i] as string;
+}
 
 /**
  * The catalogue words (`candidates`, each as it appears in the text: "headphones," included) that
