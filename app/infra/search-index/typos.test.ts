@@ -31,6 +31,13 @@ describe("typo allowance and the closest words", () => {
     expect(closestWords("ketle", ["kettle", "kettles"])).toEqual(["kettle"]);
     expect(closestWords("tv", ["tvs", "to"])).toEqual([]);
     expect(closestWords("zzzzzzz", words)).toEqual([]);
+    // at most four, those with the word's first letter first
+    expect(closestWords("rost", ["cost", "host", "most", "post", "rose", "rust", "roast"])).toEqual([
+      "roast",
+      "rose",
+      "rust",
+      "cost",
+    ]);
   });
 });
 
