@@ -45,9 +45,18 @@ const SHAPES = [
 
 const ms = (value: number | null) => (value === null ? "–" : value.toFixed(1));
 
+/** A GET that reports a failed connection as status 0 (counted, not fatal). */
+async function get(agent: Agent, url: string, headers: Record<string, string>, timeoutMs = 120_000) {
+  try {
+    return await send(agent, url, "GET", headers, undefined, timeoutMs);
+  } catch (error) {
+    return { status: 0, body: String(error), location: null, setCookie: [] };
+  }
+}
+
 /** `/metrics`' max event-loop lag since the last scrape (prom-client resets it), in ms. */
 async function eventLoopMaxMs(agent: Agent, url: string): Promise<number | null> {
-  const reply = await send(agent, `${url}/metrics`, "GET", { authorization: `Bearer ${TOKEN}` });
+  const reply = await get(agent, `${url}/metrics`, { authorization: `Bearer ${TOKEN}` });
   const match = /^nodejs_eventloop_lag_max_seconds\s+([\d.e+-]+)$/m.exec(reply.body);
   return match ? Number(match[1]) * 1000 : null;
 }
@@ -73,7 +82,7 @@ async function listingPhase(url: string, writes: (() => Promise<void>) | null): 
     const probe = (async () => {
       while (performance.now() < end) {
         const started = performance.now();
-        await send(agent, `${url}/healthz`, "GET", {});
+        await get(agent, `${url}/healthz`, {});
         healthzMaxMs = Math.max(healthzMaxMs, performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -92,14 +101,7 @@ async function listingPhase(url: string, writes: (() => Promise<void>) | null): 
         const i = next++;
         const k = i % SHAPES.length;
         const started = performance.now();
-        const reply = await send(
-          agent,
-          `${url}/products?${SHAPES[k]!.query(i)}`,
-          "GET",
-          VISITOR,
-          undefined,
-          120_000,
-        );
+        const reply = await get(agent, `${url}/products?${SHAPES[k]!.query(i)}`, VISITOR);
         if (reply.status !== 200) errors++;
         samples[k]!.push(performance.now() - started);
       }
@@ -126,8 +128,8 @@ async function p95(agent: Agent, urls: string[], headers: Record<string, string>
   const statuses = new Map<number, number>();
   for (const [i, url] of urls.entries()) {
     const started = performance.now();
-    const reply = await send(agent, url, "GET", headers);
-    if (i >= 10) times.push(performance.now() - started);
+    const reply = await get(agent, url, headers);
+    if (i >= 10 && reply.status !== 0) times.push(performance.now() - started);
     statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
   }
   times.sort((a, b) => a - b);
