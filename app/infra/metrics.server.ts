@@ -117,7 +117,7 @@ export async function enableMetrics(): Promise<void> {
     ),
     searchIndexBuilds: counter(
       "cartwheel_search_index_builds_total",
-      "Search index builds: built, stale (the catalogue changed meanwhile), failed",
+      "Search index builds: built, stale (the catalogue changed meanwhile: kept, another follows), failed",
       ["outcome"],
     ),
     searchIndexBuildDuration: histogram(

@@ -53,6 +53,12 @@ interface Attached {
   builds: number;
 }
 
+/**
+ * Up to this many products SQL answers a searched or option-filtered listing well within a
+ * second; its cost grows with the catalogue (17–26 s for an option listing at 1M, decisions 035, 041).
+ */
+const SQL_FAST_UP_TO_PRODUCTS = 20_000;
+
 const attached = new WeakMap<Database, Attached>();
 
 /**
@@ -144,7 +150,7 @@ function startBuild(db: Database, state: Attached) {
  * would hold a listing — and on SQLite every request — for seconds. Below it SQL answers at once,
  * exactly, while the index is rebuilt.
  */
-export const STALE_INDEX_FROM_PRODUCTS = 20_000;
+export const STALE_INDEX_FROM_PRODUCTS = SQL_FAST_UP_TO_PRODUCTS;
 
 /**
  * The index to answer from: `db`'s when it is fresh, or — in a catalogue of at least
@@ -181,11 +187,8 @@ export function searchCorrections(
   return Object.keys(corrections).length > 0 ? corrections : null;
 }
 
-/**
- * Up to this many products, SQL answers a searched or option-filtered listing in well under a
- * second (its cost grows with the catalogue: 17–26 s for an option listing at 1M, decision 035).
- */
-export const SALE_BY_SQL_MAX_PRODUCTS = 20_000;
+/** Up to this many products a priced listing during a sale is left to SQL (pricesMatter, below). */
+export const SALE_BY_SQL_MAX_PRODUCTS = SQL_FAST_UP_TO_PRODUCTS;
 
 /**
  * The index holds regular prices: while catalogue promotions are live (`query.sale`, decision 035)
