@@ -268,6 +268,45 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
     }
   });
 
+  it("answers listings without a search by their row filters (prices, rating, flags, deals) as SQL does", async () => {
+    const random = createRandom(engine === "sqlite" ? 41 : 42);
+    const brandValues = [...new Set(BRANDS.map((b) => b.toLowerCase()))];
+    let listed = 0;
+    for (let i = 0; i < 200; i++) {
+      const params = new URLSearchParams();
+      if (random.next() < 0.7) {
+        const category = random.pick(Object.keys(TREE));
+        params.set("category", category);
+        const sub = random.pick(TREE[category]!);
+        if (sub && random.next() < 0.3) params.set("subcategory", sub);
+      }
+      if (random.next() < 0.3) params.append("brand", random.pick(brandValues));
+      // at least one filter the roll-ups cannot answer
+      const rowFilters: Array<() => void> = [
+        () => params.set("minPrice", String(random.pick([10, 100, 250, 1500]))),
+        () => params.set("maxPrice", String(random.pick([100, 250, 500, 1999]))),
+        () => params.set("rating", String(random.pick([1, 2, 3, 4]))),
+        () => params.set("featured", "true"),
+        () => params.set("new", "true"),
+        () => params.set("bestseller", "true"),
+      ];
+      random.pick(rowFilters)();
+      if (random.next() < 0.3) random.pick(rowFilters)();
+      params.set("sort", random.pick(SORT_OPTIONS).value);
+      if (random.next() < 0.3) params.set("page", String(1 + random.int(0, 2)));
+      const query = parseListingQuery(params, random.next() < 0.15 ? { deals: true } : {});
+      const fromIndex = await searchFromIndex(db, query);
+      expect(fromIndex, params.toString()).not.toBeNull();
+      const [viaIndex, viaSql] = await sideBySide(query);
+      expect(viaIndex, params.toString()).toEqual(viaSql);
+      // the index's own answer is SQL's page (what the listing shows from it)
+      expect(fromIndex!.ids, params.toString()).toEqual(viaSql.products.map((p) => p.id));
+      expect(fromIndex!.total, params.toString()).toBe(viaSql.total);
+      if (viaSql.total > 0) listed++;
+    }
+    expect(listed).toBeGreaterThan(120);
+  });
+
   it("matches SQL for 200 random searches with the owner's synonyms (issue 33), short words included", async () => {
     const random = createRandom(engine === "sqlite" ? 31 : 32);
     const SYNONYMS: Record<string, string[]>[] = [

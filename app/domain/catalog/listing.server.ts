@@ -55,10 +55,10 @@ export async function searchProducts(
   const brandKeys = listBrandKeys(db);
   const query = await prepareListingQuery(db, parsed, now, brandKeys);
   const optionFacets = wantsOptionFacets(query);
-  // a search or option filters: the index answers everything; a category alone: SQL's roll-ups
-  // answer the page and counts as before, the index (when fresh) the option facets
-  const indexed =
-    (query.search || hasOptionFilters(query)) && !query.productIds ? await searchFromIndex(db, query) : null;
+  // filters that look inside products (a search, options, prices, rating, flags): the index
+  // answers everything — SQL would count every matching row, seconds at 1M products; a category
+  // or brand alone: SQL's roll-ups answer the page and counts, the index the option facets
+  const indexed = hasRowFilters(query) && !query.productIds ? await searchFromIndex(db, query) : null;
   // the index's option counts are a listing's without search or option filters (those it answers
   // whole, unless a live sale leaves a priced one to SQL: then SQL counts too)
   const searchedOrOptioned = Boolean(query.search) || hasOptionFilters(query);

@@ -207,7 +207,7 @@ function pricesMatter(index: CatalogSearchIndex, query: ListingQuery, sorted: bo
   );
 }
 
-/** The listing's answer (a search or option filters) from the index (see answeringIndex), else null. */
+/** The listing's answer (row filters: a search, options, prices, rating, flags) from the index (see answeringIndex), else null. */
 export async function searchFromIndex(db: Database, query: ListingQuery): Promise<IndexAnswer | null> {
   const index = await answeringIndex(db);
   if (!index || pricesMatter(index, query, true)) return null;
