@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
 import { createRandom } from "../../app/db/seed/synthetic-catalog.ts";
-import { searchProducts } from "../../app/domain/catalog/listing.server.ts";
+import { prepareListingQuery, searchProducts } from "../../app/domain/catalog/listing.server.ts";
 import { cataloguePromotions } from "../../app/domain/promotions/promotions.server.ts";
 import { buildSearchIndex, readCatalogVersion } from "../../app/infra/search-index/build-index.server.ts";
 import {
@@ -266,6 +266,24 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
       const [viaIndex, viaSql] = await sideBySide(query);
       expect(viaIndex, params.toString()).toEqual(viaSql);
     }
+  });
+
+  it("gives a search's first products without counting (the suggestions) as its listing orders them", async () => {
+    const index = (await searchIndexReady(db))!;
+    let compared = 0;
+    for (const term of [...TERMS, "tee", "navy tee", "m", "wirless"]) {
+      const query = await prepareListingQuery(
+        db,
+        parseListingQuery(new URLSearchParams({ search: term })),
+        new Date(),
+      );
+      const page = index.search(query).ids;
+      for (const limit of [1, 6, 24]) {
+        expect(index.firstMatches(query, limit), `${term} ×${limit}`).toEqual(page.slice(0, limit));
+      }
+      if (page.length > 6) compared++;
+    }
+    expect(compared).toBeGreaterThan(10);
   });
 
   it("answers listings without a search by their row filters (prices, rating, flags, deals) as SQL does", async () => {

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database.server.ts";
-import { searchFromIndex } from "../../infra/search-index/search-index.server.ts";
+import { firstMatchesFromIndex } from "../../infra/search-index/search-index.server.ts";
 import { CATEGORY_TREE, productsUrl } from "../../lib/catalog-constants.ts";
 import { parseListingQuery, searchWords } from "../../lib/listing-query.ts";
 import { prepareListingQuery, searchProducts } from "./listing.server.ts";
@@ -41,11 +41,11 @@ export async function suggestSearch(
   const search = parsed.search ?? "";
   if ([...search].length < SUGGESTIONS_MIN_LENGTH) return { query: search, products: [], categories: [] };
   const query = await prepareListingQuery(db, parsed, now);
-  // the index's first page (a SKU search names its product: the listing answers it)
-  const indexed = query.productIds ? null : await searchFromIndex(db, query);
-  const ids = indexed
-    ? indexed.ids.slice(0, SUGGESTED_PRODUCTS)
-    : (await searchProducts(db, parsed, now)).products.slice(0, SUGGESTED_PRODUCTS).map((p) => p.id);
+  // the listing's first products from the index, no counting (a SKU search names its product:
+  // the listing answers it, as it does before an index is built)
+  const ids =
+    (query.productIds ? null : await firstMatchesFromIndex(db, query, SUGGESTED_PRODUCTS)) ??
+    (await searchProducts(db, parsed, now)).products.slice(0, SUGGESTED_PRODUCTS).map((p) => p.id);
   const rows =
     ids.length === 0
       ? []

@@ -245,6 +245,50 @@ export class CatalogSearchIndex {
   }
 
   /**
+   * Where each search word (with its synonyms: a group) is found — the vocabulary words holding it,
+   * for the text fields, and the option values holding it; null when some group is found nowhere.
+   */
+  private wordSources(words: string[][]): { wordLists: number[][]; sources: Postings[][] } | null {
+    const wordLists = words.map((group) =>
+      group.length === 1
+        ? this.wordsContaining(group[0]!)
+        : [...new Set(group.flatMap((word) => this.wordsContaining(word)))],
+    );
+    const sources = words.map((group, k): Postings[] => [
+      { offsets: this.offsets, postings: this.postings, lists: wordLists[k]! },
+      ...group.map((word) => optionSource(this.options, word)),
+    ]);
+    const nowhere = (source: Postings) => source.lists.length === 0 && (source.bitsets?.length ?? 0) === 0;
+    return sources.some((found) => found.every(nowhere)) ? null : { wordLists, sources };
+  }
+
+  /** The products whose name holds every word (or one of its synonyms), as bits in `scratch.nameBits`. */
+  private nameMatches(wordLists: number[][], scratch: SearchScratch): Uint32Array {
+    return matchWords(
+      wordLists.map((lists) => [{ offsets: this.nameOffsets, postings: this.namePostings, lists }]),
+      scratch.nameBits,
+      scratch.wordBits,
+    );
+  }
+
+  /**
+   * The first `limit` products of a search's listing on its first page, in the Featured order —
+   * the same ids as `search` of the search alone, without its total and facets: the suggestions
+   * as a shopper types (decision 041). Only the query's words (synonyms, corrections) count.
+   */
+  firstMatches(query: ListingQuery, limit: number): number[] {
+    const words = searchGroups(query);
+    const found = words.length > 0 ? this.wordSources(words) : null;
+    if (!found) return [];
+    const scratch = this.scratch();
+    // every live product is listed when nothing filters: the matches are the listing
+    const searched = matchWords(found.sources, scratch.searchBits, scratch.wordBits);
+    const nameMatch = this.nameMatches(found.wordLists, scratch);
+    const positions = leadingTiers(searched, nameMatch, this.filterBits, limit, scratch.candidates);
+    return this.order(positions, "featured", nameMatch, limit).map((p) => this.ids[p] as number);
+  }
+
+  /**
    * The listing's answer (a search term, option filters, or a listing that shows option facets):
    * the page's product ids in order, the total, and the category, brand and option facet counts —
    * the same as the SQL of listing.server.ts and listing-options.server.ts.
@@ -259,18 +303,9 @@ export class CatalogSearchIndex {
       brandCounts: new Map(),
       optionCounts: [],
     };
-    // a search word is found in the words of the text fields and in option values
-    const wordLists = words.map((group) =>
-      group.length === 1
-        ? this.wordsContaining(group[0]!)
-        : [...new Set(group.flatMap((word) => this.wordsContaining(word)))],
-    );
-    const sources = words.map((group, k): Postings[] => [
-      { offsets: this.offsets, postings: this.postings, lists: wordLists[k]! },
-      ...group.map((word) => optionSource(this.options, word)),
-    ]);
-    const nowhere = (source: Postings) => source.lists.length === 0 && (source.bitsets?.length ?? 0) === 0;
-    if (sources.some((found) => found.every(nowhere))) return answer;
+    const found = this.wordSources(words);
+    if (!found) return answer;
+    const { wordLists, sources } = found;
     const chosen = Object.keys(query.options);
     const options = new OptionQuery(this.options, query.options);
     if (!options.satisfiable) return answer;
@@ -419,13 +454,7 @@ export class CatalogSearchIndex {
     if (query.sort === "featured") {
       // the products whose name holds every word first, then the featured ones: only the tiers
       // that fill the pages are ordered
-      if (searched) {
-        nameMatch = matchWords(
-          wordLists.map((lists) => [{ offsets: this.nameOffsets, postings: this.namePostings, lists }]),
-          scratch.nameBits,
-          scratch.wordBits,
-        );
-      }
+      if (searched) nameMatch = this.nameMatches(wordLists, scratch);
       positions = leadingTiers(
         listedBits,
         nameMatch,

@@ -214,6 +214,19 @@ export async function searchFromIndex(db: Database, query: ListingQuery): Promis
   return index.search(query);
 }
 
+/**
+ * The first `limit` products a search alone lists (suggestions, decision 041) from the index (see
+ * answeringIndex) — no total or facets counted — else null.
+ */
+export async function firstMatchesFromIndex(
+  db: Database,
+  query: ListingQuery,
+  limit: number,
+): Promise<number[] | null> {
+  const index = await answeringIndex(db);
+  return index ? index.firstMatches(query, limit) : null;
+}
+
 /** The option facets of a listing without search or option filters from the index (see answeringIndex), else null. */
 export async function optionCountsFromIndex(
   db: Database,
