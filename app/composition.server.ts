@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
 import type { MiddlewareFunction } from "react-router";
 import { type Auth, createAuth } from "./adapters/auth/auth.server.ts";
 import { queueEmailChangeLink } from "./adapters/auth/email-change.server.ts";
@@ -131,7 +133,14 @@ async function openServices(): Promise<AppServices> {
   // searches are answered from memory once the first index is built (decision 004, revision 3)
   attachSearchIndex(
     db,
-    searchIndexWorkerUrl ? { url: searchIndexWorkerUrl, databaseUrl: env.DATABASE_URL } : null,
+    searchIndexWorkerUrl
+      ? {
+          url: searchIndexWorkerUrl,
+          databaseUrl: env.DATABASE_URL,
+          // the last index of a large catalogue, for the next start (one file per database)
+          snapshotPath: join(env.DATA_DIR, "search-index", `${sha256(env.DATABASE_URL).slice(0, 16)}.v8`),
+        }
+      : null,
   );
   if (sqliteReaderWorkerUrl && engineOf(db) === "sqlite") {
     attachSqliteReaders(db, { url: sqliteReaderWorkerUrl, path: sqlitePathFromUrl(env.DATABASE_URL) });
@@ -187,3 +196,5 @@ export const provideServices: MiddlewareFunction<Response> = async ({ context },
   if (!context.get(servicesContext)) context.set(servicesContext, await getServices());
   return next();
 };
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

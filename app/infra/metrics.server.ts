@@ -117,7 +117,7 @@ export async function enableMetrics(): Promise<void> {
     ),
     searchIndexBuilds: counter(
       "cartwheel_search_index_builds_total",
-      "Search index builds: built, stale (the catalogue changed meanwhile: kept, another follows), failed",
+      "Search index builds: built, stale (the catalogue changed meanwhile: kept, another follows), loaded (the snapshot of the last run, a build follows), failed",
       ["outcome"],
     ),
     searchIndexBuildDuration: histogram(
@@ -185,7 +185,10 @@ export function recordPageCache(outcome: PageCacheOutcome): void {
   metrics()?.pageCache.inc({ outcome });
 }
 
-export function recordSearchIndexBuild(outcome: "built" | "stale" | "failed", seconds: number): void {
+export function recordSearchIndexBuild(
+  outcome: "built" | "stale" | "loaded" | "failed",
+  seconds: number,
+): void {
   const m = metrics();
   if (!m) return;
   m.searchIndexBuilds.inc({ outcome });

@@ -7,6 +7,7 @@ import { buildSearchIndex, readCatalogVersion } from "./build-index.server.ts";
 import { CatalogSearchIndex } from "./catalog-index.ts";
 import type { IndexAnswer, IndexParts } from "./index-parts.ts";
 import type { OptionCountRow } from "./option-index.ts";
+import type { WorkerJob } from "./search-index-worker.ts";
 
 /**
  * Keeps each database's search index (decision 004, revision 3): attached when the app opens its
@@ -19,8 +20,12 @@ import type { OptionCountRow } from "./option-index.ts";
  * Builds the parts in a worker thread (search-index-worker.ts) with a connection of its own, so
  * the app's thread only receives the finished arrays. `stop` ends the worker.
  */
-function buildInWorker(worker: SearchIndexWorker): { parts: Promise<IndexParts | null>; stop: () => void } {
-  const thread = new Worker(worker.url, { workerData: { databaseUrl: worker.databaseUrl } });
+function runWorker(
+  worker: SearchIndexWorker,
+  snapshot: WorkerJob["snapshot"],
+): { parts: Promise<IndexParts | null>; stop: () => void } {
+  const job: WorkerJob = { databaseUrl: worker.databaseUrl, snapshot };
+  const thread = new Worker(worker.url, { workerData: job });
   const parts = new Promise<IndexParts | null>((resolve, reject) => {
     thread.once("message", (message: IndexParts | null) => resolve(message));
     thread.once("error", reject);
@@ -33,11 +38,18 @@ function buildInWorker(worker: SearchIndexWorker): { parts: Promise<IndexParts |
 
 // ── one index per database, kept fresh ──────────────────────────────────────────────────────
 
-/** Where the worker entry is (server/main.ts knows) and what it connects to. */
+/**
+ * Where the worker entry is (server/main.ts knows), what it connects to, and where the last index
+ * of a large catalogue is kept for the next start (index-snapshot.ts), if anywhere.
+ */
 export interface SearchIndexWorker {
   url: URL;
   databaseUrl: string;
+  snapshotPath?: string;
 }
+
+/** How often at most a build is also written as the snapshot (each is the index's size on disk). */
+const SNAPSHOT_EVERY_MS = 10 * 60_000;
 
 interface Attached {
   index: CatalogSearchIndex | null;
@@ -51,6 +63,8 @@ interface Attached {
   staleFromProducts: number;
   /** indexes taken up so far */
   builds: number;
+  /** no snapshot is written before this time (ms) */
+  snapshotNotBefore: number;
 }
 
 /**
@@ -80,9 +94,41 @@ export function attachSearchIndex(
     closed: false,
     staleFromProducts,
     builds: 0,
+    snapshotNotBefore: 0,
   };
   attached.set(db, state);
-  startBuild(db, state);
+  if (worker?.snapshotPath) loadSnapshot(db, state, worker, worker.snapshotPath);
+  else startBuild(db, state);
+}
+
+/**
+ * Takes up the index kept on disk by an earlier run (index-snapshot.ts) — as a stale one: it
+ * answers only in a catalogue of at least `staleFromProducts`, like any stale index — then builds
+ * a fresh one at once, whatever its version says (the database may have been restored meanwhile).
+ */
+function loadSnapshot(db: Database, state: Attached, worker: SearchIndexWorker, path: string) {
+  const started = Date.now();
+  const job = runWorker(worker, { path, load: true, write: false, minProducts: 0 });
+  state.stopWorker = job.stop;
+  state.building = job.parts
+    .then((parts) => {
+      if (state.closed || !parts || state.index) return;
+      state.index = new CatalogSearchIndex(parts);
+      state.builds += 1;
+      recordSearchIndexBuild("loaded", (Date.now() - started) / 1000);
+      logger.info(
+        { products: parts.ids.length, version: parts.version, ms: Date.now() - started },
+        "search index snapshot loaded; a fresh build follows",
+      );
+    })
+    .catch((error: unknown) => {
+      if (!state.closed) logger.warn({ err: error }, "could not load the search index snapshot");
+    })
+    .finally(() => {
+      state.building = null;
+      state.stopWorker = null;
+      startBuild(db, state);
+    });
 }
 
 /** Stops using and building the index of `db` (before the database closes). */
@@ -100,7 +146,13 @@ function startBuild(db: Database, state: Attached) {
   const started = Date.now();
   let built: Promise<CatalogSearchIndex | null>;
   if (state.worker) {
-    const job = buildInWorker(state.worker);
+    const path = state.worker.snapshotPath;
+    const write = Boolean(path) && started >= state.snapshotNotBefore;
+    if (write) state.snapshotNotBefore = started + SNAPSHOT_EVERY_MS;
+    const job = runWorker(
+      state.worker,
+      path ? { path, load: false, write, minProducts: state.staleFromProducts } : null,
+    );
     state.stopWorker = job.stop;
     built = job.parts.then((parts) => (parts ? new CatalogSearchIndex(parts) : null));
   } else {
