@@ -211,7 +211,7 @@ async function withSearchWords(db: Database, query: ListingQuery): Promise<Listi
   if (!query.search) return query;
   const words = searchWords(query.search);
   const synonyms = query.synonyms ?? (await synonymsFor(db, words)) ?? undefined;
-  const corrections = query.corrections ?? searchCorrections(db, words, synonyms) ?? undefined;
+  const corrections = query.corrections ?? (await searchCorrections(db, words, synonyms)) ?? undefined;
   return {
     ...query,
     ...(synonyms ? { synonyms } : {}),

@@ -183,6 +183,23 @@ export class CatalogSearchIndex {
     return closestWords(word, nearLengths(this.typoWords, word, allowance));
   }
 
+  /**
+   * The catalogue's words close to each search word that nothing holds — neither the word nor one
+   * of its synonyms — (typo tolerance, decision 041); null when there are none.
+   */
+  correctionsFor(
+    words: readonly string[],
+    synonyms: ListingQuery["synonyms"],
+  ): Record<string, string[]> | null {
+    const corrections: Record<string, string[]> = {};
+    for (const word of words) {
+      if ([word, ...(synonyms?.[word] ?? [])].some((w) => this.holds(w))) continue;
+      const close = this.corrections(word);
+      if (close.length > 0) corrections[word] = close;
+    }
+    return Object.keys(corrections).length > 0 ? corrections : null;
+  }
+
   /** Scratch space for one search at a time (search-scratch.ts), allocated on first use. */
   private scratchSpace: SearchScratch | null = null;
   private scratch(): SearchScratch {

@@ -4,39 +4,20 @@ import type { Database } from "../../db/database.server.ts";
 import { type ListingQuery, PRICE_MAX, PRICE_MIN } from "../../lib/listing-query.ts";
 import { recordSearchIndexBuild } from "../metrics.server.ts";
 import { buildSearchIndex, readCatalogVersion } from "./build-index.server.ts";
-import { CatalogSearchIndex } from "./catalog-index.ts";
-import type { IndexAnswer, IndexParts } from "./index-parts.ts";
+import { type IndexInfo, localHandle, Searcher, type SearchIndexHandle } from "./index-handle.ts";
+import type { IndexAnswer } from "./index-parts.ts";
 import type { OptionCountRow } from "./option-index.ts";
 import type { WorkerJob } from "./search-index-worker.ts";
 
 /**
  * Keeps each database's search index (decision 004, revision 3): attached when the app opens its
- * database, rebuilt in the background (a worker thread, else slices on the app's thread) whenever
- * `catalog_version` moved, and asked by the listing while it is fresh — or, in a large catalogue,
- * while a newer one is built (decision 041) — otherwise SQL answers.
+ * database, rebuilt in the background whenever `catalog_version` moved, and asked by the listing
+ * while it is fresh — or, in a large catalogue, while a newer one is built (decision 041) —
+ * otherwise SQL answers. With worker threads (the server) the index is built in one and held and
+ * asked in another, the searcher (index-handle.ts), so neither a build nor a search holds the
+ * app's thread; without (tests), built in slices between requests and asked on this thread.
  * The index itself is catalog-index.ts; building it, build-index.server.ts.
  */
-/**
- * Builds the parts in a worker thread (search-index-worker.ts) with a connection of its own, so
- * the app's thread only receives the finished arrays. `stop` ends the worker.
- */
-function runWorker(
-  worker: SearchIndexWorker,
-  snapshot: WorkerJob["snapshot"],
-): { parts: Promise<IndexParts | null>; stop: () => void } {
-  const job: WorkerJob = { databaseUrl: worker.databaseUrl, snapshot };
-  const thread = new Worker(worker.url, { workerData: job });
-  const parts = new Promise<IndexParts | null>((resolve, reject) => {
-    thread.once("message", (message: IndexParts | null) => resolve(message));
-    thread.once("error", reject);
-    thread.once("exit", (code) =>
-      code === 0 ? resolve(null) : reject(new Error(`the search index worker stopped (exit code ${code})`)),
-    );
-  });
-  return { parts, stop: () => void thread.terminate() };
-}
-
-// ── one index per database, kept fresh ──────────────────────────────────────────────────────
 
 /**
  * Where the worker entry is (server/main.ts knows), what it connects to, and where the last index
@@ -52,9 +33,11 @@ export interface SearchIndexWorker {
 const SNAPSHOT_EVERY_MS = 10 * 60_000;
 
 interface Attached {
-  index: CatalogSearchIndex | null;
+  index: SearchIndexHandle | null;
   building: Promise<void> | null;
   worker: SearchIndexWorker | null;
+  /** the thread holding and asking the index (with `worker`) */
+  searcher: Searcher | null;
   stopWorker: (() => void) | null;
   /** no new build before this time (ms): a build may not take more than half the time */
   notBefore: number;
@@ -77,7 +60,8 @@ const attached = new WeakMap<Database, Attached>();
 
 /**
  * Keeps a search index for `db` from now on (the first build starts at once): built in a worker
- * thread when `worker` is given, else on this thread in slices between requests.
+ * thread and asked in another when `worker` is given, else on this thread in slices between
+ * requests.
  */
 export function attachSearchIndex(
   db: Database,
@@ -89,6 +73,7 @@ export function attachSearchIndex(
     index: null,
     building: null,
     worker,
+    searcher: null,
     stopWorker: null,
     notBefore: 0,
     closed: false,
@@ -97,8 +82,50 @@ export function attachSearchIndex(
     snapshotNotBefore: 0,
   };
   attached.set(db, state);
-  if (worker?.snapshotPath) loadSnapshot(db, state, worker, worker.snapshotPath);
+  if (worker) state.searcher = startSearcher(db, state, worker);
+  if (worker?.snapshotPath) loadSnapshot(db, state, worker.snapshotPath);
   else startBuild(db, state);
+}
+
+/** The searcher thread; should it stop, listings use SQL until a new one holds a new build. */
+function startSearcher(db: Database, state: Attached, worker: SearchIndexWorker): Searcher {
+  return new Searcher(worker.url, (error) => {
+    if (state.closed) return;
+    logger.error(
+      { err: error },
+      "the search index's searcher stopped; listings use SQL until the next build",
+    );
+    state.index = null;
+    state.searcher = startSearcher(db, state, worker);
+    state.notBefore = Math.max(state.notBefore, Date.now() + 10_000);
+  });
+}
+
+/**
+ * A producer thread (search-index-worker.ts: a build, or the snapshot's reader) sending its parts
+ * straight to the searcher: what the searcher took up, null when nothing came. `stop` ends it.
+ */
+function produceInWorker(
+  state: Attached,
+  role: "build" | "load",
+  snapshot: Extract<WorkerJob, { snapshot: unknown }>["snapshot"],
+): { info: Promise<IndexInfo | null>; stop: () => void } {
+  const worker = state.worker!;
+  const { port, taken } = state.searcher!.receiver();
+  const job: WorkerJob = { role, databaseUrl: worker.databaseUrl, port, snapshot };
+  const thread = new Worker(worker.url, { workerData: job, transferList: [port] });
+  const failed = new Promise<never>((_, reject) => {
+    thread.once("error", reject);
+    thread.once("exit", (code) => {
+      if (code !== 0) reject(new Error(`the search index worker stopped (exit code ${code})`));
+    });
+  });
+  return { info: Promise.race([taken, failed]), stop: () => void thread.terminate() };
+}
+
+/** The handle of what the searcher took up. */
+function handleOf(state: Attached, info: IndexInfo | null): SearchIndexHandle | null {
+  return info && state.searcher ? state.searcher.handle(info) : null;
 }
 
 /**
@@ -106,18 +133,19 @@ export function attachSearchIndex(
  * answers only in a catalogue of at least `staleFromProducts`, like any stale index — then builds
  * a fresh one at once, whatever its version says (the database may have been restored meanwhile).
  */
-function loadSnapshot(db: Database, state: Attached, worker: SearchIndexWorker, path: string) {
+function loadSnapshot(db: Database, state: Attached, path: string) {
   const started = Date.now();
-  const job = runWorker(worker, { path, load: true, write: false, minProducts: 0 });
+  const job = produceInWorker(state, "load", { path, write: false, minProducts: 0 });
   state.stopWorker = job.stop;
-  state.building = job.parts
-    .then((parts) => {
-      if (state.closed || !parts || state.index) return;
-      state.index = new CatalogSearchIndex(parts);
+  state.building = job.info
+    .then((info) => {
+      const index = handleOf(state, info);
+      if (state.closed || !index || state.index) return;
+      state.index = index;
       state.builds += 1;
       recordSearchIndexBuild("loaded", (Date.now() - started) / 1000);
       logger.info(
-        { products: parts.ids.length, version: parts.version, ms: Date.now() - started },
+        { products: index.size, version: index.version, ms: Date.now() - started },
         "search index snapshot loaded; a fresh build follows",
       );
     })
@@ -139,24 +167,26 @@ export async function detachSearchIndex(db: Database): Promise<void> {
   attached.delete(db);
   state.stopWorker?.();
   await state.building;
+  await state.searcher?.stop();
 }
 
 function startBuild(db: Database, state: Attached) {
   if (state.building || state.closed || Date.now() < state.notBefore) return;
   const started = Date.now();
-  let built: Promise<CatalogSearchIndex | null>;
-  if (state.worker) {
+  let built: Promise<SearchIndexHandle | null>;
+  if (state.worker && state.searcher) {
     const path = state.worker.snapshotPath;
     const write = Boolean(path) && started >= state.snapshotNotBefore;
     if (write) state.snapshotNotBefore = started + SNAPSHOT_EVERY_MS;
-    const job = runWorker(
-      state.worker,
-      path ? { path, load: false, write, minProducts: state.staleFromProducts } : null,
+    const job = produceInWorker(
+      state,
+      "build",
+      path ? { path, write, minProducts: state.staleFromProducts } : null,
     );
     state.stopWorker = job.stop;
-    built = job.parts.then((parts) => (parts ? new CatalogSearchIndex(parts) : null));
+    built = job.info.then((info) => handleOf(state, info));
   } else {
-    built = buildSearchIndex(db, () => state.closed);
+    built = buildSearchIndex(db, () => state.closed).then((index) => (index ? localHandle(index) : null));
   }
   state.building = built
     .then(async (index) => {
@@ -193,7 +223,7 @@ function startBuild(db: Database, state: Attached) {
     .finally(() => {
       state.building = null;
       state.stopWorker = null;
-      state.notBefore = Date.now() + (Date.now() - started);
+      state.notBefore = Math.max(state.notBefore, Date.now() + (Date.now() - started));
     });
 }
 
@@ -209,7 +239,7 @@ export const STALE_INDEX_FROM_PRODUCTS = SQL_FAST_UP_TO_PRODUCTS;
  * `staleFromProducts` — the last one built, a build's time old at most; otherwise null (the
  * caller answers with SQL). A stale index starts a rebuild.
  */
-async function answeringIndex(db: Database): Promise<CatalogSearchIndex | null> {
+async function answeringIndex(db: Database): Promise<SearchIndexHandle | null> {
   const state = attached.get(db);
   if (!state || state.closed) return null;
   const version = await readCatalogVersion(db);
@@ -223,20 +253,26 @@ async function answeringIndex(db: Database): Promise<CatalogSearchIndex | null> 
  * of its synonyms — (typo tolerance, decision 041), from the last index built, fresh or not; null
  * when there are none, or no index yet (the words are then taken as typed).
  */
-export function searchCorrections(
+export async function searchCorrections(
   db: Database,
   words: readonly string[],
   synonyms: ListingQuery["synonyms"],
-): Record<string, string[]> | null {
+): Promise<Record<string, string[]> | null> {
   const index = attached.get(db)?.index;
-  if (!index) return null;
-  const corrections: Record<string, string[]> = {};
-  for (const word of words) {
-    if ([word, ...(synonyms?.[word] ?? [])].some((w) => index.holds(w))) continue;
-    const close = index.corrections(word);
-    if (close.length > 0) corrections[word] = close;
+  return index ? asked(index.correctionsFor(words, synonyms)) : null;
+}
+
+/**
+ * What the index answered, or null (SQL answers instead) when it could not: its searcher thread
+ * stopped meanwhile (it is started again, startSearcher) — a listing never fails for the index.
+ */
+async function asked<T>(answer: Promise<T>): Promise<T | null> {
+  try {
+    return await answer;
+  } catch (error) {
+    logger.warn({ err: error }, "the search index did not answer; SQL answers");
+    return null;
   }
-  return Object.keys(corrections).length > 0 ? corrections : null;
 }
 
 /** Up to this many products a priced listing during a sale is left to SQL (pricesMatter, below). */
@@ -250,7 +286,7 @@ export const SALE_BY_SQL_MAX_PRODUCTS = SQL_FAST_UP_TO_PRODUCTS;
  * still show the sale prices): a known gap, traded for not sending such listings to a SQL that
  * takes seconds.
  */
-function pricesMatter(index: CatalogSearchIndex, query: ListingQuery, sorted: boolean): boolean {
+function pricesMatter(index: SearchIndexHandle, query: ListingQuery, sorted: boolean): boolean {
   if (!query.sale || query.sale.length === 0 || index.size > SALE_BY_SQL_MAX_PRODUCTS) return false;
   return (
     query.minPrice > PRICE_MIN ||
@@ -263,7 +299,7 @@ function pricesMatter(index: CatalogSearchIndex, query: ListingQuery, sorted: bo
 export async function searchFromIndex(db: Database, query: ListingQuery): Promise<IndexAnswer | null> {
   const index = await answeringIndex(db);
   if (!index || pricesMatter(index, query, true)) return null;
-  return index.search(query);
+  return asked(index.search(query));
 }
 
 /**
@@ -276,7 +312,7 @@ export async function firstMatchesFromIndex(
   limit: number,
 ): Promise<number[] | null> {
   const index = await answeringIndex(db);
-  return index ? index.firstMatches(query, limit) : null;
+  return index ? asked(index.firstMatches(query, limit)) : null;
 }
 
 /** The option facets of a listing without search or option filters from the index (see answeringIndex), else null. */
@@ -286,7 +322,7 @@ export async function optionCountsFromIndex(
 ): Promise<OptionCountRow[] | null> {
   const index = await answeringIndex(db);
   if (!index || pricesMatter(index, query, false)) return null;
-  return index.optionCounts(query);
+  return asked(index.optionCounts(query));
 }
 
 /**
@@ -300,10 +336,7 @@ export function searchIndexStamp(db: Database): string | null {
 }
 
 /** Waits for a fresh index (benchmarks and tests); null when none could be built. */
-export async function searchIndexReady(
-  db: Database,
-  timeoutMs = 600_000,
-): Promise<CatalogSearchIndex | null> {
+export async function searchIndexReady(db: Database, timeoutMs = 600_000): Promise<SearchIndexHandle | null> {
   const state = attached.get(db);
   if (!state) return null;
   const deadline = Date.now() + timeoutMs;

@@ -1,0 +1,152 @@
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import type { ListingQuery } from "../../lib/listing-query.ts";
+import type { CatalogSearchIndex } from "./catalog-index.ts";
+import type { IndexAnswer } from "./index-parts.ts";
+import type { OptionCountRow } from "./option-index.ts";
+
+/**
+ * An index as the listing asks it (decision 041): in this thread (tests, a server without worker
+ * threads) or in the index's searcher thread, so that no search — 25–40 ms for a category's
+ * listing at a million products, ~100 ms for a typo's corrections — holds the app's event loop.
+ */
+export interface SearchIndexHandle {
+  readonly version: number;
+  readonly size: number;
+  readonly wordsCount: number;
+  readonly bytes: number;
+  search(query: ListingQuery): Promise<IndexAnswer>;
+  firstMatches(query: ListingQuery, limit: number): Promise<number[]>;
+  optionCounts(query: ListingQuery): Promise<OptionCountRow[]>;
+  correctionsFor(
+    words: readonly string[],
+    synonyms: ListingQuery["synonyms"],
+  ): Promise<Record<string, string[]> | null>;
+}
+
+/** The methods a searcher thread answers, with their arguments. */
+export interface SearcherCalls {
+  search: [ListingQuery];
+  firstMatches: [ListingQuery, number];
+  optionCounts: [ListingQuery];
+  correctionsFor: [readonly string[], ListingQuery["synonyms"]];
+}
+export type SearcherCall = keyof SearcherCalls;
+
+/** What a searcher thread reports of the index it took up. */
+export interface IndexInfo {
+  version: number;
+  size: number;
+  wordsCount: number;
+  bytes: number;
+}
+
+export const infoOf = (index: CatalogSearchIndex): IndexInfo => ({
+  version: index.version,
+  size: index.size,
+  wordsCount: index.wordsCount,
+  bytes: index.bytes,
+});
+
+/** An index in this thread. */
+export function localHandle(index: CatalogSearchIndex): SearchIndexHandle {
+  return {
+    ...infoOf(index),
+    search: async (query) => index.search(query),
+    firstMatches: async (query, limit) => index.firstMatches(query, limit),
+    optionCounts: async (query) => index.optionCounts(query),
+    correctionsFor: async (words, synonyms) => index.correctionsFor(words, synonyms),
+  };
+}
+
+/** Messages between the app's thread and a searcher thread (search-index-worker.ts). */
+export type ToSearcher =
+  | { type: "parts-from"; port: MessagePort; token: number }
+  | { type: "call"; id: number; method: SearcherCall; args: unknown[] };
+export type FromSearcher =
+  | { type: "taken"; token: number; info: IndexInfo | null }
+  | { type: "answer"; id: number; ok: true; value: unknown }
+  | { type: "answer"; id: number; ok: false; error: string };
+
+/**
+ * The app's side of a searcher thread: it holds the newest index a builder sent it (the parts go
+ * from the builder's thread to it directly, never through this one) and answers calls on it.
+ */
+export class Searcher {
+  private readonly thread: Worker;
+  private nextId = 1;
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (e: Error) => void }
+  >();
+  private readonly taking = new Map<number, (info: IndexInfo | null) => void>();
+  private failure: Error | null = null;
+
+  constructor(url: URL, onExit: (error: Error) => void) {
+    this.thread = new Worker(url, { workerData: { role: "search" } });
+    this.thread.unref();
+    this.thread.on("message", (message: FromSearcher) => {
+      if (message.type === "taken") {
+        this.taking.get(message.token)?.(message.info);
+        this.taking.delete(message.token);
+        return;
+      }
+      const call = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.ok) call?.resolve(message.value);
+      else call?.reject(new Error(message.error));
+    });
+    const fail = (error: Error) => {
+      if (this.failure) return;
+      this.failure = error;
+      for (const call of this.pending.values()) call.reject(error);
+      for (const taken of this.taking.values()) taken(null);
+      this.pending.clear();
+      this.taking.clear();
+      onExit(error);
+    };
+    this.thread.on("error", fail);
+    this.thread.on("exit", (code) =>
+      fail(new Error(`the search index's searcher stopped (exit code ${code})`)),
+    );
+  }
+
+  /**
+   * A port for a builder (or the snapshot's reader) to send parts on, and what the searcher then
+   * holds: the index's info, or null when nothing usable came (the searcher keeps a newer index).
+   */
+  receiver(): { port: MessagePort; taken: Promise<IndexInfo | null> } {
+    const { port1, port2 } = new MessageChannel();
+    const token = this.nextId++;
+    const taken = new Promise<IndexInfo | null>((resolve) => {
+      if (this.failure) resolve(null);
+      else this.taking.set(token, resolve);
+    });
+    const message: ToSearcher = { type: "parts-from", port: port2, token };
+    this.thread.postMessage(message, [port2]);
+    return { port: port1, taken };
+  }
+
+  /** The handle of the index the searcher took up with `info`. */
+  handle(info: IndexInfo): SearchIndexHandle {
+    const call = <M extends SearcherCall>(method: M, ...args: SearcherCalls[M]) =>
+      new Promise<unknown>((resolve, reject) => {
+        if (this.failure) return reject(this.failure);
+        const id = this.nextId++;
+        this.pending.set(id, { resolve, reject });
+        const message: ToSearcher = { type: "call", id, method, args };
+        this.thread.postMessage(message);
+      });
+    return {
+      ...info,
+      search: (query) => call("search", query) as Promise<IndexAnswer>,
+      firstMatches: (query, limit) => call("firstMatches", query, limit) as Promise<number[]>,
+      optionCounts: (query) => call("optionCounts", query) as Promise<OptionCountRow[]>,
+      correctionsFor: (words, synonyms) =>
+        call("correctionsFor", words, synonyms) as Promise<Record<string, string[]> | null>,
+    };
+  }
+
+  stop(): Promise<number> {
+    return this.thread.terminate();
+  }
+}
