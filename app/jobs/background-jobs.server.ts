@@ -19,6 +19,7 @@ import { settlePendingRefunds } from "../domain/payments/refunds.server.ts";
 import { fillClosedRollups } from "../domain/reports/sales-report.server.ts";
 import { type JobOutcome, recordJobRun } from "../infra/metrics.server.ts";
 import { pruneRateLimits } from "../infra/rate-limit.server.ts";
+import { readerOf } from "../infra/sqlite-readers.server.ts";
 import type { MailShop } from "../lib/shop-settings.ts";
 import { withJobLease } from "./job-lease.server.ts";
 import { everyTurn, jobTurn, logResult } from "./job-schedule.server.ts";
@@ -113,7 +114,8 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     };
   });
   const stockLedger = jobTurn(getDb, "stock-ledger-check", { ttlMs: 60 * 60_000 }, async () => {
-    const drift = await checkStockLedger(await getDb());
+    // read off the app's thread on SQLite: at 1M products the check reads ~6 s
+    const drift = await checkStockLedger(readerOf(await getDb()));
     if (drift.variants.length + drift.products.length > 0) {
       logger.error(
         { variants: drift.variants.slice(0, 20), products: drift.products.slice(0, 20) },
