@@ -26,7 +26,7 @@ import {
 import { newSearchScratch, type SearchScratch } from "./search-scratch.ts";
 import { closestWords, nearLengths, type TypoWords, typoAllowance } from "./typos.ts";
 
-/** how many searched words' vocabulary matches an index keeps (the index never changes) */
+/** how many searched words' vocabulary matches, and typo corrections, an index keeps (it never changes) */
 const RECENT_WORDS = 256;
 
 /**
@@ -178,10 +178,17 @@ export class CatalogSearchIndex {
    * `word` within its typo allowance (typos.ts): only the words of a near length are compared.
    */
   corrections(word: string): string[] {
-    const allowance = typoAllowance(word);
-    if (allowance === 0) return [];
-    return closestWords(word, nearLengths(this.typoWords, word, allowance));
+    let found = this.recentCorrections.get(word);
+    if (!found) {
+      const allowance = typoAllowance(word);
+      found = allowance === 0 ? [] : closestWords(word, nearLengths(this.typoWords, word, allowance));
+      // shoppers repeat a misspelling as they repeat a search (a short word's neighbours: ~100 ms at 1M)
+      if (this.recentCorrections.size >= RECENT_WORDS) this.recentCorrections.clear();
+      this.recentCorrections.set(word, found);
+    }
+    return found;
   }
+  private readonly recentCorrections = new Map<string, string[]>();
 
   /**
    * The catalogue's words close to each search word that nothing holds — neither the word nor one
