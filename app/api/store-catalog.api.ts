@@ -62,6 +62,10 @@ const listing = z
     data: z.array(productCard),
     total: z.number().int(),
     facets: z.object({ categories: z.array(facet), brands: z.array(facet) }),
+    corrected: z.array(z.string()).openapi({
+      description:
+        "the catalogue's words searched in place of misspelt ones (typo tolerance: the page's 'Showing close matches'); empty when every word was found as typed",
+    }),
     nextCursor: z.string().nullable(),
   })
   .openapi("ProductListing");
@@ -128,6 +132,7 @@ export function registerStoreCatalog(api: OpenAPIHono<ApiEnv>): void {
         })),
         total: result.total,
         facets: { categories: result.facets.categories, brands: result.facets.brands },
+        corrected: result.corrected,
         nextCursor: last ? null : encodeCursor({ page: result.page + 1 }),
       },
       200,

@@ -1185,6 +1185,8 @@ export interface components {
                     count: number;
                 }[];
             };
+            /** @description the catalogue's words searched in place of misspelt ones (typo tolerance: the page's 'Showing close matches'); empty when every word was found as typed */
+            corrected: string[];
             nextCursor: string | null;
         };
         ProductCard: {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApi } from "../../app/api/api.server.ts";
 import { loadListing } from "../../app/domain/catalog/listing-page.server.ts";
 import { SUGGESTED_PRODUCTS } from "../../app/domain/catalog/search-suggestions.server.ts";
+import { createApiKey } from "../../app/domain/integrations/api-keys.server.ts";
 import {
   attachSearchIndex,
   detachSearchIndex,
@@ -14,6 +16,7 @@ import { callRoute } from "../helpers/route-harness.ts";
 import { createTestShop, TEST_ORIGIN, type TestShop } from "../helpers/test-shop.ts";
 
 const PRESET = { path: "/products", title: "All Products", description: "" };
+const OWNER = { id: "owner-1", email: "owner@example.com", role: "owner" as const };
 
 /**
  * Suggestions as you type (issue 33) and typo tolerance through the shop's own listing, on both
@@ -111,6 +114,24 @@ describe.each(ENGINES)("search suggestions and typos on %s", (engine) => {
     expect(
       (await loadListing(shop.db, new URLSearchParams({ search: "wireless" }), PRESET)).result.corrected,
     ).toEqual([]);
+    // the Store API's listing says the same
+    const made = await createApiKey(shop.db, {
+      actor: OWNER,
+      input: { name: "App", kind: "publishable", scopes: [], expiresAt: null },
+    });
+    if (!made.ok) throw new Error(made.error.code);
+    const api = createApi(async () => shop.services);
+    const viaApi = async (search: string) => {
+      const answer = await api.request(`/api/v1/store/products?search=${encodeURIComponent(search)}`, {
+        headers: { Authorization: `Bearer ${made.value.secret}` },
+      });
+      expect(answer.status).toBe(200);
+      return (await answer.json()) as { data: Array<{ id: number }>; corrected: string[] };
+    };
+    const corrected = await viaApi("wirless headphnes");
+    expect(corrected.data.map((p) => p.id)).toEqual([ids["Wireless Headphones"]]);
+    expect(corrected.corrected).toEqual(["wireless", "headphones"]);
+    expect((await viaApi("wireless")).corrected).toEqual([]);
     expect(await listed("sneekers")).toEqual([ids["Trail Sneakers"]]);
     expect(await listed("ketle")).toEqual([ids["Steel Kettle"]]);
     expect((await suggest("sneekers")).products.map((p) => p.name)).toEqual(["Trail Sneakers"]);
