@@ -83,17 +83,19 @@ export class Searcher {
 
   constructor(url: URL, onExit: (error: Error) => void) {
     this.thread = new Worker(url, { workerData: { role: "search" } });
+    // an idle searcher never keeps the process alive; one that owes an answer does (idle())
     this.thread.unref();
     this.thread.on("message", (message: FromSearcher) => {
       if (message.type === "taken") {
         this.taking.get(message.token)?.(message.info);
         this.taking.delete(message.token);
-        return;
+      } else {
+        const call = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.ok) call?.resolve(message.value);
+        else call?.reject(new Error(message.error));
       }
-      const call = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      if (message.ok) call?.resolve(message.value);
-      else call?.reject(new Error(message.error));
+      this.idle();
     });
     const fail = (error: Error) => {
       if (this.failure) return;
@@ -118,8 +120,9 @@ export class Searcher {
     const { port1, port2 } = new MessageChannel();
     const token = this.nextId++;
     const taken = new Promise<IndexInfo | null>((resolve) => {
-      if (this.failure) resolve(null);
-      else this.taking.set(token, resolve);
+      if (this.failure) return resolve(null);
+      this.taking.set(token, resolve);
+      this.thread.ref();
     });
     const message: ToSearcher = { type: "parts-from", port: port2, token };
     this.thread.postMessage(message, [port2]);
@@ -133,6 +136,7 @@ export class Searcher {
         if (this.failure) return reject(this.failure);
         const id = this.nextId++;
         this.pending.set(id, { resolve, reject });
+        this.thread.ref();
         const message: ToSearcher = { type: "call", id, method, args };
         this.thread.postMessage(message);
       });
@@ -144,6 +148,11 @@ export class Searcher {
       correctionsFor: (words, synonyms) =>
         call("correctionsFor", words, synonyms) as Promise<Record<string, string[]> | null>,
     };
+  }
+
+  /** Lets the process end when nothing is owed. */
+  private idle() {
+    if (this.pending.size === 0 && this.taking.size === 0) this.thread.unref();
   }
 
   stop(): Promise<number> {
