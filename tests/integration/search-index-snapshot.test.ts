@@ -5,7 +5,7 @@ import { serialize } from "node:v8";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
-import { buildIndexParts } from "../../app/infra/search-index/build-index.server.ts";
+import { buildIndexParts, readCatalogVersion } from "../../app/infra/search-index/build-index.server.ts";
 import { CatalogSearchIndex } from "../../app/infra/search-index/catalog-index.ts";
 import { readSnapshot, writeSnapshot } from "../../app/infra/search-index/index-snapshot.ts";
 import {
@@ -147,28 +147,78 @@ describe.each(ENGINES)("search index snapshot on %s", (engine) => {
       await second.destroy();
     }
   });
+
+  it("a snapshot is never fresh, whatever its version says, and the first build replaces it — after a restore to an earlier version too", async () => {
+    const path = join(dir, `${engine}-restore.v8`);
+    const worker = { url: WORKER, databaseUrl: t.url, snapshotPath: path };
+    const first = createDatabase(t.url);
+    attachSearchIndex(first, worker, { staleFromProducts: 1 });
+    const written = await searchIndexReady(first);
+    await detachSearchIndex(first);
+    await first.destroy();
+    const brass = parseListingQuery(new URLSearchParams({ search: "brass" }));
+
+    if (engine === "postgres") {
+      // the same version as the database, the build held back: in a catalogue counted small, the
+      // snapshot does not answer (SQL does) — it is not taken for a fresh index
+      const small = createDatabase(t.url);
+      const held = holdProducts(t.url);
+      await held.locked;
+      try {
+        attachSearchIndex(small, worker, { staleFromProducts: 1_000 });
+        await until(() => searchIndexStamp(small) === "i1");
+        expect(await readCatalogVersion(small)).toBe(written!.version);
+        expect(await searchFromIndex(small, brass)).toBeNull();
+      } finally {
+        held.release();
+        await held.done;
+        await detachSearchIndex(small);
+        await small.destroy();
+      }
+    }
+
+    // a restore: the catalogue as it was at a version below the snapshot's
+    await db
+      .updateTable("products")
+      .set({ name: "Pewter Lamp 0" })
+      .where("name", "=", "Brass Lamp 0")
+      .execute();
+    await db
+      .updateTable("catalogVersion")
+      .set({ version: written!.version - 1 })
+      .execute();
+    const restored = createDatabase(t.url);
+    try {
+      attachSearchIndex(restored, worker, { staleFromProducts: 1 });
+      const fresh = await searchIndexReady(restored, 20_000);
+      expect(fresh?.version).toBe(written!.version - 1);
+      expect(searchIndexStamp(restored)).toBe("i2"); // loaded, then built
+      expect((await searchFromIndex(restored, brass))?.total).toBe(14);
+      expect(
+        (await searchFromIndex(restored, parseListingQuery(new URLSearchParams({ search: "pewter" }))))
+          ?.total,
+      ).toBe(1);
+    } finally {
+      await detachSearchIndex(restored);
+      await restored.destroy();
+    }
+  });
 });
 
 /** A transaction holding an exclusive lock on `products` (PostgreSQL) until released. */
 function holdProducts(url: string) {
   const holder = createDatabase(url);
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let locked!: () => void;
-  const lockedNow = new Promise<void>((resolve) => {
-    locked = resolve;
-  });
+  const released = Promise.withResolvers<void>();
+  const locked = Promise.withResolvers<void>();
   const done = holder
     .transaction()
     .execute(async (trx) => {
       await sql`lock table products in access exclusive mode`.execute(trx);
-      locked();
-      await released;
+      locked.resolve();
+      await released.promise;
     })
     .finally(() => holder.destroy());
-  return { locked: lockedNow, release, done };
+  return { locked: locked.promise, release: () => released.resolve(), done };
 }
 
 async function until(condition: () => boolean, timeoutMs = 20_000) {

@@ -68,7 +68,7 @@ export type FromSearcher =
   | { type: "answer"; id: number; ok: false; error: string };
 
 /**
- * The app's side of a searcher thread: it holds the newest index a builder sent it (the parts go
+ * The app's side of a searcher thread: it holds the last index a builder sent it (the parts go
  * from the builder's thread to it directly, never through this one) and answers calls on it.
  */
 export class Searcher {
@@ -114,7 +114,7 @@ export class Searcher {
 
   /**
    * A port for a builder (or the snapshot's reader) to send parts on, and what the searcher then
-   * holds: the index's info, or null when nothing usable came (the searcher keeps a newer index).
+   * holds: the index's info, or null when nothing came.
    */
   receiver(): { port: MessagePort; taken: Promise<IndexInfo | null> } {
     const { port1, port2 } = new MessageChannel();

@@ -5,7 +5,7 @@
  *   `port` to the searcher, moving (not copying) the typed arrays; a build of at least
  *   `snapshot.minProducts` products is also written as the snapshot when `snapshot.write` says so;
  * - `load`: sends the snapshot kept on disk (index-snapshot.ts) the same way;
- * - `search`: holds the newest index it was sent and answers the app's calls on it
+ * - `search`: holds the last index it was sent and answers the app's calls on it
  *   (index-handle.ts), so no search runs on the app's thread.
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
@@ -79,11 +79,10 @@ function serve() {
         reply({ type: "taken", token: message.token, info });
       };
       message.port.once("message", (parts: IndexParts | null) => {
-        // a build never replaces a newer index
-        const newer = parts !== null && (!index || index.version <= parts.version);
-        if (newer) index = new CatalogSearchIndex(parts);
+        // producers run one at a time (the app's thread sees to it): the last sent is the newest
+        if (parts) index = new CatalogSearchIndex(parts);
         message.port.close();
-        taken(newer && index ? infoOf(index) : null);
+        taken(parts && index ? infoOf(index) : null);
       });
       // a builder that stopped without sending closes its end: nothing was taken
       message.port.once("close", () => taken(null));

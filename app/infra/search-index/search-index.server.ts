@@ -46,6 +46,8 @@ interface Attached {
   staleFromProducts: number;
   /** indexes taken up so far */
   builds: number;
+  /** the index is the snapshot of an earlier run: never fresh, whatever its version says */
+  fromSnapshot: boolean;
   /** no snapshot is written before this time (ms) */
   snapshotNotBefore: number;
 }
@@ -79,6 +81,7 @@ export function attachSearchIndex(
     closed: false,
     staleFromProducts,
     builds: 0,
+    fromSnapshot: false,
     snapshotNotBefore: 0,
   };
   attached.set(db, state);
@@ -142,6 +145,7 @@ function loadSnapshot(db: Database, state: Attached, path: string) {
       const index = handleOf(state, info);
       if (state.closed || !index || state.index) return;
       state.index = index;
+      state.fromSnapshot = true;
       state.builds += 1;
       recordSearchIndexBuild("loaded", (Date.now() - started) / 1000);
       logger.info(
@@ -196,11 +200,11 @@ function startBuild(db: Database, state: Attached) {
         recordSearchIndexBuild("failed", seconds);
         return;
       }
-      // a build never replaces a newer index (two builds do not overlap, but keep it true)
-      if (!state.index || state.index.version <= index.version) {
-        state.index = index;
-        state.builds += 1;
-      }
+      // builds run one at a time, each reading the catalogue after the last: the newest is taken
+      // up — over a snapshot too, even one of a higher version (a database restored since)
+      state.index = index;
+      state.fromSnapshot = false;
+      state.builds += 1;
       const changed = (await readCatalogVersion(db)) !== index.version;
       recordSearchIndexBuild(changed ? "stale" : "built", seconds);
       logger.info(
@@ -243,7 +247,7 @@ async function answeringIndex(db: Database): Promise<SearchIndexHandle | null> {
   const state = attached.get(db);
   if (!state || state.closed) return null;
   const version = await readCatalogVersion(db);
-  if (state.index && state.index.version === version) return state.index;
+  if (state.index && state.index.version === version && !state.fromSnapshot) return state.index;
   startBuild(db, state);
   return state.index && state.index.size >= state.staleFromProducts ? state.index : null;
 }
@@ -335,14 +339,14 @@ export function searchIndexStamp(db: Database): string | null {
   return `i${state.builds}`;
 }
 
-/** Waits for a fresh index (benchmarks and tests); null when none could be built. */
+/** Waits for a fresh index — a build, not a snapshot — (benchmarks and tests); null when none could be built. */
 export async function searchIndexReady(db: Database, timeoutMs = 600_000): Promise<SearchIndexHandle | null> {
   const state = attached.get(db);
   if (!state) return null;
   const deadline = Date.now() + timeoutMs;
   while (!state.closed && Date.now() < deadline) {
     const version = await readCatalogVersion(db);
-    if (state.index?.version === version) return state.index;
+    if (state.index?.version === version && !state.fromSnapshot) return state.index;
     state.notBefore = 0;
     startBuild(db, state);
     await (state.building ?? new Promise((r) => setTimeout(r, 10)));
