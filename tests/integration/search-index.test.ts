@@ -99,6 +99,16 @@ const TERMS = [
   "re",
 ];
 
+const BRAND_VALUES = [...new Set(BRANDS.map((b) => b.toLowerCase()))];
+
+/** A random category in `params`, and one of its subcategories `subShare` of the time. */
+function pickCategory(random: ReturnType<typeof createRandom>, params: URLSearchParams, subShare: number) {
+  const category = random.pick(Object.keys(TREE));
+  params.set("category", category);
+  const sub = random.pick(TREE[category]!);
+  if (sub && random.next() < subShare) params.set("subcategory", sub);
+}
+
 describe.each(ENGINES)("in-memory search index on %s", (engine) => {
   let t: TestDatabase;
   let db: Database;
@@ -241,18 +251,12 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
 
   it("matches SQL for 400 random searches with filters, sorts and pages", async () => {
     const random = createRandom(engine === "sqlite" ? 21 : 22);
-    const brandValues = [...new Set(BRANDS.map((b) => b.toLowerCase()))];
     for (let i = 0; i < 400; i++) {
       const params = new URLSearchParams();
       params.set("search", random.pick(TERMS));
-      if (random.next() < 0.4) {
-        const category = random.pick(Object.keys(TREE));
-        params.set("category", category);
-        const sub = random.pick(TREE[category]!);
-        if (sub && random.next() < 0.5) params.set("subcategory", sub);
-      }
-      if (random.next() < 0.3) params.append("brand", random.pick(brandValues));
-      if (random.next() < 0.15) params.append("brand", random.pick(brandValues));
+      if (random.next() < 0.4) pickCategory(random, params, 0.5);
+      if (random.next() < 0.3) params.append("brand", random.pick(BRAND_VALUES));
+      if (random.next() < 0.15) params.append("brand", random.pick(BRAND_VALUES));
       if (random.next() < 0.3) params.set("minPrice", String(random.pick([0, 10, 100, 250, 1500])));
       if (random.next() < 0.3) params.set("maxPrice", String(random.pick([100, 250, 500, 1999, 2000])));
       if (random.next() < 0.3) params.set("rating", String(random.pick([1, 2, 3, 4])));
@@ -288,17 +292,11 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
 
   it("answers listings without a search by their row filters (prices, rating, flags, deals) as SQL does", async () => {
     const random = createRandom(engine === "sqlite" ? 41 : 42);
-    const brandValues = [...new Set(BRANDS.map((b) => b.toLowerCase()))];
     let listed = 0;
     for (let i = 0; i < 200; i++) {
       const params = new URLSearchParams();
-      if (random.next() < 0.7) {
-        const category = random.pick(Object.keys(TREE));
-        params.set("category", category);
-        const sub = random.pick(TREE[category]!);
-        if (sub && random.next() < 0.3) params.set("subcategory", sub);
-      }
-      if (random.next() < 0.3) params.append("brand", random.pick(brandValues));
+      if (random.next() < 0.7) pickCategory(random, params, 0.3);
+      if (random.next() < 0.3) params.append("brand", random.pick(BRAND_VALUES));
       // at least one filter the roll-ups cannot answer
       const rowFilters: Array<() => void> = [
         () => params.set("minPrice", String(random.pick([10, 100, 250, 1500]))),
