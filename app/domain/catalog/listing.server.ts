@@ -53,7 +53,17 @@ export async function searchProducts(
   userId: string | null = null,
 ): Promise<ListingResult> {
   const brandKeys = listBrandKeys(db);
-  const query = await prepareListingQuery(db, parsed, now, brandKeys);
+  return listPrepared(db, await prepareListingQuery(db, parsed, now, brandKeys), now, userId, brandKeys);
+}
+
+/** The listing of a query prepareListingQuery gave (searchProducts, and the suggestions before an index). */
+export async function listPrepared(
+  db: Database,
+  query: ListingQuery,
+  now: Date = new Date(),
+  userId: string | null = null,
+  brandKeys: Promise<Array<{ value: string; label: string }>> = listBrandKeys(db),
+): Promise<ListingResult> {
   const optionFacets = wantsOptionFacets(query);
   // filters that look inside products (a search, options, prices, rating, flags): the index
   // answers everything — SQL would count every matching row, seconds at 1M products; a category

@@ -2,7 +2,7 @@ import type { Database } from "../../db/database.server.ts";
 import { firstMatchesFromIndex } from "../../infra/search-index/search-index.server.ts";
 import { CATEGORY_TREE, productsUrl } from "../../lib/catalog-constants.ts";
 import { parseListingQuery, searchWords } from "../../lib/listing-query.ts";
-import { prepareListingQuery, searchProducts } from "./listing.server.ts";
+import { listPrepared, prepareListingQuery } from "./listing.server.ts";
 
 /**
  * Suggestions as a shopper types in the header's search box (issue 33, decision 041): the first
@@ -45,7 +45,7 @@ export async function suggestSearch(
   // the listing answers it, as it does before an index is built)
   const ids =
     (query.productIds ? null : await firstMatchesFromIndex(db, query, SUGGESTED_PRODUCTS)) ??
-    (await searchProducts(db, parsed, now)).products.slice(0, SUGGESTED_PRODUCTS).map((p) => p.id);
+    (await listPrepared(db, query, now)).products.slice(0, SUGGESTED_PRODUCTS).map((p) => p.id);
   const rows =
     ids.length === 0
       ? []
