@@ -50,6 +50,7 @@ import * as webhookEventsMore from "./migrations/2026-11-29T0830-webhook-events-
 import * as customerCreatedAnyAccount from "./migrations/2026-11-29T0835-customer-created-any-account.ts";
 import * as searchMisses from "./migrations/2026-11-29T0900-search-misses.ts";
 import * as searchSynonyms from "./migrations/2026-11-29T0905-search-synonyms.ts";
+import * as catalogChanges from "./migrations/2026-12-07T2230-catalog-changes.ts";
 
 /**
  * Migrations are listed here rather than read from disk so the bundled server and the CLI
@@ -105,6 +106,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-29T0835-customer-created-any-account": customerCreatedAnyAccount,
   "2026-11-29T0900-search-misses": searchMisses,
   "2026-11-29T0905-search-synonyms": searchSynonyms,
+  "2026-12-07T2230-catalog-changes": catalogChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

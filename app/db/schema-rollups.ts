@@ -1,4 +1,6 @@
-// The catalogue's trigger-maintained roll-up tables (migrations 0310, 0320, 0800, 1100); part of `DB` in schema.ts.
+import type { Generated } from "kysely";
+
+// The catalogue's trigger-maintained roll-up tables (migrations 0310, 0320, 0800, 1100, 2230); part of `DB` in schema.ts.
 
 /** Live product counts per category/subcategory/brand, maintained by triggers (migration 0310). */
 export interface CatalogFacetsTable {
@@ -42,6 +44,14 @@ export interface CatalogCategoryTotalsTable {
 export interface CatalogVersionTable {
   id: number;
   version: number;
+  /** catalog_changes holds every change of a version above this (migration 2230) */
+  changesFrom: Generated<number>;
+}
+
+/** The product each catalog_version bump was for (migration 2230): what the search index patches. */
+export interface CatalogChangesTable {
+  version: number;
+  productId: number;
 }
 
 /** catalog_price_bands summed over brands (migration 0320). */

@@ -51,6 +51,7 @@ import type {
 import type {
   CatalogBrandsTable,
   CatalogCategoryTotalsTable,
+  CatalogChangesTable,
   CatalogFacetsTable,
   CatalogPriceBandsTable,
   CatalogPriceBandTotalsTable,
@@ -466,6 +467,7 @@ export interface DB {
   catalogPriceBands: CatalogPriceBandsTable;
   catalogPriceBandTotals: CatalogPriceBandTotalsTable;
   catalogVersion: CatalogVersionTable;
+  catalogChanges: CatalogChangesTable;
   orders: OrdersTable;
   orderRefunds: OrderRefundsTable;
   orderRefundItems: OrderRefundItemsTable;

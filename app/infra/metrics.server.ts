@@ -117,7 +117,7 @@ export async function enableMetrics(): Promise<void> {
     ),
     searchIndexBuilds: counter(
       "cartwheel_search_index_builds_total",
-      "Search index builds: built, stale (the catalogue changed meanwhile: kept, another follows), loaded (the snapshot of the last run, a build follows), failed",
+      "Search index builds: built, stale (the catalogue changed meanwhile: kept, another follows), loaded (the snapshot of the last run, a build follows), patched (the products changed since the last build applied to it), failed",
       ["outcome"],
     ),
     searchIndexBuildDuration: histogram(
@@ -186,7 +186,7 @@ export function recordPageCache(outcome: PageCacheOutcome): void {
 }
 
 export function recordSearchIndexBuild(
-  outcome: "built" | "stale" | "loaded" | "failed",
+  outcome: "built" | "stale" | "loaded" | "patched" | "failed",
   seconds: number,
 ): void {
   const m = metrics();

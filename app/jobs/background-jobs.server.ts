@@ -19,6 +19,7 @@ import { settlePendingRefunds } from "../domain/payments/refunds.server.ts";
 import { fillClosedRollups } from "../domain/reports/sales-report.server.ts";
 import { type JobOutcome, recordJobRun } from "../infra/metrics.server.ts";
 import { pruneRateLimits } from "../infra/rate-limit.server.ts";
+import { pruneCatalogChanges } from "../infra/search-index/catalog-changes.server.ts";
 import { readerOf } from "../infra/sqlite-readers.server.ts";
 import type { MailShop } from "../lib/shop-settings.ts";
 import { withJobLease } from "./job-lease.server.ts";
@@ -29,8 +30,8 @@ import { everyTurn, jobTurn, logResult } from "./job-schedule.server.ts";
  * their payment and refunds it left pending (at start and every minute: payments/charges.server.ts,
  * payments/refunds.server.ts) and issuing any invoice or credit note one lacks (decision 031),
  * resending order confirmations that failed (every minute), forgetting rate-limit windows that
- * ended a day ago, checkouts in progress untouched for a day and webhook events 30 days old whose
- * deliveries ended (every hour), checking the stock
+ * ended a day ago, checkouts in progress untouched for a day, webhook events 30 days old whose
+ * deliveries ended and all but the newest rows of the catalogue's change log (every hour), checking the stock
  * ledger against the levels (daily: drift is logged at error) and rolling up the dashboard's closed
  * days (nightly, and at start when that night's was missed), applying customer groups' rules (daily).
  * All are safe with several processes on
@@ -134,6 +135,8 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
   // webhooks' outbox: events older than 30 days whose deliveries all ended, with their attempts
   const webhookOutbox = everywhere("webhook-outbox-prune", async () => pruneWebhookOutbox(await getDb()));
   const searchMisses = everywhere("search-misses-prune", async () => pruneSearchMisses(await getDb()));
+  // the catalogue's change log: its newest rows kept for the search index's patches (decision 041)
+  const catalogChanges = everywhere("catalog-changes-prune", async () => pruneCatalogChanges(await getDb()));
   // the owner's daily backup, when enabled and due; a failure is recorded on Admin → Backups and
   // logged at error (runScheduledBackup), and waits for the next day
   const backups = jobTurn(getDb, "backup", { ttlMs: BACKUP_LEASE_MS }, async () => {
@@ -179,6 +182,7 @@ export function startJobs(open: () => Promise<JobServices>): () => void {
     setInterval(checkouts, JOB_INTERVALS.prunesMs),
     setInterval(webhookOutbox, JOB_INTERVALS.prunesMs),
     setInterval(searchMisses, JOB_INTERVALS.prunesMs),
+    setInterval(catalogChanges, JOB_INTERVALS.prunesMs),
     setInterval(webhooks, JOB_INTERVALS.webhooksMs),
   ];
   for (const timer of timers) timer.unref();

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "../../app/db/database.server.ts";
+import type { ProductUpdate } from "../../app/db/schema.ts";
+import type { Flag } from "../../app/db/schema-types.ts";
 import { createRandom } from "../../app/db/seed/synthetic-catalog.ts";
 import { prepareListingQuery, searchProducts } from "../../app/domain/catalog/listing.server.ts";
+import { setStockLevels } from "../../app/domain/inventory/inventory.server.ts";
+import { syncProductSummary } from "../../app/domain/inventory/product-summary.server.ts";
 import { cataloguePromotions } from "../../app/domain/promotions/promotions.server.ts";
 import { buildSearchIndex, readCatalogVersion } from "../../app/infra/search-index/build-index.server.ts";
 import {
@@ -680,5 +684,141 @@ describe.each(ENGINES)("in-memory search index on %s", (engine) => {
       await searchIndexReady(db);
     }
     expect((await searchFromIndex(db, query))?.total).toBe(0);
+  });
+
+  it("is patched with the products written since its build (decision 041): the same listings as SQL, no rebuild", async () => {
+    const built = (await searchIndexReady(db))!;
+    const random = createRandom(engine === "sqlite" ? 71 : 72);
+    const ids = (await db.selectFrom("products").select("id").orderBy("id").execute()).map((row) => row.id);
+    const variantIds = (await db.selectFrom("productVariants").select("id").orderBy("id").execute()).map(
+      (row) => row.id,
+    );
+    const added: number[] = [];
+    const change = async (i: number) => {
+      const id = random.pick(ids);
+      const set = (values: ProductUpdate) =>
+        db.updateTable("products").set(values).where("id", "=", id).execute();
+      switch (random.int(0, 7)) {
+        case 0: // a review
+          return set({ rating: random.pick(RATINGS), reviewCount: random.int(0, 9) });
+        case 1: {
+          // a variant's new price, and its product's summary (the domain's rule)
+          const variant = await db
+            .selectFrom("productVariants")
+            .select("id")
+            .where("productId", "=", id)
+            .executeTakeFirst();
+          if (!variant) return;
+          await db
+            .updateTable("productVariants")
+            .set({ priceCents: random.pick(PRICES) })
+            .where("id", "=", variant.id)
+            .execute();
+          return syncProductSummary(db, id);
+        }
+        case 2: // a word no product held
+          return set({ name: `Zebrafone ${random.pick(NAME_WORDS)} ${i}` });
+        case 3: // archived, or back
+          return set({ archivedAt: random.next() < 0.5 ? "2026-04-01T00:00:00.000Z" : null });
+        case 4:
+          return set({
+            featured: random.pick<Flag>([0, 1]),
+            bestSeller: random.pick<Flag>([0, 1]),
+            createdAt: random.pick(DATES),
+          });
+        case 5: // a variant sold out or restocked (the product's in-stock options change)
+          return setStockLevels(db, [{ variantId: random.pick(variantIds), level: random.int(0, 2) }], {
+            reason: "admin_set",
+            actor: "test",
+          });
+        case 6: {
+          const categoryId = random.pick(Object.keys(TREE));
+          const newId = await insertProduct(db, {
+            categoryId,
+            subcategoryId: random.pick(TREE[categoryId]!),
+            name: `Zebrafone ${random.pick(NAME_WORDS)} new ${i}`,
+            brand: random.pick(BRANDS),
+            priceCents: random.pick(PRICES),
+            rating: random.pick(RATINGS),
+            featured: random.pick<Flag>([0, 1]),
+            createdAt: random.pick(DATES),
+          });
+          added.push(newId);
+          ids.push(newId);
+          return;
+        }
+        default: {
+          // one added here deleted again
+          const gone = added.pop();
+          if (gone !== undefined) await db.deleteFrom("products").where("id", "=", gone).execute();
+        }
+      }
+    };
+    const listing = (): URLSearchParams => {
+      if (random.next() < 0.35) return randomOptionListing(random);
+      const params = new URLSearchParams();
+      if (random.next() < 0.7) params.set("search", random.pick([...TERMS, "zebrafone", "zebrafone tee"]));
+      if (random.next() < 0.4) pickCategory(random, params, 0.5);
+      if (random.next() < 0.3) params.set("minPrice", String(random.pick([0, 10, 100, 250])));
+      if (random.next() < 0.3) params.set("rating", String(random.pick([1, 2, 3, 4])));
+      if (random.next() < 0.15) params.set("featured", "true");
+      params.set("sort", random.pick(SORT_OPTIONS).value);
+      if (random.next() < 0.3) params.set("page", String(1 + random.int(0, 2)));
+      return params;
+    };
+    for (let round = 1; round <= 2; round++) {
+      for (let i = 0; i < 40; i++) await change(round * 100 + i);
+      const index = (await searchIndexReady(db))!;
+      // the build with the changed products applied, not a new build
+      expect(index.baseVersion).toBe(built.version);
+      expect(index.version).toBe(await readCatalogVersion(db));
+      let listed = 0;
+      for (let i = 0; i < 150; i++) {
+        const params = listing();
+        const query = parseListingQuery(params);
+        expect(await searchFromIndex(db, query), params.toString()).not.toBeNull();
+        const [viaIndex, viaSql] = await sideBySide(query);
+        expect(viaIndex, params.toString()).toEqual(viaSql);
+        if (viaSql.total > 0) listed++;
+      }
+      expect(listed).toBeGreaterThan(75);
+      // the suggestions: the listing's first products
+      for (const term of ["zebrafone", "tee", "wireless"]) {
+        const query = await prepareListingQuery(
+          db,
+          parseListingQuery(new URLSearchParams({ search: term })),
+          new Date(),
+        );
+        const page = (await index.search(query)).ids;
+        expect(await index.firstMatches(query, 6), term).toEqual(page.slice(0, 6));
+      }
+    }
+    // a misspelling of a word only changed products hold is corrected to it
+    expect(await searchCorrections(db, ["zebrafome"], undefined)).toEqual({ zebrafome: ["zebrafone"] });
+
+    // the same through the searcher thread, as the server asks it
+    const workerDb = createDatabase(t.url);
+    try {
+      attachSearchIndex(workerDb, {
+        url: new URL("../../app/infra/search-index/search-index-worker.ts", import.meta.url),
+        databaseUrl: t.url,
+      });
+      const workerBuilt = (await searchIndexReady(workerDb))!;
+      for (let i = 0; i < 20; i++) await change(300 + i);
+      const index = (await searchIndexReady(workerDb))!;
+      expect(index.baseVersion).toBe(workerBuilt.version);
+      expect(index.version).toBeGreaterThan(workerBuilt.version);
+      for (let i = 0; i < 40; i++) {
+        const params = listing();
+        const query = parseListingQuery(params);
+        expect(await searchFromIndex(workerDb, query), params.toString()).not.toBeNull();
+        expect(await searchProducts(workerDb, query), params.toString()).toEqual(
+          await searchProducts(sqlDb, query),
+        );
+      }
+    } finally {
+      await detachSearchIndex(workerDb);
+      await workerDb.destroy();
+    }
   });
 });

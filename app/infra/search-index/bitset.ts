@@ -32,6 +32,11 @@ export function andInto(into: Uint32Array, bits: Uint32Array): void {
   for (let w = 0; w < into.length; w++) into[w] = (into[w] as number) & (bits[w] as number);
 }
 
+/** `into` &= ~`bits` (same length). */
+export function andNotInto(into: Uint32Array, bits: Uint32Array): void {
+  for (let w = 0; w < into.length; w++) into[w] = (into[w] as number) & ~(bits[w] as number);
+}
+
 /** The set positions, ascending, into `out` (long enough); returns how many. */
 export function collectBits(bits: Uint32Array, out: Int32Array): number {
   let n = 0;

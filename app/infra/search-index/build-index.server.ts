@@ -235,13 +235,15 @@ const CHUNK = 1_000;
 /** words longer than this share the vocabulary's last length bucket */
 const LONGEST_WORD_BUCKET = 64;
 /** the longest stretch of building work between two chances for requests to run */
-const SLICE_MS = 8;
+export const SLICE_MS = 8;
 
 export interface BuildOptions {
   /** false: leaves out option values and variants, as the index was before them (benchmarks) */
   variants?: boolean;
   /** from which share of the products an option value keeps bitsets (option-index.ts; tests) */
   denseShare?: number;
+  /** only these products (a patch of the index, patched-index.ts), ascending; else every live one */
+  onlyIds?: readonly number[];
 }
 
 export async function readCatalogVersion(db: Database): Promise<number> {
@@ -270,7 +272,7 @@ export async function buildIndexParts(
   db: Database,
   cancelled: () => boolean,
   sliceMs: number,
-  { variants = true, denseShare }: BuildOptions = {},
+  { variants = true, denseShare, onlyIds }: BuildOptions = {},
 ): Promise<IndexParts | null> {
   const slice = new TimeSlice(sliceMs);
   const version = await readCatalogVersion(db);
@@ -283,6 +285,7 @@ export async function buildIndexParts(
   const flags = new IntList();
   const reviewCount = new FloatList();
   const createdAt = new CreatedAtList();
+  const createdTime = new FloatList();
   const categories = new Map<string, number>();
   const subcategories = new Map<string, number>([["", 0]]);
   const brands = new Map<string, number>();
@@ -294,6 +297,12 @@ export async function buildIndexParts(
     }
     return n;
   };
+  // every category and subcategory the shop has, products or not: a listing of one without any
+  // still counts the other categories (its facet ignores the category), and a patch's few
+  // products do not hold every category (patched-index.ts)
+  for (const row of await db.selectFrom("categories").select(["id", "parentId"]).orderBy("id").execute()) {
+    numberOf(row.parentId === null ? categories : subcategories, row.id);
+  }
   const vocabulary = new Vocabulary();
   const all = new PostingsCollector();
   const names = new PostingsCollector();
@@ -310,7 +319,9 @@ export async function buildIndexParts(
   const allOnly = [all];
 
   let lastId = 0;
-  for (;;) {
+  for (let chunk = 0; ; chunk++) {
+    const wanted = onlyIds?.slice(chunk * CHUNK, (chunk + 1) * CHUNK);
+    if (wanted?.length === 0) break;
     const rows = await db
       .selectFrom("products")
       .select([
@@ -331,9 +342,9 @@ export async function buildIndexParts(
         "variantFacets",
       ])
       .where("archivedAt", "is", null)
-      .where("id", ">", lastId)
+      .$if(wanted !== undefined, (q) => q.where("id", "in", wanted!))
+      .$if(wanted === undefined, (q) => q.where("id", ">", lastId).limit(CHUNK))
       .orderBy("id")
-      .limit(CHUNK)
       .execute();
     for (const row of rows) {
       const p = ids.length;
@@ -352,6 +363,7 @@ export async function buildIndexParts(
           (row.discountPercentage !== null ? DEAL : 0),
       );
       createdAt.push(String(row.createdAt));
+      createdTime.push(Date.parse(String(row.createdAt)));
       addWords(p, row.name, both);
       addWords(p, row.description, allOnly);
       addWords(p, row.brand, allOnly);
@@ -362,7 +374,7 @@ export async function buildIndexParts(
       all.next();
       names.next();
     }
-    if (rows.length < CHUNK) break;
+    if (!wanted && rows.length < CHUNK) break;
     lastId = rows[rows.length - 1]!.id;
     await slice.maybeYield();
     if (cancelled()) return null;
@@ -398,6 +410,7 @@ export async function buildIndexParts(
     reviewCount: reviewCounts,
     maxReviewCount: maxOf(reviewCounts),
     createdRank,
+    createdTime: createdTime.toArray(),
     categories: [...categories.keys()],
     subcategories: [...subcategories.keys()],
     brandKeys: [...brands.keys()],
@@ -412,17 +425,4 @@ export async function buildIndexParts(
     filterBits: buildFilterBits(categoryNumbers, categories.size, prices, ratingValues, flagBits),
     typoWords: typos,
   };
-}
-
-/** The buffers of the parts' typed arrays (moved, not copied, to the receiving thread). */
-export function transferList(parts: IndexParts): ArrayBuffer[] {
-  return [
-    ...Object.values(parts),
-    ...Object.values(parts.options),
-    ...Object.values(parts.options.bands),
-    ...Object.values(parts.filterBits),
-    parts.typoWords.lengthStarts,
-  ]
-    .filter((value): value is ArrayBufferView => ArrayBuffer.isView(value))
-    .map((view) => view.buffer as ArrayBuffer);
 }

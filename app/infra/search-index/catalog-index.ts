@@ -1,7 +1,7 @@
 import { type ListingQuery, PAGE_SIZE, searchGroups, wantsOptionFacets } from "../../lib/listing-query.ts";
 import { priceBands } from "../../lib/price-bands.ts";
 import { listBits } from "./bit-listing.ts";
-import { andInto, collectBits, fillBits, setBit } from "./bitset.ts";
+import { andInto, andNotInto, collectBits, fillBits, forEachBit, hasBit, setBit } from "./bitset.ts";
 import { type FilterBits, filterBitsBytes } from "./filter-bits.ts";
 import { type IndexFilters, indexFilters } from "./index-filters.ts";
 import { leadingTiers, orderPositions } from "./index-order.ts";
@@ -16,6 +16,7 @@ import {
 import { countBands } from "./option-bands.ts";
 import { candidates, inStockHolders, optionSource, wantedPairs } from "./option-candidates.ts";
 import {
+  addRows,
   countRows,
   keyBit,
   type OptionCountRow,
@@ -23,8 +24,24 @@ import {
   OptionQuery,
   optionBytes,
 } from "./option-index.ts";
+import { FEATURED } from "./product-flags.ts";
 import { newSearchScratch, type SearchScratch } from "./search-scratch.ts";
 import { closestWords, nearLengths, type TypoWords, typoAllowance } from "./typos.ts";
+
+/**
+ * A listed product with what orders it in its listing, comparable across indexes (a patched
+ * index merges its base's and its patch's, patched-index.ts): compared element by element, the
+ * smaller first — the sort's keys, then the id as the tie-break.
+ */
+export interface Ranked {
+  id: number;
+  key: number[];
+}
+
+/** A listing's answer with its first `offset + PAGE_SIZE` products ranked (ids holds them all). */
+export interface RankedAnswer extends IndexAnswer {
+  ranked: Ranked[];
+}
 
 /** how many searched words' vocabulary matches, and typo corrections, an index keeps (it never changes) */
 const RECENT_WORDS = 256;
@@ -63,6 +80,7 @@ export class CatalogSearchIndex {
   private readonly maxReviewCount: number;
   /** dense rank of created_at, 0 for the newest */
   private readonly createdRank: Uint32Array;
+  private readonly createdTime: Float64Array;
   /** category ids and subcategory ids by number (subcategory 0 = none); brand keys (lower case) */
   private readonly categories: string[];
   private readonly subcategories: string[];
@@ -101,6 +119,7 @@ export class CatalogSearchIndex {
     this.reviewCount = parts.reviewCount;
     this.maxReviewCount = parts.maxReviewCount;
     this.createdRank = parts.createdRank;
+    this.createdTime = parts.createdTime;
     this.categories = parts.categories;
     this.subcategories = parts.subcategories;
     this.brandKeys = parts.brandKeys;
@@ -138,6 +157,7 @@ export class CatalogSearchIndex {
       this.ratingRank,
       this.reviewCount,
       this.createdRank,
+      this.createdTime,
       this.wordStarts,
       this.offsets,
       this.postings,
@@ -150,6 +170,20 @@ export class CatalogSearchIndex {
       optionBytes(this.options) +
       filterBitsBytes(this.filterBits)
     );
+  }
+
+  /** The position of product `id`, or -1 when the index does not hold it. */
+  positionOf(id: number): number {
+    let lo = 0;
+    let hi = this.ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = this.ids[mid] as number;
+      if (at === id) return mid;
+      if (at < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   /** The vocabulary words that contain `word` (a lower-cased search word without whitespace). */
@@ -245,18 +279,27 @@ export class CatalogSearchIndex {
    * (option-bands.ts) when the filters are a category, prices on the $100 steps and a rating, as
    * SQL's are; else by visiting the category's products.
    */
-  optionCounts(query: ListingQuery): OptionCountRow[] {
+  optionCounts(query: ListingQuery, excluded: Uint32Array | null = null): OptionCountRow[] {
     const f = this.filtersOf(query);
     if (f.category === -1 || f.subcategory === -1) return [];
     const bands = priceBands(query);
     if (bands && f.subcategory === null && f.brandWanted === null && f.flagMask === 0) {
-      return countRows(
+      const rows = countRows(
         this.options,
         countBands(this.options.bands, this.options.pairKey.length, f.category, bands),
       );
+      if (!excluded) return rows;
+      // the roll-up counts every product: the excluded ones' counts are taken away
+      const gone = new OptionQuery(this.options, {});
+      forEachBit(excluded, (p) => {
+        if (f.category !== null && this.categoryOf[p] !== f.category) return;
+        if ((this.rating[p] as number) >= f.minRating) gone.count(p, f.minPrice, f.maxPrice);
+      });
+      return addRows(rows, gone.rows(), -1);
     }
     const options = new OptionQuery(this.options, {});
     const count = (p: number) => {
+      if (excluded && hasBit(excluded, p)) return;
       if ((this.rating[p] as number) < f.minRating) return;
       if (((this.flags[p] as number) & f.flagMask) !== f.flagMask) return;
       if (f.subcategory !== null && this.subcategoryOf[p] !== f.subcategory) return;
@@ -301,15 +344,54 @@ export class CatalogSearchIndex {
    * as a shopper types (decision 041). Only the query's words (synonyms, corrections) count.
    */
   firstMatches(query: ListingQuery, limit: number): number[] {
+    return this.firstPart(query, limit, null).map((ranked) => ranked.id);
+  }
+
+  /** firstMatches ranked, leaving out the `excluded` positions (a patched index's changed products). */
+  firstPart(query: ListingQuery, limit: number, excluded: Uint32Array | null): Ranked[] {
     const words = searchGroups(query);
     const found = words.length > 0 ? this.wordSources(words) : null;
     if (!found) return [];
     const scratch = this.scratch();
     // every live product is listed when nothing filters: the matches are the listing
     const searched = matchWords(found.sources, scratch.searchBits, scratch.wordBits);
+    if (excluded) andNotInto(searched, excluded);
     const nameMatch = this.nameMatches(found.wordLists, scratch);
     const positions = leadingTiers(searched, nameMatch, this.filterBits, limit, scratch.candidates);
-    return this.order(positions, "featured", nameMatch, limit).map((p) => this.ids[p] as number);
+    return this.order(positions, "featured", nameMatch, limit).map((p) =>
+      this.ranked(p, "featured", nameMatch, this.price),
+    );
+  }
+
+  /** Product `p` with its keys in the listing's order (see orderPositions), comparable across indexes. */
+  private ranked(
+    p: number,
+    sort: ListingQuery["sort"],
+    nameMatch: Uint32Array | null,
+    price: Float64Array,
+  ): Ranked {
+    const id = this.ids[p] as number;
+    const rating = this.rating[p] as number;
+    switch (sort) {
+      case "price-asc":
+        return { id, key: [price[p] as number, id] };
+      case "price-desc":
+        return { id, key: [-(price[p] as number), -id] };
+      case "rating":
+        return { id, key: [-rating, -(this.reviewCount[p] as number), -id] };
+      case "newest":
+        return { id, key: [-(this.createdTime[p] as number), -id] };
+      default:
+        return {
+          id,
+          key: [
+            nameMatch && hasBit(nameMatch, p) ? 0 : 1,
+            (this.flags[p] as number) & FEATURED ? 0 : 1,
+            -rating,
+            -id,
+          ],
+        };
+    }
   }
 
   /**
@@ -318,6 +400,18 @@ export class CatalogSearchIndex {
    * the same as the SQL of listing.server.ts and listing-options.server.ts.
    */
   search(query: ListingQuery): IndexAnswer {
+    return this.answer(query, null, false);
+  }
+
+  /**
+   * The listing's answer leaving out the `excluded` positions (a patched index's changed products),
+   * with its first `offset + PAGE_SIZE` products ranked, whatever its total.
+   */
+  searchPart(query: ListingQuery, excluded: Uint32Array | null): RankedAnswer {
+    return this.answer(query, excluded, true) as RankedAnswer;
+  }
+
+  private answer(query: ListingQuery, excluded: Uint32Array | null, whole: boolean): IndexAnswer {
     // each word with its synonyms: a product holding any of them matches the word
     const words = searchGroups(query);
     const answer: IndexAnswer = {
@@ -326,6 +420,7 @@ export class CatalogSearchIndex {
       categoryCounts: new Map(),
       brandCounts: new Map(),
       optionCounts: [],
+      ...(whole ? { ranked: [] } : {}),
     };
     const found = this.wordSources(words);
     if (!found) return answer;
@@ -344,6 +439,7 @@ export class CatalogSearchIndex {
     const { listed, prices, listedBits } = scratch;
     // the products a search matches (every word)
     const searched = words.length > 0 ? matchWords(sources, scratch.searchBits, scratch.wordBits) : null;
+    if (searched && excluded) andNotInto(searched, excluded);
     let matchedList: Int32Array | null = null;
     const matched = () => {
       matchedList ??= scratch.matched.subarray(0, collectBits(searched!, scratch.matched));
@@ -378,6 +474,7 @@ export class CatalogSearchIndex {
         if (searched) andInto(held, searched);
       } else if (searched) held.set(searched);
       else fillBits(held, this.size);
+      if (excluded) andNotInto(held, excluded);
       const k = chosen.length === 1 ? this.options.keys.indexOf(chosen[0]!) : -1;
       ({ total, ownPrices } = listBits(
         {
@@ -415,6 +512,7 @@ export class CatalogSearchIndex {
       const main = domain(chosen, false)!;
       for (let i = 0; i < main.length; i++) {
         const p = main[i] as number;
+        if (excluded && hasBit(excluded, p)) continue;
         if (checkRating && (rating[p] as number) < minRating) continue;
         if (checkFlags && ((flags[p] as number) & flagMask) !== flagMask) continue;
         const productCategory = categoryOf[p] as number;
@@ -443,7 +541,7 @@ export class CatalogSearchIndex {
       const others = chosen.filter((k) => k !== key);
       if (others.length === 0 && !searched) {
         // the key's counts without any option choice: the category's (from the roll-up when it can)
-        const rows = this.optionCounts({ ...query, options: {} });
+        const rows = this.optionCounts({ ...query, options: {} }, excluded);
         answer.optionCounts.push(...rows.filter((row) => row.optionKey === key));
         continue;
       }
@@ -455,6 +553,7 @@ export class CatalogSearchIndex {
       const list = domain(others, true);
       for (let i = 0, n = list ? list.length : this.size; i < n; i++) {
         const p = list ? (list[i] as number) : i;
+        if (excluded && hasBit(excluded, p)) continue;
         if (checkRating && (rating[p] as number) < minRating) continue;
         if (checkFlags && ((flags[p] as number) & flagMask) !== flagMask) continue;
         if (category !== null && categoryOf[p] !== category) continue;
@@ -472,7 +571,7 @@ export class CatalogSearchIndex {
     });
 
     const offset = (query.page - 1) * PAGE_SIZE;
-    if (offset >= total) return answer;
+    if (offset >= total && !whole) return answer;
     let positions = listed.subarray(0, total);
     let nameMatch: Uint32Array | null = null;
     if (query.sort === "featured") {
@@ -487,16 +586,13 @@ export class CatalogSearchIndex {
         scratch.candidates,
       );
     }
-    answer.ids = this.order(
-      positions,
-      query.sort,
-      nameMatch,
-      offset + PAGE_SIZE,
-      2 ** 53,
-      ownPrices ? prices : this.price,
-    )
-      .slice(offset)
-      .map((p) => this.ids[p] as number);
+    const price = ownPrices ? prices : this.price;
+    const ordered = this.order(positions, query.sort, nameMatch, offset + PAGE_SIZE, 2 ** 53, price);
+    if (whole) {
+      const ranked = ordered.map((p) => this.ranked(p, query.sort, nameMatch, price));
+      return { ...answer, ids: ranked.map((r) => r.id), ranked } as RankedAnswer;
+    }
+    answer.ids = ordered.slice(offset).map((p) => this.ids[p] as number);
     return answer;
   }
 

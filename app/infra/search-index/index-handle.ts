@@ -1,19 +1,16 @@
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import type { ListingQuery } from "../../lib/listing-query.ts";
-import type { CatalogSearchIndex } from "./catalog-index.ts";
-import type { IndexAnswer } from "./index-parts.ts";
+import { CatalogSearchIndex } from "./catalog-index.ts";
+import { type IndexAnswer, type IndexParts, transferList } from "./index-parts.ts";
 import type { OptionCountRow } from "./option-index.ts";
+import { type IndexPatch, type ListingIndex, PatchedIndex } from "./patched-index.ts";
 
 /**
  * An index as the listing asks it (decision 041): in this thread (tests, a server without worker
  * threads) or in the index's searcher thread, so that no search — 25–40 ms for a category's
  * listing at a million products, ~100 ms for a typo's corrections — holds the app's event loop.
  */
-export interface SearchIndexHandle {
-  readonly version: number;
-  readonly size: number;
-  readonly wordsCount: number;
-  readonly bytes: number;
+export interface SearchIndexHandle extends IndexInfo {
   search(query: ListingQuery): Promise<IndexAnswer>;
   firstMatches(query: ListingQuery, limit: number): Promise<number[]>;
   optionCounts(query: ListingQuery): Promise<OptionCountRow[]>;
@@ -21,6 +18,11 @@ export interface SearchIndexHandle {
     words: readonly string[],
     synonyms: ListingQuery["synonyms"],
   ): Promise<Record<string, string[]> | null>;
+  /**
+   * This index's base (the last build) with `patch` applied — `parts` are the changed products'
+   * rows (patched-index.ts) — or null when the holder has taken up another build meanwhile.
+   */
+  patch(patch: IndexPatch, parts: IndexParts): Promise<SearchIndexHandle | null>;
 }
 
 /** The methods a searcher thread answers, with their arguments. */
@@ -35,32 +37,58 @@ export type SearcherCall = keyof SearcherCalls;
 /** What a searcher thread reports of the index it took up. */
 export interface IndexInfo {
   version: number;
+  /** the version of the build it is (a patched index: the build its patch applies to) */
+  baseVersion: number;
   size: number;
   wordsCount: number;
   bytes: number;
 }
 
-export const infoOf = (index: CatalogSearchIndex): IndexInfo => ({
+/** The build an index is, or applies its patch to. */
+export const baseOf = (index: ListingIndex): CatalogSearchIndex =>
+  index instanceof PatchedIndex ? index.base : (index as CatalogSearchIndex);
+
+export const infoOf = (index: ListingIndex): IndexInfo => ({
   version: index.version,
+  baseVersion: baseOf(index).version,
   size: index.size,
   wordsCount: index.wordsCount,
   bytes: index.bytes,
 });
 
+/** `patch` applied to the base of `index` when that is the build of `baseVersion`, else null. */
+export function patched(
+  index: ListingIndex | null,
+  baseVersion: number,
+  patch: IndexPatch,
+  parts: IndexParts,
+): ListingIndex | null {
+  const base = index ? baseOf(index) : null;
+  return base && base.version === baseVersion
+    ? new PatchedIndex(base, new CatalogSearchIndex(parts), patch)
+    : null;
+}
+
 /** An index in this thread. */
-export function localHandle(index: CatalogSearchIndex): SearchIndexHandle {
+export function localHandle(index: ListingIndex): SearchIndexHandle {
+  const info = infoOf(index);
   return {
-    ...infoOf(index),
+    ...info,
     search: async (query) => index.search(query),
     firstMatches: async (query, limit) => index.firstMatches(query, limit),
     optionCounts: async (query) => index.optionCounts(query),
     correctionsFor: async (words, synonyms) => index.correctionsFor(words, synonyms),
+    patch: async (patch, parts) => {
+      const next = patched(index, info.baseVersion, patch, parts);
+      return next ? localHandle(next) : null;
+    },
   };
 }
 
 /** Messages between the app's thread and a searcher thread (search-index-worker.ts). */
 export type ToSearcher =
   | { type: "parts-from"; port: MessagePort; token: number }
+  | { type: "patch"; token: number; baseVersion: number; patch: IndexPatch; parts: IndexParts }
   | { type: "call"; id: number; method: SearcherCall; args: unknown[] };
 export type FromSearcher =
   | { type: "taken"; token: number; info: IndexInfo | null }
@@ -129,6 +157,18 @@ export class Searcher {
     return { port: port1, taken };
   }
 
+  /** Sends a patch of the build of `baseVersion` (moving the parts' arrays): what the searcher then holds, or null. */
+  private patch(baseVersion: number, patch: IndexPatch, parts: IndexParts): Promise<IndexInfo | null> {
+    const token = this.nextId++;
+    return new Promise<IndexInfo | null>((resolve) => {
+      if (this.failure) return resolve(null);
+      this.taking.set(token, resolve);
+      this.thread.ref();
+      const message: ToSearcher = { type: "patch", token, baseVersion, patch, parts };
+      this.thread.postMessage(message, transferList(parts));
+    });
+  }
+
   /** The handle of the index the searcher took up with `info`. */
   handle(info: IndexInfo): SearchIndexHandle {
     const call = <M extends SearcherCall>(method: M, ...args: SearcherCalls[M]) =>
@@ -142,6 +182,10 @@ export class Searcher {
       });
     return {
       ...info,
+      patch: async (patch, parts) => {
+        const next = await this.patch(info.baseVersion, patch, parts);
+        return next ? this.handle(next) : null;
+      },
       search: (query) => call("search", query) as Promise<IndexAnswer>,
       firstMatches: (query, limit) => call("firstMatches", query, limit) as Promise<number[]>,
       optionCounts: (query) => call("optionCounts", query) as Promise<OptionCountRow[]>,

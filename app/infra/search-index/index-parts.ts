@@ -105,6 +105,8 @@ export interface IndexParts {
   reviewCount: Float64Array;
   maxReviewCount: number;
   createdRank: Uint32Array;
+  /** created_at as time (Date.parse): what orders the Newest sort across an index and its patch */
+  createdTime: Float64Array;
   categories: string[];
   subcategories: string[];
   brandKeys: string[];
@@ -118,4 +120,17 @@ export interface IndexParts {
   options: OptionParts;
   filterBits: FilterBits;
   typoWords: TypoWords;
+}
+
+/** The buffers of the parts' typed arrays (moved, not copied, to the receiving thread). */
+export function transferList(parts: IndexParts): ArrayBuffer[] {
+  return [
+    ...Object.values(parts),
+    ...Object.values(parts.options),
+    ...Object.values(parts.options.bands),
+    ...Object.values(parts.filterBits),
+    parts.typoWords.lengthStarts,
+  ]
+    .filter((value): value is ArrayBufferView => ArrayBuffer.isView(value))
+    .map((view) => view.buffer as ArrayBuffer);
 }

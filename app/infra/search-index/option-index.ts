@@ -386,6 +386,21 @@ export function countRows(parts: OptionParts, counts: Float64Array): OptionCount
   return rows;
 }
 
+/**
+ * `rows` with `more`'s counts added (`sign` 1) or taken away (-1), by option and value: the rows
+ * of an index and of its patch (patched-index.ts). Rows left at zero are dropped.
+ */
+export function addRows(rows: OptionCountRow[], more: OptionCountRow[], sign: 1 | -1): OptionCountRow[] {
+  const byPair = new Map(rows.map((row) => [`${row.optionKey}\u0000${row.valueKey}`, { ...row }]));
+  for (const row of more) {
+    const pair = `${row.optionKey}\u0000${row.valueKey}`;
+    const found = byPair.get(pair);
+    if (found) found.count += sign * row.count;
+    else byPair.set(pair, { ...row, count: sign * row.count });
+  }
+  return [...byPair.values()].filter((row) => row.count > 0);
+}
+
 /** Bytes held by the option data: typed arrays and the values' text. */
 export function optionBytes(parts: OptionParts): number {
   const labels = [...parts.pairValues, ...parts.pairLabels].reduce((sum, text) => sum + text.length * 2, 0);

@@ -5,23 +5,26 @@
  *   `port` to the searcher, moving (not copying) the typed arrays; a build of at least
  *   `snapshot.minProducts` products is also written as the snapshot when `snapshot.write` says so;
  * - `load`: sends the snapshot kept on disk (index-snapshot.ts) the same way;
- * - `search`: holds the last index it was sent and answers the app's calls on it
- *   (index-handle.ts), so no search runs on the app's thread.
+ * - `search`: holds the last index it was sent — a build, or the last build with a patch the app
+ *   sent (patched-index.ts) — and answers the app's calls on it (index-handle.ts), so no search
+ *   runs on the app's thread.
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { logger } from "../../adapters/logger.server.ts";
 import { createDatabase } from "../../db/database.server.ts";
-import { buildIndexParts, transferList } from "./build-index.server.ts";
+import { buildIndexParts } from "./build-index.server.ts";
 import { CatalogSearchIndex } from "./catalog-index.ts";
 import {
   type FromSearcher,
   type IndexInfo,
   infoOf,
+  patched,
   type SearcherCall,
   type ToSearcher,
 } from "./index-handle.ts";
-import type { IndexParts } from "./index-parts.ts";
+import { type IndexParts, transferList } from "./index-parts.ts";
 import { readSnapshot, writeSnapshot } from "./index-snapshot.ts";
+import type { ListingIndex } from "./patched-index.ts";
 
 export type WorkerJob =
   | {
@@ -68,7 +71,7 @@ async function produce(job: Extract<WorkerJob, { role: "build" | "load" }>) {
 }
 
 function serve() {
-  let index: CatalogSearchIndex | null = null;
+  let index: ListingIndex | null = null;
   const reply = (message: FromSearcher) => parentPort?.postMessage(message);
   parentPort?.on("message", (message: ToSearcher) => {
     if (message.type === "parts-from") {
@@ -86,6 +89,13 @@ function serve() {
       });
       // a builder that stopped without sending closes its end: nothing was taken
       message.port.once("close", () => taken(null));
+      return;
+    }
+    if (message.type === "patch") {
+      // refused (null) when a newer build came meanwhile: the patch was made for another one
+      const next = patched(index, message.baseVersion, message.patch, message.parts);
+      if (next) index = next;
+      reply({ type: "taken", token: message.token, info: next ? infoOf(next) : null });
       return;
     }
     try {

@@ -3,7 +3,8 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { Database } from "../../db/database.server.ts";
 import { type ListingQuery, PRICE_MAX, PRICE_MIN } from "../../lib/listing-query.ts";
 import { recordSearchIndexBuild } from "../metrics.server.ts";
-import { buildSearchIndex, readCatalogVersion } from "./build-index.server.ts";
+import { buildIndexParts, buildSearchIndex, readCatalogVersion, SLICE_MS } from "./build-index.server.ts";
+import { changesSince } from "./catalog-changes.server.ts";
 import { type IndexInfo, localHandle, Searcher, type SearchIndexHandle } from "./index-handle.ts";
 import type { IndexAnswer } from "./index-parts.ts";
 import type { OptionCountRow } from "./option-index.ts";
@@ -11,8 +12,10 @@ import type { WorkerJob } from "./search-index-worker.ts";
 
 /**
  * Keeps each database's search index (decision 004, revision 3): attached when the app opens its
- * database, rebuilt in the background whenever `catalog_version` moved, and asked by the listing
- * while it is fresh — or, in a large catalogue, while a newer one is built (decision 041) —
+ * database, patched with the products written since its build whenever `catalog_version` moved
+ * (catalog-changes.server.ts, patched-index.ts) — rebuilt in the background when the log no
+ * longer holds those changes or many products changed — and asked by the listing while it is
+ * fresh — or, in a large catalogue, while a patch or a newer build is made (decision 041) —
  * otherwise SQL answers. With worker threads (the server) the index is built in one and held and
  * asked in another, the searcher (index-handle.ts), so neither a build nor a search holds the
  * app's thread; without (tests), built in slices between requests and asked on this thread.
@@ -35,6 +38,8 @@ const SNAPSHOT_EVERY_MS = 10 * 60_000;
 interface Attached {
   index: SearchIndexHandle | null;
   building: Promise<void> | null;
+  /** the patch being made of `index`'s build, if any */
+  patching: Promise<void> | null;
   worker: SearchIndexWorker | null;
   /** the thread holding and asking the index (with `worker`) */
   searcher: Searcher | null;
@@ -74,6 +79,7 @@ export function attachSearchIndex(
   const state: Attached = {
     index: null,
     building: null,
+    patching: null,
     worker,
     searcher: null,
     stopWorker: null,
@@ -163,6 +169,52 @@ function loadSnapshot(db: Database, state: Attached, path: string) {
     });
 }
 
+/**
+ * A patch is made when at most this many products changed since the build (the changed products'
+ * rows are read and indexed on this thread, sliced; every search then asks both indexes) ...
+ */
+export const PATCH_MAX_PRODUCTS = 5_000;
+/** ... and from this many a new build starts as well (the patches answer until it is taken up). */
+export const REBUILD_FROM_CHANGED_PRODUCTS = 1_000;
+
+/**
+ * Brings the index up to the catalogue's version by patching its build with the products written
+ * since (decision 041): their rows read, indexed apart, and handed to the holder of the index —
+ * moments rather than a whole build's seconds in a large catalogue. A build starts instead when
+ * the log no longer reaches back to the build or too many products changed, and also when many
+ * have (REBUILD_FROM_CHANGED_PRODUCTS): each patch is made from the build, so it grows until then.
+ */
+function startPatch(db: Database, state: Attached) {
+  const index = state.index;
+  if (state.patching || state.closed || !index || state.fromSnapshot) return;
+  const started = Date.now();
+  state.patching = (async () => {
+    const patch = await changesSince(db, index.baseVersion, PATCH_MAX_PRODUCTS);
+    if (typeof patch === "string" || patch.changed.length >= REBUILD_FROM_CHANGED_PRODUCTS) {
+      startBuild(db, state);
+    }
+    if (typeof patch === "string" || patch.version === index.version) return;
+    const parts = await buildIndexParts(db, () => state.closed || state.index !== index, SLICE_MS, {
+      onlyIds: patch.changed,
+    });
+    if (!parts || state.closed || state.index !== index) return;
+    const next = await index.patch(patch, parts);
+    // a build taken up meanwhile is newer than the patch of the one before
+    if (!next || state.closed || state.index !== index) return;
+    state.index = next;
+    state.builds += 1;
+    recordSearchIndexBuild("patched", (Date.now() - started) / 1000);
+  })()
+    .catch((error: unknown) => {
+      if (state.closed) return;
+      logger.warn({ err: error }, "could not patch the search index; a build follows");
+      startBuild(db, state);
+    })
+    .finally(() => {
+      state.patching = null;
+    });
+}
+
 /** Stops using and building the index of `db` (before the database closes). */
 export async function detachSearchIndex(db: Database): Promise<void> {
   const state = attached.get(db);
@@ -170,6 +222,7 @@ export async function detachSearchIndex(db: Database): Promise<void> {
   state.closed = true;
   attached.delete(db);
   state.stopWorker?.();
+  await state.patching;
   await state.building;
   await state.searcher?.stop();
 }
@@ -248,7 +301,8 @@ async function answeringIndex(db: Database): Promise<SearchIndexHandle | null> {
   if (!state || state.closed) return null;
   const version = await readCatalogVersion(db);
   if (state.index && state.index.version === version && !state.fromSnapshot) return state.index;
-  startBuild(db, state);
+  if (state.index && !state.fromSnapshot) startPatch(db, state);
+  else startBuild(db, state);
   return state.index && state.index.size >= state.staleFromProducts ? state.index : null;
 }
 
@@ -339,7 +393,10 @@ export function searchIndexStamp(db: Database): string | null {
   return `i${state.builds}`;
 }
 
-/** Waits for a fresh index — a build, not a snapshot — (benchmarks and tests); null when none could be built. */
+/**
+ * Waits for a fresh index — a build or a build patched (not a snapshot) — (benchmarks and tests);
+ * null when none could be made.
+ */
 export async function searchIndexReady(db: Database, timeoutMs = 600_000): Promise<SearchIndexHandle | null> {
   const state = attached.get(db);
   if (!state) return null;
@@ -348,8 +405,9 @@ export async function searchIndexReady(db: Database, timeoutMs = 600_000): Promi
     const version = await readCatalogVersion(db);
     if (state.index?.version === version && !state.fromSnapshot) return state.index;
     state.notBefore = 0;
-    startBuild(db, state);
-    await (state.building ?? new Promise((r) => setTimeout(r, 10)));
+    if (state.index && !state.fromSnapshot) startPatch(db, state);
+    else startBuild(db, state);
+    await (state.patching ?? state.building ?? new Promise((r) => setTimeout(r, 10)));
   }
   return null;
 }
