@@ -1,6 +1,5 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import {
@@ -14,6 +13,7 @@ import { logger } from "./adapters/logger.server.ts";
 import { createApi } from "./api/api.server.ts";
 import { InlineCssProvider } from "./components/document-styles.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
+import { INLINE_PARTS } from "./components/render-in-turns.tsx";
 import { getServices, openedDatabase } from "./composition.server.ts";
 import { backupServices } from "./domain/backups/take-backup.server.ts";
 import {
@@ -96,9 +96,10 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     let timeoutId: ReturnType<typeof setTimeout> | undefined;
-    const userAgent = request.headers.get("user-agent");
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    // a page is sent once all of it is rendered: parts rendered in later turns of the event loop
+    // (render-in-turns.tsx) are then in the HTML where they belong, for browsers without
+    // JavaScript too — no fallback for a script to replace
+    const readyOption: keyof RenderToPipeableStreamOptions = "onAllReady";
 
     // Anything that throws before the render has started (building its props, reading the
     // stylesheet) rejects here: React Router answers with one 500 page, and no timer is left
@@ -113,6 +114,7 @@ export default function handleRequest(
         </NonceProvider>,
         {
           nonce,
+          ...INLINE_PARTS,
           [readyOption]() {
             shellRendered = true;
             const body = new PassThrough({

@@ -14,6 +14,7 @@ import {
 import { categoryName, subcategoryName } from "../../lib/listing-title.ts";
 import { formatMoneyShort } from "../../lib/money.ts";
 import { ProductCard } from "../product-card.tsx";
+import { InTurn } from "../render-in-turns.tsx";
 import { useShopSettings } from "../shop-settings.ts";
 import { FilterSidebar } from "./filter-sidebar.tsx";
 
@@ -67,7 +68,11 @@ export function ListingView({
 
       <div className="mt-6 gap-8 md:grid md:grid-cols-[15rem_1fr]">
         <aside aria-label="Product filters" className="mb-6 md:mb-0">
-          <FilterSidebar key={location.search} path={path} query={query} facets={facets} fixed={fixed} />
+          {/* a large catalogue's facets (every brand) and cards, each rendered in a turn of its own
+              on the server (render-in-turns.tsx) */}
+          <InTurn of={facets} turn={1}>
+            <FilterSidebar key={location.search} path={path} query={query} facets={facets} fixed={fixed} />
+          </InTurn>
         </aside>
         <section aria-labelledby="results-heading">
           <h2 id="results-heading" className="sr-only">
@@ -104,13 +109,15 @@ export function ListingView({
               </Link>
             </div>
           ) : (
-            <ul className="grid grid-cols-2 gap-4 lg:grid-cols-3">
-              {products.map((product, index) => (
-                <li key={product.id} className="flex">
-                  <ProductCard product={product} priority={index < 2} />
-                </li>
-              ))}
-            </ul>
+            <InTurn of={products} turn={2}>
+              <ul className="grid grid-cols-2 gap-4 lg:grid-cols-3">
+                {products.map((product, index) => (
+                  <li key={product.id} className="flex">
+                    <ProductCard product={product} priority={index < 2} />
+                  </li>
+                ))}
+              </ul>
+            </InTurn>
           )}
           <Pagination path={path} query={query} fixed={fixed} pageCount={pageCount} />
         </section>

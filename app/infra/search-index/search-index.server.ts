@@ -3,6 +3,7 @@ import { logger } from "../../adapters/logger.server.ts";
 import type { Database } from "../../db/database.server.ts";
 import { type ListingQuery, PRICE_MAX, PRICE_MIN } from "../../lib/listing-query.ts";
 import { recordSearchIndexBuild } from "../metrics.server.ts";
+import { readerOf } from "../sqlite-readers.server.ts";
 import { buildIndexParts, buildSearchIndex, readCatalogVersion, SLICE_MS } from "./build-index.server.ts";
 import { changesSince } from "./catalog-changes.server.ts";
 import { type IndexInfo, localHandle, Searcher, type SearchIndexHandle } from "./index-handle.ts";
@@ -189,12 +190,14 @@ function startPatch(db: Database, state: Attached) {
   if (state.patching || state.closed || !index || state.fromSnapshot) return;
   const started = Date.now();
   state.patching = (async () => {
-    const patch = await changesSince(db, index.baseVersion, PATCH_MAX_PRODUCTS);
+    // read off the app's thread on SQLite (its reader threads), like the listing's long reads
+    const reader = readerOf(db);
+    const patch = await changesSince(reader, index.baseVersion, PATCH_MAX_PRODUCTS);
     if (typeof patch === "string" || patch.changed.length >= REBUILD_FROM_CHANGED_PRODUCTS) {
       startBuild(db, state);
     }
     if (typeof patch === "string" || patch.version === index.version) return;
-    const parts = await buildIndexParts(db, () => state.closed || state.index !== index, SLICE_MS, {
+    const parts = await buildIndexParts(reader, () => state.closed || state.index !== index, SLICE_MS, {
       onlyIds: patch.changed,
     });
     if (!parts || state.closed || state.index !== index) return;
