@@ -40,10 +40,17 @@ export async function changesSince(
 }
 
 /**
- * Forgets all but the newest `keep` rows of the change log (hourly, background-jobs.server.ts),
- * raising `changes_from` first: an index built before them is rebuilt rather than patched.
+ * Forgets all but the newest `keep` rows of the change log (hourly, background-jobs.server.ts):
+ * `changes_from` is raised first — an index built before the rows kept is rebuilt rather than
+ * patched — then the older rows are deleted `batch` versions at a time, so a large import's rows
+ * never hold the writer (on SQLite the app's thread) for long. Rows a stopped prune left below
+ * `changes_from` are never read, and the next prune deletes them.
  */
-export async function pruneCatalogChanges(db: Database, keep = CATALOG_CHANGES_KEPT): Promise<number> {
+export async function pruneCatalogChanges(
+  db: Database,
+  keep = CATALOG_CHANGES_KEPT,
+  batch = 10_000,
+): Promise<number> {
   const edge = await db
     .selectFrom("catalogChanges")
     .select("version")
@@ -53,13 +60,23 @@ export async function pruneCatalogChanges(db: Database, keep = CATALOG_CHANGES_K
     .executeTakeFirst();
   if (!edge) return 0;
   const through = Number(edge.version);
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("catalogVersion")
-      .set({ changesFrom: through })
-      .where("changesFrom", "<", through)
-      .execute();
-    const result = await trx.deleteFrom("catalogChanges").where("version", "<=", through).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  });
+  await db
+    .updateTable("catalogVersion")
+    .set({ changesFrom: through })
+    .where("changesFrom", "<", through)
+    .execute();
+  const oldest = await db
+    .selectFrom("catalogChanges")
+    .select((eb) => eb.fn.min("version").as("version"))
+    .executeTakeFirst();
+  let deleted = 0;
+  for (let from = Number(oldest?.version ?? through); from <= through; from += batch) {
+    const result = await db
+      .deleteFrom("catalogChanges")
+      .where("version", "<=", Math.min(through, from + batch - 1))
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return deleted;
 }
