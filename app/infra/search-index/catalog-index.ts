@@ -4,7 +4,7 @@ import { listBits } from "./bit-listing.ts";
 import { andInto, andNotInto, collectBits, fillBits, forEachBit, hasBit, setBit } from "./bitset.ts";
 import { type FilterBits, filterBitsBytes } from "./filter-bits.ts";
 import { type IndexFilters, indexFilters } from "./index-filters.ts";
-import { leadingTiers, orderPositions } from "./index-order.ts";
+import { leadingTiers, orderPositions, type Ranked, rankedAt, type SortKeys } from "./index-order.ts";
 import {
   type IndexAnswer,
   type IndexParts,
@@ -24,19 +24,8 @@ import {
   OptionQuery,
   optionBytes,
 } from "./option-index.ts";
-import { FEATURED } from "./product-flags.ts";
 import { newSearchScratch, type SearchScratch } from "./search-scratch.ts";
-import { closestWords, nearLengths, type TypoWords, typoAllowance } from "./typos.ts";
-
-/**
- * A listed product with what orders it in its listing, comparable across indexes (a patched
- * index merges its base's and its patch's, patched-index.ts): compared element by element, the
- * smaller first — the sort's keys, then the id as the tie-break.
- */
-export interface Ranked {
-  id: number;
-  key: number[];
-}
+import { closestWords, correctionsOf, nearLengths, type TypoWords, typoAllowance } from "./typos.ts";
 
 /** A listing's answer with its first `offset + PAGE_SIZE` products ranked (ids holds them all). */
 export interface RankedAnswer extends IndexAnswer {
@@ -232,13 +221,12 @@ export class CatalogSearchIndex {
     words: readonly string[],
     synonyms: ListingQuery["synonyms"],
   ): Record<string, string[]> | null {
-    const corrections: Record<string, string[]> = {};
-    for (const word of words) {
-      if ([word, ...(synonyms?.[word] ?? [])].some((w) => this.holds(w))) continue;
-      const close = this.corrections(word);
-      if (close.length > 0) corrections[word] = close;
-    }
-    return Object.keys(corrections).length > 0 ? corrections : null;
+    return correctionsOf(
+      words,
+      synonyms,
+      (word) => this.holds(word),
+      (word) => this.corrections(word),
+    );
   }
 
   /** Scratch space for one search at a time (search-scratch.ts), allocated on first use. */
@@ -359,39 +347,8 @@ export class CatalogSearchIndex {
     const nameMatch = this.nameMatches(found.wordLists, scratch);
     const positions = leadingTiers(searched, nameMatch, this.filterBits, limit, scratch.candidates);
     return this.order(positions, "featured", nameMatch, limit).map((p) =>
-      this.ranked(p, "featured", nameMatch, this.price),
+      rankedAt(this.sortKeys(this.price), p, "featured", nameMatch),
     );
-  }
-
-  /** Product `p` with its keys in the listing's order (see orderPositions), comparable across indexes. */
-  private ranked(
-    p: number,
-    sort: ListingQuery["sort"],
-    nameMatch: Uint32Array | null,
-    price: Float64Array,
-  ): Ranked {
-    const id = this.ids[p] as number;
-    const rating = this.rating[p] as number;
-    switch (sort) {
-      case "price-asc":
-        return { id, key: [price[p] as number, id] };
-      case "price-desc":
-        return { id, key: [-(price[p] as number), -id] };
-      case "rating":
-        return { id, key: [-rating, -(this.reviewCount[p] as number), -id] };
-      case "newest":
-        return { id, key: [-(this.createdTime[p] as number), -id] };
-      default:
-        return {
-          id,
-          key: [
-            nameMatch && hasBit(nameMatch, p) ? 0 : 1,
-            (this.flags[p] as number) & FEATURED ? 0 : 1,
-            -rating,
-            -id,
-          ],
-        };
-    }
   }
 
   /**
@@ -589,7 +546,8 @@ export class CatalogSearchIndex {
     const price = ownPrices ? prices : this.price;
     const ordered = this.order(positions, query.sort, nameMatch, offset + PAGE_SIZE, 2 ** 53, price);
     if (whole) {
-      const ranked = ordered.map((p) => this.ranked(p, query.sort, nameMatch, price));
+      const keys = this.sortKeys(price);
+      const ranked = ordered.map((p) => rankedAt(keys, p, query.sort, nameMatch));
       return { ...answer, ids: ranked.map((r) => r.id), ranked } as RankedAnswer;
     }
     answer.ids = ordered.slice(offset).map((p) => this.ids[p] as number);
@@ -608,18 +566,23 @@ export class CatalogSearchIndex {
     packLimit = 2 ** 53,
     price: Float64Array = this.price,
   ): number[] {
-    return orderPositions(
-      {
-        size: this.size,
-        price,
-        maxPrice: this.maxPrice,
-        rating: { rank: this.ratingRank, ranks: this.ratingRanks },
-        reviewCount: this.reviewCount,
-        maxReviewCount: this.maxReviewCount,
-        createdRank: this.createdRank,
-        flags: this.flags,
-      },
-      { positions, sort, nameMatch, limit, packLimit },
-    );
+    return orderPositions(this.sortKeys(price), { positions, sort, nameMatch, limit, packLimit });
+  }
+
+  /** What the listing's sorts read (index-order.ts), with `price` as the products' prices. */
+  private sortKeys(price: Float64Array): SortKeys {
+    return {
+      ids: this.ids,
+      size: this.size,
+      price,
+      maxPrice: this.maxPrice,
+      rating: { rank: this.ratingRank, ranks: this.ratingRanks },
+      ratingValue: this.rating,
+      reviewCount: this.reviewCount,
+      maxReviewCount: this.maxReviewCount,
+      createdRank: this.createdRank,
+      createdTime: this.createdTime,
+      flags: this.flags,
+    };
   }
 }

@@ -6,15 +6,20 @@ import { Smallest } from "./smallest.ts";
 
 /** What the listing's sorts read of each product (catalog-index.ts), by position. */
 export interface SortKeys {
+  /** position → product id (ascending) */
+  ids: Float64Array;
   size: number;
   price: Float64Array;
   maxPrice: number;
   /** dense rank of the rating (0 = highest) and how many ranks there are */
   rating: { rank: Uint32Array; ranks: number };
+  ratingValue: Float64Array;
   reviewCount: Float64Array;
   maxReviewCount: number;
   /** dense rank of created_at, 0 for the newest */
   createdRank: Uint32Array;
+  /** created_at as time: what orders Newest across an index and its patch */
+  createdTime: Float64Array;
   flags: Uint8Array;
 }
 
@@ -197,4 +202,48 @@ export function leadingTiers(
     }
   }
   return out.subarray(0, n);
+}
+
+/**
+ * A listed product with what orders it in its listing, comparable across indexes (a patched
+ * index merges its base's and its patch's, patched-index.ts): compared element by element, the
+ * smaller first — the sort's keys, then the id as the tie-break.
+ */
+export interface Ranked {
+  id: number;
+  key: number[];
+}
+
+/**
+ * Product `p` with its keys in the listing's order (as orderPositions orders), comparable across
+ * indexes: values rather than an index's ranks.
+ */
+export function rankedAt(
+  keys: SortKeys,
+  p: number,
+  sort: ListingQuery["sort"],
+  nameMatch: Uint32Array | null,
+): Ranked {
+  const id = keys.ids[p] as number;
+  const rating = keys.ratingValue[p] as number;
+  switch (sort) {
+    case "price-asc":
+      return { id, key: [keys.price[p] as number, id] };
+    case "price-desc":
+      return { id, key: [-(keys.price[p] as number), -id] };
+    case "rating":
+      return { id, key: [-rating, -(keys.reviewCount[p] as number), -id] };
+    case "newest":
+      return { id, key: [-(keys.createdTime[p] as number), -id] };
+    default:
+      return {
+        id,
+        key: [
+          nameMatch && hasBit(nameMatch, p) ? 0 : 1,
+          (keys.flags[p] as number) & FEATURED ? 0 : 1,
+          -rating,
+          -id,
+        ],
+      };
+  }
 }

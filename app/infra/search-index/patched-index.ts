@@ -1,9 +1,10 @@
 import { type ListingQuery, PAGE_SIZE } from "../../lib/listing-query.ts";
 import { bitsetWords, setBit } from "./bitset.ts";
-import type { CatalogSearchIndex, Ranked } from "./catalog-index.ts";
+import type { CatalogSearchIndex } from "./catalog-index.ts";
+import type { Ranked } from "./index-order.ts";
 import type { IndexAnswer } from "./index-parts.ts";
 import { addRows, type OptionCountRow } from "./option-index.ts";
-import { closestWords } from "./typos.ts";
+import { closestWords, correctionsOf } from "./typos.ts";
 
 /** What a listing asks of an index: a built one (catalog-index.ts) or one with a patch applied. */
 export interface ListingIndex {
@@ -106,14 +107,12 @@ export class PatchedIndex implements ListingIndex {
     words: readonly string[],
     synonyms: ListingQuery["synonyms"],
   ): Record<string, string[]> | null {
-    const corrections: Record<string, string[]> = {};
-    for (const word of words) {
-      const forms = [word, ...(synonyms?.[word] ?? [])];
-      if (forms.some((w) => this.base.holds(w) || this.delta.holds(w))) continue;
-      const close = closestWords(word, [...this.base.corrections(word), ...this.delta.corrections(word)]);
-      if (close.length > 0) corrections[word] = close;
-    }
-    return Object.keys(corrections).length > 0 ? corrections : null;
+    return correctionsOf(
+      words,
+      synonyms,
+      (word) => this.base.holds(word) || this.delta.holds(word),
+      (word) => closestWords(word, [...this.base.corrections(word), ...this.delta.corrections(word)]),
+    );
   }
 }
 

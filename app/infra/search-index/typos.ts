@@ -116,3 +116,23 @@ export function closestWords(word: string, candidates: Iterable<string>): string
     .sort((a, b) => Number(b[0] === first) - Number(a[0] === first) || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, MAX_CORRECTIONS);
 }
+
+/**
+ * The corrections of each search word that nothing holds — neither the word nor one of its
+ * synonyms — given what an index holds and corrects a word to (decision 041); null when there are
+ * none. One index asks its own; a patched one both of its.
+ */
+export function correctionsOf(
+  words: readonly string[],
+  synonyms: Readonly<Record<string, readonly string[]>> | undefined,
+  holds: (word: string) => boolean,
+  corrections: (word: string) => string[],
+): Record<string, string[]> | null {
+  const found: Record<string, string[]> = {};
+  for (const word of words) {
+    if ([word, ...(synonyms?.[word] ?? [])].some(holds)) continue;
+    const close = corrections(word);
+    if (close.length > 0) found[word] = close;
+  }
+  return Object.keys(found).length > 0 ? found : null;
+}
